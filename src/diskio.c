@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/* diskio(1): run the modes, print the table, write the result. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli_options.h"
+#include "diskio.h"
+
+static volatile sig_atomic_t stop_signal;
+static struct diskio_target *volatile current_target;
+
+static void on_signal(int signo)
+{
+    if (stop_signal) {
+        /* A second signal: the run did not stop (a sync stuck on a dead
+         * device, say).  Remove our file and leave at once. */
+        diskio_target_unlink_now(current_target);
+        _exit(128 + signo);
+    }
+    stop_signal = signo;
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* no SA_RESTART: a blocked io_getevents returns EINTR and the loop
+     * sees the stop flag */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+/* ---- output files: created next to their final name and renamed into
+ * place when complete, so no reader ever sees half a file ---- */
+struct out_file {
+    const char *path; /* final name */
+    char *tmp_path;
+    FILE *stream;
+};
+
+static int out_file_open(struct out_file *f, const char *path, bool force)
+{
+    struct stat st;
+    f->path = path;
+    if (lstat(path, &st) == 0) {
+        if (!force || !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "diskio: %s already exists; choose another name%s\n", path,
+                    S_ISREG(st.st_mode) ? " or add --force to replace it" : "");
+            return -1;
+        }
+    }
+    size_t len = strlen(path) + 32;
+    f->tmp_path = malloc(len);
+    if (!f->tmp_path)
+        return -1;
+    snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "diskio: cannot create %s: %s; check that its directory exists and is "
+                        "writable\n", f->tmp_path, strerror(errno));
+        free(f->tmp_path);
+        f->tmp_path = NULL;
+        return -1;
+    }
+    f->stream = fdopen(fd, "w");
+    if (!f->stream) {
+        close(fd);
+        unlink(f->tmp_path);
+        return -1;
+    }
+    return 0;
+}
+
+static void out_file_discard(struct out_file *f)
+{
+    if (f->stream) {
+        fclose(f->stream);
+        f->stream = NULL;
+    }
+    if (f->tmp_path) {
+        unlink(f->tmp_path);
+        free(f->tmp_path);
+        f->tmp_path = NULL;
+    }
+}
+
+/* Flush, make durable and rename into place.  0 or -1 (message printed). */
+static int out_file_commit(struct out_file *f, bool force)
+{
+    if (!f->stream)
+        return 0;
+    int rc = 0;
+    if (fflush(f->stream) != 0 || fsync(fileno(f->stream)) != 0 || ferror(f->stream))
+        rc = -errno;
+    if (fclose(f->stream) != 0 && rc == 0)
+        rc = -errno;
+    f->stream = NULL;
+    if (rc == 0) {
+        if (force)
+            rc = rename(f->tmp_path, f->path) == 0 ? 0 : -errno;
+        else
+            rc = renameat2(AT_FDCWD, f->tmp_path, AT_FDCWD, f->path, RENAME_NOREPLACE) == 0
+                     ? 0
+                     : -errno;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "diskio: could not write %s: %s; the data is left in %s\n", f->path,
+                strerror(-rc), f->tmp_path);
+        free(f->tmp_path);
+        f->tmp_path = NULL;
+        return -1;
+    }
+    free(f->tmp_path);
+    f->tmp_path = NULL;
+    return 0;
+}
+
+/* ---- progress on a terminal ---- */
+struct progress {
+    pthread_t thread;
+    bool running;
+    volatile bool done;
+    volatile uint64_t ops;
+    volatile uint64_t run_start_ns;
+    const char *volatile label;
+    volatile bool printed;
+};
+
+static void *progress_main(void *arg)
+{
+    struct progress *p = arg;
+    while (!p->done) {
+        struct timespec pause = {0, 250 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+        uint64_t start = p->run_start_ns;
+        if (p->done || start == 0)
+            continue;
+        uint64_t elapsed = diskio_now_ns() - start;
+        if (elapsed < 1000000000u)
+            continue;
+        fprintf(stderr, "\r\033[K%s: %" PRIu64 " ops, %.1f s", p->label ? p->label : "",
+                p->ops, (double)elapsed / 1e9);
+        p->printed = true;
+    }
+    return NULL;
+}
+
+static void progress_clear(struct progress *p)
+{
+    if (p->printed) {
+        fputs("\r\033[K", stderr);
+        p->printed = false;
+    }
+}
+
+/* ---- messages ---- */
+static int report_target_error(const char *target, int rc)
+{
+    switch (-rc) {
+    case DISKIO_E_TARGET_EXISTS:
+        fprintf(stderr, "diskio: %s exists and was not created by diskio; refusing to write to "
+                        "it. Give a directory to create a test file in, or add --force to "
+                        "overwrite this file's contents.\n", target);
+        break;
+    case DISKIO_E_TARGET_DEVICE:
+        fprintf(stderr, "diskio: %s is a block device; writing to it destroys its data. Add "
+                        "--allow-device only if that is what you want.\n", target);
+        break;
+    case DISKIO_E_TARGET_TYPE:
+        fprintf(stderr, "diskio: %s is a symlink, FIFO, socket or character device; diskio "
+                        "writes only to a directory, a new file, a regular file (--force) or a "
+                        "block device (--allow-device).\n", target);
+        break;
+    case ENOENT:
+        fprintf(stderr, "diskio: %s: the directory does not exist; create it first.\n", target);
+        break;
+    default:
+        fprintf(stderr, "diskio: cannot create a test file at %s: %s; check that the directory "
+                        "exists, is writable and has space.\n", target, diskio_strerror(rc));
+    }
+    return EXIT_TARGET;
+}
+
+static void warn_memory_fs(const struct diskio_result *res, const char *target, bool quiet)
+{
+    const char *fs = diskio_result_env(res, "target.filesystem");
+    if (quiet || !fs)
+        return;
+    if (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)
+        fprintf(stderr, "diskio: warning: %s is on %s, which lives in memory: the durability "
+                        "modes measure memory copies there, not storage.\n", target, fs);
+}
+
+int main(int argc, char **argv)
+{
+    struct cli_options opt;
+    char err[512];
+    if (cli_parse(argc, argv, &opt, err, sizeof(err)) != 0) {
+        fprintf(stderr, "diskio: %s\nTry 'diskio --help' for more information.\n", err);
+        return EXIT_USAGE;
+    }
+    if (opt.help) {
+        cli_usage(stdout);
+        return EXIT_OK;
+    }
+    if (opt.version) {
+        printf("diskio %s\n", diskio_version());
+        return EXIT_OK;
+    }
+
+    /* Output files first: finding out after ten minutes of measuring that
+     * the result cannot be written would waste the run. */
+    struct out_file output = {0}, trace = {0};
+    if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
+        return EXIT_TARGET;
+    if (opt.trace && out_file_open(&trace, opt.trace, opt.force) != 0) {
+        out_file_discard(&output);
+        return EXIT_TARGET;
+    }
+    if (trace.stream) {
+        fputs("op,start_ns,latency_ns,write_ns,sync_ns\n", trace.stream);
+        fflush(trace.stream);
+    }
+
+    install_signals();
+    unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
+                     (opt.allow_device ? DISKIO_TARGET_DEVICE : 0);
+    struct diskio_target *target = NULL;
+    int rc = diskio_target_open(opt.target, opt.file_size, flags, &target);
+    if (rc < 0) {
+        out_file_discard(&output);
+        out_file_discard(&trace);
+        return report_target_error(opt.target, rc);
+    }
+    current_target = target;
+
+    struct diskio_result *result = NULL;
+    if (diskio_result_new(opt.label, &result) != 0 ||
+        diskio_result_probe(result, diskio_target_dir(target)) != 0) {
+        fprintf(stderr, "diskio: out of memory\n");
+        diskio_target_free(target);
+        out_file_discard(&output);
+        out_file_discard(&trace);
+        return EXIT_RUN_FAILED;
+    }
+    warn_memory_fs(result, opt.target, opt.quiet);
+
+    struct progress progress = {0};
+    if (!opt.quiet && isatty(STDERR_FILENO))
+        progress.running = pthread_create(&progress.thread, NULL, progress_main, &progress) == 0;
+
+    int status = EXIT_OK;
+    char label[64];
+    for (size_t s = 0; s < opt.nsizes && status == EXIT_OK; s++) {
+        for (size_t m = 0; m < opt.nmodes && status == EXIT_OK; m++) {
+            if (stop_signal)
+                break;
+            struct diskio_config cfg;
+            diskio_config_init(&cfg);
+            cfg.mode = opt.modes[m];
+            cfg.pattern = opt.pattern;
+            cfg.block_size = opt.block_sizes[s];
+            cfg.file_size = opt.file_size - opt.file_size % opt.block_sizes[s];
+            cfg.count = opt.count;
+            cfg.runtime_ns = opt.runtime_ns;
+            cfg.warmup = opt.warmup;
+            cfg.iodepth = cfg.mode == DISKIO_MODE_AIO ? opt.iodepth : 1;
+            cfg.sync_every = (cfg.mode == DISKIO_MODE_FSYNC || cfg.mode == DISKIO_MODE_FDATASYNC)
+                                 ? opt.sync_every
+                                 : 1;
+            cfg.seed = opt.seed;
+            cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
+            cfg.stop = &stop_signal;
+            cfg.progress = &progress.ops;
+
+            snprintf(label, sizeof(label), "%s %" PRIu64 "B", diskio_mode_name(cfg.mode),
+                     cfg.block_size);
+            progress.label = label;
+            progress.ops = 0;
+            progress.run_start_ns = diskio_now_ns();
+
+            struct diskio_run *run = NULL;
+            rc = diskio_run_execute(&cfg, target, &run);
+            progress.run_start_ns = 0;
+            progress_clear(&progress);
+
+            if (rc == -DISKIO_E_NO_DIRECT) {
+                const char *fs = diskio_result_env(result, "target.filesystem");
+                fprintf(stderr, "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; "
+                                "use --mode osync, odsync, fsync or fdatasync there%s\n",
+                        diskio_mode_name(cfg.mode), opt.target, fs ? fs : "unknown",
+                        opt.modes_explicit ? "" : " (skipped)");
+                diskio_run_free(run);
+                if (opt.modes_explicit)
+                    status = EXIT_TARGET;
+                continue;
+            }
+            if (run && diskio_result_add_run(result, run) != 0)
+                rc = -ENOMEM;
+            if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {
+                status = stop_signal == SIGTERM ? 143 : stop_signal == SIGHUP ? 129 : EXIT_INTERRUPTED;
+            } else if (rc < 0) {
+                const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
+                if (info)
+                    fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
+                            diskio_mode_name(cfg.mode),
+                            info->error_during ? info->error_during : "run", info->error_op,
+                            diskio_strerror(rc));
+                else
+                    fprintf(stderr, "diskio: mode %s could not start: %s\n",
+                            diskio_mode_name(cfg.mode), diskio_strerror(rc));
+                status = EXIT_RUN_FAILED;
+            }
+        }
+    }
+    if (stop_signal && status == EXIT_OK)
+        status = stop_signal == SIGTERM ? 143 : EXIT_INTERRUPTED;
+    if (status != EXIT_OK)
+        diskio_result_set_incomplete(result);
+
+    if (progress.running) {
+        progress.done = true;
+        pthread_join(progress.thread, NULL);
+        progress_clear(&progress);
+    }
+    current_target = NULL;
+    diskio_target_free(target);
+
+    if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
+        diskio_result_write(result, DISKIO_FORMAT_TEXT, stdout);
+    if (output.stream) {
+        if (diskio_result_write(result, opt.format, output.stream) != 0 ||
+            out_file_commit(&output, opt.force) != 0)
+            status = status == EXIT_OK ? EXIT_RUN_FAILED : status;
+    } else if (opt.format != DISKIO_FORMAT_TEXT) {
+        diskio_result_write(result, opt.format, stdout);
+    }
+    if (trace.stream && out_file_commit(&trace, opt.force) != 0)
+        status = status == EXIT_OK ? EXIT_RUN_FAILED : status;
+    if (!diskio_result_complete(result) && !opt.quiet)
+        fprintf(stderr, "diskio: the result is incomplete (%s)\n",
+                status >= 128 ? "interrupted" : "a run failed");
+    diskio_result_free(result);
+    return status;
+}

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: MIT */
+/* Running one mode's workload: setup before the timed loop, teardown after. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine_loop.h"
+
+void engine_run_write(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, NULL);
+}
+
+ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
+                   ssize_t first)
+{
+    uint64_t done = 0;
+    ssize_t n = first;
+    for (;;) {
+        if (n < 0) {
+            if (errno != EINTR)
+                return -errno;
+            /* interrupted before writing anything: write() semantics say
+             * retry */
+        } else if (n == 0) {
+            return -DISKIO_E_SHORT_WRITE;
+        } else {
+            done += (uint64_t)n;
+            if (done == len)
+                return (ssize_t)len;
+            /* a short write: the rest still has to go out for the op to be
+             * the op we claim to time */
+        }
+        n = pwrite(fd, buf + done, len - done, (off_t)(offset + done));
+    }
+}
+
+int sync_retry(int fd, int (*sync_fn)(int))
+{
+    int rc = -1;
+    while (rc != 0) {
+        if (errno != EINTR)
+            return -errno;
+        rc = sync_fn(fd);
+    }
+    return 0;
+}
+
+int append_wrap(struct engine *e)
+{
+    /* The file reached its size: start growing it again from empty. */
+    if (ftruncate(e->fd, 0) != 0) {
+        e->error = -errno;
+        e->error_during = "truncate";
+        return e->error;
+    }
+    return 0;
+}
+
+int trace_flush(struct trace *t)
+{
+    char line[128];
+    char chunk[16384];
+    size_t used = 0;
+    for (size_t i = 0; i < t->rows_used; i++) {
+        const struct trace_row *r = &t->rows[i];
+        int n = snprintf(line, sizeof(line),
+                         "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                         r->op, r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
+        if (used + (size_t)n > sizeof(chunk)) {
+            if (t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
+                t->error = errno ? -errno : -EIO;
+            used = 0;
+        }
+        memcpy(chunk + used, line, (size_t)n);
+        used += (size_t)n;
+    }
+    if (used && t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
+        t->error = errno ? -errno : -EIO;
+    t->rows_used = 0;
+    return t->error;
+}
+
+/* ---- configuration ---- */
+
+void diskio_config_init(struct diskio_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->mode = DISKIO_MODE_FSYNC;
+    cfg->pattern = DISKIO_PATTERN_SEQ;
+    cfg->block_size = 8192;
+    cfg->file_size = UINT64_C(64) << 20;
+    cfg->count = 1000;
+    cfg->iodepth = 1;
+    cfg->sync_every = 1;
+    cfg->seed = 1;
+    cfg->trace_fd = -1;
+}
+
+const char *diskio_config_problem(const struct diskio_config *cfg)
+{
+    if (!mode_ops_of(cfg->mode))
+        return "unknown mode";
+    if ((unsigned)cfg->pattern > DISKIO_PATTERN_APPEND)
+        return "unknown pattern";
+    if (cfg->block_size < DISKIO_BS_MIN || cfg->block_size > DISKIO_BS_MAX)
+        return "block size must be between 512 bytes and 64 MiB";
+    if (diskio_mode_is_direct(cfg->mode) && cfg->block_size % 512 != 0)
+        return "O_DIRECT modes need a block size that is a multiple of 512 bytes";
+    if (cfg->file_size < cfg->block_size)
+        return "file size must be at least one block";
+    if (cfg->count == 0 && cfg->runtime_ns == 0)
+        return "either a count or a runtime is needed";
+    if (cfg->iodepth < 1 || cfg->iodepth > DISKIO_IODEPTH_MAX)
+        return "iodepth must be between 1 and 1024";
+    if (cfg->mode == DISKIO_MODE_AIO &&
+        (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
+        return "iodepth times block size must not exceed 256 MiB (one buffer per request)";
+    if (cfg->mode == DISKIO_MODE_AIO && cfg->pattern == DISKIO_PATTERN_APPEND &&
+        cfg->iodepth > 1)
+        return "the append pattern cannot keep more than one aio request in flight";
+    if (cfg->mode == DISKIO_MODE_AIO &&
+        cfg->file_size / cfg->block_size < cfg->iodepth)
+        return "the file must hold at least iodepth blocks";
+    if (cfg->sync_every < 1)
+        return "sync_every must be at least 1";
+    return NULL;
+}
+
+int diskio_config_check(const struct diskio_config *cfg)
+{
+    return diskio_config_problem(cfg) ? -EINVAL : 0;
+}
+
+/* ---- running ---- */
+
+static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
+{
+    int fd = open(t->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | ops->open_flags);
+    if (fd < 0)
+        return (errno == EINVAL && ops->direct) ? -DISKIO_E_NO_DIRECT : -errno;
+    return fd;
+}
+
+static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
+{
+    void *mem = NULL;
+    int rc = posix_memalign(&mem, DISKIO_BUFFER_ALIGN, (size_t)size);
+    if (rc != 0)
+        return -rc;
+    /* Random contents: zero-filled blocks can be compressed or deduplicated
+     * by the filesystem or the device, which would flatter them. */
+    uint64_t state = seed | 1;
+    unsigned char *bytes = mem;
+    for (uint64_t i = 0; i < size; i += sizeof(uint64_t)) {
+        uint64_t r = rng_next(&state);
+        memcpy(bytes + i, &r, sizeof(r));
+    }
+    *out = mem;
+    return 0;
+}
+
+static void finish_info(struct diskio_run *run, const struct engine *e, uint64_t ops,
+                        uint64_t duration_ns)
+{
+    run->info.ops = ops;
+    run->info.bytes = ops * e->block_size;
+    run->info.duration_ns = duration_ns;
+    run->info.error = e->error;
+    run->info.error_op = e->error_op;
+    run->info.error_during = e->error_during;
+    run->info.complete = e->error == 0;
+}
+
+int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *target,
+                       struct diskio_run **out)
+{
+    static const volatile sig_atomic_t never_stop = 0;
+    volatile uint64_t progress_sink = 0;
+    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
+    struct diskio_run *run = NULL;
+    struct trace *trace = NULL;
+    unsigned char *buf = NULL;
+    int fd = -1, rc;
+
+    if (!cfg || !target || !out)
+        return -EINVAL;
+    *out = NULL;
+    if (diskio_config_check(cfg) != 0)
+        return -EINVAL;
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+
+    struct engine e = {
+        .cfg = cfg,
+        .block_size = cfg->block_size,
+        .file_size = cfg->file_size,
+        .nblocks = cfg->file_size / cfg->block_size,
+        .rng = cfg->seed ? cfg->seed : 1,
+        .sync_every = cfg->sync_every,
+        .stop = cfg->stop ? cfg->stop : &never_stop,
+        .progress = cfg->progress ? cfg->progress : &progress_sink,
+    };
+    if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
+        return -EINVAL;
+    if (target->is_device && target->size < cfg->file_size)
+        e.file_size = target->size - target->size % cfg->block_size;
+
+    /* Overwrite patterns need the whole range written once, so that a
+     * timed write never allocates a block (a WAL segment is zero-filled
+     * before use for the same reason). */
+    if (cfg->pattern != DISKIO_PATTERN_APPEND && !target->is_device) {
+        rc = target_fill(target, cfg->file_size);
+        if (rc < 0)
+            return rc;
+    }
+
+    fd = open_for_mode(target, ops);
+    if (fd < 0)
+        return fd;
+    e.fd = fd;
+    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(fd, 0) != 0) {
+        rc = -errno;
+        goto fail;
+    }
+
+    uint64_t buffers = cfg->mode == DISKIO_MODE_AIO ? cfg->iodepth : 1;
+    rc = fill_buffer(&buf, buffers * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
+    if (rc < 0)
+        goto fail;
+    e.buf = buf;
+
+    rc = run_alloc(ops->name, ops->has_parts, &run);
+    if (rc < 0)
+        goto fail;
+    run->info.has_config = true;
+    run->info.config = *cfg;
+    run->info.config.stop = NULL;
+    run->info.config.progress = NULL;
+    run->open_flags_text = ops->open_flags_text;
+    for (int i = 0; i < 3; i++) {
+        if ((i == 0 || ops->has_parts) && (rc = diskio_hist_new(&scratch[i])) < 0)
+            goto fail;
+    }
+    if (cfg->trace_fd >= 0) {
+        trace = calloc(1, sizeof(*trace));
+        if (!trace) {
+            rc = -ENOMEM;
+            goto fail;
+        }
+        trace->fd = cfg->trace_fd;
+    }
+
+    /* Warmup: the same loop into scratch histograms, so that the measured
+     * loop needs no "are we warm yet" test. */
+    struct engine_phase warm = {
+        .limit = cfg->warmup,
+        .deadline_ns = UINT64_MAX,
+        .total = scratch[0], .write = scratch[1], .sync = scratch[2],
+    };
+    if (warm.limit > 0)
+        ops->run(&e, &warm);
+    if (e.error) {
+        /* nothing was measured yet, but say where it failed */
+        e.error_op = 0;
+        finish_info(run, &e, 0, 0);
+        *out = run;
+        rc = e.error;
+        run = NULL;
+        goto fail;
+    }
+
+    e.op_base = 0;
+    uint64_t start_ns = now_ns();
+    struct engine_phase measured = {
+        .limit = cfg->count ? cfg->count : UINT64_MAX,
+        .deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX,
+        .total = run->hist[DISKIO_PART_TOTAL],
+        .write = run->hist[DISKIO_PART_WRITE],
+        .sync = run->hist[DISKIO_PART_SYNC],
+        .trace = trace,
+    };
+    if (trace)
+        trace->origin_ns = start_ns;
+    ops->run(&e, &measured);
+    uint64_t end_ns = now_ns();
+
+    if (trace) {
+        trace_flush(trace);
+        if (trace->error && !e.error) {
+            e.error = trace->error;
+            e.error_during = "trace";
+            e.error_op = measured.done;
+        }
+    }
+    /* Leave nothing dirty for the next run to pay for (untimed). */
+    (void)fdatasync(fd);
+    finish_info(run, &e, measured.done, end_ns - start_ns);
+    *out = run;
+    run = NULL;
+    rc = e.error;
+
+fail:
+    if (fd >= 0)
+        close(fd);
+    free(buf);
+    free(trace);
+    for (int i = 0; i < 3; i++)
+        diskio_hist_free(scratch[i]);
+    diskio_run_free(run);
+    return rc;
+}

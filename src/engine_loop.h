@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timed loop, written once and specialised at compile time.
+ *
+ * engine_loop() is always inlined with constant arguments (the sync
+ * function, the pattern, whether to trace), so each mode gets a loop in
+ * which every option was decided before the loop started: between the
+ * two clock reads there is only the write (and the sync), and after the
+ * second read only an inlined histogram record.
+ */
+#ifndef DISKIO_ENGINE_LOOP_H
+#define DISKIO_ENGINE_LOOP_H
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "diskio_private.h"
+
+/* xorshift64*: a fast, seedable generator; quality is ample for offsets. */
+static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * UINT64_C(2685821657736338717);
+}
+
+/* The next write's offset, or UINT64_MAX when the append pattern failed
+ * to truncate the file (e->error is then set). */
+static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e,
+                                                 const enum diskio_pattern pattern)
+{
+    uint64_t offset = e->next_offset;
+    switch (pattern) {
+    case DISKIO_PATTERN_SEQ:
+        e->next_offset += e->block_size;
+        if (DISKIO_UNLIKELY(e->next_offset + e->block_size > e->file_size))
+            e->next_offset = 0;
+        return offset;
+    case DISKIO_PATTERN_RAND:
+        /* multiply-high maps 64 random bits onto [0, nblocks) without a
+         * division */
+        return (uint64_t)(((unsigned __int128)rng_next(&e->rng) * e->nblocks) >> 64) *
+               e->block_size;
+    case DISKIO_PATTERN_APPEND:
+    default:
+        if (DISKIO_UNLIKELY(offset + e->block_size > e->file_size)) {
+            if (append_wrap(e) < 0)
+                return UINT64_MAX;
+            offset = 0;
+        }
+        e->next_offset = offset + e->block_size;
+        return offset;
+    }
+}
+
+/* The first 16 bytes of every block say where it was meant to go and
+ * which op wrote it, so tests can read the file back and prove it. */
+static DISKIO_ALWAYS_INLINE void stamp_block(unsigned char *buf, uint64_t offset,
+                                             uint64_t op)
+{
+    __builtin_memcpy(buf, &offset, sizeof(offset));
+    __builtin_memcpy(buf + sizeof(offset), &op, sizeof(op));
+}
+
+static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf,
+                                                uint64_t len, uint64_t offset)
+{
+    ssize_t written = pwrite(fd, buf, len, (off_t)offset);
+    if (DISKIO_UNLIKELY((uint64_t)written != len))
+        written = write_rest(fd, buf, len, offset, written);
+    return written;
+}
+
+static DISKIO_ALWAYS_INLINE int sync_file(int fd, int (*const sync_fn)(int))
+{
+    int rc = sync_fn(fd);
+    if (DISKIO_UNLIKELY(rc != 0))
+        rc = sync_retry(fd, sync_fn);
+    return rc;
+}
+
+static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_t start_ns,
+                                           uint64_t latency_ns, uint64_t write_ns,
+                                           uint64_t sync_ns)
+{
+    struct trace_row *row = &t->rows[t->rows_used++];
+    row->op = op;
+    row->start_ns = start_ns - t->origin_ns;
+    row->latency_ns = latency_ns;
+    row->write_ns = write_ns;
+    row->sync_ns = sync_ns;
+    if (DISKIO_UNLIKELY(t->rows_used == TRACE_ROWS))
+        (void)trace_flush(t);
+}
+
+static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
+                                             int (*const sync_fn)(int),
+                                             const enum diskio_pattern pattern,
+                                             const bool tracing)
+{
+    const int fd = e->fd;
+    unsigned char *const buf = e->buf;
+    const uint64_t len = e->block_size;
+    const uint64_t limit = ph->limit;
+    const uint64_t deadline_ns = ph->deadline_ns;
+    struct diskio_hist *const total = ph->total;
+    struct diskio_hist *const write_part = ph->write;
+    struct diskio_hist *const sync_part = ph->sync;
+    const volatile sig_atomic_t *const stop = e->stop;
+    volatile uint64_t *const progress = e->progress;
+    unsigned writes_until_sync = e->sync_every;
+    uint64_t op = 0;
+
+    while (op < limit) {
+        if (DISKIO_UNLIKELY(*stop)) {
+            e->error = -DISKIO_E_INTERRUPTED;
+            e->error_during = "interrupted";
+            e->error_op = op;
+            break;
+        }
+        const uint64_t offset = next_offset(e, pattern);
+        if (DISKIO_UNLIKELY(offset == UINT64_MAX)) {
+            e->error_op = op;
+            break;
+        }
+        stamp_block(buf, offset, e->op_base + op);
+
+        uint64_t start_ns, write_done_ns, end_ns;
+        ssize_t written;
+        int synced = 0;
+        bool carried_sync = false;
+        if (sync_fn && --writes_until_sync == 0) {
+            writes_until_sync = e->sync_every;
+            carried_sync = true;
+            start_ns = now_ns();
+            written = write_block(fd, buf, len, offset);
+            write_done_ns = now_ns();
+            synced = sync_file(fd, sync_fn);
+            end_ns = now_ns();
+        } else {
+            start_ns = now_ns();
+            written = write_block(fd, buf, len, offset);
+            end_ns = now_ns();
+            write_done_ns = end_ns;
+        }
+
+        if (DISKIO_UNLIKELY(written < 0 || synced < 0)) {
+            e->error = written < 0 ? (int)written : synced;
+            e->error_during = written < 0 ? "write" : "sync";
+            e->error_op = op;
+            break;
+        }
+        const uint64_t latency_ns = end_ns - start_ns;
+        hist_record(total, latency_ns);
+        if (sync_fn) {
+            hist_record(write_part, write_done_ns - start_ns);
+            if (carried_sync)
+                hist_record(sync_part, end_ns - write_done_ns);
+        }
+        if (tracing)
+            trace_add(ph->trace, e->op_base + op, start_ns, latency_ns,
+                      write_done_ns - start_ns, end_ns - write_done_ns);
+        op++;
+        *progress = e->op_base + op;
+        if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
+            break;
+    }
+    ph->done = op;
+}
+
+/* Instantiate the loop for every pattern, with and without tracing. */
+static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
+                                                 int (*const sync_fn)(int))
+{
+    const bool tracing = ph->trace != NULL;
+    switch (e->cfg->pattern) {
+    case DISKIO_PATTERN_SEQ:
+        if (tracing)
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, true);
+        else
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, false);
+        break;
+    case DISKIO_PATTERN_RAND:
+        if (tracing)
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, true);
+        else
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, false);
+        break;
+    case DISKIO_PATTERN_APPEND:
+        if (tracing)
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, true);
+        else
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, false);
+        break;
+    }
+}
+
+#endif
