@@ -110,11 +110,12 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
         return fail(err, size, "out of memory");
     o->nmodes = 0;
     int rc = 0;
-    char *save = NULL;
-    if (!*text)
-        rc = fail(err, size, "--mode: empty list (accepted: %s)", mode_list());
-    for (char *name = strtok_r(copy, ",", &save); name && rc == 0;
-         name = strtok_r(NULL, ",", &save)) {
+    char *rest = copy;
+    for (char *name = strsep(&rest, ","); name && rc == 0; name = strsep(&rest, ",")) {
+        if (!*name) {
+            rc = fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
+            break;
+        }
         if (strcmp(name, "all") == 0) {
             for (unsigned m = 0; m < DISKIO_MODE_COUNT && o->nmodes < sizeof(o->modes) / sizeof(o->modes[0]); m++)
                 o->modes[o->nmodes++] = (enum diskio_mode)m;
@@ -140,13 +141,13 @@ static int parse_sizes(const char *text, struct cli_options *o, char *err, size_
         return fail(err, size, "out of memory");
     o->nsizes = 0;
     int rc = 0;
-    char *save = NULL;
-    if (!*text)
-        rc = fail(err, size, "--bs: empty list (accepted: 512 to 64m, e.g. 8k or 4k,64k,1m)");
-    for (char *item = strtok_r(copy, ",", &save); item && rc == 0;
-         item = strtok_r(NULL, ",", &save)) {
+    char *rest = copy;
+    for (char *item = strsep(&rest, ","); item && rc == 0; item = strsep(&rest, ",")) {
         uint64_t bs;
-        if (cli_parse_size(item, &bs) != 0)
+        if (!*item)
+            rc = fail(err, size, "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
+                      "4k,64k,1m)", text);
+        else if (cli_parse_size(item, &bs) != 0)
             rc = fail(err, size, "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
                       item);
         else if (bs < DISKIO_BS_MIN || bs > DISKIO_BS_MAX)

@@ -1,2 +1,67 @@
 #!/bin/sh
-exit 77
+# SPDX-License-Identifier: MIT
+# Description: every kind of bad command line exits 2 with a message that
+# names the option (or the problem), and creates nothing in the target.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+target="$t_scratch/target"
+mkdir "$target"
+
+# args|word the message must contain
+while IFS='|' read -r args word; do
+    [ -z "$args" ] && continue
+    # shellcheck disable=SC2086
+    "$DISKIO" $args "$target" >"$t_scratch/out" 2>"$t_scratch/err"
+    status=$?
+    if [ "$status" -ne 2 ]; then
+        t_fail "'$args': exit $status, expected 2"
+    elif ! grep -q -- "$word" "$t_scratch/err"; then
+        t_fail "'$args': message does not name '$word': $(cat "$t_scratch/err")"
+    elif ! grep -q "Try 'diskio --help'" "$t_scratch/err"; then
+        t_fail "'$args': message does not point to --help"
+    elif [ -s "$t_scratch/out" ]; then
+        t_fail "'$args': printed to stdout"
+    else
+        t_ok "'$args' -> exit 2, names '$word'"
+    fi
+    t_expect_empty_dir "$target" "'$args'"
+done <<'LINES'
+--bs 99999999999999999999k|--bs
+--bs 100|--bs
+--bs 65m|--bs
+--bs 4q|--bs
+--bs -8k|--bs
+--count 0|--count
+--count -3|--count
+--count 1.5|--count
+--runtime 0|--runtime
+--runtime -1|--runtime
+--runtime forever|--runtime
+--size 0|--size
+--size 4k --bs 8k|--size
+--pattern zigzag|--pattern
+--mode fsnyc|fsnyc
+--mode fsync,,|--mode
+--iodepth 0 -m aio|--iodepth
+--iodepth 5000 -m aio|--iodepth
+--iodepth 4 -m fsync|--iodepth
+--sync-every 0|--sync-every
+--sync-every 8 -m osync|--sync-every
+--format yaml|--format
+--warmup many|--warmup
+--nonsense|--nonsense
+--bs 1000 -m direct|512
+LINES
+
+# no target at all, and two targets
+"$DISKIO" --count 5 >/dev/null 2>"$t_scratch/err"
+[ $? -eq 2 ] && grep -q "no target" "$t_scratch/err" && t_ok "missing target -> exit 2" ||
+    t_fail "missing target not reported"
+"$DISKIO" "$target" "$target" >/dev/null 2>"$t_scratch/err"
+[ $? -eq 2 ] && grep -q "one target" "$t_scratch/err" && t_ok "two targets -> exit 2" ||
+    t_fail "two targets not reported"
+# a missing directory is a target problem (3), not a usage problem
+t_expect_status 3 "missing directory" -- "$DISKIO" --count 1 "$t_scratch/no/such/dir"
+grep -q "does not exist" "$t_scratch/stderr" || t_fail "missing directory message: $(cat "$t_scratch/stderr")"
+t_expect_empty_dir "$target" "after all bad lines"
+t_done

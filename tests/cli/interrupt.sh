@@ -1,2 +1,47 @@
 #!/bin/sh
-exit 77
+# SPDX-License-Identifier: MIT
+# Description: SIGINT and SIGTERM mid-run (fsync, and aio with 16 requests
+# in flight) stop the run, write the partial result marked incomplete,
+# remove the test file and exit 130 / 143.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+PYTHON3=${PYTHON3:-python3}
+
+check_interrupted() { # signal expected-status mode args...
+    sig=$1; want=$2; mode=$3; shift 3
+    dir="$t_scratch/$mode-$sig"
+    mkdir "$dir"
+    "$DISKIO" --mode "$mode" --runtime 60 --output "$dir.json" "$@" "$dir" \
+        >"$t_scratch/out" 2>"$t_scratch/err" &
+    pid=$!
+    # wait until the run is measuring (its test file exists), then signal
+    i=0
+    while [ -z "$(ls -A "$dir")" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    sleep 0.3
+    kill -s "$sig" $pid
+    wait $pid
+    status=$?
+    [ "$status" -eq "$want" ] && t_ok "$mode $sig: exit $status" ||
+        t_fail "$mode $sig: exit $status, expected $want ($(cat "$t_scratch/err"))"
+    t_expect_empty_dir "$dir" "$mode $sig: test file removed"
+    ls "$dir.json".tmp.* >/dev/null 2>&1 && t_fail "$mode $sig: temporary output left"
+    if command -v "$PYTHON3" >/dev/null 2>&1; then
+        "$PYTHON3" - "$dir.json" <<'PY' && t_ok "$mode $sig: partial result written" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False
+r = d["runs"][-1]
+assert r["complete"] is False and r["error"]["during"] == "interrupted", r["error"]
+assert r["ops"] > 0 and r["latency"]["total"]["count"] == r["ops"]
+PY
+            t_fail "$mode $sig: partial result"
+    else
+        [ -s "$dir.json" ] || t_fail "$mode $sig: no result file"
+    fi
+    grep -q "incomplete" "$t_scratch/out" || t_fail "$mode $sig: table does not say incomplete"
+}
+
+check_interrupted INT 130 fsync
+check_interrupted TERM 143 fsync
+check_interrupted INT 130 aio --iodepth 16
+check_interrupted TERM 143 async
+t_done

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: MIT
+# Helpers for the command-level tests: sourced, not run.
+# Each test prints what it checks; exit 0 pass, 1 fail, 77 skip.
+
+: "${DISKIO:=${top_builddir:-.}/diskio}"
+t_failures=0
+
+# A scratch directory under the build tree (a real filesystem, not tmpfs),
+# removed when the test exits.
+t_scratch=$(mktemp -d "${PWD}/t-cli.XXXXXX") || exit 99
+trap 'rm -rf "$t_scratch"' EXIT
+
+t_fail() {
+    echo "FAIL: $*" >&2
+    t_failures=$((t_failures + 1))
+}
+
+t_ok() {
+    echo "ok: $*"
+}
+
+# t_expect_status WANT DESCRIPTION -- command...
+t_expect_status() {
+    want=$1; what=$2; shift 3
+    "$@" >"$t_scratch/stdout" 2>"$t_scratch/stderr"
+    got=$?
+    if [ "$got" -ne "$want" ]; then
+        t_fail "$what: exit $got, expected $want; stderr: $(cat "$t_scratch/stderr")"
+        return 1
+    fi
+    t_ok "$what (exit $got)"
+}
+
+# Fails when a directory holds anything.
+t_expect_empty_dir() {
+    if [ -n "$(ls -A "$1")" ]; then
+        t_fail "$2: $1 is not empty: $(ls -A "$1" | tr '\n' ' ')"
+        return 1
+    fi
+}
+
+t_done() {
+    if [ "$t_failures" -ne 0 ]; then
+        echo "$t_failures check(s) failed"
+        exit 1
+    fi
+    exit 0
+}

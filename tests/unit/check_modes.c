@@ -1,1 +1,403 @@
-int main(void){return 77;}
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: every mode really writes: each run's file is read back and
+ * every block must carry the stamp (intended offset, op number) of the op
+ * that claims to have written it.  Also: aio with many requests in
+ * flight, append versus overwrite, write/sync parts and group commit,
+ * runtime limits, the trace, stopping a run, and the target's refusals.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "diskio.h"
+#include "t_helpers.h"
+
+#define BS 4096
+
+struct stamp {
+    uint64_t offset, op;
+};
+
+static struct stamp t_read_stamp(int fd, uint64_t offset)
+{
+    struct stamp s = {UINT64_MAX, UINT64_MAX};
+    ck_assert_int_eq(pread(fd, &s, sizeof(s), (off_t)offset), (ssize_t)sizeof(s));
+    return s;
+}
+
+/* Run cfg on a new file in a new directory; call check(fd, size) on the
+ * file before diskio removes it.  Returns the run (caller frees), or NULL
+ * when the filesystem refuses O_DIRECT (the test then says so). */
+static struct diskio_run *t_run(const struct diskio_config *cfg,
+                                void (*check)(const struct diskio_config *, int, off_t))
+{
+    char *dir = t_mkdtemp("modes");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg->file_size, 0, &t), 0);
+    struct diskio_run *run = NULL;
+    int rc = diskio_run_execute(cfg, t, &run);
+    if (rc == -DISKIO_E_NO_DIRECT) {
+        fprintf(stderr, "SKIP %s: this filesystem refuses O_DIRECT\n",
+                diskio_mode_name(cfg->mode));
+        diskio_target_free(t);
+        t_rmdir_empty(dir);
+        return NULL;
+    }
+    ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(cfg->mode), diskio_strerror(rc));
+    ck_assert_ptr_nonnull(run);
+    int fd = open(diskio_target_path(t), O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    struct stat st;
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    if (check)
+        check(cfg, fd, st.st_size);
+    close(fd);
+    diskio_target_free(t);
+    t_rmdir_empty(dir); /* the test file is gone */
+    return run;
+}
+
+/* seq over a file of B blocks with N ops: block k holds the last op that
+ * hit it, op = k + B * floor((N - 1 - k) / B). */
+static void check_seq_stamps(const struct diskio_config *cfg, int fd, off_t size)
+{
+    uint64_t blocks = cfg->file_size / cfg->block_size;
+    uint64_t ops = cfg->count + cfg->warmup;
+    ck_assert_uint_eq((uint64_t)size, cfg->file_size);
+    for (uint64_t k = 0; k < blocks && k < ops; k++) {
+        struct stamp s = t_read_stamp(fd, k * cfg->block_size);
+        ck_assert_uint_eq(s.offset, k * cfg->block_size);
+        uint64_t last = k + blocks * ((ops - 1 - k) / blocks);
+        /* warmup ops and measured ops are numbered from 0 each */
+        uint64_t expected = last >= cfg->warmup ? last - cfg->warmup : last;
+        ck_assert_msg(s.op == expected, "%s: block %llu has op %llu, expected %llu",
+                      diskio_mode_name(cfg->mode), (unsigned long long)k,
+                      (unsigned long long)s.op, (unsigned long long)expected);
+    }
+}
+
+static void t_config(struct diskio_config *cfg, enum diskio_mode mode)
+{
+    diskio_config_init(cfg);
+    cfg->mode = mode;
+    cfg->block_size = BS;
+    cfg->file_size = 16 * BS;
+    cfg->count = 40; /* wraps the 16-block file twice and a half */
+    cfg->warmup = 0;
+}
+
+START_TEST(test_every_mode_writes_each_block_where_claimed)
+{
+    enum diskio_mode mode = (enum diskio_mode)_i;
+    struct diskio_config cfg;
+    t_config(&cfg, mode);
+    if (mode == DISKIO_MODE_AIO)
+        cfg.iodepth = 4;
+    struct diskio_run *run = t_run(&cfg, check_seq_stamps);
+    if (!run)
+        return;
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(info->complete);
+    ck_assert_int_eq(info->error, 0);
+    ck_assert_uint_eq(info->ops, 40);
+    ck_assert_uint_eq(info->bytes, 40 * BS);
+    ck_assert_str_eq(info->name, diskio_mode_name(mode));
+    const struct diskio_hist *total = diskio_run_hist_const(run, DISKIO_PART_TOTAL);
+    ck_assert_uint_eq(diskio_hist_count(total), 40);
+    ck_assert_uint_gt(diskio_hist_min(total), 0);
+    ck_assert_uint_le(diskio_hist_max(total), info->duration_ns);
+    bool parts = mode == DISKIO_MODE_FSYNC || mode == DISKIO_MODE_FDATASYNC;
+    ck_assert_int_eq(diskio_run_hist_const(run, DISKIO_PART_SYNC) != NULL, parts);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_warmup_ops_are_written_but_not_recorded)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FDATASYNC);
+    cfg.count = 8;
+    cfg.warmup = 5;
+    struct diskio_run *run = t_run(&cfg, check_seq_stamps);
+    ck_assert_uint_eq(diskio_run_info(run)->ops, 8);
+    ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), 8);
+    diskio_run_free(run);
+}
+END_TEST
+
+static void check_aio_deep(const struct diskio_config *cfg, int fd, off_t size)
+{
+    check_seq_stamps(cfg, fd, size);
+}
+
+START_TEST(test_aio_keeps_many_requests_in_flight)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_AIO);
+    cfg.iodepth = 32;
+    cfg.file_size = 64 * BS;
+    cfg.count = 1000;
+    struct diskio_run *run = t_run(&cfg, check_aio_deep);
+    if (!run)
+        return;
+    ck_assert_uint_eq(diskio_run_info(run)->ops, 1000);
+    ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), 1000);
+    diskio_run_free(run);
+}
+END_TEST
+
+static void check_rand_stamps(const struct diskio_config *cfg, int fd, off_t size)
+{
+    ck_assert_uint_eq((uint64_t)size, cfg->file_size);
+    uint64_t stamped = 0;
+    for (uint64_t off = 0; off < cfg->file_size; off += cfg->block_size) {
+        struct stamp s = t_read_stamp(fd, off);
+        if (s.offset == off) {
+            ck_assert_uint_lt(s.op, cfg->count);
+            stamped++;
+        }
+    }
+    /* 200 random writes over 64 blocks touch nearly all of them, and
+     * every block that claims an offset claims its own */
+    ck_assert_uint_ge(stamped, 50);
+}
+
+START_TEST(test_rand_pattern_writes_aligned_blocks_inside_the_file)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_ODSYNC);
+    cfg.pattern = DISKIO_PATTERN_RAND;
+    cfg.file_size = 64 * BS;
+    cfg.count = 200;
+    diskio_run_free(t_run(&cfg, check_rand_stamps));
+}
+END_TEST
+
+static void check_append_grows(const struct diskio_config *cfg, int fd, off_t size)
+{
+    /* 40 appends into a 16-block limit: truncated at op 16 and op 32, so
+     * 8 blocks remain, written by ops 32..39 */
+    ck_assert_int_eq(size, 8 * BS);
+    for (uint64_t k = 0; k < 8; k++) {
+        struct stamp s = t_read_stamp(fd, k * BS);
+        ck_assert_uint_eq(s.offset, k * BS);
+        ck_assert_uint_eq(s.op, 32 + k);
+    }
+}
+
+START_TEST(test_append_grows_the_file_and_overwrite_does_not)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    diskio_run_free(t_run(&cfg, check_append_grows));
+    /* overwrite: the preallocated size never changes */
+    cfg.pattern = DISKIO_PATTERN_SEQ;
+    diskio_run_free(t_run(&cfg, check_seq_stamps));
+}
+END_TEST
+
+START_TEST(test_sync_part_and_group_commit)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.sync_every = 4;
+    struct diskio_run *run = t_run(&cfg, check_seq_stamps);
+    const struct diskio_hist *total = diskio_run_hist_const(run, DISKIO_PART_TOTAL);
+    const struct diskio_hist *write_part = diskio_run_hist_const(run, DISKIO_PART_WRITE);
+    const struct diskio_hist *sync_part = diskio_run_hist_const(run, DISKIO_PART_SYNC);
+    ck_assert_uint_eq(diskio_hist_count(total), 40);
+    ck_assert_uint_eq(diskio_hist_count(write_part), 40);
+    ck_assert_uint_eq(diskio_hist_count(sync_part), 10);
+    /* an op is its write plus, every 4th, its sync */
+    double parts_sum = diskio_hist_mean(write_part) * 40 + diskio_hist_mean(sync_part) * 10;
+    ck_assert_double_le(parts_sum, diskio_hist_mean(total) * 40 + 1.0);
+    ck_assert_double_ge(parts_sum, diskio_hist_mean(total) * 40 * 0.95);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_runtime_limits_the_run)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_ASYNC);
+    cfg.count = 0;
+    cfg.runtime_ns = 200 * 1000 * 1000;
+    struct diskio_run *run = t_run(&cfg, NULL);
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(info->complete);
+    ck_assert_uint_gt(info->ops, 100);
+    ck_assert_uint_ge(info->duration_ns, cfg.runtime_ns);
+    ck_assert_uint_lt(info->duration_ns, 3 * cfg.runtime_ns);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_trace_has_one_row_per_recorded_op)
+{
+    char *dir = t_mkdtemp("trace");
+    char path[300];
+    snprintf(path, sizeof(path), "%s/trace.csv", dir);
+    int trace_fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(trace_fd, 0);
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FDATASYNC);
+    cfg.count = 5000; /* more than one buffer of rows */
+    cfg.warmup = 3;
+    cfg.trace_fd = trace_fd;
+    struct diskio_run *run = t_run(&cfg, NULL);
+    close(trace_fd);
+    FILE *f = fopen(path, "r");
+    unsigned long long op, start, latency, write_ns, sync_ns, prev_start = 0;
+    uint64_t rows = 0;
+    while (fscanf(f, "%llu,%llu,%llu,%llu,%llu\n", &op, &start, &latency, &write_ns,
+                  &sync_ns) == 5) {
+        ck_assert_uint_eq(op, rows);
+        ck_assert_uint_ge(start, prev_start);
+        ck_assert_uint_le(write_ns, latency);
+        ck_assert_uint_le(sync_ns, latency);
+        prev_start = start;
+        rows++;
+    }
+    fclose(f);
+    ck_assert_uint_eq(rows, 5000);
+    unlink(path);
+    t_rmdir_empty(dir);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_stop_flag_returns_partial_run)
+{
+    static volatile sig_atomic_t stop = 1;
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.stop = &stop;
+    char *dir = t_mkdtemp("stop");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
+    ck_assert_ptr_nonnull(run);
+    ck_assert(!diskio_run_info(run)->complete);
+    ck_assert_str_eq(diskio_run_info(run)->error_during, "interrupted");
+    diskio_run_free(run);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+static volatile sig_atomic_t stop_later;
+static void *raise_stop(void *arg)
+{
+    (void)arg;
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    stop_later = 1;
+    return NULL;
+}
+
+START_TEST(test_stopping_aio_reaps_requests_in_flight)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_AIO);
+    cfg.iodepth = 16;
+    cfg.count = 0;
+    cfg.runtime_ns = UINT64_C(30) * 1000000000u;
+    cfg.stop = &stop_later;
+    char *dir = t_mkdtemp("aiostop");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
+    pthread_t thread;
+    pthread_create(&thread, NULL, raise_stop, NULL);
+    struct diskio_run *run = NULL;
+    uint64_t start = diskio_now_ns();
+    int rc = diskio_run_execute(&cfg, t, &run);
+    pthread_join(thread, NULL);
+    if (rc == -DISKIO_E_NO_DIRECT) {
+        diskio_target_free(t);
+        t_rmdir_empty(dir);
+        return;
+    }
+    ck_assert_int_eq(rc, -DISKIO_E_INTERRUPTED);
+    ck_assert_uint_lt(diskio_now_ns() - start, UINT64_C(10) * 1000000000u);
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(!info->complete);
+    ck_assert_uint_gt(info->ops, 0);
+    /* every completed request was recorded, none twice */
+    ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), info->ops);
+    diskio_run_free(run);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_target_refuses_what_diskio_did_not_create)
+{
+    char *dir = t_mkdtemp("refuse");
+    char file[300], link[300], fifo[300];
+    snprintf(file, sizeof(file), "%s/precious", dir);
+    snprintf(link, sizeof(link), "%s/link", dir);
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_eq(write(fd, "keep me", 7), 7);
+    close(fd);
+    ck_assert_int_eq(symlink("precious", link), 0);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+
+    struct diskio_target *t = NULL;
+    ck_assert_int_eq(diskio_target_open(file, 1 << 20, 0, &t), -DISKIO_E_TARGET_EXISTS);
+    ck_assert_int_eq(diskio_target_open(link, 1 << 20, DISKIO_TARGET_FORCE, &t),
+                     -DISKIO_E_TARGET_TYPE);
+    ck_assert_int_eq(diskio_target_open(fifo, 1 << 20, DISKIO_TARGET_FORCE, &t),
+                     -DISKIO_E_TARGET_TYPE);
+    ck_assert_int_eq(diskio_target_open("/dev/null", 1 << 20, DISKIO_TARGET_FORCE, &t),
+                     -DISKIO_E_TARGET_TYPE);
+    ck_assert_ptr_null(t);
+    struct stat st;
+    ck_assert_int_eq(stat(file, &st), 0);
+    ck_assert_int_eq(st.st_size, 7);
+
+    /* a new path is created and removed; a forced existing file is kept */
+    char fresh[300];
+    snprintf(fresh, sizeof(fresh), "%s/fresh", dir);
+    ck_assert_int_eq(diskio_target_open(fresh, 1 << 16, DISKIO_TARGET_PREALLOCATE, &t), 0);
+    ck_assert_int_eq(stat(fresh, &st), 0);
+    ck_assert_int_eq(st.st_size, 1 << 16);
+    diskio_target_free(t);
+    ck_assert_int_ne(stat(fresh, &st), 0);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &t), 0);
+    diskio_target_free(t);
+    ck_assert_int_eq(stat(file, &st), 0);
+
+    unlink(file);
+    unlink(link);
+    unlink(fifo);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("modes");
+    TCase *tc = tcase_create("modes");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_every_mode_writes_each_block_where_claimed, 0, DISKIO_MODE_COUNT);
+    tcase_add_test(tc, test_warmup_ops_are_written_but_not_recorded);
+    tcase_add_test(tc, test_aio_keeps_many_requests_in_flight);
+    tcase_add_test(tc, test_rand_pattern_writes_aligned_blocks_inside_the_file);
+    tcase_add_test(tc, test_append_grows_the_file_and_overwrite_does_not);
+    tcase_add_test(tc, test_sync_part_and_group_commit);
+    tcase_add_test(tc, test_runtime_limits_the_run);
+    tcase_add_test(tc, test_trace_has_one_row_per_recorded_op);
+    tcase_add_test(tc, test_stop_flag_returns_partial_run);
+    tcase_add_test(tc, test_stopping_aio_reaps_requests_in_flight);
+    tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
+    suite_add_tcase(s, tc);
+    return t_run_suite(s);
+}

@@ -1,1 +1,204 @@
-int main(void){return 77;}
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: diskio's option parsing: defaults, sizes with suffixes,
+ * block-size sweeps, mode lists, durations, and every kind of bad value
+ * (malformed, zero, negative, overflowing, out of range, conflicting)
+ * rejected with a message that names the option.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+
+#include "cli_options.h"
+#include "t_helpers.h"
+
+/* Parse a NULL-terminated list of arguments after "diskio". */
+static int t_parse(struct cli_options *o, char *err, size_t err_size, ...)
+{
+    char *argv[64];
+    int argc = 0;
+    argv[argc++] = "diskio";
+    va_list ap;
+    va_start(ap, err_size);
+    char *arg;
+    while ((arg = va_arg(ap, char *)) && argc < 63)
+        argv[argc++] = arg;
+    va_end(ap);
+    argv[argc] = NULL;
+    err[0] = '\0';
+    return cli_parse(argc, argv, o, err, err_size);
+}
+
+START_TEST(test_defaults_run_every_mode_for_two_seconds)
+{
+    struct cli_options o;
+    char err[512];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "/tmp", NULL), 0);
+    ck_assert_str_eq(o.target, "/tmp");
+    ck_assert_uint_eq(o.nmodes, DISKIO_MODE_COUNT);
+    ck_assert_uint_eq(o.nsizes, 1);
+    ck_assert_uint_eq(o.block_sizes[0], 8192);
+    ck_assert_uint_eq(o.runtime_ns, CLI_DEFAULT_RUNTIME_NS);
+    ck_assert_uint_eq(o.count, 0);
+    ck_assert_int_eq(o.pattern, DISKIO_PATTERN_SEQ);
+    ck_assert_int_eq(o.format, DISKIO_FORMAT_TEXT);
+}
+END_TEST
+
+START_TEST(test_sizes_accept_suffixes)
+{
+    static const struct {
+        const char *text;
+        uint64_t bytes;
+    } good[] = {{"512", 512},        {"4k", 4096},        {"4K", 4096},
+                {"4kb", 4096},       {"4KiB", 4096},      {"1m", 1 << 20},
+                {"64M", 64u << 20},  {"1g", 1u << 30},    {"2t", UINT64_C(2) << 40},
+                {"100b", 100}};
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        uint64_t v = 0;
+        ck_assert_msg(cli_parse_size(good[i].text, &v) == 0, "%s rejected", good[i].text);
+        ck_assert_uint_eq(v, good[i].bytes);
+    }
+    static const char *const bad[] = {"", "k", "-1", "+4k", "4x", "4kk", "4 k", "0x10",
+                                      "99999999999999999999k", "18014398509481984k",
+                                      "4.5k", " 4k"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        uint64_t v;
+        ck_assert_msg(cli_parse_size(bad[i], &v) != 0, "'%s' accepted", bad[i]);
+    }
+}
+END_TEST
+
+START_TEST(test_durations_accept_units)
+{
+    uint64_t ns;
+    ck_assert_int_eq(cli_parse_duration("2", &ns), 0);
+    ck_assert_uint_eq(ns, 2000000000u);
+    ck_assert_int_eq(cli_parse_duration("0.5", &ns), 0);
+    ck_assert_uint_eq(ns, 500000000u);
+    ck_assert_int_eq(cli_parse_duration("500ms", &ns), 0);
+    ck_assert_uint_eq(ns, 500000000u);
+    ck_assert_int_eq(cli_parse_duration("1m", &ns), 0);
+    ck_assert_uint_eq(ns, UINT64_C(60000000000));
+    ck_assert_int_ne(cli_parse_duration("-1", &ns), 0);
+    ck_assert_int_ne(cli_parse_duration("1e400", &ns), 0);
+    ck_assert_int_ne(cli_parse_duration("nan", &ns), 0);
+    ck_assert_int_ne(cli_parse_duration("2 s", &ns), 0);
+    ck_assert_int_ne(cli_parse_duration("32d", &ns), 0);
+}
+END_TEST
+
+START_TEST(test_bs_list_sweeps_io_lengths)
+{
+    struct cli_options o;
+    char err[512];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--bs", "4k,64k,1m,8m", "-m", "fsync", "d",
+                             NULL), 0);
+    ck_assert_uint_eq(o.nsizes, 4);
+    ck_assert_uint_eq(o.block_sizes[3], 8u << 20);
+    /* the file grows to hold several of the largest blocks */
+    ck_assert_uint_ge(o.file_size, 8u * (8u << 20));
+}
+END_TEST
+
+START_TEST(test_mode_list_and_all)
+{
+    struct cli_options o;
+    char err[512];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--mode", "fsync,aio", "d", NULL), 0);
+    ck_assert_uint_eq(o.nmodes, 2);
+    ck_assert_int_eq(o.modes[0], DISKIO_MODE_FSYNC);
+    ck_assert_int_eq(o.modes[1], DISKIO_MODE_AIO);
+    ck_assert(o.modes_explicit);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-m", "all", "d", NULL), 0);
+    ck_assert_uint_eq(o.nmodes, DISKIO_MODE_COUNT);
+}
+END_TEST
+
+START_TEST(test_output_extension_picks_format)
+{
+    struct cli_options o;
+    char err[512];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-o", "r.json", "d", NULL), 0);
+    ck_assert_int_eq(o.format, DISKIO_FORMAT_JSON);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-o", "r.csv", "d", NULL), 0);
+    ck_assert_int_eq(o.format, DISKIO_FORMAT_CSV);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-f", "text", "-o", "r.json", "d", NULL), 0);
+    ck_assert_int_eq(o.format, DISKIO_FORMAT_TEXT);
+}
+END_TEST
+
+/* Each bad command line, and a word its message must contain. */
+static const struct {
+    const char *args[8];
+    const char *names;
+} bad_lines[] = {
+    {{"--bs", "99999999999999999999k", "d"}, "--bs"},
+    {{"--bs", "256", "d"}, "--bs"},
+    {{"--bs", "128m", "d"}, "--bs"},
+    {{"--bs", "-4k", "d"}, "--bs"},
+    {{"--bs", "4k,,8k", "d"}, "empty item"},
+    {{"--bs", "8k,", "d"}, "--bs"},
+    {{"--bs", "", "d"}, "--bs"},
+    {{"--bs", "1000", "-m", "direct", "d"}, "512"},
+    {{"--count", "0", "d"}, "--count"},
+    {{"--count", "-5", "d"}, "--count"},
+    {{"--count", "12abc", "d"}, "--count"},
+    {{"--count", "99999999999999999999", "d"}, "--count"},
+    {{"--runtime", "0", "d"}, "--runtime"},
+    {{"--runtime", "soon", "d"}, "--runtime"},
+    {{"--size", "0", "d"}, "--size"},
+    {{"--size", "4k", "--bs", "8k", "d"}, "--size"},
+    {{"--pattern", "zigzag", "d"}, "--pattern"},
+    {{"--mode", "fsnyc", "d"}, "fsnyc"},
+    {{"--mode", "", "d"}, "--mode"},
+    {{"--iodepth", "0", "d"}, "--iodepth"},
+    {{"--iodepth", "2000", "d"}, "--iodepth"},
+    {{"--iodepth", "8", "-m", "fsync", "d"}, "aio"},
+    {{"--sync-every", "4", "-m", "async", "d"}, "--sync-every"},
+    {{"--sync-every", "0", "d"}, "--sync-every"},
+    {{"--format", "xml", "d"}, "--format"},
+    {{"--warmup", "-1", "d"}, "--warmup"},
+    {{"--label", "", "d"}, "--label"},
+    {{"-m", "aio", "--pattern", "append", "--iodepth", "4", "d"}, "append"},
+    {{"-m", "aio", "--bs", "64m", "--iodepth", "8", "d"}, "--iodepth"},
+    {{"--bogus", "d"}, "--bogus"},
+    {{"--count"}, "--count"},
+    {{"d", "e"}, "one target"},
+    {{"--count", "5"}, "target"},
+    {{"-o", "x", "--trace", "x", "d"}, "same file"},
+};
+
+START_TEST(test_bad_values_are_rejected_naming_the_option)
+{
+    struct cli_options o;
+    char err[512];
+    for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
+        char *argv[10] = {"diskio"};
+        int argc = 1;
+        for (int k = 0; k < 8 && bad_lines[i].args[k]; k++)
+            argv[argc++] = (char *)bad_lines[i].args[k];
+        argv[argc] = NULL;
+        err[0] = '\0';
+        int rc = cli_parse(argc, argv, &o, err, sizeof(err));
+        ck_assert_msg(rc != 0, "line %zu (%s %s) accepted", i, argv[1], argc > 2 ? argv[2] : "");
+        ck_assert_msg(strstr(err, bad_lines[i].names) != NULL,
+                      "line %zu: message '%s' does not mention '%s'", i, err, bad_lines[i].names);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("options");
+    TCase *tc = tcase_create("parse");
+    tcase_add_test(tc, test_defaults_run_every_mode_for_two_seconds);
+    tcase_add_test(tc, test_sizes_accept_suffixes);
+    tcase_add_test(tc, test_durations_accept_units);
+    tcase_add_test(tc, test_bs_list_sweeps_io_lengths);
+    tcase_add_test(tc, test_mode_list_and_all);
+    tcase_add_test(tc, test_output_extension_picks_format);
+    tcase_add_test(tc, test_bad_values_are_rejected_naming_the_option);
+    suite_add_tcase(s, tc);
+    return t_run_suite(s);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by the Check suites (t_ prefix, as liburing's tests). */
+#ifndef T_HELPERS_H
+#define T_HELPERS_H
+
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A fresh directory under the build directory (a real filesystem, unlike
+ * a tmpfs /tmp on some systems), removed by t_rmdir_empty(). */
+static inline char *t_mkdtemp(const char *tag)
+{
+    char *path = malloc(256);
+    snprintf(path, 256, "./t-%s.XXXXXX", tag);
+    if (!mkdtemp(path)) {
+        perror("mkdtemp");
+        abort();
+    }
+    return path;
+}
+
+/* Number of entries in dir besides . and .. */
+static inline int t_dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *ent;
+    if (!d)
+        return -1;
+    while ((ent = readdir(d)))
+        if (strcmp(ent->d_name, ".") && strcmp(ent->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static inline void t_rmdir_empty(char *dir)
+{
+    ck_assert_msg(t_dir_entries(dir) == 0, "%s still holds files", dir);
+    rmdir(dir);
+    free(dir);
+}
+
+static inline int t_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
+
+#endif
