@@ -261,6 +261,36 @@ int main(int argc, char **argv)
     }
     warn_memory_fs(result, opt.target, opt.quiet);
 
+    /* Modes the filesystem cannot open (O_DIRECT on ramfs, say) are found
+     * before anything is measured: requested explicitly they end the run
+     * (exit 3), from the default list they are skipped with a note. */
+    bool usable[DISKIO_MODE_COUNT];
+    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
+        usable[m] = true;
+    for (size_t m = 0; m < opt.nmodes; m++) {
+        enum diskio_mode mode = opt.modes[m];
+        if (!usable[mode] || (rc = diskio_target_check_mode(target, mode)) == 0)
+            continue;
+        usable[mode] = false;
+        const char *fs = diskio_result_env(result, "target.filesystem");
+        if (rc == -DISKIO_E_NO_DIRECT)
+            fprintf(stderr, "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; use "
+                            "--mode osync, odsync, fsync or fdatasync there%s\n",
+                    diskio_mode_name(mode), opt.target, fs ? fs : "unknown",
+                    opt.modes_explicit ? "" : " (skipped)");
+        else
+            fprintf(stderr, "diskio: mode %s cannot open %s: %s%s\n", diskio_mode_name(mode),
+                    diskio_target_path(target), diskio_strerror(rc),
+                    opt.modes_explicit ? "" : " (skipped)");
+        if (opt.modes_explicit) {
+            diskio_result_free(result);
+            diskio_target_free(target);
+            out_file_discard(&output);
+            out_file_discard(&trace);
+            return EXIT_TARGET;
+        }
+    }
+
     struct progress progress = {0};
     if (!opt.quiet && isatty(STDERR_FILENO))
         progress.running = pthread_create(&progress.thread, NULL, progress_main, &progress) == 0;
@@ -271,6 +301,8 @@ int main(int argc, char **argv)
         for (size_t m = 0; m < opt.nmodes && status == EXIT_OK; m++) {
             if (stop_signal)
                 break;
+            if (!usable[opt.modes[m]])
+                continue;
             struct diskio_config cfg;
             diskio_config_init(&cfg);
             cfg.mode = opt.modes[m];
@@ -300,17 +332,6 @@ int main(int argc, char **argv)
             progress.run_start_ns = 0;
             progress_clear(&progress);
 
-            if (rc == -DISKIO_E_NO_DIRECT) {
-                const char *fs = diskio_result_env(result, "target.filesystem");
-                fprintf(stderr, "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; "
-                                "use --mode osync, odsync, fsync or fdatasync there%s\n",
-                        diskio_mode_name(cfg.mode), opt.target, fs ? fs : "unknown",
-                        opt.modes_explicit ? "" : " (skipped)");
-                diskio_run_free(run);
-                if (opt.modes_explicit)
-                    status = EXIT_TARGET;
-                continue;
-            }
             if (run && diskio_result_add_run(result, run) != 0)
                 rc = -ENOMEM;
             if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {

@@ -149,6 +149,18 @@ static int open_for_mode(const struct diskio_target *t, const struct mode_ops *o
     return fd;
 }
 
+int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    if (!t || !ops)
+        return -EINVAL;
+    int fd = open_for_mode(t, ops);
+    if (fd < 0)
+        return fd;
+    close(fd);
+    return 0;
+}
+
 static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
 {
     void *mem = NULL;
