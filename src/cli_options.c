@@ -100,7 +100,7 @@ int cli_parse_duration(const char *text, uint64_t *out_ns)
 
 static const char *mode_list(void)
 {
-    return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, all";
+    return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, uring, all";
 }
 
 static int parse_modes(const char *text, struct cli_options *o, char *err, size_t size)
@@ -332,12 +332,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
 
     bool has_aio = false, has_sync = false, has_direct = false;
     for (size_t i = 0; i < o->nmodes; i++) {
-        has_aio |= o->modes[i] == DISKIO_MODE_AIO;
+        has_aio |= o->modes[i] == DISKIO_MODE_AIO || o->modes[i] == DISKIO_MODE_URING;
         has_sync |= o->modes[i] == DISKIO_MODE_FSYNC || o->modes[i] == DISKIO_MODE_FDATASYNC;
         has_direct |= diskio_mode_is_direct(o->modes[i]);
     }
     if (o->iodepth > 1 && !has_aio)
-        return fail(err, err_size, "--iodepth: applies to mode aio only, which is not selected");
+        return fail(err, err_size, "--iodepth: applies to modes aio and uring only, neither is selected");
     if (o->sync_every > 1 && !has_sync)
         return fail(err, err_size,
                     "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
@@ -345,8 +345,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         return fail(err, err_size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
                     o->iodepth, (unsigned long long)largest_bs);
     if (has_aio && o->pattern == DISKIO_PATTERN_APPEND && o->iodepth > 1)
-        return fail(err, err_size, "--pattern append: mode aio can keep only one append in flight; "
-                    "use --iodepth 1 or another pattern");
+        return fail(err, err_size, "--pattern append: modes aio and uring can keep only one append in "
+                    "flight; use --iodepth 1 or another pattern");
     if (has_aio && o->file_size / largest_bs < o->iodepth)
         return fail(err, err_size, "--size: the file must hold at least --iodepth (%u) blocks", o->iodepth);
     if (has_direct)
@@ -378,7 +378,7 @@ void cli_usage(FILE *out)
         "\n"
         "Workload:\n"
         "  -m, --mode MODE[,MODE...]  async, fsync, fdatasync, osync, odsync, direct,\n"
-        "                             direct-dsync, aio, or all (default: all)\n"
+        "                             direct-dsync, aio, uring, or all (default: all)\n"
         "  -b, --bs SIZE[,SIZE...]    bytes per write, 512 to 64m; a list sweeps\n"
         "                             (default: 8k)\n"
         "  -n, --count N              recorded writes per run\n"
@@ -388,7 +388,7 @@ void cli_usage(FILE *out)
         "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file) or\n"
         "                             append (the file grows) (default: seq)\n"
         "  -w, --warmup N             writes before recording starts (default: 10)\n"
-        "  -d, --iodepth N            aio: writes in flight, 1 to 1024 (default: 1)\n"
+        "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
         "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
         "      --seed N               random offsets for --pattern rand (default: 1)\n"
         "\n"

@@ -312,7 +312,8 @@ int main(int argc, char **argv)
             cfg.count = opt.count;
             cfg.runtime_ns = opt.runtime_ns;
             cfg.warmup = opt.warmup;
-            cfg.iodepth = cfg.mode == DISKIO_MODE_AIO ? opt.iodepth : 1;
+            cfg.iodepth =
+                (cfg.mode == DISKIO_MODE_AIO || cfg.mode == DISKIO_MODE_URING) ? opt.iodepth : 1;
             cfg.sync_every = (cfg.mode == DISKIO_MODE_FSYNC || cfg.mode == DISKIO_MODE_FDATASYNC)
                                  ? opt.sync_every
                                  : 1;

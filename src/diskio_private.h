@@ -79,7 +79,7 @@ struct mode_ops {
 };
 
 extern const struct mode_ops mode_async, mode_fsync, mode_fdatasync, mode_osync,
-    mode_odsync, mode_direct, mode_direct_dsync, mode_aio;
+    mode_odsync, mode_direct, mode_direct_dsync, mode_aio, mode_uring;
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
 
 /* The generic write loop shared by the five pwrite-only modes. */

@@ -120,14 +120,12 @@ const char *diskio_config_problem(const struct diskio_config *cfg)
         return "either a count or a runtime is needed";
     if (cfg->iodepth < 1 || cfg->iodepth > DISKIO_IODEPTH_MAX)
         return "iodepth must be between 1 and 1024";
-    if (cfg->mode == DISKIO_MODE_AIO &&
-        (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
+    bool queued = cfg->mode == DISKIO_MODE_AIO || cfg->mode == DISKIO_MODE_URING;
+    if (queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
         return "iodepth times block size must not exceed 256 MiB (one buffer per request)";
-    if (cfg->mode == DISKIO_MODE_AIO && cfg->pattern == DISKIO_PATTERN_APPEND &&
-        cfg->iodepth > 1)
-        return "the append pattern cannot keep more than one aio request in flight";
-    if (cfg->mode == DISKIO_MODE_AIO &&
-        cfg->file_size / cfg->block_size < cfg->iodepth)
+    if (queued && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
+        return "the append pattern cannot keep more than one request in flight";
+    if (queued && cfg->file_size / cfg->block_size < cfg->iodepth)
         return "the file must hold at least iodepth blocks";
     if (cfg->sync_every < 1)
         return "sync_every must be at least 1";
@@ -242,7 +240,9 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     }
 
-    uint64_t buffers = cfg->mode == DISKIO_MODE_AIO ? cfg->iodepth : 1;
+    /* queued modes give each request in flight a buffer of its own */
+    uint64_t buffers =
+        (cfg->mode == DISKIO_MODE_AIO || cfg->mode == DISKIO_MODE_URING) ? cfg->iodepth : 1;
     rc = fill_buffer(&buf, buffers * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         goto fail;

@@ -16,6 +16,7 @@ static const struct mode_ops *const modes[DISKIO_MODE_COUNT] = {
     [DISKIO_MODE_DIRECT] = &mode_direct,
     [DISKIO_MODE_DIRECT_DSYNC] = &mode_direct_dsync,
     [DISKIO_MODE_AIO] = &mode_aio,
+    [DISKIO_MODE_URING] = &mode_uring,
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode)

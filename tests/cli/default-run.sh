@@ -15,7 +15,7 @@ for column in mode ops/s mean p50 p99 p99.9 max; do
     head -5 "$table" | grep -q -- " $column\| $column " || grep -q "^$column " "$table" ||
         t_fail "column $column missing"
 done
-for mode in async fsync fdatasync osync odsync direct direct-dsync aio; do
+for mode in async fsync fdatasync osync odsync direct direct-dsync aio uring; do
     if grep -q "^$mode " "$table"; then
         t_ok "row for $mode"
     elif grep -q "mode $mode: .*refuses O_DIRECT" "$t_scratch/stderr"; then

@@ -43,5 +43,6 @@ PY
 check_interrupted INT 130 fsync
 check_interrupted TERM 143 fsync
 check_interrupted INT 130 aio --iodepth 16
+check_interrupted TERM 143 uring --iodepth 16
 check_interrupted TERM 143 async
 t_done

@@ -22,7 +22,7 @@ t_expect_empty_dir "$mnt" "no test file left on ramfs"
 
 t_expect_status 0 "default modes on ramfs" -- "$DISKIO" --runtime 100ms "$mnt"
 grep -q "lives in memory" "$t_scratch/stderr" && t_ok "memory warning" || t_fail "no memory warning"
-for mode in direct direct-dsync aio; do
+for mode in direct direct-dsync aio uring; do
     grep -q "mode $mode: .*(skipped)" "$t_scratch/stderr" && t_ok "$mode skipped with a note" ||
         t_fail "$mode not reported as skipped"
 done

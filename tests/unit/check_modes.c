@@ -3,7 +3,7 @@
  * Description: every mode really writes: each run's file is read back and
  * every block must carry the stamp (intended offset, op number) of the op
  * that claims to have written it.  Also: aio with many requests in
- * flight, append versus overwrite, write/sync parts and group commit,
+ * flight (aio and io_uring), append versus overwrite, write/sync parts and group commit,
  * runtime limits, the trace, stopping a run, and the target's refusals.
  */
 #include "config.h"
@@ -135,10 +135,10 @@ static void check_aio_deep(const struct diskio_config *cfg, int fd, off_t size)
     check_seq_stamps(cfg, fd, size);
 }
 
-START_TEST(test_aio_keeps_many_requests_in_flight)
+START_TEST(test_queued_modes_keep_many_requests_in_flight)
 {
     struct diskio_config cfg;
-    t_config(&cfg, DISKIO_MODE_AIO);
+    t_config(&cfg, _i ? DISKIO_MODE_URING : DISKIO_MODE_AIO);
     cfg.iodepth = 32;
     cfg.file_size = 64 * BS;
     cfg.count = 1000;
@@ -302,10 +302,11 @@ static void *raise_stop(void *arg)
     return NULL;
 }
 
-START_TEST(test_stopping_aio_reaps_requests_in_flight)
+START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
 {
     struct diskio_config cfg;
-    t_config(&cfg, DISKIO_MODE_AIO);
+    t_config(&cfg, _i ? DISKIO_MODE_URING : DISKIO_MODE_AIO);
+    stop_later = 0;
     cfg.iodepth = 16;
     cfg.count = 0;
     cfg.runtime_ns = UINT64_C(30) * 1000000000u;
@@ -389,14 +390,14 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_every_mode_writes_each_block_where_claimed, 0, DISKIO_MODE_COUNT);
     tcase_add_test(tc, test_warmup_ops_are_written_but_not_recorded);
-    tcase_add_test(tc, test_aio_keeps_many_requests_in_flight);
+    tcase_add_loop_test(tc, test_queued_modes_keep_many_requests_in_flight, 0, 2);
     tcase_add_test(tc, test_rand_pattern_writes_aligned_blocks_inside_the_file);
     tcase_add_test(tc, test_append_grows_the_file_and_overwrite_does_not);
     tcase_add_test(tc, test_sync_part_and_group_commit);
     tcase_add_test(tc, test_runtime_limits_the_run);
     tcase_add_test(tc, test_trace_has_one_row_per_recorded_op);
     tcase_add_test(tc, test_stop_flag_returns_partial_run);
-    tcase_add_test(tc, test_stopping_aio_reaps_requests_in_flight);
+    tcase_add_loop_test(tc, test_stopping_queued_modes_reaps_requests_in_flight, 0, 2);
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
