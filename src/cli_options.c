@@ -167,6 +167,7 @@ enum {
     OPT_FORCE,
     OPT_ALLOW_DEVICE,
     OPT_SEED,
+    OPT_RATE,
 };
 
 static const struct option long_options[] = {
@@ -184,6 +185,7 @@ static const struct option long_options[] = {
     {"output", required_argument, NULL, 'o'},
     {"trace", required_argument, NULL, OPT_TRACE},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"rate", required_argument, NULL, OPT_RATE},
     {"quiet", no_argument, NULL, 'q'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
@@ -244,8 +246,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             if (cli_parse_size(optarg, &o->file_size) != 0 || o->file_size == 0 ||
                 o->file_size > MAX_FILE_SIZE)
                 return fail(err, err_size,
-                            "--size: '%s' is not a size from 512 bytes to 1p "
-                            "(with k/m/g/t suffixes)", optarg);
+                            "--size: '%s' is not a size up to 1024t "
+                            "(with k/m/g/t suffixes; at least one block of --bs)", optarg);
             size_given = true;
             break;
         case 'p':
@@ -270,6 +272,17 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                             optarg);
             o->sync_every = (unsigned)v;
             break;
+        case OPT_RATE: {
+            char *end;
+            errno = 0;
+            double rate = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !isfinite(rate) || rate < 0.001 ||
+                rate > 10e6 || !isdigit((unsigned char)optarg[0]))
+                return fail(err, err_size,
+                            "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
+            o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
+            break;
+        }
         case OPT_SEED:
             if (cli_parse_uint(optarg, 0, UINT64_MAX, &o->seed) != 0)
                 return fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
@@ -341,6 +354,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     if (o->sync_every > 1 && !has_sync)
         return fail(err, err_size,
                     "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
+    if (has_aio && o->rate_interval_ns)
+        return fail(err, err_size, "--rate: applies to the synchronous modes; drop aio and uring "
+                    "from --mode");
     if (has_aio && (uint64_t)o->iodepth * largest_bs > (UINT64_C(256) << 20))
         return fail(err, err_size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
                     o->iodepth, (unsigned long long)largest_bs);
@@ -391,6 +407,9 @@ void cli_usage(FILE *out)
         "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
         "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
         "      --seed N               random offsets for --pattern rand (default: 1)\n"
+        "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
+        "                             measure each from when it was due (corrects for\n"
+        "                             coordinated omission; not for aio and uring)\n"
         "\n"
         "Output:\n"
         "  -l, --label NAME           name of this environment in the result\n"
@@ -401,6 +420,7 @@ void cli_usage(FILE *out)
         "                             goes to stdout unless --quiet\n"
         "      --trace FILE           stream every write as CSV\n"
         "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
+        "                             (several runs: one FILE.MODE-BS per run)\n"
         "  -q, --quiet                no table on stdout, no progress, no warnings\n"
         "      --force                use an existing TARGET file (its contents are\n"
         "                             overwritten) and overwrite existing output files\n"
@@ -410,7 +430,9 @@ void cli_usage(FILE *out)
         "\n"
         "Exit status: 0 ok; 1 a write or sync failed (partial result written);\n"
         "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
-        "used; 130/143 interrupted by SIGINT/SIGTERM (partial result written).\n"
+        "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
+        "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
+        "per run.\n"
         "See diskio(1).\n",
         out);
 }

@@ -18,7 +18,8 @@ enum cli_exit {
     EXIT_RUN_FAILED = 1,   /* an operation failed; the partial result was written */
     EXIT_USAGE = 2,        /* bad option or argument; nothing was created */
     EXIT_TARGET = 3,       /* the target or an output file cannot be used */
-    EXIT_INTERRUPTED = 130 /* SIGINT (SIGTERM: 143); the partial result was written */
+    EXIT_INTERRUPTED = 130 /* 128 + the signal: SIGINT 130, SIGTERM 143, SIGHUP 129;
+                            * the partial result was written */
 };
 
 struct cli_options {
@@ -34,6 +35,7 @@ struct cli_options {
     uint64_t warmup;
     unsigned iodepth;
     unsigned sync_every;
+    uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
     const char *label;
     enum diskio_format format;

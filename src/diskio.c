@@ -20,16 +20,27 @@
 
 static volatile sig_atomic_t stop_signal;
 static struct diskio_target *volatile current_target;
+/* temporary output files, for a second signal to remove */
+static const char *volatile pending_tmp[2];
 
 static void on_signal(int signo)
 {
     if (stop_signal) {
         /* A second signal: the run did not stop (a sync stuck on a dead
-         * device, say).  Remove our file and leave at once. */
+         * device, say).  Remove what we created and leave at once. */
         diskio_target_unlink_now(current_target);
+        for (int i = 0; i < 2; i++)
+            if (pending_tmp[i])
+                unlink(pending_tmp[i]);
         _exit(128 + signo);
     }
     stop_signal = signo;
+}
+
+/* 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP */
+static int status_for_signal(int signo)
+{
+    return 128 + signo;
 }
 
 static void install_signals(void)
@@ -52,19 +63,26 @@ struct out_file {
     const char *path; /* final name */
     char *tmp_path;
     FILE *stream;
+    int slot;         /* in pending_tmp */
 };
+
+/* Whether path may be created (or replaced, with force); says why not. */
+static bool out_file_allowed(const char *path, bool force)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && (!force || !S_ISREG(st.st_mode))) {
+        fprintf(stderr, "diskio: %s already exists; choose another name%s\n", path,
+                S_ISREG(st.st_mode) ? " or add --force to replace it" : "");
+        return false;
+    }
+    return true;
+}
 
 static int out_file_open(struct out_file *f, const char *path, bool force)
 {
-    struct stat st;
     f->path = path;
-    if (lstat(path, &st) == 0) {
-        if (!force || !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "diskio: %s already exists; choose another name%s\n", path,
-                    S_ISREG(st.st_mode) ? " or add --force to replace it" : "");
-            return -1;
-        }
-    }
+    if (!out_file_allowed(path, force))
+        return -1;
     size_t len = strlen(path) + 32;
     f->tmp_path = malloc(len);
     if (!f->tmp_path)
@@ -84,11 +102,13 @@ static int out_file_open(struct out_file *f, const char *path, bool force)
         unlink(f->tmp_path);
         return -1;
     }
+    pending_tmp[f->slot] = f->tmp_path;
     return 0;
 }
 
 static void out_file_discard(struct out_file *f)
 {
+    pending_tmp[f->slot] = NULL;
     if (f->stream) {
         fclose(f->stream);
         f->stream = NULL;
@@ -105,6 +125,7 @@ static int out_file_commit(struct out_file *f, bool force)
 {
     if (!f->stream)
         return 0;
+    pending_tmp[f->slot] = NULL;
     int rc = 0;
     if (fflush(f->stream) != 0 || fsync(fileno(f->stream)) != 0 || ferror(f->stream))
         rc = -errno;
@@ -129,6 +150,27 @@ static int out_file_commit(struct out_file *f, bool force)
     free(f->tmp_path);
     f->tmp_path = NULL;
     return 0;
+}
+
+/* With several runs each gets its own trace: trace.csv becomes
+ * trace.fsync-8192.csv (the mode and block size before the extension). */
+static char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t bs)
+{
+    size_t len = strlen(path) + 64;
+    char *name = malloc(len);
+    if (!name)
+        return NULL;
+    if (!several) {
+        snprintf(name, len, "%s", path);
+        return name;
+    }
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(path, '.');
+    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
+        dot = path + strlen(path);
+    snprintf(name, len, "%.*s.%s-%llu%s", (int)(dot - path), path, diskio_mode_name(mode),
+             (unsigned long long)bs, dot);
+    return name;
 }
 
 /* ---- progress on a terminal ---- */
@@ -224,18 +266,37 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
 
+    /* Truncating belongs only to files diskio made. */
+    struct stat target_st;
+    if (opt.pattern == DISKIO_PATTERN_APPEND && lstat(opt.target, &target_st) == 0 &&
+        (S_ISREG(target_st.st_mode) || S_ISBLK(target_st.st_mode))) {
+        fprintf(stderr, "diskio: --pattern append truncates its file, so it runs only on a test "
+                        "file diskio creates; give a directory or a new path instead of %s\n"
+                        "Try 'diskio --help' for more information.\n", opt.target);
+        return EXIT_USAGE;
+    }
+
     /* Output files first: finding out after ten minutes of measuring that
-     * the result cannot be written would waste the run. */
-    struct out_file output = {0}, trace = {0};
+     * the result cannot be written would waste the run.  Trace files are
+     * made per run; their names are checked now and a first one is opened
+     * to prove the directory writable. */
+    struct out_file output = {.slot = 0}, trace = {.slot = 1};
+    bool several_runs = opt.nmodes * opt.nsizes > 1;
     if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
         return EXIT_TARGET;
-    if (opt.trace && out_file_open(&trace, opt.trace, opt.force) != 0) {
-        out_file_discard(&output);
-        return EXIT_TARGET;
-    }
-    if (trace.stream) {
-        fputs("op,start_ns,latency_ns,write_ns,sync_ns\n", trace.stream);
-        fflush(trace.stream);
+    if (opt.trace) {
+        bool allowed = true;
+        for (size_t s = 0; s < opt.nsizes && allowed; s++)
+            for (size_t m = 0; m < opt.nmodes && allowed; m++) {
+                char *name = trace_name(opt.trace, several_runs, opt.modes[m], opt.block_sizes[s]);
+                allowed = name && out_file_allowed(name, opt.force);
+                free(name);
+            }
+        if (!allowed || out_file_open(&trace, opt.trace, true) != 0) {
+            out_file_discard(&output);
+            return EXIT_TARGET;
+        }
+        out_file_discard(&trace);
     }
 
     install_signals();
@@ -318,6 +379,18 @@ int main(int argc, char **argv)
                                  ? opt.sync_every
                                  : 1;
             cfg.seed = opt.seed;
+            cfg.rate_interval_ns = opt.rate_interval_ns;
+            char *trace_path = NULL;
+            if (opt.trace) {
+                trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size);
+                if (!trace_path || out_file_open(&trace, trace_path, opt.force) != 0) {
+                    free(trace_path);
+                    status = EXIT_TARGET;
+                    break;
+                }
+                fputs("op,start_ns,latency_ns,write_ns,sync_ns\n", trace.stream);
+                fflush(trace.stream);
+            }
             cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
             cfg.stop = &stop_signal;
             cfg.progress = &progress.ops;
@@ -332,11 +405,15 @@ int main(int argc, char **argv)
             rc = diskio_run_execute(&cfg, target, &run);
             progress.run_start_ns = 0;
             progress_clear(&progress);
+            /* a trace keeps what it recorded, interrupted or not */
+            if (trace.stream && out_file_commit(&trace, opt.force) != 0 && rc == 0)
+                rc = -EIO;
+            free(trace_path);
 
             if (run && diskio_result_add_run(result, run) != 0)
                 rc = -ENOMEM;
             if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {
-                status = stop_signal == SIGTERM ? 143 : stop_signal == SIGHUP ? 129 : EXIT_INTERRUPTED;
+                status = status_for_signal(stop_signal ? stop_signal : SIGINT);
             } else if (rc < 0) {
                 const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
                 if (info)
@@ -352,7 +429,7 @@ int main(int argc, char **argv)
         }
     }
     if (stop_signal && status == EXIT_OK)
-        status = stop_signal == SIGTERM ? 143 : EXIT_INTERRUPTED;
+        status = status_for_signal(stop_signal);
     if (status != EXIT_OK)
         diskio_result_set_incomplete(result);
 
@@ -373,8 +450,6 @@ int main(int argc, char **argv)
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
         diskio_result_write(result, opt.format, stdout);
     }
-    if (trace.stream && out_file_commit(&trace, opt.force) != 0)
-        status = status == EXIT_OK ? EXIT_RUN_FAILED : status;
     if (!diskio_result_complete(result) && !opt.quiet)
         fprintf(stderr, "diskio: the result is incomplete (%s)\n",
                 status >= 128 ? "interrupted" : "a run failed");

@@ -42,9 +42,11 @@ int trace_flush(struct trace *t) DISKIO_HIDDEN;
 struct engine_phase {
     uint64_t limit;          /* ops to issue */
     uint64_t deadline_ns;    /* stop after the op that ends past this */
-    struct diskio_hist *total, *write, *sync;
+    struct diskio_hist *total, *write, *sync, *service;
     struct trace *trace;     /* NULL: not traced (warmup, or no --trace) */
+    uint64_t schedule_ns;    /* fixed rate: when op 0 is due */
     uint64_t done;           /* ops completed and recorded */
+    uint64_t max_lag_ns;     /* fixed rate: largest start delay */
 };
 
 struct engine {
@@ -57,9 +59,11 @@ struct engine {
     uint64_t next_offset;    /* seq and append */
     uint64_t rng;            /* rand */
     unsigned sync_every;
+    uint64_t rate_interval_ns;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
-    uint64_t op_base;        /* op number of the phase's first op (trace, stamps) */
+    uint64_t op_base;        /* added to op numbers in stamps, trace and progress;
+                              * 0: warmup and measured ops each count from 0 */
     /* outcome of the current phase */
     int error;               /* 0, -errno, -DISKIO_E_* */
     uint64_t error_op;
@@ -89,6 +93,7 @@ ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offs
                    ssize_t first) DISKIO_HIDDEN;
 int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
 int append_wrap(struct engine *e) DISKIO_HIDDEN;
+void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
 
 /* ---- target ---- */
 struct diskio_target {
@@ -101,16 +106,17 @@ struct diskio_target {
     uint64_t size;     /* bytes preallocated, or the device size */
 };
 /* Make sure the file holds at least size written bytes. */
-int target_fill(struct diskio_target *t, uint64_t size) DISKIO_HIDDEN;
+int target_fill(struct diskio_target *t, uint64_t size,
+                const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
 
 /* ---- run ---- */
 struct diskio_run {
     struct diskio_run_info info;
     char *name_owned;  /* custom runs */
     const char *open_flags_text;
-    struct diskio_hist *hist[3];
+    struct diskio_hist *hist[DISKIO_PART_COUNT];
 };
-int run_alloc(const char *name, bool parts, struct diskio_run **out) DISKIO_HIDDEN;
+int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 
 /* ---- environment probe ---- */
 struct env_kv {

@@ -24,7 +24,7 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
-static const char *const part_names[] = {"total", "write", "sync"};
+static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
 
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
@@ -39,7 +39,7 @@ int emit_csv(const struct diskio_result *res, FILE *out)
         const struct diskio_run *run = res->runs[r];
         const struct diskio_run_info *info = &run->info;
         double seconds = (double)info->duration_ns / 1e9;
-        for (int part = 0; part < 3; part++) {
+        for (int part = 0; part < DISKIO_PART_COUNT; part++) {
             const struct diskio_hist *h = run->hist[part];
             if (!h)
                 continue;

@@ -173,8 +173,13 @@ static void emit_run(FILE *out, const struct diskio_run *run)
         else
             fputs("null", out);
         fprintf(out, ", \"warmup\": %" PRIu64 ", \"iodepth\": %u, \"sync_every\": %u, "
-                     "\"open_flags\": ",
+                     "\"rate_ops_per_s\": ",
                 c->warmup, c->iodepth, c->sync_every);
+        if (c->rate_interval_ns)
+            json_double(out, 1e9 / (double)c->rate_interval_ns);
+        else
+            fputs("null", out);
+        fputs(", \"open_flags\": ", out);
         json_string(out, run->open_flags_text);
         fputs("}", out);
     } else {
@@ -202,12 +207,25 @@ static void emit_run(FILE *out, const struct diskio_run *run)
     json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
     fputs(",\n      \"mb_per_s\": ", out);
     json_double(out, seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0);
+    fputs(",\n      \"rate\": ", out);
+    if (info->has_config && info->config.rate_interval_ns) {
+        fputs("{\"requested_ops_per_s\": ", out);
+        json_double(out, 1e9 / (double)info->config.rate_interval_ns);
+        fputs(", \"achieved_ops_per_s\": ", out);
+        json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
+        fprintf(out, ", \"held\": %s, \"max_start_lag_ns\": %" PRIu64 "}",
+                info->rate_held ? "true" : "false", info->max_start_lag_ns);
+    } else {
+        fputs("null", out);
+    }
     fputs(",\n      \"latency\": {\n        \"total\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_TOTAL]);
     fputs(",\n        \"write\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_WRITE]);
     fputs(",\n        \"sync\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_SYNC]);
+    fputs(",\n        \"service\": ", out);
+    emit_hist(out, run->hist[DISKIO_PART_SERVICE]);
     fputs("\n      }\n    }", out);
 }
 

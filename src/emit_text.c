@@ -104,6 +104,14 @@ int emit_text(const struct diskio_result *res, FILE *out)
             row(out, "  write", "", "", run->hist[DISKIO_PART_WRITE]);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
             row(out, "  sync", "", "", run->hist[DISKIO_PART_SYNC]);
+        if (run->hist[DISKIO_PART_SERVICE]) {
+            /* the row above counts from when each op was due */
+            row(out, "  service", "", "", run->hist[DISKIO_PART_SERVICE]);
+            fprintf(out, "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
+                         "start, service from its actual start; max lag %.3f ms\n",
+                    1e9 / (double)info->config.rate_interval_ns,
+                    info->rate_held ? "held" : "NOT HELD", (double)info->max_start_lag_ns / 1e6);
+        }
         if (!info->complete)
             fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",

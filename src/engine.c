@@ -64,6 +64,34 @@ int append_wrap(struct engine *e)
     return 0;
 }
 
+/* Sleep until shortly before due_ns, then spin to it: a timer wakeup is
+ * tens of microseconds late, which would blur the schedule that a fixed
+ * rate promises.  Returns early when asked to stop. */
+#define SPIN_BEFORE_DUE_NS 100000u
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop)
+{
+    uint64_t now = now_ns();
+    if (due_ns > now + SPIN_BEFORE_DUE_NS) {
+        uint64_t wake_ns = due_ns - SPIN_BEFORE_DUE_NS;
+        struct timespec wake = {.tv_sec = (time_t)(wake_ns / 1000000000u),
+                                .tv_nsec = (long)(wake_ns % 1000000000u)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR)
+            if (*stop)
+                return;
+    }
+    while (now_ns() < due_ns && !*stop)
+        cpu_relax();
+}
+
 int trace_flush(struct trace *t)
 {
     char line[128];
@@ -129,6 +157,8 @@ const char *diskio_config_problem(const struct diskio_config *cfg)
         return "the file must hold at least iodepth blocks";
     if (cfg->sync_every < 1)
         return "sync_every must be at least 1";
+    if (queued && cfg->rate_interval_ns)
+        return "a fixed rate applies to synchronous modes, not aio or uring";
     return NULL;
 }
 
@@ -138,6 +168,15 @@ int diskio_config_check(const struct diskio_config *cfg)
 }
 
 /* ---- running ---- */
+
+static uint64_t seed_state(uint64_t seed)
+{
+    uint64_t z = seed + UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return z ? z : 1;
+}
 
 static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
 {
@@ -177,9 +216,15 @@ static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
     return 0;
 }
 
-static void finish_info(struct diskio_run *run, const struct engine *e, uint64_t ops,
-                        uint64_t duration_ns)
+static void finish_info(struct diskio_run *run, const struct engine *e,
+                        const struct engine_phase *ph, uint64_t duration_ns)
 {
+    uint64_t ops = ph->done;
+    if (e->rate_interval_ns && ops > 0) {
+        run->info.max_start_lag_ns = ph->max_lag_ns;
+        /* held when the ops took no longer than their schedule (+1%) */
+        run->info.rate_held = (double)duration_ns <= 1.01 * (double)(ops * e->rate_interval_ns);
+    }
     run->info.ops = ops;
     run->info.bytes = ops * e->block_size;
     run->info.duration_ns = duration_ns;
@@ -207,26 +252,37 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         return -EINVAL;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
 
+    if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
+        return -EINVAL;
+    /* a device smaller than file_size bounds the offsets */
+    uint64_t file_size = cfg->file_size;
+    if (target->is_device && target->size < file_size)
+        file_size = target->size - target->size % cfg->block_size;
+    if (file_size < cfg->block_size)
+        return -EINVAL;
+    /* truncating is only for files diskio made: never shrink the user's */
+    if (cfg->pattern == DISKIO_PATTERN_APPEND && !target->created)
+        return -DISKIO_E_TARGET_EXISTS;
+
     struct engine e = {
         .cfg = cfg,
         .block_size = cfg->block_size,
-        .file_size = cfg->file_size,
-        .nblocks = cfg->file_size / cfg->block_size,
-        .rng = cfg->seed ? cfg->seed : 1,
+        .file_size = file_size,
+        .nblocks = file_size / cfg->block_size,
+        /* splitmix64 of the seed: every seed, 0 included, gives its own
+         * non-zero xorshift state */
+        .rng = seed_state(cfg->seed),
         .sync_every = cfg->sync_every,
+        .rate_interval_ns = cfg->rate_interval_ns,
         .stop = cfg->stop ? cfg->stop : &never_stop,
         .progress = cfg->progress ? cfg->progress : &progress_sink,
     };
-    if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
-        return -EINVAL;
-    if (target->is_device && target->size < cfg->file_size)
-        e.file_size = target->size - target->size % cfg->block_size;
 
     /* Overwrite patterns need the whole range written once, so that a
      * timed write never allocates a block (a WAL segment is zero-filled
      * before use for the same reason). */
     if (cfg->pattern != DISKIO_PATTERN_APPEND && !target->is_device) {
-        rc = target_fill(target, cfg->file_size);
+        rc = target_fill(target, cfg->file_size, e.stop);
         if (rc < 0)
             return rc;
     }
@@ -248,7 +304,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     e.buf = buf;
 
-    rc = run_alloc(ops->name, ops->has_parts, &run);
+    rc = run_alloc(ops->name, ops->has_parts, cfg->rate_interval_ns != 0, &run);
     if (rc < 0)
         goto fail;
     run->info.has_config = true;
@@ -281,7 +337,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (e.error) {
         /* nothing was measured yet, but say where it failed */
         e.error_op = 0;
-        finish_info(run, &e, 0, 0);
+        warm.done = 0;
+        finish_info(run, &e, &warm, 0);
         *out = run;
         rc = e.error;
         run = NULL;
@@ -296,7 +353,9 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .total = run->hist[DISKIO_PART_TOTAL],
         .write = run->hist[DISKIO_PART_WRITE],
         .sync = run->hist[DISKIO_PART_SYNC],
+        .service = run->hist[DISKIO_PART_SERVICE],
         .trace = trace,
+        .schedule_ns = start_ns,
     };
     if (trace)
         trace->origin_ns = start_ns;
@@ -313,7 +372,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     }
     /* Leave nothing dirty for the next run to pay for (untimed). */
     (void)fdatasync(fd);
-    finish_info(run, &e, measured.done, end_ns - start_ns);
+    finish_info(run, &e, &measured, end_ns - start_ns);
     *out = run;
     run = NULL;
     rc = e.error;

@@ -99,7 +99,7 @@ static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
                                              int (*const sync_fn)(int),
                                              const enum diskio_pattern pattern,
-                                             const bool tracing)
+                                             const bool tracing, const bool paced)
 {
     const int fd = e->fd;
     unsigned char *const buf = e->buf;
@@ -109,8 +109,11 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     struct diskio_hist *const total = ph->total;
     struct diskio_hist *const write_part = ph->write;
     struct diskio_hist *const sync_part = ph->sync;
+    struct diskio_hist *const service = ph->service;
     const volatile sig_atomic_t *const stop = e->stop;
     volatile uint64_t *const progress = e->progress;
+    const uint64_t interval_ns = e->rate_interval_ns;
+    uint64_t due_ns = ph->schedule_ns, max_lag_ns = 0;
     unsigned writes_until_sync = e->sync_every;
     uint64_t op = 0;
 
@@ -127,6 +130,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             break;
         }
         stamp_block(buf, offset, e->op_base + op);
+        if (paced)
+            wait_until(due_ns, stop);
 
         uint64_t start_ns, write_done_ns, end_ns;
         ssize_t written;
@@ -153,7 +158,17 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             e->error_op = op;
             break;
         }
-        const uint64_t latency_ns = end_ns - start_ns;
+        uint64_t latency_ns = end_ns - start_ns;
+        if (paced) {
+            /* coordinated omission: an op that could not start on time
+             * because its predecessor was slow counts the wait too */
+            hist_record(service, latency_ns);
+            uint64_t lag_ns = start_ns > due_ns ? start_ns - due_ns : 0;
+            if (lag_ns > max_lag_ns)
+                max_lag_ns = lag_ns;
+            latency_ns = end_ns - (start_ns < due_ns ? start_ns : due_ns);
+            due_ns += interval_ns;
+        }
         hist_record(total, latency_ns);
         if (sync_fn) {
             hist_record(write_part, write_done_ns - start_ns);
@@ -161,7 +176,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                 hist_record(sync_part, end_ns - write_done_ns);
         }
         if (tracing)
-            trace_add(ph->trace, e->op_base + op, start_ns, latency_ns,
+            trace_add(ph->trace, e->op_base + op, paced ? due_ns - interval_ns : start_ns,
+                      latency_ns,
                       write_done_ns - start_ns, end_ns - write_done_ns);
         op++;
         *progress = e->op_base + op;
@@ -169,31 +185,40 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             break;
     }
     ph->done = op;
+    ph->max_lag_ns = max_lag_ns;
 }
 
-/* Instantiate the loop for every pattern, with and without tracing. */
+/* Instantiate the loop for every pattern, with and without tracing, and
+ * paced or not.  Tracing and pacing are rare: one specialisation each
+ * covers them, with the pattern decided at run time outside the timed
+ * region. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
                                                  int (*const sync_fn)(int))
 {
     const bool tracing = ph->trace != NULL;
+    const bool paced = ph->service != NULL;
+    if (paced) {
+        engine_loop(e, ph, sync_fn, e->cfg->pattern, tracing, true);
+        return;
+    }
     switch (e->cfg->pattern) {
     case DISKIO_PATTERN_SEQ:
         if (tracing)
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, true);
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, true, false);
         else
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, false);
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, false, false);
         break;
     case DISKIO_PATTERN_RAND:
         if (tracing)
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, true);
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, true, false);
         else
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, false);
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, false, false);
         break;
     case DISKIO_PATTERN_APPEND:
         if (tracing)
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, true);
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, true, false);
         else
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, false);
+            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, false, false);
         break;
     }
 }

@@ -314,6 +314,13 @@ struct env *env_probe(const char *dir)
 
     if (!dir)
         return env;
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISBLK(st.st_mode)) {
+        /* a block device as the target: no filesystem in between */
+        env_set(env, "target.directory", dir);
+        probe_device(env, st.st_rdev);
+        return env;
+    }
     char real_dir[PATH_MAX];
     if (!realpath(dir, real_dir))
         snprintf(real_dir, sizeof(real_dir), "%s", dir);
@@ -322,7 +329,6 @@ struct env *env_probe(const char *dir)
     struct statfs sfs;
     if (statfs(real_dir, &sfs) == 0)
         env_set(env, "target.filesystem", fs_name_from_magic((unsigned long)sfs.f_type));
-    struct stat st;
     if (stat(real_dir, &st) != 0)
         return env;
     probe_mount(env, real_dir, st.st_dev);

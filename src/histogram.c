@@ -213,6 +213,10 @@ int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts,
             values_ns[k] = h->min;
             continue;
         }
+        if (pcts[k] == 100.0) {
+            values_ns[k] = h->max;
+            continue;
+        }
         uint64_t rank = rank_for(h, pcts[k]);
         if (rank > h->count - h->overflow) {
             /* it lies among the overflowed values: only max is known */

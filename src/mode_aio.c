@@ -46,9 +46,9 @@ static void aio_prep(struct engine *e, struct aio_slot *slot, uint64_t offset, u
     slot->cb.data = slot;
 }
 
-/* Submit n prepared requests; returns how many the kernel took, or -errno
- * when it took none. */
-static int aio_submit_batch(struct aio_state *s, unsigned n)
+/* Submit n prepared requests; returns how many the kernel took and sets
+ * *error to -errno when it refused the rest. */
+static unsigned aio_submit_batch(struct aio_state *s, unsigned n, int *error)
 {
     uint64_t submit_ns = now_ns();
     for (unsigned i = 0; i < n; i++) {
@@ -61,11 +61,13 @@ static int aio_submit_batch(struct aio_state *s, unsigned n)
         int rc = io_submit(s->ctx, (long)(n - taken), s->batch + taken);
         if (rc == -EINTR || rc == -EAGAIN)
             continue;
-        if (rc <= 0)
-            return taken ? (int)taken : (rc ? rc : -EIO);
+        if (rc <= 0) {
+            *error = rc ? rc : -EIO;
+            return taken;
+        }
         taken += (unsigned)rc;
     }
-    return (int)taken;
+    return taken;
 }
 
 static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase *ph,
@@ -91,16 +93,17 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
     }
     for (;;) {
         if (n > 0) {
-            int taken = aio_submit_batch(s, n);
-            if (taken < 0) {
-                e->error = taken;
-                e->error_during = "submit";
-                e->error_op = ((struct aio_slot *)s->batch[0]->data)->op;
+            int error = 0;
+            unsigned taken = aio_submit_batch(s, n, &error);
+            in_flight += taken;
+            if (error) {
+                /* the requests not taken never ran: the run ends here */
+                if (!e->error) {
+                    e->error = error;
+                    e->error_during = "submit";
+                    e->error_op = ((struct aio_slot *)s->batch[taken]->data)->op;
+                }
                 issuing = false;
-            } else {
-                in_flight += (unsigned)taken;
-                if ((unsigned)taken < n)
-                    issuing = false;
             }
             n = 0;
         }

@@ -8,15 +8,18 @@
 
 #include "diskio_private.h"
 
-int run_alloc(const char *name, bool parts, struct diskio_run **out)
+int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out)
 {
     struct diskio_run *run = calloc(1, sizeof(*run));
     if (!run)
         return -ENOMEM;
     run->info.name = name;
     run->info.complete = true;
-    for (int i = 0; i < 3; i++) {
-        if ((i == DISKIO_PART_TOTAL || parts) && diskio_hist_new(&run->hist[i]) < 0) {
+    for (int i = 0; i < DISKIO_PART_COUNT; i++) {
+        bool wanted = i == DISKIO_PART_TOTAL ||
+                      ((i == DISKIO_PART_WRITE || i == DISKIO_PART_SYNC) && parts) ||
+                      (i == DISKIO_PART_SERVICE && service);
+        if (wanted && diskio_hist_new(&run->hist[i]) < 0) {
             diskio_run_free(run);
             return -ENOMEM;
         }
@@ -32,7 +35,7 @@ int diskio_run_new(const char *name, struct diskio_run **out)
     char *copy = strdup(name);
     if (!copy)
         return -ENOMEM;
-    int rc = run_alloc(copy, false, out);
+    int rc = run_alloc(copy, false, false, out);
     if (rc < 0) {
         free(copy);
         return rc;
@@ -59,13 +62,13 @@ void diskio_run_finish(struct diskio_run *run, uint64_t duration_ns, uint64_t by
 
 struct diskio_hist *diskio_run_hist(struct diskio_run *run, enum diskio_part part)
 {
-    return (unsigned)part <= DISKIO_PART_SYNC ? run->hist[part] : NULL;
+    return (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
 }
 
 const struct diskio_hist *diskio_run_hist_const(const struct diskio_run *run,
                                                 enum diskio_part part)
 {
-    return (unsigned)part <= DISKIO_PART_SYNC ? run->hist[part] : NULL;
+    return (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
 }
 
 const struct diskio_run_info *diskio_run_info(const struct diskio_run *run)
@@ -77,7 +80,7 @@ void diskio_run_free(struct diskio_run *run)
 {
     if (!run)
         return;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < DISKIO_PART_COUNT; i++)
         diskio_hist_free(run->hist[i]);
     free(run->name_owned);
     free(run);

@@ -120,7 +120,8 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags,
             goto fail;
         }
         t->path = strdup(path);
-        t->dir = strdup("/dev");
+        /* the probe looks at the device itself, not at /dev's devtmpfs */
+        t->dir = strdup(path);
         if (!t->path || !t->dir) {
             rc = -ENOMEM;
             goto fail;
@@ -143,7 +144,7 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags,
     }
 
     if ((flags & DISKIO_TARGET_PREALLOCATE) && !t->is_device) {
-        rc = target_fill(t, size);
+        rc = target_fill(t, size, NULL);
         if (rc < 0)
             goto fail;
     }
@@ -155,7 +156,7 @@ fail:
     return rc;
 }
 
-int target_fill(struct diskio_target *t, uint64_t size)
+int target_fill(struct diskio_target *t, uint64_t size, const volatile sig_atomic_t *stop)
 {
     struct stat st;
     int rc = 0;
@@ -180,6 +181,10 @@ int target_fill(struct diskio_target *t, uint64_t size)
     for (size_t i = 0; i < CHUNK; i++)
         chunk[i] = (unsigned char)(i * 131 + 17);
     for (uint64_t pos = (uint64_t)st.st_size; pos < size;) {
+        if (stop && *stop) {
+            rc = -DISKIO_E_INTERRUPTED;
+            break;
+        }
         size_t len = size - pos < CHUNK ? (size_t)(size - pos) : CHUNK;
         ssize_t n = pwrite(fd, chunk, len, (off_t)pos);
         if (n < 0 && errno == EINTR)

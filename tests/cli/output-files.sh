@@ -27,12 +27,25 @@ t_expect_status 3 "missing output directory found before the run" -- "$DISKIO" -
 grep -q "no-such-dir" "$t_scratch/stderr" || t_fail "message does not name the path"
 t_expect_empty_dir "$dir" "no test file after output refusal"
 
-t_expect_status 0 "trace" -- "$DISKIO" --mode fsync,aio --iodepth 4 --count 300 --quiet \
-    --trace "$t_scratch/trace.csv" --output "$t_scratch/t.csv" "$dir"
+t_expect_status 0 "trace, one run" -- "$DISKIO" --mode fsync --count 300 --quiet \
+    --trace "$t_scratch/trace.csv" "$dir"
 rows=$(($(wc -l < "$t_scratch/trace.csv") - 1))
-[ "$rows" -eq 600 ] && t_ok "trace has 600 rows for 2 x 300 ops" || t_fail "trace rows: $rows"
+[ "$rows" -eq 300 ] && t_ok "trace has 300 rows for 300 ops" || t_fail "trace rows: $rows"
 [ "$(head -n 1 "$t_scratch/trace.csv")" = "op,start_ns,latency_ns,write_ns,sync_ns" ] &&
     t_ok "trace header" || t_fail "trace header: $(head -n 1 "$t_scratch/trace.csv")"
+t_expect_status 3 "existing trace refused" -- "$DISKIO" --mode fsync --count 3 \
+    --trace "$t_scratch/trace.csv" "$dir"
+[ "$(wc -l < "$t_scratch/trace.csv")" -eq 301 ] && t_ok "existing trace untouched" ||
+    t_fail "existing trace changed"
+
+t_expect_status 0 "trace, two runs" -- "$DISKIO" --mode fsync,aio --iodepth 4 --count 300 \
+    --quiet --trace "$t_scratch/ops.csv" --output "$t_scratch/t.csv" "$dir"
+for run in fsync-8192 aio-8192; do
+    f="$t_scratch/ops.$run.csv"
+    rows=$(($(wc -l < "$f") - 1))
+    [ "$rows" -eq 300 ] && t_ok "trace $run has 300 rows" || t_fail "trace $run rows: $rows"
+done
+[ -e "$t_scratch/ops.csv" ] && t_fail "a trace under the plain name with several runs"
 head -n 1 "$t_scratch/t.csv" | grep -q '^label,mode,block_size' && t_ok ".csv output is CSV" ||
     t_fail ".csv output format"
 ls "$t_scratch"/*.tmp.* >/dev/null 2>&1 && t_fail "temporary files left"

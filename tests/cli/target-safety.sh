@@ -23,6 +23,9 @@ for victim in "$dir/precious" "$dir/link-to-file" "$dir/link-to-dir" "$dir/fifo"
 done
 grep -q -- "--force" "$t_scratch/stderr" || true
 t_expect_status 3 "symlink refused even with --force" -- "$DISKIO" --force --count 5 "$dir/link-to-file"
+t_expect_status 2 "append refuses an existing file even with --force" -- "$DISKIO" --force \
+    --pattern append --count 5 "$dir/precious"
+grep -q "truncates" "$t_scratch/stderr" || t_fail "append message: $(cat "$t_scratch/stderr")"
 after=$(cksum < "$dir/precious"; stat -c %Y "$dir/precious")
 [ "$before" = "$after" ] && t_ok "existing file untouched (checksum, mtime)" ||
     t_fail "existing file changed"

@@ -169,6 +169,19 @@ START_TEST(test_percentiles_match_sorted_samples_within_bound)
 }
 END_TEST
 
+START_TEST(test_p0_is_min_and_p100_is_max_exactly)
+{
+    struct diskio_hist *h;
+    ck_assert_int_eq(diskio_hist_new(&h), 0);
+    /* 1000 and 1003 share a bucket whose midpoint is 1001 */
+    diskio_hist_record(h, 1000);
+    diskio_hist_record(h, 1003);
+    ck_assert_uint_eq(diskio_hist_percentile(h, 0), 1000);
+    ck_assert_uint_eq(diskio_hist_percentile(h, 100), 1003);
+    diskio_hist_free(h);
+}
+END_TEST
+
 START_TEST(test_percentiles_reject_unsorted_or_out_of_range)
 {
     struct diskio_hist *h;
@@ -328,6 +341,7 @@ int main(void)
     tcase_add_test(tc, test_range_covers_1ns_to_100s);
     tcase_add_test(tc, test_count_min_max_mean_stddev_are_exact);
     tcase_add_test(tc, test_percentiles_match_sorted_samples_within_bound);
+    tcase_add_test(tc, test_p0_is_min_and_p100_is_max_exactly);
     tcase_add_test(tc, test_percentiles_reject_unsorted_or_out_of_range);
     tcase_add_test(tc, test_empty_histogram_reports_zeros);
     tcase_add_test(tc, test_overflow_is_counted_not_clamped);

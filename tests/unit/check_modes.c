@@ -280,7 +280,9 @@ START_TEST(test_stop_flag_returns_partial_run)
     cfg.stop = &stop;
     char *dir = t_mkdtemp("stop");
     struct diskio_target *t;
-    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
+    /* preallocated now: a stop during the run's own fill would end it
+     * before it opened the file, with no run to return */
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, DISKIO_TARGET_PREALLOCATE, &t), 0);
     struct diskio_run *run = NULL;
     ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
     ck_assert_ptr_nonnull(run);
@@ -334,6 +336,48 @@ START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
     ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), info->ops);
     diskio_run_free(run);
     diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_stop_during_preallocation_ends_before_measuring)
+{
+    static volatile sig_atomic_t stop = 1;
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.stop = &stop;
+    char *dir = t_mkdtemp("stopfill");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
+    struct diskio_run *run = (struct diskio_run *)&run;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
+    ck_assert_ptr_null(run);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_append_never_truncates_a_file_diskio_did_not_create)
+{
+    char *dir = t_mkdtemp("appendforce");
+    char file[300];
+    snprintf(file, sizeof(file), "%s/user-file", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_eq(write(fd, "data", 4), 4);
+    close(fd);
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &t), 0);
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_TARGET_EXISTS);
+    ck_assert_ptr_null(run);
+    diskio_target_free(t);
+    struct stat st;
+    ck_assert_int_eq(stat(file, &st), 0);
+    ck_assert_int_eq(st.st_size, 4);
+    unlink(file);
     t_rmdir_empty(dir);
 }
 END_TEST
@@ -398,6 +442,8 @@ int main(void)
     tcase_add_test(tc, test_trace_has_one_row_per_recorded_op);
     tcase_add_test(tc, test_stop_flag_returns_partial_run);
     tcase_add_loop_test(tc, test_stopping_queued_modes_reaps_requests_in_flight, 0, 2);
+    tcase_add_test(tc, test_stop_during_preallocation_ends_before_measuring);
+    tcase_add_test(tc, test_append_never_truncates_a_file_diskio_did_not_create);
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
     suite_add_tcase(s, tc);
     return t_run_suite(s);

@@ -166,7 +166,7 @@ START_TEST(test_incomplete_run_marks_the_result)
     struct diskio_result *res;
     ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
     struct diskio_target *t;
-    ck_assert_int_eq(diskio_target_open(dir, 1 << 20, 0, &t), 0);
+    ck_assert_int_eq(diskio_target_open(dir, 1 << 20, DISKIO_TARGET_PREALLOCATE, &t), 0);
     struct diskio_config cfg;
     diskio_config_init(&cfg);
     cfg.file_size = 1 << 20;
