@@ -55,6 +55,9 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* over RLIMIT_FSIZE a write must fail with EFBIG (and be reported),
+     * not kill the process with the measurements */
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 /* ---- output files: created next to their final name and renamed into
@@ -422,8 +425,12 @@ int main(int argc, char **argv)
                             info->error_during ? info->error_during : "run", info->error_op,
                             diskio_strerror(rc));
                 else
-                    fprintf(stderr, "diskio: mode %s could not start: %s\n",
-                            diskio_mode_name(cfg.mode), diskio_strerror(rc));
+                    fprintf(stderr, "diskio: mode %s could not start: %s (preparing or opening "
+                                    "its %llu-byte test file%s)\n",
+                            diskio_mode_name(cfg.mode), diskio_strerror(rc),
+                            (unsigned long long)cfg.file_size,
+                            rc == -ENOSPC || rc == -EFBIG ? "; a smaller --size needs less room"
+                                                          : "");
                 status = EXIT_RUN_FAILED;
             }
         }

@@ -185,7 +185,9 @@ static void emit_run(FILE *out, const struct diskio_run *run)
     } else {
         fputs("null", out);
     }
-    fprintf(out, ",\n      \"complete\": %s,\n      \"error\": ", info->complete ? "true" : "false");
+    /* a run stops at its first error, so errors is 0 or 1 */
+    fprintf(out, ",\n      \"complete\": %s,\n      \"errors\": %d,\n      \"error\": ",
+            info->complete ? "true" : "false", info->error ? 1 : 0);
     if (info->error) {
         fprintf(out, "{\"op\": %" PRIu64 ", \"errno\": ", info->error_op);
         if (-info->error < DISKIO_E_BASE)

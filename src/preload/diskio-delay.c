@@ -155,9 +155,15 @@ typedef ssize_t (*pwritev2_fn)(int, const struct iovec *, int, off_t, int);
 typedef ssize_t (*pwritev64v2_fn)(int, const struct iovec *, int, off64_t,
 				  int);
 
+/* ISO C has no object-to-function pointer cast; POSIX guarantees the
+ * representation is the same, so copy the bits. */
 #define NEXT(type, name)                                                       \
 	static _Atomic(void *) slot_##name;                                    \
-	type real = (type)next_sym(#name, &slot_##name)
+	type real;                                                             \
+	do {                                                                   \
+		void *sym_ = next_sym(#name, &slot_##name);                    \
+		memcpy(&real, &sym_, sizeof real);                             \
+	} while (0)
 
 /* ---- sync calls: always delayed ------------------------------------- */
 

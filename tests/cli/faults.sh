@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: storage failing under a run.  Out of space mid-run (a 2 MiB
+# tmpfs) and over RLIMIT_FSIZE (the unprivileged case): the run stops at
+# the failing op, reports op index, errno and mode, writes the partial
+# result marked incomplete, removes the test file and exits 1.  Out of
+# space while preparing the test file says so before measuring.  The
+# target directory removed mid-run: the run finishes on the open file,
+# the next mode cannot open it and says so.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+PYTHON3=${PYTHON3:-python3}
+command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
+
+check_partial() { # result-file errno-name during
+    "$PYTHON3" - "$@" <<'PY'
+import errno, json, sys
+path, name, during = sys.argv[1:4]
+d = json.load(open(path))
+assert d["complete"] is False, "result not marked incomplete"
+r = d["runs"][-1]
+e = r["error"]
+assert r["complete"] is False and e is not None, r
+assert e["errno"] == getattr(errno, name), e
+assert e["during"] == during, e
+assert e["op"] == r["ops"], (e["op"], r["ops"])  # stopped at the failing op
+assert r["ops"] > 0 and r["latency"]["total"]["count"] == r["ops"]
+print("partial result: %s %s at op %d (%s), %d ops kept" % (r["mode"], name, e["op"], during, r["ops"]))
+PY
+}
+
+# ---- out of space mid-run (root: a small tmpfs of our own) ----
+if [ "$(id -u)" -eq 0 ] && mkdir "$t_scratch/small" &&
+    mount -t tmpfs -o size=2m tmpfs "$t_scratch/small" 2>/dev/null; then
+    trap 'umount "$t_scratch/small" 2>/dev/null; rm -rf "$t_scratch"' EXIT
+    t_expect_status 1 "ENOSPC mid-run" -- "$DISKIO" -q --mode fsync --pattern append \
+        --size 64m --count 100000 --output "$t_scratch/enospc.json" "$t_scratch/small"
+    grep -q "mode fsync: write failed at op [0-9]*: No space left on device" "$t_scratch/stderr" &&
+        t_ok "message names mode, op and errno" || t_fail "message: $(cat "$t_scratch/stderr")"
+    check_partial "$t_scratch/enospc.json" ENOSPC write && t_ok "ENOSPC partial result" ||
+        t_fail "ENOSPC partial result"
+    t_expect_empty_dir "$t_scratch/small" "test file removed after ENOSPC"
+
+    t_expect_status 1 "ENOSPC while preparing" -- "$DISKIO" -q --mode fsync --size 64m \
+        --count 10 "$t_scratch/small"
+    grep -q "could not start: No space left on device.*smaller --size" "$t_scratch/stderr" &&
+        t_ok "preparation failure explained" || t_fail "message: $(cat "$t_scratch/stderr")"
+    t_expect_empty_dir "$t_scratch/small" "test file removed after failed preparation"
+    umount "$t_scratch/small"
+else
+    echo "note: not root (or no tmpfs): out-of-space case not run; RLIMIT_FSIZE covers the path"
+fi
+
+# ---- over RLIMIT_FSIZE: EFBIG, not death by SIGXFSZ ----
+mkdir "$t_scratch/limited"
+# dash and bash both count ulimit -f in 512- or 1024-byte blocks: 1024
+# blocks is at most 1 MiB, while 8 KiB appends need far more
+t_expect_status 1 "EFBIG over RLIMIT_FSIZE" -- sh -c "ulimit -f 1024 && exec \"\$0\" \"\$@\"" \
+    "$DISKIO" -q --mode fdatasync --pattern append --size 64m --count 100000 \
+    --output "$t_scratch/efbig.json" "$t_scratch/limited"
+check_partial "$t_scratch/efbig.json" EFBIG write && t_ok "EFBIG partial result" ||
+    t_fail "EFBIG partial result"
+t_expect_empty_dir "$t_scratch/limited" "test file removed after EFBIG"
+
+# ---- the target directory removed mid-run ----
+mkdir "$t_scratch/doomed"
+"$DISKIO" --mode fsync,fdatasync --runtime 2 --output "$t_scratch/doomed.json" \
+    "$t_scratch/doomed" >"$t_scratch/out" 2>"$t_scratch/err" &
+pid=$!
+i=0
+while [ -z "$(ls -A "$t_scratch/doomed" 2>/dev/null)" ] && [ $i -lt 100 ]; do
+    sleep 0.05; i=$((i + 1))
+done
+sleep 0.5
+rm -rf "$t_scratch/doomed"
+wait $pid
+status=$?
+[ "$status" -eq 1 ] && t_ok "directory removed: exit 1" || t_fail "directory removed: exit $status"
+grep -q "mode fdatasync could not start: No such file or directory" "$t_scratch/err" &&
+    t_ok "next mode reports the missing file" || t_fail "message: $(cat "$t_scratch/err")"
+"$PYTHON3" - "$t_scratch/doomed.json" <<'PY' && t_ok "first run kept, result incomplete" ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False
+assert [r["mode"] for r in d["runs"]] == ["fsync"] and d["runs"][0]["ops"] > 0
+PY
+    t_fail "result after directory removal"
+t_done

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: short writes and EINTR are handled as the syscalls define
+# them: a short pwrite is completed, an interrupted pwrite or sync is
+# retried, and neither counts as success nor as failure.  Through a test
+# preload that halves every 3rd write and interrupts every 5th write and
+# every 4th sync, each mode writes a fresh 64-block file once per block;
+# every block must then hold its own stamp and the complete buffer.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+PYTHON3=${PYTHON3:-python3}
+command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the file"; exit 77; }
+preload="${top_builddir:-.}/tests/.libs/shortwrite-preload.so"
+[ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
+
+for mode in fsync fdatasync osync odsync direct direct-dsync; do
+    file="$t_scratch/$mode.dat"
+    head -c 524288 /dev/zero > "$file"
+    t_expect_status 0 "$mode through short writes and EINTR" -- env LD_PRELOAD="$preload" \
+        "$DISKIO" --mode $mode --force --size 512k --bs 8k --count 64 --warmup 0 \
+        --output "$t_scratch/$mode.json" "$file" || continue
+    grep -q "shortwrite-preload: [1-9][0-9]* short writes, [1-9][0-9]* interrupted writes" \
+        "$t_scratch/stderr" && t_ok "$mode: the preload interfered" ||
+        t_fail "$mode: the preload did not interfere: $(cat "$t_scratch/stderr")"
+    "$PYTHON3" - "$file" "$t_scratch/$mode.json" <<'PY' && t_ok "$mode: every block whole and in place" ||
+import json, struct, sys
+data = open(sys.argv[1], "rb").read()
+bs = 8192
+blocks = [data[i:i + bs] for i in range(0, len(data), bs)]
+assert len(blocks) == 64
+body = blocks[0][16:]
+assert body != bytes(len(body)), "block 0 was not written"
+for k, b in enumerate(blocks):
+    offset, op = struct.unpack("<QQ", b[:16])
+    assert offset == k * bs and op == k, (k, offset, op)
+    assert b[16:] == body, "block %d is not the whole buffer" % k
+r = json.load(open(sys.argv[2]))["runs"][0]
+assert r["complete"] and r["ops"] == 64 and r["error"] is None
+PY
+        t_fail "$mode: file contents"
+done
+t_done
