@@ -105,3 +105,76 @@ def read_csv(path):
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
     return rows
+
+
+def pgphases_cmd():
+    return [sys.executable, os.path.join(srcdir(), "scripts", "diskio-pgphases")]
+
+
+def cluster_from_stderr(text):
+    """The cluster directory diskio-pgphases announced on stderr."""
+    import re
+    m = re.search(r"cluster in (\S+) \(", text)
+    return m.group(1) if m else None
+
+
+def check_no_cluster_left(store, cluster):
+    """Fail unless no server process of the cluster runs and the cluster
+    directory is gone.  store is the directory under test."""
+    procs = postgres_procs_for(store)
+    if procs:
+        fail("server processes of %s still running: %s" % (store, procs))
+    log("ok: no postgres process with %s in its command line or cwd" % store)
+    if cluster and os.path.exists(cluster):
+        fail("cluster directory %s was not removed" % cluster)
+    left = os.listdir(store)
+    if left:
+        fail("directory under test %s not left as found: %s" % (store, left))
+    log("ok: cluster directory %s removed, %s is empty again" % (cluster, store))
+    socks = [d for d in os.listdir("/tmp") if d.startswith("diskio-pgphases-sock.")
+             and os.path.exists(os.path.join("/tmp", d, ".s.PGSQL.5432"))]
+    if socks:
+        log("note: sockets of other diskio-pgphases runs exist: %s" % socks)
+
+
+def check_qtime(path, required, incomplete_ok=False):
+    rows = read_csv(path)
+    header = ["task_name", "s_time", "e_time", "diff_time", "seconds"]
+    if not rows or rows[0] != header:
+        fail("%s: header %r, expected %r" % (path, rows[:1], header))
+    import re
+    names = {}
+    for r in rows[1:]:
+        if len(r) != 5:
+            fail("%s: bad row %r" % (path, r))
+        ts = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}"
+        if not re.fullmatch(ts, r[1]) or not re.fullmatch(ts, r[2]):
+            fail("%s: bad time stamps in %r" % (path, r))
+        if not re.fullmatch(r"\d\d:\d\d:\d\d\.\d{3}", r[3]):
+            fail("%s: bad diff_time in %r" % (path, r))
+        sec = float(r[4])
+        if sec < 0:
+            fail("%s: negative seconds in %r" % (path, r))
+        names[r[0]] = sec
+    missing = [n for n in required if n not in names]
+    if missing:
+        fail("%s: rows missing: %s" % (path, missing))
+    return names
+
+
+def check_wal(path, required):
+    rows = read_csv(path)
+    header = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
+              "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
+              "checkpoint_sync_time_ms"]
+    if not rows or rows[0] != header:
+        fail("%s: header %r, expected %r" % (path, rows[:1], header))
+    out = {}
+    for r in rows[1:]:
+        if len(r) != len(header):
+            fail("%s: bad row %r" % (path, r))
+        out[r[0]] = {k: float(v) for k, v in zip(header[1:], r[1:])}
+    missing = [n for n in required if n not in out]
+    if missing:
+        fail("%s: rows missing: %s" % (path, missing))
+    return out
