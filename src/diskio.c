@@ -50,10 +50,16 @@ static void install_signals(void)
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     /* no SA_RESTART: a blocked io_getevents returns EINTR and the loop
-     * sees the stop flag */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+     * sees the stop flag.  An inherited "ignore" of SIGINT or SIGHUP is
+     * kept, as shells and nohup(1) expect of background programs. */
+    static const int stop_signals[] = {SIGINT, SIGHUP, SIGTERM};
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+        struct sigaction old;
+        if (stop_signals[i] != SIGTERM && sigaction(stop_signals[i], NULL, &old) == 0 &&
+            old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(stop_signals[i], &sa, NULL);
+    }
     signal(SIGPIPE, SIG_IGN);
     /* over RLIMIT_FSIZE a write must fail with EFBIG (and be reported),
      * not kill the process with the measurements */

@@ -30,9 +30,12 @@ while [ $i -lt "$iterations" ]; do
     dir="$t_scratch/run$i"
     mkdir "$dir"
     # shellcheck disable=SC2086
-    "$DISKIO" --mode "$mode" $extra --size $size --runtime 30 --output "$dir.json" "$dir" \
-        >/dev/null 2>"$t_scratch/err" &
-    pid=$!
+    t_spawn "$DISKIO" --mode "$mode" $extra --size $size --runtime 30 --output "$dir.json" \
+        "$dir" >/dev/null 2>"$t_scratch/err"
+    pid=$t_pid
+    # from the test file's creation on, diskio handles the signal; the
+    # delay then lands in preparation, warmup or the run
+    t_wait_for_file "$dir"
     sleep "$(printf '0.%03d' "$delay_ms")"
     kill -s $sig $pid
     wait $pid

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: SIGINT and SIGTERM mid-run (fsync, and aio with 16 requests
-# in flight) stop the run, write the partial result marked incomplete,
-# remove the test file and exit 130 / 143.
+# Description: SIGINT, SIGTERM and SIGHUP mid-run (fsync, and aio and uring
+# with 16 requests in flight) stop the run, write the partial result marked
+# incomplete, remove the test file and exit 130 / 143 / 129; a SIGHUP that
+# was ignored when diskio started (nohup) stays ignored.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 
@@ -10,12 +11,11 @@ check_interrupted() { # signal expected-status mode args...
     sig=$1; want=$2; mode=$3; shift 3
     dir="$t_scratch/$mode-$sig"
     mkdir "$dir"
-    "$DISKIO" --mode "$mode" --runtime 60 --output "$dir.json" "$@" "$dir" \
-        >"$t_scratch/out" 2>"$t_scratch/err" &
-    pid=$!
+    t_spawn "$DISKIO" --mode "$mode" --runtime 60 --output "$dir.json" "$@" "$dir" \
+        >"$t_scratch/out" 2>"$t_scratch/err"
+    pid=$t_pid
     # wait until the run is measuring (its test file exists), then signal
-    i=0
-    while [ -z "$(ls -A "$dir")" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+    t_wait_for_file "$dir"
     sleep 0.3
     kill -s "$sig" $pid
     wait $pid
@@ -40,9 +40,22 @@ PY
     grep -q "incomplete" "$t_scratch/out" || t_fail "$mode $sig: table does not say incomplete"
 }
 
+check_interrupted HUP 129 fdatasync
 check_interrupted INT 130 fsync
 check_interrupted TERM 143 fsync
 check_interrupted INT 130 aio --iodepth 16
 check_interrupted TERM 143 uring --iodepth 16
 check_interrupted TERM 143 async
+# started as nohup(1) would, with SIGHUP ignored: a hangup does not stop it
+dir="$t_scratch/nohup"
+mkdir "$dir"
+(trap '' HUP; exec "$DISKIO" --mode fsync --runtime 1.5 --quiet --output "$dir.json" "$dir") &
+pid=$!
+t_wait_for_file "$dir"
+kill -s HUP $pid
+wait $pid
+status=$?
+[ "$status" -eq 0 ] && grep -q '"complete": true' "$dir.json" &&
+    t_ok "an inherited SIGHUP ignore is kept (nohup): run completed" ||
+    t_fail "nohup: exit $status"
 t_done

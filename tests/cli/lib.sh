@@ -39,6 +39,26 @@ t_expect_empty_dir() {
     fi
 }
 
+# Start a command in the background with SIGINT at its default action:
+# sh starts background jobs with SIGINT ignored, and diskio, like any
+# well-behaved program, leaves an inherited "ignore" alone.  Sets t_pid.
+t_spawn() {
+    "${PYTHON3:-python3}" -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@" &
+    t_pid=$!
+}
+
+# Wait (up to 5 s) until a directory holds something: diskio has
+# installed its signal handlers before it creates its test file.
+t_wait_for_file() {
+    t_waited=0
+    while [ -z "$(ls -A "$1" 2>/dev/null)" ] && [ $t_waited -lt 100 ]; do
+        sleep 0.05
+        t_waited=$((t_waited + 1))
+    done
+}
+
 t_done() {
     if [ "$t_failures" -ne 0 ]; then
         echo "$t_failures check(s) failed"

@@ -17,19 +17,19 @@ t_expect_status 0 "fixed rate with a stall" -- env LD_PRELOAD="$preload" \
     DISKIO_TEST_STALL_AT=400 DISKIO_TEST_STALL_MS=300 \
     "$DISKIO" --mode fdatasync --rate 1000 --count 2000 --warmup 0 --quiet \
     --output "$t_scratch/stall.json" "$dir" || t_done
-t_expect_status 0 "fixed rate without a stall" -- "$DISKIO" --mode fdatasync --rate 1000 \
-    --count 1000 --warmup 0 --output "$t_scratch/calm.json" "$dir" || t_done
-grep -q "fixed rate 1000.0/s" "$t_scratch/stdout" && t_ok "table states the rate" ||
+t_expect_status 0 "fixed rate without a stall" -- "$DISKIO" --mode fdatasync --rate 200 \
+    --count 400 --warmup 0 --output "$t_scratch/calm.json" "$dir" || t_done
+grep -q "fixed rate 200.0/s" "$t_scratch/stdout" && t_ok "table states the rate" ||
     t_fail "table does not state the rate"
 
-"$PYTHON3" - "$t_scratch/stall.json" "$t_scratch/calm.json" <<'PY' || t_fail "rate checks"
+"$PYTHON3" - "$t_scratch/stall.json" "$t_scratch/calm.json" <<'PY' &&
 import json, sys
 stall = json.load(open(sys.argv[1]))["runs"][0]
 calm = json.load(open(sys.argv[2]))["runs"][0]
 ms = 1e6
-for r in (stall, calm):
-    assert r["parameters"]["rate_ops_per_s"] == 1000.0
-    assert r["rate"]["requested_ops_per_s"] == 1000.0
+for r, rate in ((stall, 1000.0), (calm, 200.0)):
+    assert r["parameters"]["rate_ops_per_s"] == rate
+    assert r["rate"]["requested_ops_per_s"] == rate
     assert r["latency"]["service"]["count"] == r["ops"] == r["latency"]["total"]["count"]
 t, s = stall["latency"]["total"], stall["latency"]["service"]
 print("stall: corrected p90 %.1f ms p99 %.1f ms; service p90 %.2f ms p99 %.2f ms max %.1f ms; "
@@ -46,10 +46,15 @@ assert stall["rate"]["max_start_lag_ns"] >= 250 * ms
 ct, cs = calm["latency"]["total"], calm["latency"]["service"]
 print("calm: corrected p50 %.3f ms, service p50 %.3f ms, held %s" %
       (ct["p50"] / ms, cs["p50"] / ms, calm["rate"]["held"]))
-# with no backlog an op is due when it starts: the two views agree
-assert ct["p50"] <= cs["p50"] * 1.5 + 0.2 * ms
+if calm["rate"]["held"]:
+    # with no backlog an op is due when it starts: the two views agree
+    assert ct["p50"] <= cs["p50"] * 1.5 + 0.2 * ms, "calm run: views disagree"
+else:
+    print("note: this machine could not hold 200 fdatasync/s just now; "
+          "the calm comparison is not judged")
 PY
-t_ok "corrected percentiles show the stall, service percentiles hide it"
+    t_ok "corrected percentiles show the stall, service percentiles hide it" ||
+    t_fail "rate checks"
 
 t_expect_status 2 "--rate with aio refused" -- "$DISKIO" --mode aio --rate 100 "$dir"
 t_expect_status 2 "--rate 0 refused" -- "$DISKIO" --mode fsync --rate 0 "$dir"
