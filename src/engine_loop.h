@@ -27,31 +27,53 @@ static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
     return x * UINT64_C(2685821657736338717);
 }
 
+/* Where the writes go.  The loops keep this in locals (registers): the
+ * engine struct lives in memory that every syscall might touch, as far as
+ * the compiler can tell, so fields would be reloaded on every op. */
+struct offsets {
+    uint64_t next;      /* seq, append */
+    uint64_t rng;       /* rand */
+    uint64_t block_size;
+    uint64_t file_size;
+    uint64_t nblocks;
+};
+
+static DISKIO_ALWAYS_INLINE struct offsets offsets_load(const struct engine *e)
+{
+    return (struct offsets){e->next_offset, e->rng, e->block_size, e->file_size, e->nblocks};
+}
+
+static DISKIO_ALWAYS_INLINE void offsets_store(struct engine *e, const struct offsets *o)
+{
+    e->next_offset = o->next;
+    e->rng = o->rng;
+}
+
 /* The next write's offset, or UINT64_MAX when the append pattern failed
  * to truncate the file (e->error is then set). */
-static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e,
+static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e, struct offsets *o,
                                                  const enum diskio_pattern pattern)
 {
-    uint64_t offset = e->next_offset;
+    uint64_t offset = o->next;
     switch (pattern) {
     case DISKIO_PATTERN_SEQ:
-        e->next_offset += e->block_size;
-        if (DISKIO_UNLIKELY(e->next_offset + e->block_size > e->file_size))
-            e->next_offset = 0;
+        o->next += o->block_size;
+        if (DISKIO_UNLIKELY(o->next + o->block_size > o->file_size))
+            o->next = 0;
         return offset;
     case DISKIO_PATTERN_RAND:
         /* multiply-high maps 64 random bits onto [0, nblocks) without a
          * division */
-        return (uint64_t)(((unsigned __int128)rng_next(&e->rng) * e->nblocks) >> 64) *
-               e->block_size;
+        return (uint64_t)(((unsigned __int128)rng_next(&o->rng) * o->nblocks) >> 64) *
+               o->block_size;
     case DISKIO_PATTERN_APPEND:
     default:
-        if (DISKIO_UNLIKELY(offset + e->block_size > e->file_size)) {
+        if (DISKIO_UNLIKELY(offset + o->block_size > o->file_size)) {
             if (append_wrap(e) < 0)
                 return UINT64_MAX;
             offset = 0;
         }
-        e->next_offset = offset + e->block_size;
+        o->next = offset + o->block_size;
         return offset;
     }
 }
@@ -113,8 +135,10 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     const volatile sig_atomic_t *const stop = e->stop;
     volatile uint64_t *const progress = e->progress;
     const uint64_t interval_ns = e->rate_interval_ns;
+    const uint64_t op_base = e->op_base;
     uint64_t due_ns = ph->schedule_ns, max_lag_ns = 0;
     unsigned writes_until_sync = e->sync_every;
+    struct offsets offsets = offsets_load(e);
     uint64_t op = 0;
 
     while (op < limit) {
@@ -124,12 +148,12 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             e->error_op = op;
             break;
         }
-        const uint64_t offset = next_offset(e, pattern);
-        if (DISKIO_UNLIKELY(offset == UINT64_MAX)) {
+        const uint64_t offset = next_offset(e, &offsets, pattern);
+        if (pattern == DISKIO_PATTERN_APPEND && DISKIO_UNLIKELY(offset == UINT64_MAX)) {
             e->error_op = op;
             break;
         }
-        stamp_block(buf, offset, e->op_base + op);
+        stamp_block(buf, offset, op_base + op);
         if (paced)
             wait_until(due_ns, stop);
 
@@ -176,14 +200,15 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                 hist_record(sync_part, end_ns - write_done_ns);
         }
         if (tracing)
-            trace_add(ph->trace, e->op_base + op, paced ? due_ns - interval_ns : start_ns,
+            trace_add(ph->trace, op_base + op, paced ? due_ns - interval_ns : start_ns,
                       latency_ns,
                       write_done_ns - start_ns, end_ns - write_done_ns);
         op++;
-        *progress = e->op_base + op;
+        *progress = op_base + op;
         if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
             break;
     }
+    offsets_store(e, &offsets);
     ph->done = op;
     ph->max_lag_ns = max_lag_ns;
 }

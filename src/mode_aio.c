@@ -81,9 +81,10 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
     uint64_t issued = 0, completed = 0, in_flight = 0;
     bool issuing = true;
     unsigned n = 0;
+    struct offsets offsets = offsets_load(e);
 
     for (unsigned i = 0; i < s->depth && issued < ph->limit; i++) {
-        uint64_t offset = next_offset(e, pattern);
+        uint64_t offset = next_offset(e, &offsets, pattern);
         if (offset == UINT64_MAX) {
             issuing = false;
             break;
@@ -154,7 +155,7 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
             if (DISKIO_UNLIKELY(reaped_ns >= ph->deadline_ns))
                 issuing = false;
             if (issuing && issued < ph->limit) {
-                uint64_t offset = next_offset(e, pattern);
+                uint64_t offset = next_offset(e, &offsets, pattern);
                 if (offset == UINT64_MAX) {
                     e->error_op = issued;
                     issuing = false;
@@ -175,6 +176,7 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
             }
         }
     }
+    offsets_store(e, &offsets);
     ph->done = completed;
 }
 

@@ -92,9 +92,10 @@ static DISKIO_ALWAYS_INLINE void uring_loop(struct engine *e, struct engine_phas
     volatile uint64_t *const progress = e->progress;
     uint64_t issued = 0, completed = 0, in_flight = 0;
     bool issuing = true;
+    struct offsets offsets = offsets_load(e);
 
     for (unsigned i = 0; i < s->depth && issued < ph->limit; i++) {
-        uint64_t offset = next_offset(e, pattern);
+        uint64_t offset = next_offset(e, &offsets, pattern);
         if (offset == UINT64_MAX) {
             issuing = false;
             break;
@@ -163,7 +164,7 @@ static DISKIO_ALWAYS_INLINE void uring_loop(struct engine *e, struct engine_phas
             if (DISKIO_UNLIKELY(reaped_ns >= ph->deadline_ns))
                 issuing = false;
             if (issuing && issued < ph->limit) {
-                uint64_t offset = next_offset(e, pattern);
+                uint64_t offset = next_offset(e, &offsets, pattern);
                 if (offset == UINT64_MAX) {
                     e->error_op = issued;
                     issuing = false;
@@ -185,6 +186,7 @@ static DISKIO_ALWAYS_INLINE void uring_loop(struct engine *e, struct engine_phas
             }
         }
     }
+    offsets_store(e, &offsets);
     ph->done = completed;
 }
 
