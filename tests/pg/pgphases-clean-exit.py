@@ -63,10 +63,15 @@ def main():
             if not refresh <= n <= refresh * 1.2 + 5:
                 fail("%s: wal_sync %d, expected about %d (one per commit)"
                      % (ph, n, refresh))
+        # the load's closing CHECKPOINT syncs every data file it wrote
+        if wal["LOAD.CHECKPOINT"]["checkpoint_sync_files"] < 8:
+            fail("LOAD.CHECKPOINT: %d files synced, expected one per table at least"
+                 % wal["LOAD.CHECKPOINT"]["checkpoint_sync_files"])
         log("ok: wal.csv: RF1 wal_sync %d, RF2 wal_sync %d for %d commits each; "
-            "LOAD checkpoint_sync_time %.0f ms"
+            "LOAD checkpoint_sync_time %.0f ms over %d files"
             % (wal["PERF.POWER.RF1"]["wal_sync"], wal["PERF.POWER.RF2"]["wal_sync"],
-               refresh, wal["LOAD"]["checkpoint_sync_time_ms"]))
+               refresh, wal["LOAD"]["checkpoint_sync_time_ms"],
+               wal["LOAD"]["checkpoint_sync_files"]))
         ss = st["server_settings"]
         expect = {"wal_sync_method": "fdatasync", "synchronous_commit": "on",
                   "fsync": "on", "track_wal_io_timing": "on", "autovacuum": "off",

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checkpoint-heavy phases: when wal.csv counts the files the checkpoints
+synced (checkpoint_sync_files, from log_checkpoints), diskio-correlate
+predicts the phase like the WAL model does, count x latency difference;
+without the count it scales the checkpoint sync time by the latency ratio.
+The runner's settings.json tells which wal_sync_method wal.csv counts.
+The fixtures' load phase is checkpoint-heavy (60 s of checkpoint sync
+against 0.4 s of WAL sync)."""
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import CORRELATE, FIXTURES, check, close, finish, run  # noqa: E402
+
+work = tempfile.mkdtemp(prefix="diskio-ckpt-test.")
+try:
+    for name in ("env-a", "env-b"):
+        shutil.copytree(os.path.join(FIXTURES, name), os.path.join(work, name))
+    # the baseline's checkpoints synced 250 files during load
+    path = os.path.join(work, "env-a", "wal.csv")
+    lines = open(path).read().splitlines()
+    lines[0] += ",checkpoint_sync_files"
+    lines[1:] = [line + ("," + ("250" if line.startswith("load,") else "3"))
+                 for line in lines[1:]]
+    open(path, "w").write("\n".join(lines) + "\n")
+
+    def fsync_mean_us(env):
+        doc = json.load(open(os.path.join(work, env, "result.json")))
+        run_ = next(r for r in doc["runs"] if r["mode"] == "fsync")
+        return run_["latency"]["total"]["mean"] / 1000.0
+
+    lat_a, lat_b = fsync_mean_us("env-a"), fsync_mean_us("env-b")
+    status, out, err = run(CORRELATE, "--format", "json",
+                           os.path.join(work, "env-a"), os.path.join(work, "env-b"))
+    check(status == 0, "diskio-correlate accepts checkpoint_sync_files", err)
+    report = json.loads(out)
+    load = report["wal_model"]["predictions"][0]["phases"]["load"]
+    check(load["basis"] == "checkpoint_sync_time", "load is checkpoint-heavy", load)
+    check(load["checkpoint_basis"] == "checkpoint_sync_files",
+          "the counted files are the basis", load)
+    expected = 1000.0 + 250 * (lat_b - lat_a) / 1e6
+    check(close(load["predicted_s"], expected),
+          "load predicted = 1000 s + 250 x (%.1f - %.1f) us = %.6f s" % (lat_b, lat_a, expected),
+          load["predicted_s"])
+
+    # without the column: the ratio of the sync time
+    shutil.copy(os.path.join(FIXTURES, "env-a", "wal.csv"), path)
+    status, out, err = run(CORRELATE, "--format", "json",
+                           os.path.join(work, "env-a"), os.path.join(work, "env-b"))
+    load = json.loads(out)["wal_model"]["predictions"][0]["phases"]["load"]
+    check(load["checkpoint_basis"] == "checkpoint_sync_time_ratio",
+          "without a count the sync time is scaled", load)
+    expected = 1000.0 + 60.0 * (lat_b / lat_a - 1.0)
+    check(close(load["predicted_s"], expected), "load predicted = %.6f s" % expected,
+          load["predicted_s"])
+
+    # the runner's settings.json says which wal_sync_method wal.csv counts
+    settings = {"tool": "diskio-pgphases", "wal_sync_method": "open_datasync"}
+    for env in ("env-a", "env-b"):
+        json.dump(settings, open(os.path.join(work, env, "settings.json"), "w"))
+    status, out, err = run(CORRELATE, "--format", "json",
+                           os.path.join(work, "env-a"), os.path.join(work, "env-b"))
+    check(status == 0 and json.loads(out)["wal_model"]["sync_method"] == "open_datasync",
+          "wal_sync_method taken from diskio-pgphases' settings.json", err or out[:300])
+    status, out, err = run(CORRELATE, "--format", "json", "--wal-sync-method", "fsync",
+                           os.path.join(work, "env-a"), os.path.join(work, "env-b"))
+    report = json.loads(out)
+    check(report["wal_model"]["sync_method"] == "fsync", "--wal-sync-method overrides it")
+    check(any("ran with wal_sync_method open_datasync" in n for n in report["notes"]),
+          "the disagreement is noted", report["notes"])
+    json.dump({"tool": "diskio-pgphases", "wal_sync_method": "bogus"},
+              open(os.path.join(work, "env-b", "settings.json"), "w"))
+    status, out, err = run(CORRELATE, os.path.join(work, "env-a"), os.path.join(work, "env-b"))
+    check(status == 1 and "settings.json" in err and not out,
+          "an unknown wal_sync_method in settings.json is an error naming the file", err)
+finally:
+    shutil.rmtree(work, ignore_errors=True)
+finish()
