@@ -94,8 +94,10 @@ static int out_file_open(struct out_file *f, const char *path, bool force)
         return -1;
     size_t len = strlen(path) + 32;
     f->tmp_path = malloc(len);
-    if (!f->tmp_path)
+    if (!f->tmp_path) {
+        fprintf(stderr, "diskio: out of memory\n");
         return -1;
+    }
     snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
     int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -107,8 +109,11 @@ static int out_file_open(struct out_file *f, const char *path, bool force)
     }
     f->stream = fdopen(fd, "w");
     if (!f->stream) {
+        fprintf(stderr, "diskio: cannot write %s: %s\n", f->tmp_path, strerror(errno));
         close(fd);
         unlink(f->tmp_path);
+        free(f->tmp_path);
+        f->tmp_path = NULL;
         return -1;
     }
     pending_tmp[f->slot] = f->tmp_path;
@@ -197,7 +202,7 @@ static void *progress_main(void *arg)
 {
     struct progress *p = arg;
     while (!p->done) {
-        struct timespec pause = {0, 250 * 1000 * 1000};
+        struct timespec pause = {0, 250000000L};
         nanosleep(&pause, NULL);
         uint64_t start = p->run_start_ns;
         if (p->done || start == 0)

@@ -122,9 +122,9 @@ static char *read_line(const char *path, char *buf, size_t size)
 
 static void probe_cpu(struct env *env)
 {
-    char line[512];
     FILE *f = fopen("/proc/cpuinfo", "re");
     if (f) {
+        char line[512];
         while (fgets(line, sizeof(line), f)) {
             if (strncmp(line, "model name", 10) == 0 || strncmp(line, "Hardware", 8) == 0) {
                 char *colon = strchr(line, ':');
@@ -183,12 +183,19 @@ static void probe_mount(struct env *env, const char *real_dir, dev_t dev)
         trim(line);
         char *fields[64];
         int n = 0;
-        for (char *tok = strtok(line, " "); tok && n < 64; tok = strtok(NULL, " "))
+        char *save = NULL;
+        for (char *tok = strtok_r(line, " ", &save); tok && n < 64;
+             tok = strtok_r(NULL, " ", &save))
             fields[n++] = tok;
         if (n < 10)
             continue;
-        unsigned maj, min;
-        if (sscanf(fields[2], "%u:%u", &maj, &min) != 2 || makedev(maj, min) != dev)
+        /* "major:minor" */
+        char *colon, *end;
+        unsigned long maj = strtoul(fields[2], &colon, 10);
+        if (*colon != ':')
+            continue;
+        unsigned long min = strtoul(colon + 1, &end, 10);
+        if (*end != '\0' || makedev(maj, min) != dev)
             continue;
         int dash = 6;
         while (dash < n && strcmp(fields[dash], "-") != 0)
