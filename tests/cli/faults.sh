@@ -1,9 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Description: storage failing under a run.  Out of space mid-run (a 2 MiB
-# tmpfs) and over RLIMIT_FSIZE (the unprivileged case): the run stops at
-# the failing op, reports op index, errno and mode, writes the partial
-# result marked incomplete, removes the test file and exits 1.  Out of
+# tmpfs), over RLIMIT_FSIZE (the unprivileged case) and a device whose
+# syncs start failing with EIO (through a test preload: this kernel has no
+# device-mapper to fail a real device): the run stops at the failing op,
+# reports op index, errno and mode, writes the partial result marked
+# incomplete, removes the test file and exits 1.  A read-only output
+# directory is found before anything is measured.  Out of
 # space while preparing the test file says so before measuring.  The
 # target directory removed mid-run: the run finishes on the open file,
 # the next mode cannot open it and says so.
@@ -31,7 +34,7 @@ PY
 # ---- out of space mid-run (root: a small tmpfs of our own) ----
 if [ "$(id -u)" -eq 0 ] && mkdir "$t_scratch/small" &&
     mount -t tmpfs -o size=2m tmpfs "$t_scratch/small" 2>/dev/null; then
-    trap 'umount "$t_scratch/small" 2>/dev/null; rm -rf "$t_scratch"' EXIT
+    trap 'umount "$t_scratch/small" "$t_scratch/ro" 2>/dev/null; rm -rf "$t_scratch"' EXIT
     t_expect_status 1 "ENOSPC mid-run" -- "$DISKIO" -q --mode fsync --pattern append \
         --size 64m --count 100000 --output "$t_scratch/enospc.json" "$t_scratch/small"
     grep -q "mode fsync: write failed at op [0-9]*: No space left on device" "$t_scratch/stderr" &&
@@ -60,6 +63,35 @@ t_expect_status 1 "EFBIG over RLIMIT_FSIZE" -- sh -c "ulimit -f 1024 && exec \"\
 check_partial "$t_scratch/efbig.json" EFBIG write && t_ok "EFBIG partial result" ||
     t_fail "EFBIG partial result"
 t_expect_empty_dir "$t_scratch/limited" "test file removed after EFBIG"
+
+# ---- the device fails: every sync from the 50th on returns EIO ----
+preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
+if [ -f "$preload" ]; then
+    mkdir "$t_scratch/dying"
+    t_expect_status 1 "EIO from the 50th sync on" -- env LD_PRELOAD="$preload" \
+        DISKIO_TEST_FAIL_AT=50 DISKIO_TEST_FAIL_ERRNO=5 "$DISKIO" -q --mode fsync,fdatasync \
+        --warmup 0 --count 1000 --output "$t_scratch/eio.json" "$t_scratch/dying"
+    # the 1st sync makes the preallocated file durable: op 48 is the 50th
+    grep -q "mode fsync: sync failed at op 48: Input/output error" "$t_scratch/stderr" &&
+        t_ok "EIO message names mode, op and errno" || t_fail "message: $(cat "$t_scratch/stderr")"
+    check_partial "$t_scratch/eio.json" EIO sync && t_ok "EIO partial result, next mode not run" ||
+        t_fail "EIO partial result"
+    t_expect_empty_dir "$t_scratch/dying" "test file removed after EIO"
+else
+    echo "note: $preload not built: the EIO case was not run"
+fi
+
+# ---- an output directory that cannot be written: found before measuring ----
+if [ "$(id -u)" -eq 0 ] && mkdir "$t_scratch/ro" &&
+    mount -t tmpfs -o ro,size=1m tmpfs "$t_scratch/ro" 2>/dev/null; then
+    mkdir "$t_scratch/target"
+    t_expect_status 3 "read-only output directory" -- "$DISKIO" --runtime 30 \
+        --output "$t_scratch/ro/r.json" "$t_scratch/target"
+    grep -q "Read-only file system" "$t_scratch/stderr" && t_ok "message names the cause" ||
+        t_fail "message: $(cat "$t_scratch/stderr")"
+    t_expect_empty_dir "$t_scratch/target" "nothing measured, no test file"
+    umount "$t_scratch/ro"
+fi
 
 # ---- the target directory removed mid-run ----
 mkdir "$t_scratch/doomed"

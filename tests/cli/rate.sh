@@ -8,7 +8,7 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
-preload="${top_builddir:-.}/tests/.libs/stall-preload.so"
+preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
 [ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
 dir="$t_scratch/dir"
 mkdir "$dir"

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: a test hook, loaded with LD_PRELOAD, for storage that
+ * misbehaves at a chosen moment (counted in calls from 1):
+ *   DISKIO_TEST_STALL_AT=N, DISKIO_TEST_STALL_MS=M: the Nth fdatasync()
+ *     stalls M ms before doing its work, as a journal commit or a device
+ *     hiccup would;
+ *   DISKIO_TEST_FAIL_AT=N, DISKIO_TEST_FAIL_ERRNO=E: the Nth fsync() or
+ *     fdatasync() of a file whose path contains "diskio-test." (diskio's
+ *     own test file, not its result) fails with errno E, and so does every
+ *     one after it, as a device that died would (EIO is 5).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long syncs;
+
+static unsigned long env_number(const char *name)
+{
+    const char *value = getenv(name);
+    return value ? strtoul(value, NULL, 10) : 0;
+}
+
+static int is_test_file(int fd)
+{
+    char link[64], path[4096];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof(path) - 1);
+    if (n < 0)
+        return 0;
+    path[n] = '\0';
+    return strstr(path, "diskio-test.") != NULL;
+}
+
+static int misbehave(int (*real)(int), int fd, const char *name)
+{
+    if (!real)
+        real = (int (*)(int))dlsym(RTLD_NEXT, name);
+    if (!is_test_file(fd))
+        return real(fd);
+    unsigned long call = ++syncs;
+    unsigned long stall_at = env_number("DISKIO_TEST_STALL_AT");
+    if (stall_at && call == stall_at && real == dlsym(RTLD_NEXT, "fdatasync")) {
+        long stall_ms = (long)env_number("DISKIO_TEST_STALL_MS");
+        struct timespec pause = {stall_ms / 1000, (stall_ms % 1000) * 1000000L};
+        while (nanosleep(&pause, &pause) != 0)
+            ;
+    }
+    unsigned long fail_at = env_number("DISKIO_TEST_FAIL_AT");
+    if (fail_at && call >= fail_at) {
+        errno = (int)env_number("DISKIO_TEST_FAIL_ERRNO");
+        return -1;
+    }
+    return real(fd);
+}
+
+int fdatasync(int fd)
+{
+    static int (*real)(int);
+    if (!real)
+        real = (int (*)(int))dlsym(RTLD_NEXT, "fdatasync");
+    return misbehave(real, fd, "fdatasync");
+}
+
+int fsync(int fd)
+{
+    static int (*real)(int);
+    if (!real)
+        real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+    return misbehave(real, fd, "fsync");
+}
