@@ -59,35 +59,34 @@ void diskio_hist_reset(struct diskio_hist *h)
     hist_clear(h);
 }
 
-/* Out of line: overflow is rare and must not bloat the inlined path. */
-bool hist_record_overflow(struct diskio_hist *h, uint64_t value)
+/* Reading adds up what recording does not keep. */
+static uint64_t hist_overflow(const struct diskio_hist *h)
 {
-    h->overflow++;
-    h->count++;
-    h->sum += value;
-    h->sum_sq += (unsigned __int128)value * value;
-    if (value < h->min)
-        h->min = value;
-    if (value > h->max)
-        h->max = value;
-    return false;
+    uint64_t n = 0;
+    for (size_t i = HIST_BUCKETS; i < HIST_ALL_BUCKETS; i++)
+        n += h->counts[i];
+    return n;
 }
 
-bool diskio_hist_record(struct diskio_hist *h, uint64_t value_ns)
+static uint64_t hist_count(const struct diskio_hist *h)
 {
-    return hist_record(h, value_ns);
+    uint64_t n = 0;
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
+        n += h->counts[i];
+    return n;
+}
+
+void diskio_hist_record(struct diskio_hist *h, uint64_t value_ns)
+{
+    hist_record(h, value_ns);
 }
 
 bool diskio_hist_record_n(struct diskio_hist *h, uint64_t value_ns, uint64_t n)
 {
-    if (n == 0)
-        return value_ns <= DISKIO_HIST_MAX_TRACKABLE_NS;
     bool in_range = value_ns <= DISKIO_HIST_MAX_TRACKABLE_NS;
-    if (in_range)
-        h->counts[hist_index(value_ns)] += n;
-    else
-        h->overflow += n;
-    h->count += n;
+    if (n == 0)
+        return in_range;
+    h->counts[hist_index(value_ns)] += n;
     h->sum += value_ns * n;
     h->sum_sq += (unsigned __int128)value_ns * value_ns * n;
     if (value_ns < h->min)
@@ -117,12 +116,10 @@ uint64_t diskio_hist_record_corrected(struct diskio_hist *h, uint64_t value_ns,
 
 int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
 {
-    for (size_t i = 0; i < HIST_BUCKETS; i++)
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
         dst->counts[i] += src->counts[i];
-    dst->count += src->count;
     dst->sum += src->sum;
     dst->sum_sq += src->sum_sq;
-    dst->overflow += src->overflow;
     if (src->min < dst->min)
         dst->min = src->min;
     if (src->max > dst->max)
@@ -130,23 +127,25 @@ int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
     return 0;
 }
 
-uint64_t diskio_hist_count(const struct diskio_hist *h) { return h->count; }
-uint64_t diskio_hist_min(const struct diskio_hist *h) { return h->count ? h->min : 0; }
+uint64_t diskio_hist_count(const struct diskio_hist *h) { return hist_count(h); }
+uint64_t diskio_hist_min(const struct diskio_hist *h) { return h->min == UINT64_MAX ? 0 : h->min; }
 uint64_t diskio_hist_max(const struct diskio_hist *h) { return h->max; }
-uint64_t diskio_hist_overflow(const struct diskio_hist *h) { return h->overflow; }
+uint64_t diskio_hist_overflow(const struct diskio_hist *h) { return hist_overflow(h); }
 
 double diskio_hist_mean(const struct diskio_hist *h)
 {
-    return h->count ? (double)h->sum / (double)h->count : 0.0;
+    uint64_t count = hist_count(h);
+    return count ? (double)h->sum / (double)count : 0.0;
 }
 
 double diskio_hist_stddev(const struct diskio_hist *h)
 {
-    if (h->count < 2)
+    uint64_t count = hist_count(h);
+    if (count < 2)
         return 0.0;
     /* long double keeps 64 bits of mantissa: E[x^2] - E[x]^2 stays
      * accurate to well below a nanosecond for latencies up to seconds. */
-    long double n = (long double)h->count;
+    long double n = (long double)count;
     long double mean = (long double)h->sum / n;
     long double variance = (long double)h->sum_sq / n - mean * mean;
     return variance > 0 ? (double)sqrtl(variance) : 0.0;
@@ -175,14 +174,14 @@ void diskio_hist_bucket_bounds(uint64_t value_ns, uint64_t *lowest_ns, uint64_t 
 }
 
 /* Nearest rank: the smallest rank r with r >= pct/100 * count. */
-static uint64_t rank_for(const struct diskio_hist *h, double pct)
+static uint64_t rank_for(uint64_t count, double pct)
 {
-    double exact = pct / 100.0 * (double)h->count;
+    double exact = pct / 100.0 * (double)count;
     uint64_t rank = (uint64_t)ceil(exact - 1e-9 * exact);
     if (rank < 1)
         rank = 1;
-    if (rank > h->count)
-        rank = h->count;
+    if (rank > count)
+        rank = count;
     return rank;
 }
 
@@ -204,8 +203,9 @@ int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts,
     }
     size_t bucket = 0;
     uint64_t cumulative = 0;
+    const uint64_t count = hist_count(h), overflow = hist_overflow(h);
     for (size_t k = 0; k < n; k++) {
-        if (h->count == 0) {
+        if (count == 0) {
             values_ns[k] = 0;
             continue;
         }
@@ -217,8 +217,8 @@ int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts,
             values_ns[k] = h->max;
             continue;
         }
-        uint64_t rank = rank_for(h, pcts[k]);
-        if (rank > h->count - h->overflow) {
+        uint64_t rank = rank_for(count, pcts[k]);
+        if (rank > count - overflow) {
             /* it lies among the overflowed values: only max is known */
             values_ns[k] = h->max;
             continue;

@@ -72,8 +72,8 @@ START_TEST(test_range_covers_1ns_to_100s)
 {
     struct diskio_hist *h;
     ck_assert_int_eq(diskio_hist_new(&h), 0);
-    ck_assert(diskio_hist_record(h, 1));
-    ck_assert(diskio_hist_record(h, UINT64_C(100000000000)));
+    diskio_hist_record(h, 1);
+    diskio_hist_record(h, UINT64_C(100000000000));
     ck_assert_uint_eq(diskio_hist_overflow(h), 0);
     ck_assert_uint_eq(diskio_hist_percentile(h, 50), 1);
     uint64_t p100 = diskio_hist_percentile(h, 100);
@@ -219,9 +219,21 @@ START_TEST(test_overflow_is_counted_not_clamped)
     struct diskio_hist *h;
     ck_assert_int_eq(diskio_hist_new(&h), 0);
     uint64_t huge = DISKIO_HIST_MAX_TRACKABLE_NS + 12345;
-    ck_assert(diskio_hist_record(h, 1000));
-    ck_assert(!diskio_hist_record(h, huge));
+    diskio_hist_record(h, 1000);
+    ck_assert_uint_eq(diskio_hist_overflow(h), 0);
+    diskio_hist_record(h, huge);
     ck_assert_uint_eq(diskio_hist_overflow(h), 1);
+    /* the largest value there is lands in the overflow too */
+    diskio_hist_record(h, UINT64_MAX);
+    ck_assert_uint_eq(diskio_hist_overflow(h), 2);
+    ck_assert_uint_eq(diskio_hist_max(h), UINT64_MAX);
+    ck_assert(!diskio_hist_record_n(h, huge, 2));
+    ck_assert(diskio_hist_record_n(h, 5, 2));
+    ck_assert_uint_eq(diskio_hist_overflow(h), 4);
+    ck_assert_uint_eq(diskio_hist_count(h), 7);
+    diskio_hist_reset(h);
+    diskio_hist_record(h, 1000);
+    diskio_hist_record(h, huge);
     ck_assert_uint_eq(diskio_hist_count(h), 2);
     ck_assert_uint_eq(diskio_hist_max(h), huge);
     ck_assert_uint_eq(diskio_hist_percentile(h, 100), huge);
