@@ -106,8 +106,10 @@ struct diskio_target {
     uint64_t size;     /* bytes preallocated, or the device size */
 };
 /* Make sure the file holds at least size written bytes. */
-int target_fill(struct diskio_target *t, uint64_t size,
-                const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+/* Fill the file to size bytes with block (NULL: random data of its own) in
+ * pieces of block_len, then fsync; -DISKIO_E_INTERRUPTED when stop rises. */
+int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *block,
+                size_t block_len, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
 
 /* ---- run ---- */
 struct diskio_run {

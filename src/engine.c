@@ -278,31 +278,33 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .progress = cfg->progress ? cfg->progress : &progress_sink,
     };
 
-    /* Overwrite patterns need the whole range written once, so that a
-     * timed write never allocates a block (a WAL segment is zero-filled
-     * before use for the same reason). */
-    if (cfg->pattern != DISKIO_PATTERN_APPEND && !target->is_device) {
-        rc = target_fill(target, cfg->file_size, e.stop);
-        if (rc < 0)
-            return rc;
-    }
-
-    fd = open_for_mode(target, ops);
-    if (fd < 0)
-        return fd;
-    e.fd = fd;
-    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(fd, 0) != 0) {
-        rc = -errno;
-        goto fail;
-    }
-
     /* queued modes give each request in flight a buffer of its own */
     uint64_t buffers =
         (cfg->mode == DISKIO_MODE_AIO || cfg->mode == DISKIO_MODE_URING) ? cfg->iodepth : 1;
     rc = fill_buffer(&buf, buffers * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
-        goto fail;
+        return rc;
     e.buf = buf;
+
+    /* Overwrite patterns need the whole range written once, so that a
+     * timed write never allocates a block (a WAL segment is zero-filled
+     * before use for the same reason). */
+    if (cfg->pattern != DISKIO_PATTERN_APPEND && !target->is_device) {
+        rc = target_fill(target, cfg->file_size, buf, (size_t)cfg->block_size, e.stop);
+        if (rc < 0)
+            goto fail;
+    }
+
+    fd = open_for_mode(target, ops);
+    if (fd < 0) {
+        rc = fd;
+        goto fail;
+    }
+    e.fd = fd;
+    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(fd, 0) != 0) {
+        rc = -errno;
+        goto fail;
+    }
 
     rc = run_alloc(ops->name, ops->has_parts, cfg->rate_interval_ns != 0, &run);
     if (rc < 0)
