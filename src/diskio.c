@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "cli_options.h"
+#include "cli_output.h"
+#include "cli_progress.h"
 #include "diskio.h"
 
 static volatile sig_atomic_t stop_signal;
 static struct diskio_target *volatile current_target;
-/* temporary output files, for a second signal to remove */
-static const char *volatile pending_tmp[2];
 
 static void on_signal(int signo)
 {
@@ -29,9 +29,7 @@ static void on_signal(int signo)
         /* A second signal: the run did not stop (a sync stuck on a dead
          * device, say).  Remove what we created and leave at once. */
         diskio_target_unlink_now(current_target);
-        for (int i = 0; i < 2; i++)
-            if (pending_tmp[i])
-                unlink(pending_tmp[i]);
+        out_file_unlink_pending();
         _exit(128 + signo);
     }
     stop_signal = signo;
@@ -64,165 +62,6 @@ static void install_signals(void)
     /* over RLIMIT_FSIZE a write must fail with EFBIG (and be reported),
      * not kill the process with the measurements */
     signal(SIGXFSZ, SIG_IGN);
-}
-
-/* ---- output files: created next to their final name and renamed into
- * place when complete, so no reader ever sees half a file ---- */
-struct out_file {
-    const char *path; /* final name */
-    char *tmp_path;
-    FILE *stream;
-    int slot;         /* in pending_tmp */
-};
-
-/* Whether path may be created (or replaced, with force); says why not. */
-static bool out_file_allowed(const char *path, bool force)
-{
-    struct stat st;
-    if (lstat(path, &st) == 0 && (!force || !S_ISREG(st.st_mode))) {
-        fprintf(stderr, "diskio: %s already exists; choose another name%s\n", path,
-                S_ISREG(st.st_mode) ? " or add --force to replace it" : "");
-        return false;
-    }
-    return true;
-}
-
-static int out_file_open(struct out_file *f, const char *path, bool force)
-{
-    f->path = path;
-    if (!out_file_allowed(path, force))
-        return -1;
-    size_t len = strlen(path) + 32;
-    f->tmp_path = malloc(len);
-    if (!f->tmp_path) {
-        fprintf(stderr, "diskio: out of memory\n");
-        return -1;
-    }
-    snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "diskio: cannot create %s: %s; check that its directory exists and is "
-                        "writable\n", f->tmp_path, strerror(errno));
-        free(f->tmp_path);
-        f->tmp_path = NULL;
-        return -1;
-    }
-    f->stream = fdopen(fd, "w");
-    if (!f->stream) {
-        fprintf(stderr, "diskio: cannot write %s: %s\n", f->tmp_path, strerror(errno));
-        close(fd);
-        unlink(f->tmp_path);
-        free(f->tmp_path);
-        f->tmp_path = NULL;
-        return -1;
-    }
-    pending_tmp[f->slot] = f->tmp_path;
-    return 0;
-}
-
-static void out_file_discard(struct out_file *f)
-{
-    pending_tmp[f->slot] = NULL;
-    if (f->stream) {
-        fclose(f->stream);
-        f->stream = NULL;
-    }
-    if (f->tmp_path) {
-        unlink(f->tmp_path);
-        free(f->tmp_path);
-        f->tmp_path = NULL;
-    }
-}
-
-/* Flush, make durable and rename into place.  0 or -1 (message printed). */
-static int out_file_commit(struct out_file *f, bool force)
-{
-    if (!f->stream)
-        return 0;
-    pending_tmp[f->slot] = NULL;
-    int rc = 0;
-    if (fflush(f->stream) != 0 || fsync(fileno(f->stream)) != 0 || ferror(f->stream))
-        rc = -errno;
-    if (fclose(f->stream) != 0 && rc == 0)
-        rc = -errno;
-    f->stream = NULL;
-    if (rc == 0) {
-        if (force)
-            rc = rename(f->tmp_path, f->path) == 0 ? 0 : -errno;
-        else
-            rc = renameat2(AT_FDCWD, f->tmp_path, AT_FDCWD, f->path, RENAME_NOREPLACE) == 0
-                     ? 0
-                     : -errno;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "diskio: could not write %s: %s; the data is left in %s\n", f->path,
-                strerror(-rc), f->tmp_path);
-        free(f->tmp_path);
-        f->tmp_path = NULL;
-        return -1;
-    }
-    free(f->tmp_path);
-    f->tmp_path = NULL;
-    return 0;
-}
-
-/* With several runs each gets its own trace: trace.csv becomes
- * trace.fsync-8192.csv (the mode and block size before the extension). */
-static char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t bs)
-{
-    size_t len = strlen(path) + 64;
-    char *name = malloc(len);
-    if (!name)
-        return NULL;
-    if (!several) {
-        snprintf(name, len, "%s", path);
-        return name;
-    }
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
-        dot = path + strlen(path);
-    snprintf(name, len, "%.*s.%s-%llu%s", (int)(dot - path), path, diskio_mode_name(mode),
-             (unsigned long long)bs, dot);
-    return name;
-}
-
-/* ---- progress on a terminal ---- */
-struct progress {
-    pthread_t thread;
-    bool running;
-    volatile bool done;
-    volatile uint64_t ops;
-    volatile uint64_t run_start_ns;
-    const char *volatile label;
-    volatile bool printed;
-};
-
-static void *progress_main(void *arg)
-{
-    struct progress *p = arg;
-    while (!p->done) {
-        struct timespec pause = {0, 250000000L};
-        nanosleep(&pause, NULL);
-        uint64_t start = p->run_start_ns;
-        if (p->done || start == 0)
-            continue;
-        uint64_t elapsed = diskio_now_ns() - start;
-        if (elapsed < 1000000000u)
-            continue;
-        fprintf(stderr, "\r\033[K%s: %" PRIu64 " ops, %.1f s", p->label ? p->label : "",
-                p->ops, (double)elapsed / 1e9);
-        p->printed = true;
-    }
-    return NULL;
-}
-
-static void progress_clear(struct progress *p)
-{
-    if (p->printed) {
-        fputs("\r\033[K", stderr);
-        p->printed = false;
-    }
 }
 
 /* ---- messages ---- */
