@@ -213,39 +213,54 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     ph->max_lag_ns = max_lag_ns;
 }
 
-/* Instantiate the loop for every pattern, with and without tracing, and
- * paced or not.  Tracing and pacing are rare: one specialisation each
- * covers them, with the pattern decided at run time outside the timed
- * region. */
+/*
+ * LOOP(args..., pattern, tracing) called with both as compile-time
+ * constants, so that every pattern, traced or not, gets a loop of its own
+ * with no test of either inside.  Used by every mode's dispatch.
+ */
+#define ENGINE_SPECIALISE(pattern, tracing, LOOP, ...)                          \
+    do {                                                                       \
+        switch (pattern) {                                                     \
+        case DISKIO_PATTERN_SEQ:                                               \
+            if (tracing)                                                       \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, true);                   \
+            else                                                               \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, false);                  \
+            break;                                                             \
+        case DISKIO_PATTERN_RAND:                                              \
+            if (tracing)                                                       \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, true);                  \
+            else                                                               \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, false);                 \
+            break;                                                             \
+        case DISKIO_PATTERN_APPEND:                                            \
+            if (tracing)                                                       \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, true);                \
+            else                                                               \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, false);               \
+            break;                                                             \
+        }                                                                      \
+    } while (0)
+
+static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct engine_phase *ph,
+                                                     int (*const sync_fn)(int),
+                                                     const enum diskio_pattern pattern,
+                                                     const bool tracing)
+{
+    engine_loop(e, ph, sync_fn, pattern, tracing, false);
+}
+
+/* The synchronous modes' dispatch.  Pacing is rare: one specialisation
+ * covers it, with the pattern and tracing decided at run time outside the
+ * timed region. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
                                                  int (*const sync_fn)(int))
 {
-    const bool tracing = ph->trace != NULL;
-    const bool paced = ph->service != NULL;
-    if (paced) {
-        engine_loop(e, ph, sync_fn, e->cfg->pattern, tracing, true);
+    if (ph->service != NULL) {
+        engine_loop(e, ph, sync_fn, e->cfg->pattern, ph->trace != NULL, true);
         return;
     }
-    switch (e->cfg->pattern) {
-    case DISKIO_PATTERN_SEQ:
-        if (tracing)
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, true, false);
-        else
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_SEQ, false, false);
-        break;
-    case DISKIO_PATTERN_RAND:
-        if (tracing)
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, true, false);
-        else
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_RAND, false, false);
-        break;
-    case DISKIO_PATTERN_APPEND:
-        if (tracing)
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, true, false);
-        else
-            engine_loop(e, ph, sync_fn, DISKIO_PATTERN_APPEND, false, false);
-        break;
-    }
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn);
 }
 
 #endif

@@ -201,24 +201,7 @@ static void run_aio(struct engine *e, struct engine_phase *ph)
     for (unsigned i = 0; i < s.depth; i++)
         s.slots[i].buf = e->buf + (size_t)i * e->block_size;
 
-    const bool tracing = ph->trace != NULL;
-    switch (e->cfg->pattern) {
-    case DISKIO_PATTERN_SEQ:
-        if (tracing)
-            aio_loop(e, ph, &s, DISKIO_PATTERN_SEQ, true);
-        else
-            aio_loop(e, ph, &s, DISKIO_PATTERN_SEQ, false);
-        break;
-    case DISKIO_PATTERN_RAND:
-        if (tracing)
-            aio_loop(e, ph, &s, DISKIO_PATTERN_RAND, true);
-        else
-            aio_loop(e, ph, &s, DISKIO_PATTERN_RAND, false);
-        break;
-    case DISKIO_PATTERN_APPEND:
-        aio_loop(e, ph, &s, DISKIO_PATTERN_APPEND, tracing);
-        break;
-    }
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, aio_loop, e, ph, &s);
 out:
     io_destroy(s.ctx);
     free(s.slots);

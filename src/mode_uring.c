@@ -223,24 +223,7 @@ static void run_uring(struct engine *e, struct engine_phase *ph)
         goto out;
     }
 
-    const bool tracing = ph->trace != NULL;
-    switch (e->cfg->pattern) {
-    case DISKIO_PATTERN_SEQ:
-        if (tracing)
-            uring_loop(e, ph, &s, DISKIO_PATTERN_SEQ, true);
-        else
-            uring_loop(e, ph, &s, DISKIO_PATTERN_SEQ, false);
-        break;
-    case DISKIO_PATTERN_RAND:
-        if (tracing)
-            uring_loop(e, ph, &s, DISKIO_PATTERN_RAND, true);
-        else
-            uring_loop(e, ph, &s, DISKIO_PATTERN_RAND, false);
-        break;
-    case DISKIO_PATTERN_APPEND:
-        uring_loop(e, ph, &s, DISKIO_PATTERN_APPEND, tracing);
-        break;
-    }
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, uring_loop, e, ph, &s);
 out:
     /* tearing the ring down waits for anything still in flight */
     io_uring_queue_exit(&s.ring);
