@@ -75,9 +75,7 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
                                           const enum diskio_pattern pattern,
                                           const bool tracing)
 {
-    struct diskio_hist *const total = ph->total;
     const volatile sig_atomic_t *const stop = e->stop;
-    volatile uint64_t *const progress = e->progress;
     uint64_t issued = 0, completed = 0, in_flight = 0;
     bool issuing = true;
     unsigned n = 0;
@@ -145,14 +143,8 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
                 s->batch[n++] = &slot->cb;
                 continue;
             }
-            const uint64_t latency_ns = reaped_ns - slot->submit_ns;
-            hist_record(total, latency_ns);
-            if (tracing)
-                trace_add(ph->trace, e->op_base + slot->op, slot->submit_ns, latency_ns,
-                          latency_ns, 0);
-            completed++;
-            *progress = e->op_base + completed;
-            if (DISKIO_UNLIKELY(reaped_ns >= ph->deadline_ns))
+            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed,
+                                tracing))
                 issuing = false;
             if (issuing && issued < ph->limit) {
                 uint64_t offset = next_offset(e, &offsets, pattern);
