@@ -1,9 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Description: configure.ac's AC_INIT is the only source of the version:
-# diskio, the library and every script report the same one.  (The scripts
-# carry it as a constant so that they run from the source tree; this test
-# is what keeps them in step when the version changes.)
+# diskio, the library and every script report the same one.  (The scripts and the analysis package read it from the module configure
+# generates; this test proves that nothing else carries a copy.)
 want=${PACKAGE_VERSION:?PACKAGE_VERSION not set}
 status=0
 check() { # what got
@@ -16,7 +15,7 @@ check() { # what got
 }
 check diskio "$("$DISKIO" --version | sed -n 's/^diskio //p')"
 for script in diskio-correlate diskio-plot diskio-pgphases; do
-    check "$script" "$("${PYTHON3:-python3}" "$top_srcdir/scripts/$script" --version 2>&1 |
+    check "$script" "$("${PYTHON3:-python3}" "$top_builddir/scripts/$script" --version 2>&1 |
         sed -n "s/^$script //p")"
 done
 exit $status

@@ -23,6 +23,12 @@ def fail(msg):
     sys.exit(1)
 
 
+def builddir():
+    """Where make put the generated commands (scripts/diskio-*)."""
+    d = os.environ.get("top_builddir")
+    return os.path.abspath(d) if d else srcdir()
+
+
 def srcdir():
     d = os.environ.get("top_srcdir")
     if d:
@@ -108,7 +114,7 @@ def read_csv(path):
 
 
 def pgphases_cmd():
-    return [sys.executable, os.path.join(srcdir(), "scripts", "diskio-pgphases")]
+    return [sys.executable, os.path.join(builddir(), "scripts", "diskio-pgphases")]
 
 
 def cluster_from_stderr(text):

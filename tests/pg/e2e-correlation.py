@@ -30,7 +30,7 @@ import sys
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
-                    pgphases_cmd, delay_lib, srcdir, check_no_cluster_left,
+                    pgphases_cmd, delay_lib, builddir, check_no_cluster_left,
                     cluster_from_stderr)
 
 DELAY_US = 2000
@@ -155,7 +155,7 @@ def main():
     if not diskio or not os.access(diskio, os.X_OK):
         skip("$DISKIO (path to the diskio binary) is not set or not executable")
     correlate = os.environ.get("DISKIO_CORRELATE") or \
-        os.path.join(srcdir(), "scripts", "diskio-correlate")
+        os.path.join(builddir(), "scripts", "diskio-correlate")
     if not os.path.isfile(correlate):
         skip("%s is missing" % correlate)
     bindir = find_pg_bindir()

@@ -7,9 +7,11 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP_SRCDIR = os.environ.get("top_srcdir") or os.path.dirname(
     os.path.dirname(HERE))
+# The commands are generated into the build tree (scripts/*.in + make).
+TOP_BUILDDIR = os.environ.get("top_builddir") or TOP_SRCDIR
 FIXTURES = os.path.join(TOP_SRCDIR, "tests", "scripts", "fixtures")
-CORRELATE = os.path.join(TOP_SRCDIR, "scripts", "diskio-correlate")
-PLOT = os.path.join(TOP_SRCDIR, "scripts", "diskio-plot")
+CORRELATE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-correlate")
+PLOT = os.path.join(TOP_BUILDDIR, "scripts", "diskio-plot")
 EXIT_SKIP = 77
 
 _failures = []

@@ -35,7 +35,7 @@ done
 printf 'phase,seconds\nload,100\npower,20\nthroughput,40\n' >"$work/A/phases.csv"
 printf 'phase,seconds\nload,130\npower,25\nthroughput,44\n' >"$work/B/phases.csv"
 
-"$python" "$top_srcdir/scripts/diskio-correlate" "$work/A" "$work/B" \
+"$python" "$top_builddir/scripts/diskio-correlate" "$work/A" "$work/B" \
     >"$work/report.txt" 2>"$work/correlate.err"
 check "diskio-correlate text report exits 0" test $? -eq 0
 check "report compares B with baseline A" grep -q '^== B vs A (baseline) ==' "$work/report.txt"
@@ -43,7 +43,7 @@ check "report has fsync.mean_us" grep -q '^  metric  fsync.mean_us ' "$work/repo
 check "report has async.mean_us" grep -q '^  metric  async.mean_us ' "$work/report.txt"
 check "report has a verdict for power" grep -q '^  power: 1.25× slower; closest: ' "$work/report.txt"
 
-"$python" "$top_srcdir/scripts/diskio-correlate" --format json "$work/A" "$work/B" \
+"$python" "$top_builddir/scripts/diskio-correlate" --format json "$work/A" "$work/B" \
     >"$work/report.json" 2>>"$work/correlate.err"
 check "diskio-correlate JSON report exits 0" test $? -eq 0
 "$python" - "$work/report.json" <<'PY'
@@ -64,7 +64,7 @@ if ! command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
     [ "$failures" -eq 0 ] && exit 77 || exit 1
 fi
 mkdir "$work/plots"
-"$python" "$top_srcdir/scripts/diskio-plot" --outdir "$work/plots" \
+"$python" "$top_builddir/scripts/diskio-plot" --outdir "$work/plots" \
     "$work/A/result.json" "$work/B/result.json" "$work/report.json" \
     >"$work/plot.out" 2>"$work/plot.err"
 check "diskio-plot exits 0" test $? -eq 0

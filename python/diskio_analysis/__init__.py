@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+"""diskio_analysis: the analysis half of diskio.
+
+One importable package behind the thin commands diskio-correlate,
+diskio-plot and diskio-pgphases (and bench/compare-peers): the one reader
+of diskio's result JSON, the readers of the database side's files, the
+correlation and the WAL model, the renderers, the gnuplot charts and the
+DBT-3-style PostgreSQL runner.  Standard library only.
+
+The name leaves ``diskio`` free for a future binding of libdiskio itself.
+"""
+
+import os as _os
+from pkgutil import extend_path as _extend_path
+
+# configure writes _version.py into the build tree.  In a build outside the
+# source tree (make distcheck) the build tree's python/ directory is on
+# sys.path beside the source tree's, so let the package span both; an
+# installed or in-tree package has _version.py beside this file.
+if not _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_version.py")):
+    __path__ = _extend_path(__path__, __name__)
+
+from ._version import VERSION as __version__  # noqa: E402
+
+__all__ = ["__version__"]

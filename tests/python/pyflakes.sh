@@ -1,0 +1,20 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: pyflakes finds no unused import, undefined name or other
+# mistake in the analysis package, its commands, the benchmark harness and
+# the Python tests.  Exit 77 (skip) when pyflakes is not installed
+# (tools/install-deps installs Debian's pyflakes3).
+top=${top_srcdir:-$(dirname "$0")/../..}
+if command -v pyflakes3 >/dev/null 2>&1; then
+    pyflakes=pyflakes3
+elif "${PYTHON3:-python3}" -c 'import pyflakes' 2>/dev/null; then
+    pyflakes="${PYTHON3:-python3} -m pyflakes"
+else
+    echo "SKIP: pyflakes not installed (apt-get install pyflakes3)"
+    exit 77
+fi
+# The commands are Python files named without .py: name them explicitly.
+# shellcheck disable=SC2086
+$pyflakes "$top/python" "$top/tests/python" "$top/tests/scripts" "$top/tests/pg" \
+    "$top"/scripts/*.in "$top/bench/compare-peers" || exit 1
+echo "pyflakes: clean"
