@@ -18,4 +18,24 @@ for script in diskio-correlate diskio-plot diskio-pgphases; do
     check "$script" "$("${PYTHON3:-python3}" "$top_builddir/scripts/$script" --version 2>&1 |
         sed -n "s/^$script //p")"
 done
+# the analysis package itself
+check diskio_analysis "$("${PYTHON3:-python3}" -c 'import diskio_analysis; print(diskio_analysis.__version__)')"
+# every man page with a .TH line shows the version configure gave it ...
+for page in "$top_builddir"/man/*.[137]; do
+    th=$(sed -n 's/^\.TH .*"diskio \([^"]*\)".*/\1/p' "$page")
+    [ -n "$th" ] || continue
+    check "man page $(basename "$page")" "$th"
+done
+# ... and no source carries a copy of the version typed by hand
+# (sources only: in a build inside the source tree the generated files sit
+# beside them)
+copies=$(find "$top_srcdir/man" "$top_srcdir/scripts" "$top_srcdir/python" -type f \
+    \( -name '*.in' -o -name '*.py' \) ! -name _version.py -exec grep -l -F "\"$want\"" {} + \
+    2>/dev/null; grep -l -F "$want" "$top_srcdir"/man/*.in 2>/dev/null)
+if [ -n "$copies" ]; then
+    echo "FAIL: the version $want is typed by hand in: $copies"
+    status=1
+else
+    echo "ok: no man page, command or module types the version by hand"
+fi
 exit $status
