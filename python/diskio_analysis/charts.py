@@ -94,14 +94,22 @@ def mode_order(runs):
     return modes
 
 
+def mode_series(runs, mode, workdir, kind, header, rows_of):
+    """A data table per run of mode (KIND-MODE-I.dat, rows_of(run)) and
+    the plot series drawing them."""
+    series = []
+    for i, run in enumerate(r for r in runs if r.mode == mode):
+        path = os.path.join(workdir, f"{kind}-{safe_name(mode)}-{i}.dat")
+        write_table(path, header, rows_of(run))
+        series.append((path, "1:2", run.series))
+    return series
+
+
 def histogram_charts(runs, workdir, ext):
     charts = []
     for mode in mode_order(runs):
-        series = []
-        for i, run in enumerate(r for r in runs if r.mode == mode):
-            path = os.path.join(workdir, f"hist-{safe_name(mode)}-{i}.dat")
-            write_table(path, ("latency_us", "percent"), histogram_rows(run))
-            series.append((path, "1:2", run.series))
+        series = mode_series(runs, mode, workdir, "hist",
+                             ("latency_us", "percent"), histogram_rows)
         commands = common_settings(
             f"Latency histogram, mode {mode}", "latency per op (us, log scale)",
             "share of ops (%)") + "set logscale x\nset yrange [0:*]\n" + \
@@ -117,11 +125,8 @@ def percentile_charts(runs, workdir, ext):
     tics = ", ".join(f"{gp_string(label.replace('%', '%%'))} {value:g}"
                      for label, value in TAIL_TICS)
     for mode in mode_order(runs):
-        series = []
-        for i, run in enumerate(r for r in runs if r.mode == mode):
-            path = os.path.join(workdir, f"pct-{safe_name(mode)}-{i}.dat")
-            write_table(path, ("tail", "latency_us"), percentile_rows(run))
-            series.append((path, "1:2", run.series))
+        series = mode_series(runs, mode, workdir, "pct",
+                             ("tail", "latency_us"), percentile_rows)
         commands = common_settings(
             f"Latency by percentile, mode {mode}", "percentile",
             "latency per op (us, log scale)") + \

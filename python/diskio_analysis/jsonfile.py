@@ -86,26 +86,23 @@ class JsonFile:
         self.fail(where, f"{json_kind(value)}, expected {expected}"
                          + (" or null" if optional else ""))
 
-    def as_object(self, value, where, optional=False):
-        if self._absent(value, where, optional, "an object"):
+    def _typed(self, value, where, optional, kind, expected):
+        """value if it is a kind, None if absent and optional."""
+        if self._absent(value, where, optional, expected):
             return None
-        if not isinstance(value, dict):
-            self._wrong(value, where, optional, "an object")
+        if not isinstance(value, kind):
+            self._wrong(value, where, optional, expected)
         return value
+
+    def as_object(self, value, where, optional=False):
+        return self._typed(value, where, optional, dict, "an object")
 
     def as_list(self, value, where, optional=False):
-        if self._absent(value, where, optional, "a list"):
-            return None
-        if not isinstance(value, list):
-            self._wrong(value, where, optional, "a list")
-        return value
+        return self._typed(value, where, optional, list, "a list")
 
     def as_string(self, value, where, optional=False, nonempty=False):
-        if self._absent(value, where, optional, "a string"):
-            return None
-        if not isinstance(value, str):
-            self._wrong(value, where, optional, "a string")
-        if nonempty and not value:
+        value = self._typed(value, where, optional, str, "a string")
+        if nonempty and value == "":
             self.fail(where, "empty string, expected a name")
         return value
 

@@ -57,38 +57,35 @@ def comparison_table(comparison, report):
     return rows
 
 
+# The columns of the WAL model's tables: (report key, how to show it).
+WAL_ESTIMATE_CELLS = (
+    ("phase_s", fmt_seconds), ("sync_count", lambda v: f"{v:g}"),
+    ("latency_us", lambda v: fmt_value(v, "us")), ("est_sync_s", fmt_seconds),
+    ("share", fmt_share), ("pg_sync_time_s", fmt_seconds),
+    ("pg_share", fmt_share), ("checkpoint_sync_time_s", fmt_seconds),
+    ("checkpoint_share", fmt_share), ("basis", str))
+WAL_PREDICTION_CELLS = (
+    ("basis", str), ("baseline_s", fmt_seconds), ("predicted_s", fmt_seconds),
+    ("predicted_wal_s", fmt_seconds), ("predicted_wal_alt_s", fmt_seconds),
+    ("predicted_checkpoint_s", fmt_seconds), ("actual_s", fmt_seconds),
+    ("predicted_ratio", fmt_ratio), ("actual_ratio", fmt_ratio))
+
+
+def cells(row, spec):
+    return tuple(show(row[key]) for key, show in spec)
+
+
 def wal_estimate_rows(report):
-    rows = []
-    model = report["wal_model"]
-    for env_name, env_model in model["environments"].items():
-        for phase, est in env_model["phases"].items():
-            rows.append((env_name, phase, fmt_seconds(est["phase_s"]),
-                         f"{est['sync_count']:g}",
-                         fmt_value(est["latency_us"], "us"),
-                         fmt_seconds(est["est_sync_s"]),
-                         fmt_share(est["share"]),
-                         fmt_seconds(est["pg_sync_time_s"]),
-                         fmt_share(est["pg_share"]),
-                         fmt_seconds(est["checkpoint_sync_time_s"]),
-                         fmt_share(est["checkpoint_share"]),
-                         est["basis"]))
-    return rows
+    return [(env_name, phase) + cells(est, WAL_ESTIMATE_CELLS)
+            for env_name, env_model in
+            report["wal_model"]["environments"].items()
+            for phase, est in env_model["phases"].items()]
 
 
 def wal_prediction_rows(report):
-    rows = []
-    for prediction in report["wal_model"]["predictions"]:
-        for phase, p in prediction["phases"].items():
-            rows.append((prediction["environment"], phase, p["basis"],
-                         fmt_seconds(p["baseline_s"]),
-                         fmt_seconds(p["predicted_s"]),
-                         fmt_seconds(p["predicted_wal_s"]),
-                         fmt_seconds(p["predicted_wal_alt_s"]),
-                         fmt_seconds(p["predicted_checkpoint_s"]),
-                         fmt_seconds(p["actual_s"]),
-                         fmt_ratio(p["predicted_ratio"]),
-                         fmt_ratio(p["actual_ratio"])))
-    return rows
+    return [(prediction["environment"], phase) + cells(p, WAL_PREDICTION_CELLS)
+            for prediction in report["wal_model"]["predictions"]
+            for phase, p in prediction["phases"].items()]
 
 
 WAL_ESTIMATE_HEADER = ("env", "phase", "phase_time", "syncs", "latency",
@@ -223,6 +220,11 @@ CSV_HEADER = ("section", "environment", "baseline", "phase", "metric",
               "quantity", "value", "unit")
 
 
+def key_unit(key):
+    """The unit of a WAL model quantity, from its name."""
+    return "s" if key.endswith("_s") else "us" if key.endswith("_us") else ""
+
+
 def csv_rows(report):
     """Long format: one value per row, so the file pivots easily."""
     rows = []
@@ -263,18 +265,13 @@ def csv_rows(report):
         model = report["wal_model"]
         for env, env_model in model["environments"].items():
             for phase, est in env_model["phases"].items():
-                for key, value in est.items():
-                    unit = "s" if key.endswith("_s") else \
-                        "us" if key.endswith("_us") else ""
-                    rows.append(("wal", env, "", phase, "", key, value, unit))
+                rows += [("wal", env, "", phase, "", key, value, key_unit(key))
+                         for key, value in est.items()]
         for prediction in model["predictions"]:
             for phase, p in prediction["phases"].items():
-                for key, value in p.items():
-                    unit = "s" if key.endswith("_s") else \
-                        "us" if key.endswith("_us") else ""
-                    rows.append(("prediction", prediction["environment"],
-                                 prediction["baseline"], phase, "", key,
-                                 value, unit))
+                rows += [("prediction", prediction["environment"],
+                          prediction["baseline"], phase, "", key, value,
+                          key_unit(key)) for key, value in p.items()]
     return rows
 
 
