@@ -4,13 +4,13 @@ of every missing, mistyped, non-finite or out-of-range value, and
 read_json turns every parse failure into an InputError."""
 
 import os
-import tempfile
 import unittest
 
 from diskio_analysis.errors import InputError
 from diskio_analysis.jsonfile import (MISSING, JsonFile, check_version,
                                       json_key_line, json_kind, json_path,
                                       json_short, read_json)
+from filelib import TempDirTest
 
 
 class PathTest(unittest.TestCase):
@@ -78,18 +78,9 @@ class AccessorTest(unittest.TestCase):
                       self.fails(self.src.as_list, {}, "x"))
 
 
-class ReadJsonTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.path = os.path.join(self.dir.name, "x.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
+class ReadJsonTest(TempDirTest):
     def read(self, data):
-        with open(self.path, "wb") as out:
-            out.write(data)
-        return read_json(self.path)
+        return read_json(self.write("x.json", data))
 
     def rejects(self, data):
         with self.assertRaises(InputError) as ctx:
@@ -107,12 +98,9 @@ class ReadJsonTest(unittest.TestCase):
                       self.rejects(b"[\n" + b"1" * 5000 + b"]"))
 
     def test_missing_file(self):
-        self.assertIn("cannot read", self.rejects_missing())
-
-    def rejects_missing(self):
         with self.assertRaises(InputError) as ctx:
-            read_json(os.path.join(self.dir.name, "none.json"))
-        return str(ctx.exception)
+            read_json(os.path.join(self.dir, "none.json"))
+        self.assertIn("cannot read", str(ctx.exception))
 
 
 class VersionTest(unittest.TestCase):

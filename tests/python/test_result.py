@@ -5,12 +5,11 @@ type or an out-of-range value naming the file and the JSON path."""
 
 import copy
 import json
-import os
-import tempfile
 import unittest
 
 from diskio_analysis.errors import InputError
 from diskio_analysis.result import is_result, load_result
+from filelib import TempDirTest
 
 HIST = {"count": 4, "min": 800, "mean": 1000.5, "stddev": 90.0, "max": 1300,
         "p50": 990, "p90": 1100, "p99": 1300, "p99_9": 1300, "p99_99": 1300,
@@ -27,20 +26,13 @@ DOC = {"schema": "diskio-result", "schema_version": 1, "label": "db1",
        "complete": True, "environment": {"hostname": "db1"}, "runs": [RUN]}
 
 
-class ResultFileTest(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.path = os.path.join(self.dir.name, "result.json")
-
-    def tearDown(self):
-        self.dir.cleanup()
-
+class ResultFileTest(TempDirTest):
     def load(self, doc=None, mutate=None, text=None):
         doc = copy.deepcopy(DOC if doc is None else doc)
         if mutate:
             mutate(doc)
-        with open(self.path, "w", encoding="utf-8") as out:
-            out.write(json.dumps(doc, indent=1) if text is None else text)
+        self.path = self.write("result.json", json.dumps(doc, indent=1)
+                               if text is None else text)
         return load_result(self.path)
 
     def rejects(self, mutate=None, text=None):
