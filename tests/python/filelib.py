@@ -6,6 +6,11 @@ import os
 import tempfile
 import unittest
 
+# The command tests' fixtures (tests/scripts/fixtures) in the source tree.
+FIXTURES = os.path.join(
+    os.environ.get("top_srcdir") or os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), "..", ".."), "tests", "scripts", "fixtures")
+
 
 class TempDirTest(unittest.TestCase):
     """A TestCase with self.dir, removed after each test, and write()."""

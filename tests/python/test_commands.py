@@ -11,11 +11,8 @@ import unittest
 from unittest import mock
 
 from diskio_analysis.commands import correlate, plot
-from filelib import TempDirTest
+from filelib import FIXTURES, TempDirTest
 
-FIXTURES = os.path.join(
-    os.environ.get("top_srcdir") or os.path.join(os.path.dirname(
-        os.path.abspath(__file__)), "..", ".."), "tests", "scripts", "fixtures")
 A, B = (os.path.join(FIXTURES, d) for d in ("env-a", "env-b"))
 
 

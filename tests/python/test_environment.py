@@ -12,11 +12,7 @@ import unittest
 from diskio_analysis.environment import (Environment, check_names_unique,
                                          choose_baseline, load_environment)
 from diskio_analysis.errors import InputError, UsageError
-from filelib import TempDirTest
-
-FIXTURES = os.path.join(
-    os.environ.get("top_srcdir") or os.path.join(os.path.dirname(
-        os.path.abspath(__file__)), "..", ".."), "tests", "scripts", "fixtures")
+from filelib import FIXTURES, TempDirTest
 
 
 def fixture_result(env="env-c"):

@@ -11,11 +11,7 @@ import unittest
 from diskio_analysis.errors import InputError
 from diskio_analysis.plotinputs import environment_name, load_inputs
 from diskio_analysis.result import Result
-from filelib import TempDirTest
-
-FIXTURES = os.path.join(
-    os.environ.get("top_srcdir") or os.path.join(os.path.dirname(
-        os.path.abspath(__file__)), "..", ".."), "tests", "scripts", "fixtures")
+from filelib import FIXTURES, TempDirTest
 
 
 class NameTest(unittest.TestCase):
