@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+"""The commands: argument parsing and main() of each, behind the entry
+points of a few lines in scripts/."""

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: MIT
+"""diskio-correlate: hold write-latency ratios between environments against
+the ratios of database phase timings (DBT-3 on PostgreSQL).
+
+Each ENVDIR holds diskio JSON results and/or fio JSON output and/or a
+metrics.csv (the disk side), q_time.csv and/or phases.csv (the database
+side) and optionally wal.csv (PostgreSQL WAL counters per phase).  See
+diskio-correlate(1).
+"""
+
+import sys
+
+from ..cli import new_parser, run_command
+from ..correlate import build_report
+from ..environment import check_names_unique, choose_baseline, load_environment
+from ..errors import UsageError
+from ..inputs import WAL_SYNC_METHODS
+from ..render import RENDERERS
+
+PROG = "diskio-correlate"
+EXIT_INTERNAL = 3
+
+
+def parse_args(argv):
+    parser = new_parser(
+        PROG,
+        "Compare disk write-latency ratios between environments with "
+        "database phase-time ratios.",
+        "Exit status: 0 ok, 1 bad input data, 2 usage error, "
+        "3 internal error. See diskio-correlate(1).")
+    parser.add_argument("envdirs", metavar="ENVDIR", nargs="+",
+                        help="environment directory; the first is the "
+                             "baseline unless --baseline says otherwise")
+    parser.add_argument("--baseline", metavar="NAME",
+                        help="environment name (label or directory name) to "
+                             "compare against")
+    parser.add_argument("--format", choices=sorted(RENDERERS), default="text",
+                        help="output format (default: text)")
+    parser.add_argument("--wal-sync-method", choices=list(WAL_SYNC_METHODS),
+                        default=None,
+                        help="PostgreSQL wal_sync_method the wal.csv counters "
+                             "come from (default: what diskio-pgphases "
+                             "recorded in the baseline's settings.json, else "
+                             "fdatasync)")
+    args = parser.parse_args(argv)
+    if len(args.envdirs) < 2:
+        raise UsageError(f"need at least two ENVDIRs, got "
+                         f"{len(args.envdirs)} (see {PROG} --help)")
+    return args
+
+
+def run(argv):
+    args = parse_args(argv)
+    envs = [load_environment(d) for d in args.envdirs]
+    check_names_unique(envs)
+    baseline = choose_baseline(envs, args.baseline)
+    method = args.wal_sync_method or baseline.wal_sync_method or "fdatasync"
+    for env in envs:
+        if env.wal_sync_method and env.wal_sync_method != method:
+            env.notes.append(f"{env.name}: diskio-pgphases ran with "
+                             f"wal_sync_method {env.wal_sync_method}, the "
+                             f"model uses {method}")
+    report = build_report(envs, baseline, method)
+    # Everything is computed before anything reaches stdout.
+    output = RENDERERS[args.format](report)
+    sys.stdout.write(output)
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    return run_command(PROG, run, argv, internal_status=EXIT_INTERNAL)

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: MIT
+"""diskio-plot: gnuplot charts from diskio results, diskio per-op traces
+and diskio-correlate reports.  See diskio-plot(1)."""
+
+import re
+import shutil
+import sys
+import tempfile
+
+from ..charts import build_charts
+from ..cli import new_parser, run_command
+from ..errors import EXIT_BAD_INPUT, InputError, UsageError
+from ..gnuplot import check_outputs, render
+from ..plotinputs import load_inputs
+
+PROG = "diskio-plot"
+EXIT_INTERNAL = 5
+DEFAULT_METRICS = r"(^|\.)mean_us$"
+
+
+def parse_args(argv):
+    parser = new_parser(
+        PROG,
+        "Draw gnuplot charts from diskio results, traces and "
+        "diskio-correlate reports.",
+        "Exit status: 0 ok, 1 bad input or output exists, 2 usage, "
+        "3 gnuplot not found, 4 gnuplot failed, 5 internal error. "
+        "See diskio-plot(1).")
+    parser.add_argument("inputs", metavar="FILE", nargs="+",
+                        help="diskio result JSON, diskio trace CSV, "
+                             "diskio-correlate JSON, or a directory of them")
+    parser.add_argument("--format", choices=("png", "svg"), default="png",
+                        help="image format (default: png)")
+    parser.add_argument("--outdir", default=".",
+                        help="where the images go (default: .)")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite existing images")
+    parser.add_argument("--metrics", default=DEFAULT_METRICS,
+                        metavar="REGEX",
+                        help="metrics shown in the ratio chart (Python "
+                             f"regular expression, default {DEFAULT_METRICS})")
+    parser.add_argument("--keep-temp", action="store_true",
+                        help="keep the gnuplot script and data files and "
+                             "print where they are")
+    args = parser.parse_args(argv)
+    try:
+        args.metrics = re.compile(args.metrics)
+    except re.error as err:
+        raise UsageError(f"--metrics: bad regular expression: {err}")
+    return args
+
+
+def run(argv):
+    args = parse_args(argv)
+    runs, traces, reports = load_inputs(args.inputs)
+    workdir = tempfile.mkdtemp(prefix="diskio-plot.")
+    try:
+        charts = build_charts(runs, traces, reports, args.format,
+                              args.metrics, workdir)
+        if not charts:
+            raise InputError(" ".join(args.inputs), None, "nothing to plot",
+                             "give results with recorded ops or a report "
+                             "with comparisons")
+        check_outputs(charts, args.outdir, args.force)
+        for path in render(charts, args.format, args.outdir, workdir):
+            print(path)
+    finally:
+        if args.keep_temp:
+            sys.stderr.write(f"{PROG}: gnuplot script and data kept in "
+                             f"{workdir}\n")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def main(argv=None):
+    return run_command(PROG, run, argv, internal_status=EXIT_INTERNAL,
+                       os_error_status=EXIT_BAD_INPUT)

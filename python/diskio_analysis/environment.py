@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: MIT
+"""One environment of diskio-correlate: a directory holding the disk side
+(diskio results, fio output, metrics.csv) and the database side
+(q_time.csv and/or phases.csv, optionally wal.csv and diskio-pgphases'
+settings.json), read into one Environment."""
+
+import os
+from dataclasses import dataclass, field
+
+from .errors import InputError, UsageError
+from .fio import is_fio_output, load_fio_result
+from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
+                     read_q_time_csv, read_wal_csv, settings_wal_sync_method)
+from .jsonfile import read_json
+from .metrics import SYNC_PART_STATS, TOTAL_STATS, new_metric, unique_run_names
+from .result import is_result, result_from_json
+
+
+@dataclass
+class Environment:
+    directory: str
+    name: str = ""
+    phases: dict = field(default_factory=dict)       # phase -> seconds
+    phase_sources: dict = field(default_factory=dict)  # phase -> "file:line"
+    phase_files: list = field(default_factory=list)
+    metrics: dict = field(default_factory=dict)      # name -> Metric
+    runs: list = field(default_factory=list)         # what each source mapped to
+    wal: dict = field(default_factory=dict)          # phase -> {column: float}
+    wal_file: str = None
+    sources: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    wal_sync_method: str = None                      # from diskio-pgphases
+
+    def add_phase(self, path, line, name, seconds):
+        if not name:
+            raise InputError(path, line, "empty phase name", "name the phase")
+        if name in self.phases:
+            raise InputError(path, line,
+                             f"phase '{name}' already given at "
+                             f"{self.phase_sources[name]}",
+                             "give each phase once (q_time.csv and phases.csv "
+                             "must not both hold it)")
+        self.phases[name] = seconds
+        self.phase_sources[name] = f"{path}:{line}"
+
+    def add_metric(self, name, value, path, line=None):
+        if name in self.metrics:
+            raise InputError(path, line,
+                             f"metric {name} is also given by "
+                             f"{self.metrics[name].source}",
+                             "keep one source per metric in an environment "
+                             "(put the other in its own directory)")
+        self.metrics[name] = new_metric(name, value, path, line)
+
+
+# ---------------------------------------------------------------- diskio
+
+def usable_run(env, path, run):
+    """The figures of one Run, or None (and a note) when it recorded no
+    ops."""
+    total = run.parts.get("total")
+    count = None if total is None else total.count
+    if not run.ops or not count:
+        env.notes.append(f"{path}: {run.where} ({run.mode}) recorded no ops; "
+                         "skipped")
+        return None
+    if not run.complete:
+        message = (run.error or {}).get("message")
+        env.notes.append(f"{path}: {run.where} ({run.mode}) is incomplete: "
+                         f"{message or 'no reason given'}; "
+                         "its figures are used as measured")
+    total_keys = ["count"] + [key for key, _ in TOTAL_STATS]
+    figures = {"total": dict(zip(total_keys, total.need(*total_keys))),
+               "ops_per_s": run.need("ops_per_s")}
+    for part, keys in (("write", ("mean", "count")),
+                       ("sync", ("mean", "count", "p50", "p99"))):
+        hist = run.parts.get(part)
+        figures[part] = None if hist is None else dict(zip(keys,
+                                                           hist.need(*keys)))
+    return figures
+
+
+def load_diskio_result(env, path, text, doc):
+    """Read a diskio result into env; returns its label (or None)."""
+    result = result_from_json(path, text, doc)
+    if not result.complete:
+        env.notes.append(f"{path}: result marked incomplete")
+    usable = []
+    for run in result.runs:
+        figures = usable_run(env, path, run)
+        if figures is not None:
+            usable.append((run, figures))
+    descriptors = [dict(mode=run.mode, **{key: run.parameters[key] for key in
+                                          ("block_size", "pattern", "iodepth",
+                                           "sync_every")})
+                   for run, _ in usable]
+    prefixes = unique_run_names(path, descriptors)
+    for prefix, (run, figures) in zip(prefixes, usable):
+        add_diskio_run_metrics(env, path, prefix, run, figures)
+    return result.label
+
+
+def add_diskio_run_metrics(env, path, prefix, run, figures):
+    total = figures["total"]
+    for key, stat in TOTAL_STATS:
+        env.add_metric(f"{prefix}.{stat}", total[key] / 1000.0, path)
+    env.add_metric(f"{prefix}.ops_per_s", float(figures["ops_per_s"]), path)
+    write, sync = figures["write"], figures["sync"]
+    if write is not None and write["count"]:
+        env.add_metric(f"{prefix}.write_mean_us", write["mean"] / 1000.0,
+                       path)
+    if sync is not None and sync["count"]:
+        env.add_metric(f"{prefix}.sync_mean_us", sync["mean"] / 1000.0, path)
+        for key, stat in SYNC_PART_STATS:
+            env.add_metric(f"{prefix}.{stat}", sync[key] / 1000.0, path)
+    env.runs.append({"source": path, "tool": "diskio", "metric_prefix": prefix,
+                     "mode": run.mode,
+                     "block_size": run.parameters["block_size"],
+                     "ops": total["count"],
+                     "syncs": sync["count"] if sync else None})
+
+
+# ---------------------------------------------------------------- directory
+
+def load_json_source(env, path):
+    """Read one *.json of the directory into env: a diskio result, fio
+    output or diskio-pgphases settings; returns (handled, label)."""
+    text, doc = read_json(path)
+    if is_result(doc):
+        return True, load_diskio_result(env, path, text, doc)
+    if is_fio_output(doc):
+        load_fio_result(env, path, doc)
+    elif is_settings(doc):
+        # the runner's settings: which wal_sync_method wal.csv counts
+        env.wal_sync_method = settings_wal_sync_method(path, doc)
+    else:
+        env.notes.append(f"{path}: neither a diskio result nor fio "
+                         "output; ignored")
+        return False, None
+    return True, None
+
+
+def load_phases(env, path, rows):
+    for line, name, seconds in rows:
+        env.add_phase(path, line, name, seconds)
+    env.phase_files.append(path)
+
+
+def load_metrics(env, path):
+    for line, name, value in read_metrics_csv(path):
+        env.add_metric(name, value, path, line)
+
+
+def load_wal(env, path):
+    env.wal = read_wal_csv(path)
+    env.wal_file = path
+
+
+CSV_SOURCES = (("metrics.csv", load_metrics),
+               ("q_time.csv", lambda env, path:
+                load_phases(env, path, read_q_time_csv(path))),
+               ("phases.csv", lambda env, path:
+                load_phases(env, path, read_phases_csv(path))),
+               ("wal.csv", load_wal))
+
+
+def load_environment(directory):
+    if not os.path.isdir(directory):
+        raise InputError(directory, None, "no such directory",
+                         "give directories holding diskio results and phase "
+                         "timings")
+    env = Environment(directory=directory)
+    labels = []
+    try:
+        entries = sorted(os.listdir(directory))
+    except OSError as err:
+        raise InputError(directory, None, f"cannot list: {err}",
+                         "check the permissions")
+    for entry in entries:
+        path = os.path.join(directory, entry)
+        if not entry.endswith(".json") or not os.path.isfile(path):
+            continue
+        handled, label = load_json_source(env, path)
+        if handled:
+            labels.append((path, label))
+            env.sources.append(path)
+    for filename, loader in CSV_SOURCES:
+        path = os.path.join(directory, filename)
+        if os.path.isfile(path):
+            loader(env, path)
+            env.sources.append(path)
+    check_environment(env)
+    env.name = environment_name(env, labels)
+    return env
+def check_environment(env):
+    if not env.phases:
+        raise InputError(env.directory, None,
+                         "no phase timings (q_time.csv or phases.csv)",
+                         "add phases.csv with lines phase,seconds or the "
+                         "DBT-3 kit's q_time.csv")
+    if not env.metrics:
+        raise InputError(env.directory, None,
+                         "no disk metrics (diskio JSON, fio JSON or "
+                         "metrics.csv)",
+                         "run diskio --format json --output DIR/result.json "
+                         "there")
+    for phase, row in env.wal.items():
+        if phase not in env.phases:
+            raise InputError(env.wal_file, row["_line"],
+                             f"phase '{phase}' has no timing",
+                             "use the phase names of q_time.csv/phases.csv "
+                             f"({', '.join(env.phases)})")
+
+
+def environment_name(env, labels):
+    named = [(path, label) for path, label in labels if label]
+    distinct = {label for _, label in named}
+    if len(distinct) > 1:
+        env.notes.append("results carry different labels ("
+                         + ", ".join(f"{p}: {l}" for p, l in named)
+                         + f"); using {named[0][1]}")
+    if named:
+        return named[0][1]
+    return os.path.basename(os.path.normpath(os.path.abspath(env.directory)))
+
+
+def check_names_unique(envs):
+    seen = {}
+    for env in envs:
+        if env.name in seen:
+            raise InputError(env.directory, None,
+                             f"environment name '{env.name}' is also the name "
+                             f"of {seen[env.name]}",
+                             "give the results distinct diskio --label values "
+                             "or use distinctly named directories")
+        seen[env.name] = env.directory
+
+
+def choose_baseline(envs, wanted):
+    if wanted is None:
+        return envs[0]
+    for env in envs:
+        if wanted == env.name:
+            return env
+    for env in envs:
+        if os.path.normpath(wanted) == os.path.normpath(env.directory):
+            return env
+    raise UsageError(f"--baseline {wanted}: no such environment (names: "
+                     f"{', '.join(e.name for e in envs)})")

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: MIT
+"""Disk metrics: what a metric's name says about it (its unit, whether a
+higher value is the better one), the bounds every value must lie within,
+and the names given to the runs of one file (fsync@8k.mean_us)."""
+
+import re
+from dataclasses import dataclass
+
+from .errors import InputError
+
+# Metrics and times must lie within these bounds (whatever the unit), so
+# that ratios, their logarithms, correlations and the WAL model stay finite.
+MAX_VALUE = 1e30
+MIN_POSITIVE = 1e-30
+
+# Statistics taken from a diskio HIST, in output order: (json key, name).
+TOTAL_STATS = (("mean", "mean_us"), ("p50", "p50_us"), ("p90", "p90_us"),
+               ("p99", "p99_us"), ("p99_9", "p99_9_us"), ("max", "max_us"))
+SYNC_PART_STATS = (("p50", "sync_p50_us"), ("p99", "sync_p99_us"))
+SYNC_PART_NAMES = {name for _, name in SYNC_PART_STATS}
+
+
+@dataclass
+class Metric:
+    value: float
+    unit: str
+    higher_is_better: bool
+    source: str
+
+
+def metric_unit(name):
+    """The unit a metric name carries in its last _SUFFIX."""
+    stat = name.rsplit(".", 1)[-1]
+    for suffix, unit in (("_per_s", "/s"), ("_us", "us"), ("_ms", "ms"),
+                         ("_ns", "ns"), ("_bytes", "bytes"), ("_s", "s")):
+        if stat.endswith(suffix):
+            return unit
+    return ""
+
+
+def is_higher_better(name):
+    """Throughput-like metrics: a smaller value is the worse one."""
+    stat = name.rsplit(".", 1)[-1].lower()
+    last = re.split(r"[._]", stat)[-1]
+    return stat.endswith("per_s") or last in ("iops", "tps", "qph", "qphh")
+
+
+def new_metric(name, value, path, line=None):
+    """A Metric for value read from path (at line): InputError unless it
+    is positive and within MIN_POSITIVE..MAX_VALUE."""
+    source = path if line is None else f"{path}:{line}"
+    if not value > 0:
+        raise InputError(path, line, f"metric {name} is {value:g}, must be > 0",
+                         "ratios need positive values; remove or fix it")
+    if not MIN_POSITIVE <= value <= MAX_VALUE:
+        raise InputError(path, line, f"metric {name} is {value:g}, outside "
+                         f"{MIN_POSITIVE:g}..{MAX_VALUE:g}",
+                         "fix the value (a wrong unit or corrupt data?)")
+    return Metric(value, metric_unit(name), is_higher_better(name), source)
+
+
+def size_label(nbytes, letters="kmg"):
+    """8192 -> '8k', 1048576 -> '1m', 512 -> '512' (letters 'KMG': '8K')."""
+    for shift, letter in zip((30, 20, 10), reversed(letters)):
+        if nbytes >= (1 << shift) and nbytes % (1 << shift) == 0:
+            return f"{nbytes >> shift}{letter}"
+    return str(nbytes)
+
+
+def qualified_names(descriptors):
+    """Metric prefixes for a list of runs: the mode, suffixed with what
+    tells runs of the same mode apart (@8k, @rand, @qd4, @every8)."""
+    by_mode = {}
+    for desc in descriptors:
+        by_mode.setdefault(desc["mode"], []).append(desc)
+    names = []
+    for desc in descriptors:
+        same_mode = by_mode[desc["mode"]]
+        qualifiers = []
+        for key, render in (("block_size", size_label),
+                            ("pattern", str),
+                            ("iodepth", lambda v: f"qd{v}"),
+                            ("sync_every", lambda v: f"every{v}")):
+            if len({d[key] for d in same_mode}) > 1:
+                qualifiers.append(render(desc[key]))
+        names.append(desc["mode"] + ("@" + "-".join(qualifiers)
+                                     if qualifiers else ""))
+    return names
+
+
+def unique_run_names(path, descriptors):
+    """qualified_names(), refusing two runs nothing tells apart."""
+    names = qualified_names(descriptors)
+    seen = set()
+    for name, desc in zip(names, descriptors):
+        if name in seen:
+            raise InputError(path, None,
+                             f"two runs of mode {desc['mode']} with the same "
+                             "block size, pattern, iodepth and sync_every",
+                             "split them into separate environment "
+                             "directories")
+        seen.add(name)
+    return names

@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: MIT
+"""Description: a fio job becomes the diskio mode it measured (by its
+options), its sizes are read as fio reads them, and its output becomes
+metrics named like diskio's, with fsync jobs' mean = write + sync."""
+
+import copy
+import unittest
+
+from diskio_analysis.environment import Environment
+from diskio_analysis.errors import InputError
+from diskio_analysis.fio import (FioOptions, fio_job_mode, load_fio_result,
+                                 parse_fio_size)
+from diskio_analysis.jsonfile import JsonFile
+
+SRC = JsonFile("fio.json", "fix it")
+
+
+def options(**job):
+    return FioOptions(SRC, {}, {k: v for k, v in job.items()}, "jobs[0]")
+
+
+def lat(mean, n=100, **percentiles):
+    return {"mean": mean, "max": mean * 3, "N": n,
+            "percentile": {k: v for k, v in percentiles.items()}}
+
+
+def job(name, write_lat, sync=None, **opts):
+    return {"jobname": name, "error": 0, "job options": opts,
+            "write": {"iops": 1000.0, "total_ios": 100, "lat_ns": write_lat,
+                      "clat_ns": write_lat},
+            "sync": sync or {"total_ios": 0, "lat_ns": {"N": 0}}}
+
+
+DOC = {"fio version": "fio-3.33", "global options": {"bs": "8k"},
+       "jobs": [job("w", lat(2000.0, **{"50.000000": 1500, "99.000000": 9000}),
+                    rw="write"),
+                job("f", lat(1000.0), {"total_ios": 0,
+                                       "lat_ns": {"mean": 4000.0, "N": 100,
+                                                  "percentile": {
+                                                      "50.000000": 3500}}},
+                    fsync="1")]}
+
+
+class ModeTest(unittest.TestCase):
+    def test_modes_from_options(self):
+        self.assertEqual(fio_job_mode(options()), ("async", 1))
+        self.assertEqual(fio_job_mode(options(direct="1")), ("direct", 1))
+        self.assertEqual(fio_job_mode(options(fdatasync="8")),
+                         ("fdatasync", 8))
+        self.assertEqual(fio_job_mode(options(sync="dsync")), ("odsync", 1))
+        self.assertEqual(fio_job_mode(options(ioengine="libaio", direct=1)),
+                         ("aio", 1))
+        self.assertEqual(fio_job_mode(options(ioengine="io_uring")),
+                         ("fio-io_uring", 1))
+
+    def test_sizes(self):
+        self.assertEqual(parse_fio_size("8k"), 8192)
+        self.assertEqual(parse_fio_size("1MiB"), 1 << 20)
+        self.assertIsNone(parse_fio_size("lots"))
+        self.assertEqual(options(bs="4k,16k").size("bs", "4k"), 16384)
+
+    def test_option_of_wrong_type_names_its_path(self):
+        with self.assertRaises(InputError) as ctx:
+            options(bs=["8k"])
+        self.assertIn('jobs[0]["job options"].bs: a list', str(ctx.exception))
+
+
+class LoadTest(unittest.TestCase):
+    def load(self, doc):
+        env = Environment("/envs/fio", name="fio")
+        load_fio_result(env, "fio.json", doc)
+        return env
+
+    def test_metrics_of_a_write_job_and_an_fsync_job(self):
+        env = self.load(DOC)
+        self.assertEqual(env.metrics["async.mean_us"].value, 2.0)
+        self.assertEqual(env.metrics["async.p99_us"].value, 9.0)
+        self.assertEqual(env.metrics["async.max_us"].value, 6.0)
+        self.assertEqual(env.metrics["fsync.mean_us"].value, 5.0)
+        self.assertEqual(env.metrics["fsync.sync_p50_us"].value, 3.5)
+        self.assertNotIn("fsync.p50_us", env.metrics)
+        # fio leaves sync.total_ios at 0: lat_ns.N is the count
+        self.assertEqual(env.runs[1]["syncs"], 100)
+
+    def test_failed_and_idle_jobs_are_skipped_with_a_note(self):
+        doc = copy.deepcopy(DOC)
+        doc["jobs"][0]["error"] = 5
+        doc["jobs"][1]["write"]["lat_ns"]["N"] = 0
+        env = self.load(doc)
+        self.assertEqual(env.metrics, {})
+        self.assertIn("failed (error 5)", env.notes[0])
+        self.assertIn("did no writes", env.notes[1])
+
+    def test_output_without_jobs_is_refused(self):
+        with self.assertRaises(InputError) as ctx:
+            self.load({"fio version": "3"})
+        self.assertIn("without a 'jobs' list", str(ctx.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: MIT
+"""Description: gnuplot script generation (quoting, terminal, one output
+per chart under a temporary name) and running it: missing gnuplot is
+exit 3, a failing one exit 4, and images appear only when it succeeded."""
+
+import os
+import shutil
+import unittest
+from unittest import mock
+
+from diskio_analysis.charts import Chart
+from diskio_analysis.errors import InputError
+from diskio_analysis.gnuplot import (GnuplotError, check_outputs, gp_string,
+                                     gnuplot_script, plot_lines, render,
+                                     terminal)
+from filelib import TempDirTest
+
+CHART = Chart("diskio-x.svg", "x", "set title \"x\"\nplot sin(x)\n")
+
+
+class ScriptTest(TempDirTest):
+    def test_gp_string_escapes_quotes_and_control_characters(self):
+        self.assertEqual(gp_string('a "b" \\c\nd'), r'"a \"b\" \\c\012d"')
+
+    def test_terminal(self):
+        self.assertTrue(terminal("png").startswith("set terminal pngcairo "
+                                                   "noenhanced size 1000,600"))
+        self.assertTrue(terminal("svg").startswith("set terminal svg"))
+
+    def test_plot_lines(self):
+        self.assertEqual(plot_lines([("a.dat", "1:2", "A"),
+                                     ("b.dat", "1:3", "B")], "with lines"),
+                         'plot "a.dat" using 1:2 with lines title "A", \\\n'
+                         '     "b.dat" using 1:3 with lines title "B"\n')
+
+    def test_script_writes_each_chart_to_a_temporary_name(self):
+        script, temps = gnuplot_script([CHART], "svg", "/out")
+        temp, final = temps[0]
+        self.assertEqual(final, "/out/diskio-x.svg")
+        self.assertEqual(os.path.dirname(temp), "/out")
+        self.assertTrue(os.path.basename(temp).startswith(".diskio-x.svg.tmp"))
+        self.assertEqual(script.splitlines()[:3],
+                         ["reset", terminal("svg"), f"set output {gp_string(temp)}"])
+        self.assertIn("plot sin(x)\n\nunset output", script)
+
+    def test_existing_outputs_need_force(self):
+        self.write("diskio-x.svg", "old")
+        with self.assertRaises(InputError) as ctx:
+            check_outputs([CHART], self.dir, False)
+        self.assertIn("would overwrite 1 existing file(s)", str(ctx.exception))
+        check_outputs([CHART], self.dir, True)
+        with self.assertRaises(InputError):
+            check_outputs([CHART], os.path.join(self.dir, "none"), True)
+
+
+class RunTest(TempDirTest):
+    def render(self, gnuplot):
+        with mock.patch.dict(os.environ, {"GNUPLOT": gnuplot}):
+            return render([CHART], "svg", self.dir, self.dir)
+
+    def test_missing_gnuplot_is_status_3(self):
+        with self.assertRaises(GnuplotError) as ctx:
+            self.render("/nonexistent/gnuplot")
+        self.assertEqual(ctx.exception.exit_status, 3)
+        self.assertIn("gnuplot not found", str(ctx.exception))
+
+    def test_failing_gnuplot_is_status_4_and_leaves_nothing(self):
+        fake = self.write("fake-gnuplot", "#!/bin/sh\necho 'bad line' >&2\n"
+                          "exit 1\n")
+        os.chmod(fake, 0o755)
+        with self.assertRaises(GnuplotError) as ctx:
+            self.render(fake)
+        self.assertEqual(ctx.exception.exit_status, 4)
+        self.assertIn("gnuplot failed (status 1): bad line", str(ctx.exception))
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "diskio-x.svg")))
+
+    @unittest.skipIf(shutil.which("gnuplot") is None, "no gnuplot")
+    def test_real_gnuplot_draws_the_image(self):
+        self.assertEqual(self.render("gnuplot"),
+                         [os.path.join(self.dir, "diskio-x.svg")])
+        with open(os.path.join(self.dir, "diskio-x.svg"),
+                  encoding="utf-8") as image:
+            self.assertIn("<svg", image.read())
+        self.assertEqual([n for n in os.listdir(self.dir) if ".tmp" in n], [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: MIT
+"""Description: a metric's name gives its unit and whether higher is
+better; values must be positive and bounded; runs of one mode are told
+apart by what differs between them, and two runs nothing tells apart are
+refused."""
+
+import unittest
+
+from diskio_analysis.errors import InputError
+from diskio_analysis.metrics import (is_higher_better, metric_unit,
+                                     new_metric, qualified_names, size_label,
+                                     unique_run_names)
+
+
+def desc(mode, block_size=8192, pattern="seq", iodepth=1, sync_every=1):
+    return dict(mode=mode, block_size=block_size, pattern=pattern,
+                iodepth=iodepth, sync_every=sync_every)
+
+
+class NameTest(unittest.TestCase):
+    def test_units(self):
+        self.assertEqual(metric_unit("fsync.mean_us"), "us")
+        self.assertEqual(metric_unit("fsync.ops_per_s"), "/s")
+        self.assertEqual(metric_unit("load_s"), "s")
+        self.assertEqual(metric_unit("fsync.count"), "")
+
+    def test_higher_is_better(self):
+        for name in ("fsync.ops_per_s", "db.tps", "dbt3.qphh", "x.iops"):
+            self.assertTrue(is_higher_better(name), name)
+        for name in ("fsync.mean_us", "throughput_s", "tpsx"):
+            self.assertFalse(is_higher_better(name), name)
+
+    def test_size_label(self):
+        self.assertEqual(size_label(8192), "8k")
+        self.assertEqual(size_label(3 << 20), "3m")
+        self.assertEqual(size_label(1 << 30, "KMG"), "1G")
+        self.assertEqual(size_label(1536), "1536")
+
+
+class MetricTest(unittest.TestCase):
+    def test_metric_carries_unit_and_source(self):
+        metric = new_metric("fsync.mean_us", 12.5, "m.csv", 3)
+        self.assertEqual((metric.unit, metric.higher_is_better, metric.source),
+                         ("us", False, "m.csv:3"))
+
+    def test_rejects_non_positive_and_huge(self):
+        for value, text in ((0.0, "must be > 0"), (1e31, "outside")):
+            with self.subTest(value=value), self.assertRaises(InputError) as c:
+                new_metric("m_us", value, "r.json")
+            self.assertIn(text, str(c.exception))
+
+
+class RunNameTest(unittest.TestCase):
+    def test_only_what_differs_qualifies(self):
+        self.assertEqual(qualified_names([desc("fsync"), desc("async")]),
+                         ["fsync", "async"])
+        self.assertEqual(qualified_names([desc("fsync", 4096),
+                                          desc("fsync", 8192, "rand"),
+                                          desc("async")]),
+                         ["fsync@4k-seq", "fsync@8k-rand", "async"])
+        self.assertEqual(qualified_names([desc("aio", iodepth=1),
+                                          desc("aio", iodepth=4)]),
+                         ["aio@qd1", "aio@qd4"])
+
+    def test_indistinguishable_runs_are_refused(self):
+        with self.assertRaises(InputError) as ctx:
+            unique_run_names("r.json", [desc("fsync"), desc("fsync")])
+        self.assertIn("two runs of mode fsync", str(ctx.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

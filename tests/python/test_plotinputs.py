@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+"""Description: diskio-plot takes results, traces and reports as files or
+directories; a result's runs with ops become chart series named by
+environment and mode (and size where one mode ran at several); fio
+output and unknown JSON are refused."""
+
+import json
+import os
+import unittest
+
+from diskio_analysis.errors import InputError
+from diskio_analysis.plotinputs import environment_name, load_inputs
+from diskio_analysis.result import Result
+from filelib import FIXTURES, TempDirTest
+
+
+class NameTest(unittest.TestCase):
+    def test_label_else_directory(self):
+        self.assertEqual(environment_name(Result("/d/e/r.json", label="L")),
+                         "L")
+        self.assertEqual(environment_name(Result("/d/e/r.json", label="")),
+                         "e")
+
+
+class LoadTest(TempDirTest):
+    def test_directory_of_a_sweep_and_a_trace(self):
+        runs, traces, reports = load_inputs([os.path.join(FIXTURES, "plot")])
+        self.assertEqual(len(traces), 1)
+        self.assertEqual(reports, [])
+        self.assertEqual(runs[0].series, "sweep fsync 4K")
+        self.assertEqual((runs[0].block_size, runs[0].count), (4096, 2000))
+        self.assertEqual(runs[0].buckets[0][2] > 0, True)
+
+    def test_single_size_series_have_no_size(self):
+        runs, _, _ = load_inputs([os.path.join(FIXTURES, "env-a",
+                                               "result.json")])
+        self.assertEqual([r.series for r in runs],
+                         ["A async", "A fsync", "A fdatasync"])
+
+    def test_runs_without_ops_are_left_out(self):
+        with open(os.path.join(FIXTURES, "env-a", "result.json"),
+                  encoding="utf-8") as handle:
+            doc = json.load(handle)
+        doc["runs"][0]["latency"]["total"]["count"] = 0
+        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        self.assertEqual(len(runs), 2)
+
+    def rejects(self, *paths):
+        with self.assertRaises(InputError) as ctx:
+            load_inputs(list(paths))
+        return str(ctx.exception)
+
+    def test_refusals(self):
+        self.assertIn("fio output is not plotted", self.rejects(
+            os.path.join(FIXTURES, "fio", "fio.json")))
+        self.assertIn(":1: neither a diskio result nor a diskio-correlate "
+                      "report", self.rejects(self.write("x.json", "[]")))
+        self.assertIn("no such file or directory",
+                      self.rejects(os.path.join(self.dir, "none")))
+        empty = os.path.join(self.dir, "empty")
+        os.mkdir(empty)
+        self.assertIn("nothing to plot", self.rejects(empty))
+
+    def test_result_needs_what_the_charts_draw(self):
+        with open(os.path.join(FIXTURES, "env-a", "result.json"),
+                  encoding="utf-8") as handle:
+            doc = json.load(handle)
+        del doc["runs"][1]["latency"]["total"]["buckets"]
+        self.assertIn("runs[1].latency.total.buckets: missing, expected a "
+                      "list", self.rejects(self.write("r.json",
+                                                      json.dumps(doc))))
+
+
+if __name__ == "__main__":
+    unittest.main()
