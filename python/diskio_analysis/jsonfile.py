@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: MIT
+"""Typed reads from a parsed JSON file, written once for every reader.
+
+read_json() turns every way a file can fail to parse into an InputError
+(naming the line where it can); JsonFile's accessors check one value each
+and name the file and the JSON path of a value that is missing, of the
+wrong type, not finite or out of range, so that no reader ever stops with
+a KeyError or a TypeError on a malformed file.
+"""
+
+import json
+import math
+import re
+import sys
+
+from ._version import VERSION
+from .errors import InputError
+
+# Counts, sizes, times and option values beyond this are corrupt, not
+# measured.
+MAX_JSON_INT = 2 ** 63 - 1
+
+MISSING = object()      # a key absent from a JSON object
+
+
+def json_path(where, key):
+    """JSON path of key below where: runs[2].parameters.pattern,
+    jobs[0]["job options"], percentile["99.000000"]."""
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+        return f"{where}.{key}" if where else key
+    return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def json_short(value):
+    """A JSON value for a message, cut short when long."""
+    text = str(value)
+    if len(text) <= 40:
+        return text
+    return f"{text[:20]}... ({len(text)} characters)"
+
+
+def json_kind(value):
+    """What a JSON value is, for a message: 'a string', 'null', ..."""
+    if value is MISSING:
+        return "missing"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+def json_key_line(text, key):
+    """Line of the first occurrence of "key" in a JSON text, or None."""
+    pos = text.find(f'"{key}"')
+    return None if pos < 0 else text.count("\n", 0, pos) + 1
+
+
+class JsonFile:
+    """Typed reads from one parsed JSON file.  as_*(value, where) check a
+    value found at JSON path where; get_*(node, where, key) read key of the
+    object node found at where.  A wrong type, a missing key, a non-finite
+    or out-of-range number raises InputError naming the file and the JSON
+    path; optional=True lets a missing key or null through as None."""
+
+    def __init__(self, path, todo):
+        self.path, self.todo = path, todo
+
+    def fail(self, where, what):
+        raise InputError(self.path, None, f"{where}: {what}", self.todo)
+
+    def _absent(self, value, where, optional, expected):
+        if value is MISSING or value is None:
+            if optional:
+                return True
+            self.fail(where, f"{json_kind(value)}, expected {expected}")
+        return False
+
+    def _wrong(self, value, where, optional, expected):
+        self.fail(where, f"{json_kind(value)}, expected {expected}"
+                         + (" or null" if optional else ""))
+
+    def as_object(self, value, where, optional=False):
+        if self._absent(value, where, optional, "an object"):
+            return None
+        if not isinstance(value, dict):
+            self._wrong(value, where, optional, "an object")
+        return value
+
+    def as_list(self, value, where, optional=False):
+        if self._absent(value, where, optional, "a list"):
+            return None
+        if not isinstance(value, list):
+            self._wrong(value, where, optional, "a list")
+        return value
+
+    def as_string(self, value, where, optional=False, nonempty=False):
+        if self._absent(value, where, optional, "a string"):
+            return None
+        if not isinstance(value, str):
+            self._wrong(value, where, optional, "a string")
+        if nonempty and not value:
+            self.fail(where, "empty string, expected a name")
+        return value
+
+    def as_number(self, value, where, optional=False, minimum=None):
+        """A finite number (bool rejected); ints come back as they are."""
+        if self._absent(value, where, optional, "a number"):
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self._wrong(value, where, optional, "a number")
+        try:
+            number = float(value)
+        except OverflowError:
+            self.fail(where, "number too large")
+        if not math.isfinite(number):
+            self.fail(where, f"{number!r} is not a finite number")
+        if minimum is not None and number < minimum:
+            self.fail(where, f"{number:g} is below {minimum:g}")
+        return value
+
+    def as_int(self, value, where, optional=False, minimum=None):
+        """An integer in [minimum, MAX_JSON_INT] (bool rejected)."""
+        if self._absent(value, where, optional, "an integer"):
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float):
+                self.fail(where, f"{value!r}, expected an integer")
+            self._wrong(value, where, optional, "an integer")
+        if value > MAX_JSON_INT:
+            self.fail(where, "integer too large")
+        if minimum is not None and value < minimum:
+            self.fail(where, f"{json_short(value)} is below {minimum}")
+        return value
+
+    def get_object(self, node, where, key, **kw):
+        return self.as_object(node.get(key, MISSING), json_path(where, key),
+                              **kw)
+
+    def get_list(self, node, where, key, **kw):
+        return self.as_list(node.get(key, MISSING), json_path(where, key),
+                            **kw)
+
+    def get_string(self, node, where, key, **kw):
+        return self.as_string(node.get(key, MISSING), json_path(where, key),
+                              **kw)
+
+    def get_number(self, node, where, key, **kw):
+        return self.as_number(node.get(key, MISSING), json_path(where, key),
+                              **kw)
+
+    def get_int(self, node, where, key, **kw):
+        return self.as_int(node.get(key, MISSING), json_path(where, key),
+                           **kw)
+
+
+def long_digit_run_line(text, limit):
+    """Line of the first run of more than limit digits in text, or None."""
+    match = re.search(r"\d{%d,}" % (limit + 1), text)
+    return None if match is None else text.count("\n", 0, match.start()) + 1
+
+
+def read_json(path):
+    """(text, parsed document) of a JSON file; InputError when it cannot
+    be read or parsed."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(path, None, f"cannot read: {err}",
+                         "check the file exists and is readable UTF-8 text")
+    try:
+        return text, json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(path, err.lineno, f"malformed JSON: {err.msg}",
+                         "regenerate the file or fix it by hand")
+    except RecursionError:
+        raise InputError(path, None, "JSON nested too deeply",
+                         "regenerate the file")
+    except (ValueError, OverflowError) as err:
+        # Python refuses integers of more than sys.get_int_max_str_digits()
+        # (4300) digits; no measurement needs one.
+        limit = getattr(sys, "get_int_max_str_digits", lambda: 4300)() or 4300
+        raise InputError(path, long_digit_run_line(text, limit),
+                         f"malformed JSON: number out of range "
+                         f"({str(err).split(';')[0]})",
+                         "regenerate the file or fix it by hand")
+
+
+def check_version(path, text, doc, supported, what):
+    """Reject a document whose schema_version is not one of supported
+    (what names the kind of file): a reader that half-understands a file
+    is worse than one that refuses it."""
+    version = doc.get("schema_version")
+    if isinstance(version, bool) or version not in supported:
+        raise InputError(path, json_key_line(text, "schema_version"),
+                         f"unknown {what} schema_version {version!r} "
+                         f"(diskio {VERSION} reads version "
+                         f"{', '.join(map(str, supported))})",
+                         "use the analysis tools of the diskio release that "
+                         "wrote it")

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: MIT
+"""The one reader of diskio's result JSON (doc/result-schema.md).
+
+load_result(path) checks the schema name and version, checks the type and
+range of every value it reads and returns plain objects every tool uses:
+Result, its Runs and their Hists.  A value the file leaves out (or writes
+as null) comes back as None; what a tool cannot do without it asks for
+with Run.need()/Run.need_part()/Hist.need(), which raise the same
+InputError (file, JSON path, what to do) a missing value always raises.
+So each tool keeps its own notion of what is required (diskio-correlate
+skips a run that recorded no ops before asking for its statistics) while
+the file is read, and judged, in one place.
+"""
+
+from dataclasses import dataclass, field
+
+from .errors import InputError
+from .jsonfile import (JsonFile, check_version, json_key_line, json_kind,
+                       json_path, read_json)
+
+RESULT_SCHEMA = "diskio-result"
+SUPPORTED_RESULT_VERSIONS = (1,)
+RESULT_TODO = ("the file does not follow the diskio result schema version 1 "
+               "(doc/result-schema.md); regenerate it with diskio")
+
+# The latency parts of a run, and the percentiles of a HIST, in file order.
+PARTS = ("total", "write", "sync", "service")
+PERCENTILES = ("p50", "p90", "p99", "p99_9", "p99_99")
+HIST_NUMBERS = ("count", "min", "mean", "stddev", "max")
+
+
+@dataclass
+class Hist:
+    """One HIST: count, min, mean, stddev, max (ns), percentiles
+    {'p50': ns, ...} (those the file gives), buckets [(lowest_ns,
+    highest_ns, count), ...] or None when the file gives none."""
+    where: str                      # JSON path: runs[0].latency.total
+    count: float = None
+    min: float = None
+    mean: float = None
+    stddev: float = None
+    max: float = None
+    percentiles: dict = field(default_factory=dict)
+    buckets: list = None
+    _src: JsonFile = field(default=None, repr=False, compare=False)
+    _node: dict = field(default=None, repr=False, compare=False)
+
+    def need(self, *keys):
+        """The values of keys (numbers, percentiles or 'buckets'), each of
+        which must be there: InputError naming its JSON path if not."""
+        values = []
+        for key in keys:
+            if key == "buckets":
+                self._src.get_list(self._node, self.where, key)
+                values.append(self.buckets)
+            else:
+                values.append(self._src.get_number(self._node, self.where,
+                                                   key))
+        return values[0] if len(keys) == 1 else values
+
+
+@dataclass
+class Run:
+    """One entry of runs[]: mode, parameters (the file's, with
+    block_size, pattern, iodepth and sync_every checked), complete, error
+    (object or None), ops, ops_per_s, mb_per_s and the latency parts the
+    file gives, {'total': Hist, 'write': ..., 'sync': ..., 'service': ...}."""
+    where: str                      # JSON path: runs[0]
+    mode: str
+    parameters: dict
+    complete: bool = True
+    error: dict = None
+    ops: float = None
+    ops_per_s: float = None
+    mb_per_s: float = None
+    parts: dict = field(default_factory=dict)
+    _src: JsonFile = field(default=None, repr=False, compare=False)
+    _node: dict = field(default=None, repr=False, compare=False)
+
+    def need(self, key):
+        """A number of the run that must be there (ops_per_s, mb_per_s)."""
+        return self._src.get_number(self._node, self.where, key)
+
+    def need_part(self, name):
+        """The latency part name, which must be there."""
+        if name not in self.parts:
+            self._src.get_object(self._node["latency"],
+                                 json_path(self.where, "latency"), name)
+        return self.parts[name]
+
+
+@dataclass
+class Result:
+    """One diskio result file: one environment and its runs."""
+    path: str
+    label: str = None               # --label, None when not given
+    complete: bool = True           # False: interrupted or a run failed
+    environment: dict = field(default_factory=dict)
+    runs: list = field(default_factory=list)
+    schema_version: int = 1
+
+
+def load_result(path):
+    """Read and check the diskio result at path."""
+    text, doc = read_json(path)
+    return result_from_json(path, text, doc)
+
+
+def is_result(doc):
+    """Whether a parsed JSON document claims to be a diskio result."""
+    return isinstance(doc, dict) and doc.get("schema") == RESULT_SCHEMA
+
+
+def result_from_json(path, text, doc):
+    """The Result of an already parsed file (text is its JSON text, for
+    line numbers): for tools that read a file before knowing its kind."""
+    if not is_result(doc):
+        raise InputError(path, json_key_line(text, "schema") or 1,
+                         f'not a diskio result (no "schema": '
+                         f'"{RESULT_SCHEMA}")',
+                         "give a file written by diskio --format json")
+    check_version(path, text, doc, SUPPORTED_RESULT_VERSIONS,
+                  "diskio result")
+    src = JsonFile(path, RESULT_TODO)
+    result = Result(
+        path=path,
+        label=src.get_string(doc, "", "label", optional=True),
+        complete=doc.get("complete") is not False,
+        environment=src.get_object(doc, "", "environment",
+                                   optional=True) or {},
+        schema_version=doc["schema_version"])
+    for index, run in enumerate(src.get_list(doc, "", "runs")):
+        result.runs.append(read_run(src, run, json_path("runs", index)))
+    return result
+
+
+def read_run(src, node, where):
+    node = src.as_object(node, where)
+    mode = src.get_string(node, where, "mode", nonempty=True)
+    params = src.get_object(node, where, "parameters")
+    params_where = json_path(where, "parameters")
+    parameters = dict(params)
+    parameters.update(
+        block_size=src.get_int(params, params_where, "block_size", minimum=1),
+        pattern=src.get_string(params, params_where, "pattern",
+                               optional=True),
+        iodepth=src.get_int(params, params_where, "iodepth", optional=True,
+                            minimum=0),
+        sync_every=src.get_int(params, params_where, "sync_every",
+                               optional=True, minimum=0))
+    latency = src.get_object(node, where, "latency")
+    latency_where = json_path(where, "latency")
+    run = Run(where, mode, parameters,
+              complete=node.get("complete") is not False,
+              ops=src.get_number(node, where, "ops", optional=True,
+                                 minimum=0),
+              ops_per_s=src.get_number(node, where, "ops_per_s",
+                                       optional=True, minimum=0),
+              mb_per_s=src.get_number(node, where, "mb_per_s", optional=True,
+                                      minimum=0),
+              error=src.get_object(node, where, "error", optional=True),
+              _src=src, _node=node)
+    if run.error is not None:
+        src.get_string(run.error, json_path(where, "error"), "message",
+                       optional=True)
+    for name in PARTS:
+        hist = src.get_object(latency, latency_where, name, optional=True)
+        if hist is not None:
+            run.parts[name] = read_hist(src, hist,
+                                        json_path(latency_where, name))
+    return run
+
+
+def read_hist(src, node, where):
+    hist = Hist(where, _src=src, _node=node)
+    for key in HIST_NUMBERS:
+        setattr(hist, key, src.get_number(node, where, key, optional=True,
+                                          minimum=0 if key == "count"
+                                          else None))
+    for key in PERCENTILES:
+        value = src.get_number(node, where, key, optional=True)
+        if value is not None:
+            hist.percentiles[key] = value
+    buckets = src.get_list(node, where, "buckets", optional=True)
+    if buckets is not None:
+        hist.buckets = read_buckets(src, buckets, json_path(where, "buckets"))
+    return hist
+
+
+def read_buckets(src, buckets, where):
+    """buckets as [(lowest_ns, highest_ns, count), ...]."""
+    checked = []
+    for index, bucket in enumerate(buckets):
+        bucket_where = json_path(where, index)
+        if not (isinstance(bucket, list) and len(bucket) == 3):
+            src.fail(bucket_where, f"{json_kind(bucket)}, expected "
+                     "[lowest, highest, count]")
+        low, high, count = (src.as_int(value, json_path(bucket_where, k),
+                                       minimum=0)
+                            for k, value in enumerate(bucket))
+        if high < low:
+            src.fail(bucket_where, f"highest {high} is below lowest {low}")
+        checked.append((low, high, count))
+    return checked

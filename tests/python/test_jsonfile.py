@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: MIT
+"""Description: the typed JSON accessors name the file and the JSON path
+of every missing, mistyped, non-finite or out-of-range value, and
+read_json turns every parse failure into an InputError."""
+
+import os
+import tempfile
+import unittest
+
+from diskio_analysis.errors import InputError
+from diskio_analysis.jsonfile import (MISSING, JsonFile, check_version,
+                                      json_key_line, json_kind, json_path,
+                                      json_short, read_json)
+
+
+class PathTest(unittest.TestCase):
+    def test_identifiers_indexes_and_odd_keys(self):
+        self.assertEqual(json_path("", "runs"), "runs")
+        self.assertEqual(json_path("runs", 2), "runs[2]")
+        self.assertEqual(json_path("runs[2]", "mode"), "runs[2].mode")
+        self.assertEqual(json_path("jobs[0]", "job options"),
+                         'jobs[0]["job options"]')
+
+    def test_kind_and_short(self):
+        self.assertEqual(json_kind(MISSING), "missing")
+        self.assertEqual(json_kind(True), "true (a boolean)")
+        self.assertEqual(json_kind({}), "an object")
+        self.assertEqual(json_short("x" * 50), "x" * 20 + "... (50 characters)")
+
+    def test_key_line(self):
+        self.assertEqual(json_key_line('{\n "a": 1,\n "b": 2}', "b"), 3)
+        self.assertIsNone(json_key_line("{}", "b"))
+
+
+class AccessorTest(unittest.TestCase):
+    src = JsonFile("f.json", "fix it")
+
+    def fails(self, call, *args, **kw):
+        with self.assertRaises(InputError) as ctx:
+            call(*args, **kw)
+        return str(ctx.exception)
+
+    def test_missing_and_null(self):
+        self.assertEqual(self.fails(self.src.get_number, {}, "a", "b"),
+                         "f.json: a.b: missing, expected a number; fix it")
+        self.assertIsNone(self.src.get_number({"b": None}, "a", "b",
+                                              optional=True))
+        self.assertIn("a string or null",
+                      self.fails(self.src.get_string, {"b": 1}, "a", "b",
+                                 optional=True))
+
+    def test_numbers(self):
+        self.assertEqual(self.src.as_number(5, "x"), 5)
+        self.assertIn("true (a boolean)", self.fails(self.src.as_number,
+                                                     True, "x"))
+        self.assertIn("not a finite number",
+                      self.fails(self.src.as_number, float("nan"), "x"))
+        self.assertIn("number too large",
+                      self.fails(self.src.as_number, 10 ** 400, "x"))
+        self.assertIn("-1 is below 0",
+                      self.fails(self.src.as_number, -1, "x", minimum=0))
+
+    def test_integers(self):
+        self.assertEqual(self.src.as_int(2 ** 63 - 1, "x"), 2 ** 63 - 1)
+        self.assertIn("integer too large",
+                      self.fails(self.src.as_int, 2 ** 63, "x"))
+        self.assertIn("1.5, expected an integer",
+                      self.fails(self.src.as_int, 1.5, "x"))
+        self.assertIn("0 is below 1",
+                      self.fails(self.src.as_int, 0, "x", minimum=1))
+
+    def test_strings_objects_lists(self):
+        self.assertIn("empty string", self.fails(self.src.as_string, "", "x",
+                                                 nonempty=True))
+        self.assertIn("a list, expected an object",
+                      self.fails(self.src.as_object, [], "x"))
+        self.assertIn("an object, expected a list",
+                      self.fails(self.src.as_list, {}, "x"))
+
+
+class ReadJsonTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "x.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def read(self, data):
+        with open(self.path, "wb") as out:
+            out.write(data)
+        return read_json(self.path)
+
+    def rejects(self, data):
+        with self.assertRaises(InputError) as ctx:
+            self.read(data)
+        return str(ctx.exception)
+
+    def test_returns_text_and_document(self):
+        self.assertEqual(self.read(b'{"a": 1}'), ('{"a": 1}', {"a": 1}))
+
+    def test_parse_errors(self):
+        self.assertIn(":2: malformed JSON", self.rejects(b"{\n]"))
+        self.assertIn("readable UTF-8 text", self.rejects(b"\xff"))
+        self.assertIn("nested too deeply", self.rejects(b"[" * 100000))
+        self.assertIn(":2: malformed JSON: number out of range",
+                      self.rejects(b"[\n" + b"1" * 5000 + b"]"))
+
+    def test_missing_file(self):
+        self.assertIn("cannot read", self.rejects_missing())
+
+    def rejects_missing(self):
+        with self.assertRaises(InputError) as ctx:
+            read_json(os.path.join(self.dir.name, "none.json"))
+        return str(ctx.exception)
+
+
+class VersionTest(unittest.TestCase):
+    def test_supported_version_passes_and_others_are_refused(self):
+        check_version("f", "", {"schema_version": 1}, (1,), "thing")
+        for bad in (2, True, None, "1"):
+            with self.subTest(version=bad), self.assertRaises(InputError) as c:
+                check_version("f", '{\n"schema_version": 2}',
+                              {"schema_version": bad}, (1,), "thing")
+            self.assertIn(f"f:2: unknown thing schema_version {bad!r}",
+                          str(c.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: MIT
+"""Description: load_result, the one reader of diskio's result JSON,
+returns Result/Run/Hist objects and rejects an unknown schema, a wrong
+type or an out-of-range value naming the file and the JSON path."""
+
+import copy
+import json
+import os
+import tempfile
+import unittest
+
+from diskio_analysis.errors import InputError
+from diskio_analysis.result import is_result, load_result
+
+HIST = {"count": 4, "min": 800, "mean": 1000.5, "stddev": 90.0, "max": 1300,
+        "p50": 990, "p90": 1100, "p99": 1300, "p99_9": 1300, "p99_99": 1300,
+        "overflow": 0, "buckets": [[800, 803, 1], [990, 997, 2],
+                                   [1296, 1303, 1]]}
+RUN = {"mode": "fsync",
+       "parameters": {"block_size": 8192, "pattern": "seq", "iodepth": 1,
+                      "sync_every": 1, "warmup": 10},
+       "complete": True, "error": None, "ops": 4, "ops_per_s": 900.5,
+       "mb_per_s": 7.4,
+       "latency": {"total": HIST, "write": HIST, "sync": HIST,
+                   "service": None}}
+DOC = {"schema": "diskio-result", "schema_version": 1, "label": "db1",
+       "complete": True, "environment": {"hostname": "db1"}, "runs": [RUN]}
+
+
+class ResultFileTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.path = os.path.join(self.dir.name, "result.json")
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def load(self, doc=None, mutate=None, text=None):
+        doc = copy.deepcopy(DOC if doc is None else doc)
+        if mutate:
+            mutate(doc)
+        with open(self.path, "w", encoding="utf-8") as out:
+            out.write(json.dumps(doc, indent=1) if text is None else text)
+        return load_result(self.path)
+
+    def rejects(self, mutate=None, text=None):
+        with self.assertRaises(InputError) as ctx:
+            self.load(mutate=mutate, text=text)
+        return str(ctx.exception)
+
+
+class AcceptedTest(ResultFileTest):
+    def test_result_carries_label_environment_and_runs(self):
+        result = self.load()
+        self.assertEqual((result.path, result.label, result.complete),
+                         (self.path, "db1", True))
+        self.assertEqual(result.environment, {"hostname": "db1"})
+        self.assertEqual(len(result.runs), 1)
+
+    def test_run_parameters_keep_the_files_and_the_checked_ones(self):
+        run = self.load().runs[0]
+        self.assertEqual(run.mode, "fsync")
+        self.assertEqual(run.parameters["block_size"], 8192)
+        self.assertEqual(run.parameters["pattern"], "seq")
+        self.assertEqual(run.parameters["warmup"], 10)
+        self.assertEqual((run.ops, run.ops_per_s, run.mb_per_s),
+                         (4, 900.5, 7.4))
+        self.assertTrue(run.complete)
+        self.assertIsNone(run.error)
+
+    def test_null_parts_are_left_out(self):
+        self.assertEqual(sorted(self.load().runs[0].parts),
+                         ["sync", "total", "write"])
+
+    def test_hist_statistics_percentiles_and_buckets(self):
+        hist = self.load().runs[0].parts["total"]
+        self.assertEqual((hist.count, hist.min, hist.mean, hist.stddev,
+                          hist.max), (4, 800, 1000.5, 90.0, 1300))
+        self.assertEqual(hist.percentiles["p99_9"], 1300)
+        self.assertEqual(list(hist.percentiles),
+                         ["p50", "p90", "p99", "p99_9", "p99_99"])
+        self.assertEqual(hist.buckets[1], (990, 997, 2))
+
+    def test_incomplete_run_and_result(self):
+        def mutate(doc):
+            doc["complete"] = False
+            doc["runs"][0].update(complete=False,
+                                  error={"message": "disk full"})
+        result = self.load(mutate=mutate)
+        self.assertFalse(result.complete)
+        self.assertFalse(result.runs[0].complete)
+        self.assertEqual(result.runs[0].error["message"], "disk full")
+
+    def test_missing_optional_values_are_none(self):
+        def mutate(doc):
+            del doc["label"]
+            del doc["runs"][0]["latency"]["total"]["buckets"]
+            del doc["runs"][0]["ops_per_s"]
+        result = self.load(mutate=mutate)
+        self.assertIsNone(result.label)
+        self.assertIsNone(result.runs[0].parts["total"].buckets)
+        self.assertIsNone(result.runs[0].ops_per_s)
+
+    def test_is_result_looks_at_the_schema_name(self):
+        self.assertTrue(is_result(DOC))
+        self.assertFalse(is_result({"fio version": "fio-3.33"}))
+        self.assertFalse(is_result([DOC]))
+
+
+class NeedTest(ResultFileTest):
+    def test_need_returns_present_values(self):
+        hist = self.load().runs[0].parts["total"]
+        self.assertEqual(hist.need("mean", "p99"), [1000.5, 1300])
+        self.assertEqual(hist.need("buckets")[0], (800, 803, 1))
+
+    def test_need_names_the_path_of_a_missing_statistic(self):
+        hist = self.load(mutate=lambda d: d["runs"][0]["latency"]["total"]
+                         .pop("p90")).runs[0].parts["total"]
+        with self.assertRaises(InputError) as ctx:
+            hist.need("mean", "p90")
+        self.assertIn("runs[0].latency.total.p90: missing, expected a number",
+                      str(ctx.exception))
+
+    def test_need_part_names_a_null_part(self):
+        run = self.load().runs[0]
+        with self.assertRaises(InputError) as ctx:
+            run.need_part("service")
+        self.assertIn("runs[0].latency.service: null, expected an object",
+                      str(ctx.exception))
+        self.assertIs(run.need_part("total"), run.parts["total"])
+
+    def test_run_need_names_a_missing_rate(self):
+        run = self.load(mutate=lambda d: d["runs"][0].pop("mb_per_s")).runs[0]
+        with self.assertRaises(InputError) as ctx:
+            run.need("mb_per_s")
+        self.assertIn("runs[0].mb_per_s: missing", str(ctx.exception))
+
+
+class RejectedTest(ResultFileTest):
+    def test_unknown_schema_version_is_refused_clearly(self):
+        message = self.rejects(lambda d: d.update(schema_version=2))
+        self.assertIn("unknown diskio result schema_version 2", message)
+        self.assertIn("reads version 1", message)
+        self.assertIn(":3:", message)     # the line of "schema_version"
+
+    def test_boolean_schema_version_is_not_version_1(self):
+        self.assertIn("schema_version True",
+                      self.rejects(lambda d: d.update(schema_version=True)))
+
+    def test_other_schema_is_not_a_result(self):
+        self.assertIn("not a diskio result",
+                      self.rejects(lambda d: d.update(schema="x")))
+
+    def test_malformed_json_names_the_line(self):
+        self.assertIn(":2: malformed JSON", self.rejects(text="{\n,}"))
+
+    def test_wrong_types_name_the_json_path(self):
+        cases = [
+            (lambda d: d.update(runs={}), "runs: an object, expected a list"),
+            (lambda d: d["runs"][0].update(mode=""),
+             "runs[0].mode: empty string"),
+            (lambda d: d["runs"][0]["parameters"].update(pattern=["seq"]),
+             "runs[0].parameters.pattern: a list, expected a string or null"),
+            (lambda d: d["runs"][0]["parameters"].update(block_size=0),
+             "runs[0].parameters.block_size: 0 is below 1"),
+            (lambda d: d["runs"][0]["parameters"].update(block_size=10 ** 30),
+             "runs[0].parameters.block_size: integer too large"),
+            (lambda d: d["runs"][0]["latency"].update(sync=[1]),
+             "runs[0].latency.sync: a list, expected an object or null"),
+            (lambda d: d["runs"][0].update(error="disk full"),
+             "runs[0].error: a string, expected an object or null"),
+            (lambda d: d["runs"][0].update(ops_per_s=-1),
+             "runs[0].ops_per_s: -1 is below 0"),
+            (lambda d: d["runs"][0]["latency"]["total"].update(p50=True),
+             "runs[0].latency.total.p50: true (a boolean)"),
+            (lambda d: d["runs"][0]["latency"]["total"]["buckets"]
+             .__setitem__(1, [1, 2]), "runs[0].latency.total.buckets[1]: "
+             "a list, expected [lowest, highest, count]"),
+            (lambda d: d["runs"][0]["latency"]["total"]["buckets"]
+             .__setitem__(1, [9, 1, 1]),
+             "runs[0].latency.total.buckets[1]: highest 1 is below lowest 9"),
+        ]
+        for mutate, expected in cases:
+            with self.subTest(expected=expected):
+                message = self.rejects(mutate)
+                self.assertIn(f"{self.path}: {expected}", message)
+                self.assertIn("doc/result-schema.md", message)
+
+    def test_huge_number_is_too_large(self):
+        text = json.dumps(DOC).replace('"mean": 1000.5', '"mean": ' + "9" * 400)
+        self.assertIn("runs[0].latency.total.mean: number too large",
+                      self.rejects(text=text))
+
+
+if __name__ == "__main__":
+    unittest.main()
