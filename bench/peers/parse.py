@@ -9,30 +9,32 @@ median), ops, and per tool a few more for the record."""
 import json
 import re
 
+from diskio_analysis.errors import InputError
+from diskio_analysis.result import load_result
+
 from .common import Fail
 
 
 def read_diskio_result(path, count):
-    """The figures of diskio's one run in its result JSON at path.
-
-    TODO: read it with diskio_analysis.result.load_result (branch
-    py-analysis), the one reader of diskio's result, once it is merged;
-    its InputError becomes this Fail."""
+    """The figures of diskio's one run in its result JSON at path, read by
+    diskio_analysis.result, the one reader of that file: its InputError
+    (file, JSON path, what is wrong) is this run's Fail."""
     try:
-        with open(path) as f:
-            res = json.load(f)
-        run = res["runs"][0]
-        tot = run["latency"]["total"]
-        if not run["complete"] or run["ops"] != count:
-            raise Fail("diskio run incomplete: %s" % run.get("error"))
-        m = {"ops_s": run["ops_per_s"], "mean_ns": tot["mean"], "p50_ns": tot["p50"],
-             "ops": run["ops"]}
-        if run["latency"].get("sync"):
-            m["write_mean_ns"] = run["latency"]["write"]["mean"]
-            m["sync_mean_ns"] = run["latency"]["sync"]["mean"]
+        result = load_result(path)
+        if not result.runs:
+            raise InputError(path, None, "no runs", "diskio wrote no run")
+        run = result.runs[0]
+        total = run.need_part("total")
+        if not run.complete or run.ops != count:
+            raise Fail("diskio run incomplete: %s" % run.error)
+        m = {"ops_s": run.need("ops_per_s"), "mean_ns": total.need("mean"),
+             "p50_ns": total.need("p50"), "ops": run.ops}
+        if run.parts.get("sync"):
+            m["write_mean_ns"] = run.need_part("write").need("mean")
+            m["sync_mean_ns"] = run.parts["sync"].need("mean")
         return m
-    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
-        raise Fail("diskio result unreadable: %r" % e)
+    except InputError as e:
+        raise Fail("diskio result unreadable: %s" % e)
 
 
 def parse_bare(stdout):
