@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: MIT
+"""peers: the harness behind bench/compare-peers, one module per concern.
+
+  tools    find, build and probe diskio, the bare loop and the peers
+  runs     one runner per tool (diskio, bare loop, fio, sysbench, ioping,
+           pg_test_fsync), with the mode-to-flags tables
+  parse    the parsers of each tool's output (pure: text in, figures out)
+  runner   the child runner (rusage, timeout, kill by pid) and the run's Env
+  load     the load meter, quiet-machine wait
+  machine  what the machine and the measured file system are
+  plan     the cases of one round and the tools of each
+  rounds   interleaved rounds, busy rounds discarded and replaced
+  memory   the peak-RSS group
+  record   the callgrind record-path group
+  summary  medians, spread, paired per-round ratios, targets judged
+  report   text and Markdown tables, the JSON and Markdown files
+  command  the options and main
+
+Benchmarks are not installed: the package lives in bench/ and the entry
+point bench/compare-peers puts bench/ and ../python on sys.path.
+Standard library plus diskio_analysis (errors, cli) only.
+"""
+
+import importlib as _importlib
+import sys as _sys
+import types as _types
+
+
+def _analysis_without_version():
+    """diskio_analysis's __init__ imports the _version module that configure
+    writes.  A tree that was never configured (an unpacked tarball, whose
+    diskio the harness builds itself) or a build elsewhere that is not on
+    PYTHONPATH has none, and the harness needs no version: stand one in
+    rather than refuse to run."""
+    try:
+        _importlib.import_module("diskio_analysis")
+    except ModuleNotFoundError as err:
+        if err.name != "diskio_analysis._version":
+            raise
+        stub = _types.ModuleType("diskio_analysis._version")
+        stub.VERSION = "unknown (unconfigured tree)"
+        _sys.modules[stub.__name__] = stub
+
+
+_analysis_without_version()

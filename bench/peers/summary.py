@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: MIT
+"""From the rounds to the answer: medians and spread over the used rounds,
+per-round ratios of two tools' figures for one case, and the targets
+judged on the median of those ratios (PASS, MISS, or n/a without one)."""
+
+import statistics
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def spread(xs):
+    """(max - min) / median, or None for fewer than two values."""
+    xs = [x for x in xs if x is not None]
+    if len(xs) < 2:
+        return None
+    m = statistics.median(xs)
+    return (max(xs) - min(xs)) / m if m else None
+
+
+def used_runs(rounds, used):
+    """Each used round's runs, round by round."""
+    return [rnd["runs"] for rnd in rounds if rnd["index"] in used]
+
+
+def summarize(rounds, used):
+    by = {}
+    for runs in used_runs(rounds, used):
+        for run in runs:
+            by.setdefault((run["group"], run["case"], run["tool"]), []).append(run["metrics"])
+    rows = []
+    for k, all_ms in by.items():
+        ms = [m for m in all_ms if m]
+        rows.append({
+            "group": k[0], "case": k[1], "tool": k[2], "n": len(ms),
+            "failed": len(all_ms) - len(ms),
+            "ops_per_s": median([m["ops_s"] for m in ms]),
+            "mean_ns": median([m.get("mean_ns") for m in ms]),
+            "p50_ns": median([m.get("p50_ns") for m in ms]),
+            "spread_ops": spread([m["ops_s"] for m in ms]),
+            "spread_mean": spread([m.get("mean_ns") for m in ms]),
+            "write_mean_ns": median([m.get("write_mean_ns") for m in ms]),
+            "sync_mean_ns": median([m.get("sync_mean_ns") for m in ms]),
+        })
+    return rows
+
+
+def paired(rounds, used, case, a, b, key, key_b=None):
+    """Per-round ratios a/b for one case (used rounds only): of metric key
+    of both tools, or of key of a over key_b of b."""
+    out = []
+    for runs in used_runs(rounds, used):
+        got = {run["tool"]: run["metrics"] for run in runs
+               if run["case"] == case and run["metrics"]}
+        x = got.get(a, {}).get(key)
+        y = got.get(b, {}).get(key_b or key)
+        if x and y:
+            out.append(x / y)
+    return out
+
+
+NEED = {">=": "≥ %.2f", "within": "1 ± %.2f", "<=": "≤ %g"}
+
+
+def judge(value, op, limit):
+    """PASS or MISS of value against limit (">=", "<=", or "within":
+    |value - 1| <= limit); n/a without a value."""
+    if value is None:
+        return "n/a"
+    if op == ">=":
+        ok = value >= limit
+    elif op == "within":
+        ok = abs(value - 1) <= limit
+    else:
+        ok = value <= limit
+    return "PASS" if ok else "MISS"
+
+
+def ratio_target(tid, group, what, ratios, op, limit):
+    val = median(ratios)
+    return {"id": tid, "group": group, "what": what, "value": val,
+            "per_round": [round(x, 4) for x in ratios], "need": NEED[op] % limit,
+            "unit": "ratio", "result": judge(val, op, limit)}
+
+
+def figure_target(tid, group, what, value, limit, unit):
+    """A target on one figure that must be at most limit (no rounds)."""
+    return {"id": tid, "group": group, "what": what, "value": value,
+            "need": "≤ %g" % limit, "unit": unit, "result": judge(value, "<=", limit)}
+
+
+def round_targets(rounds, used):
+    t = []
+    for bs in ("512 B", "8 KiB"):
+        c = "async " + bs
+        for peer, label, need in (("bare", "bare timed loop", 0.97), ("fio", "fio psync", 1.2)):
+            t.append(ratio_target(
+                "overhead-%s-%s" % (peer, bs.replace(" ", "")), "overhead",
+                "async %s tmpfs: diskio ops/s ÷ %s" % (bs, label),
+                paired(rounds, used, c, "diskio", peer, "ops_s"), ">=", need))
+    for mode in ("fsync", "fdatasync", "osync", "odsync", "direct"):
+        for key, lab in (("mean_ns", "mean"), ("p50_ns", "median")):
+            t.append(ratio_target(
+                "accuracy-bare-%s-%s" % (mode, lab), "accuracy",
+                "%s 8 KiB: diskio %s ÷ bare loop %s" % (mode, lab, lab),
+                paired(rounds, used, mode, "diskio", "bare", key), "within", 0.03))
+    for mode in ("fsync", "fdatasync", "direct-dsync"):
+        meth = {"direct-dsync": "open_datasync"}.get(mode, mode)
+        for key, lab in (("mean_ns", "mean"), ("p50_ns", "median")):
+            # pg_test_fsync has no median: both against its time per op
+            t.append(ratio_target(
+                "accuracy-pg-%s-%s" % (mode, lab), "accuracy",
+                "%s 8 KiB: diskio %s ÷ pg_test_fsync %s usecs/op" % (mode, lab, meth),
+                paired(rounds, used, mode, "diskio", "pg_test_fsync", key, "mean_ns"),
+                "within", 0.05))
+    for mode in ("aio", "uring"):
+        for depth in (1, 32):
+            rs = paired(rounds, used, "%s qd%d" % (mode, depth), "diskio", "fio", "ops_s")
+            if mode == "uring" and not rs:
+                continue
+            t.append(ratio_target(
+                "qd-%s-%d" % (mode, depth), "qd",
+                "%s O_DIRECT 8 KiB qd%d: diskio IOPS ÷ fio %s" % (
+                    mode, depth, "libaio" if mode == "aio" else "io_uring"), rs, ">=", 1.0))
+    return t
+
+
+def memory_targets(memory):
+    dm = (memory or {}).get("diskio")
+    if not dm:
+        return []
+    s, l = [str(x) for x in memory["counts"]]
+    if s not in dm or l not in dm:
+        return []
+    return [figure_target("memory-flat", "memory",
+                          "diskio peak RSS, %s vs %s async ops (KiB apart)" % (s, l),
+                          abs(dm[l] - dm[s]), 64, "KiB"),
+            figure_target("memory-above-baseline", "memory",
+                          "diskio peak RSS above diskio --count 1 (KiB)",
+                          max(dm[l], dm[s]) - dm["1"], 4096, "KiB")]
+
+
+def record_targets(record):
+    if not (record and record.get("available")):
+        return []
+    bad = record["forbidden_calls"]
+    return [figure_target("record-ir", "record",
+                          "diskio_hist_record instructions per call (callgrind, marginal)",
+                          record["ir_per_call"], 20, "Ir"),
+            {"id": "record-no-alloc-lock", "group": "record",
+             "what": "no malloc/free/lock called inside diskio_hist_record",
+             "value": ", ".join(bad) or "none", "need": "none", "unit": "",
+             "result": "PASS" if not bad else "MISS"}]
+
+
+def targets(rounds, used, memory, record):
+    return round_targets(rounds, used) + memory_targets(memory) + record_targets(record)
