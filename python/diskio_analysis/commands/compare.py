@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: MIT
+"""diskio-compare: diskio results of two or more environments, each run's
+ratio to the baseline with a noise band and a slower / faster / same
+verdict.  See diskio-compare(1)."""
+
+import sys
+
+from ..cli import new_parser, run_command
+from ..compare import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
+from ..compare_render import RENDERERS
+from ..errors import UsageError
+from ..noise import DEFAULT_MIN_CHANGE
+from ..result import load_result
+
+PROG = "diskio-compare"
+EXIT_INTERNAL = 3
+
+
+def metric_list(text):
+    if text == "all":
+        return DETAIL_METRICS
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in METRICS]
+    if not names or unknown:
+        raise UsageError(f"--metrics: unknown metric {', '.join(unknown) or text!r}; "
+                         f"choose from {', '.join(METRICS)} or all")
+    return tuple(names)
+
+
+def parse_args(argv):
+    parser = new_parser(
+        PROG,
+        "Compare diskio results of two or more environments: each run's "
+        "ratio to the baseline, its noise band and a verdict.",
+        "Results with the same --label are repetitions of one environment. "
+        "Exit status: 0 ok, 1 bad input, 2 usage error, 3 internal error. "
+        "See diskio-compare(1).")
+    parser.add_argument("results", metavar="RESULT", nargs="+",
+                        help="diskio result JSON (diskio --output); the "
+                             "first environment is the baseline")
+    parser.add_argument("--baseline", metavar="NAME",
+                        help="environment (label, or file name without "
+                             ".json) to compare against")
+    parser.add_argument("--metrics", default=",".join(DEFAULT_METRICS),
+                        metavar="LIST",
+                        help="comma-separated metrics, or all "
+                             f"({', '.join(METRICS)}; default "
+                             f"{','.join(DEFAULT_METRICS)}); the first "
+                             "decides the summary")
+    parser.add_argument("--min-change", type=float, metavar="PCT",
+                        default=100 * DEFAULT_MIN_CHANGE,
+                        help="smallest change in percent worth calling "
+                             f"slower or faster (default "
+                             f"{100 * DEFAULT_MIN_CHANGE:g})")
+    parser.add_argument("--format", choices=sorted(RENDERERS),
+                        default="text", help="output format (default: text)")
+    args = parser.parse_args(argv)
+    if len(args.results) < 2:
+        raise UsageError(f"need at least two RESULTs, got "
+                         f"{len(args.results)} (see {PROG} --help)")
+    if not 0 <= args.min_change < 1000:
+        raise UsageError(f"--min-change {args.min_change:g}: want a "
+                         "percentage from 0 to 1000")
+    args.metrics = metric_list(args.metrics)
+    return args
+
+
+def run(argv):
+    args = parse_args(argv)
+    results = [load_result(path) for path in args.results]
+    comparison = compare(results, args.metrics, args.baseline,
+                         args.min_change / 100.0)
+    output = RENDERERS[args.format](comparison)
+    sys.stdout.write(output)
+    sys.stdout.flush()
+
+
+def main(argv=None):
+    return run_command(PROG, run, argv, internal_status=EXIT_INTERNAL)

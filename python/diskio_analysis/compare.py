@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: MIT
+"""diskio-compare's analysis: two or more environments' diskio results,
+each run matched with the baseline's, every metric's ratio judged against
+the noise (noise.judge).
+
+An environment is the results that share a label (--label; a result
+without one is its own environment, named after its file), so several
+results of one machine are its repetitions, and so are runs of one result
+that repeat the same parameters.  Runs are matched by what makes their
+figures comparable: mode, block size, pattern, queue depth and sync_every.
+"""
+
+import os
+from dataclasses import dataclass, field
+
+from . import noise
+from .errors import InputError, UsageError
+
+# metric name -> (where it comes from, higher is better, unit)
+METRICS = {
+    "mean": ("total", "mean", False, "ns"),
+    "p50": ("total", "p50", False, "ns"),
+    "p99": ("total", "p99", False, "ns"),
+    "p99_9": ("total", "p99_9", False, "ns"),
+    "max": ("total", "max", False, "ns"),
+    "write_mean": ("write", "mean", False, "ns"),
+    "sync_mean": ("sync", "mean", False, "ns"),
+    "ops_per_s": (None, "ops_per_s", True, "/s"),
+}
+DEFAULT_METRICS = ("mean",)
+DETAIL_METRICS = ("mean", "p50", "p99", "p99_9", "write_mean", "sync_mean",
+                  "ops_per_s")
+
+
+@dataclass
+class Environment:
+    name: str
+    results: list = field(default_factory=list)    # Result
+    # run key -> {metric: [values, one per repetition]}
+    samples: dict = field(default_factory=dict)
+    run_order: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+
+@dataclass
+class Row:
+    environment: str
+    run: tuple                      # run key
+    metric: str
+    base_values: list
+    other_values: list
+    judgement: noise.Judgement
+    higher_is_better: bool
+    unit: str
+
+
+def run_key(run):
+    p = run.parameters
+    return (run.mode, p.get("block_size"), p.get("pattern") or "seq",
+            p.get("iodepth") or 1, p.get("sync_every") or 1)
+
+
+def size_label(nbytes):
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if nbytes >= size and nbytes % size == 0:
+            return f"{nbytes // size} {unit}"
+    return f"{nbytes} B"
+
+
+def run_label(key):
+    """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8."""
+    mode, block_size, pattern, iodepth, sync_every = key
+    words = [mode, size_label(block_size)]
+    if iodepth > 1:
+        words.append(f"qd{iodepth}")
+    if pattern != "seq":
+        words.append(pattern)
+    if sync_every > 1:
+        words.append(f"every {sync_every}")
+    return " ".join(words)
+
+
+def metric_value(run, metric):
+    part, key, _, _ = METRICS[metric]
+    if part is None:
+        return getattr(run, key)
+    hist = run.parts.get(part)
+    if hist is None or not hist.count:
+        return None
+    return hist.percentiles.get(key) if key.startswith("p") else getattr(hist, key)
+
+
+def environment_name(result):
+    """The label, else the directory the result sits in (each environment's
+    files in a directory of its own, as diskio-correlate reads them), else
+    the file's name."""
+    if result.label:
+        return result.label
+    directory = os.path.basename(os.path.dirname(os.path.abspath(result.path)))
+    return directory or os.path.splitext(os.path.basename(result.path))[0]
+
+
+def group_environments(results):
+    """Results grouped by environment, in the order first named."""
+    envs = {}
+    for result in results:
+        name = environment_name(result)
+        env = envs.setdefault(name, Environment(name))
+        env.results.append(result)
+        add_samples(env, result)
+    return list(envs.values())
+
+
+def add_samples(env, result):
+    if not result.complete:
+        env.notes.append(f"{result.path}: marked incomplete; its complete "
+                         "runs are used")
+    for run in result.runs:
+        if not run.complete or not run.ops:
+            reason = "did not complete" if not run.complete else "recorded no ops"
+            env.notes.append(f"{result.path}: {run.where} ({run.mode}) "
+                             f"{reason}; left out")
+            continue
+        key = run_key(run)
+        if key not in env.samples:
+            env.samples[key] = {}
+            env.run_order.append(key)
+        for metric in METRICS:
+            value = metric_value(run, metric)
+            if value is not None and value > 0:
+                env.samples[key].setdefault(metric, []).append(float(value))
+
+
+def choose_baseline(envs, wanted):
+    if wanted is None:
+        return envs[0]
+    for env in envs:
+        if env.name == wanted:
+            return env
+    raise UsageError(f"--baseline {wanted}: no such environment (have "
+                     f"{', '.join(env.name for env in envs)})")
+
+
+def compare(results, metrics=DEFAULT_METRICS, baseline=None,
+            min_change=noise.DEFAULT_MIN_CHANGE):
+    """The comparison of every environment with the baseline: a dict with
+    the environments, the baseline's name and the judged rows."""
+    envs = group_environments(results)
+    if len(envs) < 2:
+        names = ", ".join(env.name for env in envs)
+        raise InputError(" ".join(r.path for r in results), None,
+                         f"only one environment ({names})",
+                         "give results of at least two environments: "
+                         "results that share a --label are repetitions of one")
+    base = choose_baseline(envs, baseline)
+    rows, missing = [], []      # missing: (has it, run key, lacks it)
+    for env in envs:
+        if env is base:
+            continue
+        for key in base.run_order:
+            if key not in env.samples:
+                missing.append((base.name, key, env.name))
+                continue
+            rows.extend(compare_run(base, env, key, metrics, min_change))
+        missing.extend((env.name, key, base.name) for key in env.run_order
+                       if key not in base.samples)
+    if not rows:
+        raise InputError(" ".join(r.path for r in results), None,
+                         "no run of the baseline matches a run of another "
+                         "environment (mode, block size, pattern, iodepth "
+                         "and sync_every must agree)",
+                         "run the same modes and options on each machine")
+    return {"baseline": base, "environments": envs, "rows": rows,
+            "missing": missing, "min_change": min_change, "metrics": metrics}
+
+
+def compare_run(base, env, key, metrics, min_change):
+    rows = []
+    for metric in metrics:
+        base_values = base.samples[key].get(metric)
+        other_values = env.samples[key].get(metric)
+        if not base_values or not other_values:
+            continue
+        _, _, higher_is_better, unit = METRICS[metric]
+        judgement = noise.judge(base_values, other_values, higher_is_better,
+                                min_change)
+        rows.append(Row(env.name, key, metric, base_values, other_values,
+                        judgement, higher_is_better, unit))
+    return rows

@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: MIT
+"""The renderers of a diskio-compare comparison: the answer first (one
+line per environment: slower in what, by how much; faster; same), then
+the table; text, markdown, CSV (one row per ratio) and JSON."""
+
+import csv
+import io
+import json
+
+from . import noise
+from .compare import run_label
+from .render import markdown_table, text_table
+
+SCHEMA = "diskio-compare"
+SCHEMA_VERSION = 1
+def header(base, other):
+    return ("run", "metric", base, other, "ratio", "95% interval", "verdict")
+MAX_NAMED = 4       # runs named in a summary line before "and N more"
+
+
+def fmt_measure(value, unit):
+    """3 significant digits; ns scaled to us/ms/s as diskio's table does."""
+    if unit == "ns":
+        for scale, name in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
+            if value >= scale:
+                return f"{value / scale:.3g} {name}"
+        return f"{value:.3g} ns"
+    return f"{value:.1f} {unit}" if value < 1e5 else f"{value:.0f} {unit}"
+
+
+def fmt_values(values, unit):
+    text = fmt_measure(noise.geometric_mean(values), unit)
+    return text if len(values) == 1 else f"{text} x{len(values)}"
+
+
+def fmt_interval(judgement):
+    if judgement.low is None:
+        return "n/a"
+    return f"{judgement.low:.3g}-{judgement.high:.3g}x"
+
+
+def by_environment(comparison):
+    envs = {}
+    for row in comparison["rows"]:
+        envs.setdefault(row.environment, []).append(row)
+    return envs
+
+
+def summary_lines(comparison):
+    """Per environment: its verdicts on the first metric, worst first."""
+    base = comparison["baseline"].name
+    primary = comparison["metrics"][0]
+    lines = []
+    for name, rows in by_environment(comparison).items():
+        rows = [r for r in rows if r.metric == primary]
+        groups = {"slower": [], "faster": [], "same": []}
+        for row in rows:
+            groups[row.judgement.verdict].append(row)
+        parts = []
+        for verdict in ("slower", "faster"):
+            chosen = sorted(groups[verdict], key=lambda r: -_factor(r))
+            if chosen:
+                named = ", ".join(
+                    f"{run_label(r.run)} {_factor(r):.3g}x"
+                    for r in chosen[:MAX_NAMED])
+                more = len(chosen) - MAX_NAMED
+                parts.append(f"{verdict} in {named}"
+                             + (f" and {more} more" if more > 0 else ""))
+        parts.append(f"same in {len(groups['same'])} of {len(rows)}")
+        lines.append(f"{name} vs {base} ({primary}): " + "; ".join(parts))
+    return lines
+
+
+def _factor(row):
+    """How many times slower or faster: always >= 1."""
+    factor = noise.speed_factor(row.judgement.ratio, row.higher_is_better)
+    return factor if factor >= 1 else 1.0 / factor
+
+
+def noise_notes(comparison):
+    bases = {row.judgement.basis for row in comparison["rows"]}
+    notes = []
+    if "unrepeated" in bases:
+        notes.append(
+            "one value on a side: the run-to-run noise is unknown, so only "
+            f"a change beyond {noise.UNREPEATED_NOISE:.0%} is called; give "
+            "several results per environment (the same --label) for an "
+            "interval")
+    notes.append(f"a change is called when its {noise.CONFIDENCE:.0%} "
+                 f"interval lies beyond {comparison['min_change']:.0%}")
+    return notes
+
+
+def table_rows(rows):
+    return [(run_label(r.run), r.metric, fmt_values(r.base_values, r.unit),
+             fmt_values(r.other_values, r.unit), f"{r.judgement.ratio:.3g}x",
+             fmt_interval(r.judgement), r.judgement.verdict) for r in rows]
+
+
+def other_lines(comparison):
+    lines = []
+    for have, key, lacks in comparison["missing"]:
+        lines.append(f"{run_label(key)}: only in {have}, not in {lacks}")
+    for env in comparison["environments"]:
+        lines.extend(env.notes)
+    return lines
+
+
+def render_text(comparison):
+    out = summary_lines(comparison)
+    out += [f"  ({note})" for note in noise_notes(comparison)]
+    base = comparison["baseline"].name
+    for name, rows in by_environment(comparison).items():
+        out += ["", f"{name} vs {base}"]
+        out += text_table(header(base, name), table_rows(rows))
+    extra = other_lines(comparison)
+    if extra:
+        out += ["", "notes:"] + [f"  {line}" for line in extra]
+    return "\n".join(out) + "\n"
+
+
+def render_markdown(comparison):
+    out = ["# diskio-compare", ""]
+    out += [f"- {line}" for line in summary_lines(comparison)]
+    out += [""] + [f"_{note}_" for note in noise_notes(comparison)]
+    base = comparison["baseline"].name
+    for name, rows in by_environment(comparison).items():
+        out += ["", f"## {name} vs {base}", ""]
+        out += markdown_table(header(base, name), table_rows(rows))
+    extra = other_lines(comparison)
+    if extra:
+        out += ["", "## Notes", ""] + [f"- {line}" for line in extra]
+    return "\n".join(out) + "\n"
+
+
+def row_record(row, base):
+    mode, block_size, pattern, iodepth, sync_every = row.run
+    return {
+        "environment": row.environment, "baseline": base,
+        "run": {"mode": mode, "block_size": block_size, "pattern": pattern,
+                "iodepth": iodepth, "sync_every": sync_every},
+        "run_label": run_label(row.run), "metric": row.metric,
+        "unit": row.unit, "higher_is_better": row.higher_is_better,
+        "baseline_values": row.base_values, "other_values": row.other_values,
+        "ratio": row.judgement.ratio,
+        "interval": (None if row.judgement.low is None
+                     else [row.judgement.low, row.judgement.high]),
+        "basis": row.judgement.basis, "verdict": row.judgement.verdict}
+
+
+def render_json(comparison):
+    base = comparison["baseline"].name
+    doc = {
+        "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
+        "baseline": base, "min_change": comparison["min_change"],
+        "confidence": noise.CONFIDENCE,
+        "summary": summary_lines(comparison),
+        "environments": [{"name": env.name,
+                          "results": [r.path for r in env.results],
+                          "notes": env.notes}
+                         for env in comparison["environments"]],
+        "comparisons": [row_record(r, base) for r in comparison["rows"]],
+        "missing": [{"run_label": run_label(key), "only_in": have,
+                     "not_in": lacks}
+                    for have, key, lacks in comparison["missing"]]}
+    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+CSV_HEADER = ("environment", "baseline", "run", "metric", "unit",
+              "baseline_value", "other_value", "baseline_n", "other_n",
+              "ratio", "interval_low", "interval_high", "verdict")
+
+
+def render_csv(comparison):
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    base = comparison["baseline"].name
+    for r in comparison["rows"]:
+        j = r.judgement
+        writer.writerow((r.environment, base, run_label(r.run), r.metric,
+                         r.unit, f"{noise.geometric_mean(r.base_values):.6g}",
+                         f"{noise.geometric_mean(r.other_values):.6g}",
+                         len(r.base_values), len(r.other_values),
+                         f"{j.ratio:.6g}",
+                         "" if j.low is None else f"{j.low:.6g}",
+                         "" if j.high is None else f"{j.high:.6g}", j.verdict))
+    return out.getvalue()
+
+
+RENDERERS = {"text": render_text, "markdown": render_markdown,
+             "csv": render_csv, "json": render_json}

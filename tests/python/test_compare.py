@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: MIT
+"""Description: diskio-compare groups results into environments by label,
+matches runs by mode and parameters, treats repeated runs as repetitions,
+leaves out incomplete runs with a note, and renders the answer first."""
+
+import json
+import os
+import unittest
+
+from diskio_analysis import compare, compare_render
+from diskio_analysis.errors import InputError, UsageError
+from diskio_analysis.result import result_from_json
+
+
+def hist(mean):
+    return {"count": 100, "min": mean / 2, "mean": mean, "stddev": mean / 10,
+            "max": mean * 3, "p50": mean, "p90": mean * 1.2, "p99": mean * 2,
+            "p99_9": mean * 2.5, "p99_99": mean * 3, "overflow": 0,
+            "max_trackable_ns": 17592186044415, "sub_buckets": 128,
+            "buckets": []}
+
+
+def run(mode, mean, bs=8192, complete=True, sync=None):
+    return {"mode": mode,
+            "parameters": {"block_size": bs, "pattern": "seq", "iodepth": 1,
+                           "sync_every": 1},
+            "complete": complete, "ops": 100, "ops_per_s": 1e9 / mean,
+            "latency": {"total": hist(mean),
+                        "write": None if sync is None else hist(mean - sync),
+                        "sync": None if sync is None else hist(sync),
+                        "service": None}}
+
+
+def result(label, runs, path=None):
+    doc = {"schema": "diskio-result", "schema_version": 1, "label": label,
+           "complete": True, "environment": {}, "runs": runs}
+    return result_from_json(path or f"/lab/{label}/result.json",
+                            json.dumps(doc), doc)
+
+
+class GroupingTest(unittest.TestCase):
+    def test_results_sharing_a_label_are_repetitions(self):
+        envs = compare.group_environments([
+            result("a", [run("fsync", 100)]), result("b", [run("fsync", 200)]),
+            result("a", [run("fsync", 110)])])
+        self.assertEqual([e.name for e in envs], ["a", "b"])
+        key = ("fsync", 8192, "seq", 1, 1)
+        self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
+
+    def test_unlabelled_result_is_named_after_its_directory(self):
+        r = result(None, [run("fsync", 100)], path="/lab/db1/result.json")
+        self.assertEqual(compare.environment_name(r), "db1")
+
+    def test_incomplete_run_is_left_out_with_a_note(self):
+        envs = compare.group_environments(
+            [result("a", [run("fsync", 100, complete=False)])])
+        self.assertEqual(envs[0].samples, {})
+        self.assertIn("did not complete", envs[0].notes[0])
+
+
+class CompareTest(unittest.TestCase):
+    def comparison(self, **kw):
+        return compare.compare([
+            result("a", [run("fsync", 100, sync=90), run("async", 5)]),
+            result("a", [run("fsync", 102, sync=92), run("async", 5.1)]),
+            result("b", [run("fsync", 200, sync=190), run("async", 5.05)]),
+            result("b", [run("fsync", 204, sync=193), run("async", 5.0)])], **kw)
+
+    def test_slower_disk_reads_slower_and_unchanged_mode_same(self):
+        verdicts = {r.run[0]: r.judgement.verdict for r in self.comparison()["rows"]}
+        self.assertEqual(verdicts, {"fsync": "slower", "async": "same"})
+
+    def test_throughput_metric_speaks_of_speed_too(self):
+        rows = self.comparison(metrics=("ops_per_s",))["rows"]
+        fsync = [r for r in rows if r.run[0] == "fsync"][0]
+        self.assertLess(fsync.judgement.ratio, 1.0)
+        self.assertEqual(fsync.judgement.verdict, "slower")
+
+    def test_part_metrics_exist_only_where_the_mode_has_parts(self):
+        rows = self.comparison(metrics=("sync_mean",))["rows"]
+        self.assertEqual([r.run[0] for r in rows], ["fsync"])
+
+    def test_baseline_can_be_chosen(self):
+        rows = self.comparison(baseline="b")["rows"]
+        self.assertEqual({r.environment for r in rows}, {"a"})
+        with self.assertRaises(UsageError):
+            self.comparison(baseline="nope")
+
+    def test_runs_only_on_one_side_are_listed_not_compared(self):
+        c = compare.compare([result("a", [run("fsync", 100), run("osync", 50)]),
+                             result("b", [run("fsync", 100)])])
+        self.assertEqual(len(c["rows"]), 1)
+        self.assertEqual(c["missing"][0][0], "a")
+
+    def test_one_environment_is_refused(self):
+        with self.assertRaises(InputError):
+            compare.compare([result("a", [run("fsync", 100)]),
+                             result("a", [run("fsync", 100)])])
+
+    def test_nothing_matching_is_refused(self):
+        with self.assertRaises(InputError):
+            compare.compare([result("a", [run("fsync", 100)]),
+                             result("b", [run("fsync", 100, bs=4096)])])
+
+    def test_run_label_shows_what_differs_from_the_defaults(self):
+        self.assertEqual(compare.run_label(("aio", 4096, "rand", 32, 1)),
+                         "aio 4 KiB qd32 rand")
+        self.assertEqual(compare.run_label(("fdatasync", 8192, "seq", 1, 8)),
+                         "fdatasync 8 KiB every 8")
+
+
+class RenderTest(unittest.TestCase):
+    def setUp(self):
+        self.c = CompareTest().comparison()
+
+    def test_text_leads_with_the_answer(self):
+        first = compare_render.render_text(self.c).splitlines()[0]
+        self.assertEqual(first, "b vs a (mean): slower in fsync 8 KiB 2x; same in 1 of 2")
+
+    def test_json_is_versioned_and_carries_the_intervals(self):
+        doc = json.loads(compare_render.render_json(self.c))
+        self.assertEqual((doc["schema"], doc["schema_version"]), ("diskio-compare", 1))
+        fsync = [c for c in doc["comparisons"] if c["run"]["mode"] == "fsync"][0]
+        self.assertEqual(fsync["verdict"], "slower")
+        self.assertEqual(len(fsync["interval"]), 2)
+
+    def test_csv_has_one_row_per_ratio(self):
+        lines = compare_render.render_csv(self.c).splitlines()
+        self.assertEqual(lines[0].split(",")[0], "environment")
+        self.assertEqual(len(lines), 1 + len(self.c["rows"]))
+
+    def test_markdown_tables_have_a_separator_row(self):
+        text = compare_render.render_markdown(self.c)
+        self.assertIn("| run | metric | a | b |", text)
+        self.assertIn("| --- |", text)
+
+    def test_measures_are_scaled_like_diskios_table(self):
+        self.assertEqual(compare_render.fmt_measure(73200, "ns"), "73.2 us")
+        self.assertEqual(compare_render.fmt_measure(2.5e6, "ns"), "2.5 ms")
+        self.assertEqual(compare_render.fmt_measure(812, "ns"), "812 ns")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("LC_ALL", "C")
+    unittest.main()
