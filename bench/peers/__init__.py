@@ -20,26 +20,3 @@ Benchmarks are not installed: the package lives in bench/ and the entry
 point bench/compare-peers puts bench/ and ../python on sys.path.
 Standard library plus diskio_analysis (errors, cli) only.
 """
-
-import importlib as _importlib
-import sys as _sys
-import types as _types
-
-
-def _analysis_without_version():
-    """diskio_analysis's __init__ imports the _version module that configure
-    writes.  A tree that was never configured (an unpacked tarball, whose
-    diskio the harness builds itself) or a build elsewhere that is not on
-    PYTHONPATH has none, and the harness needs no version: stand one in
-    rather than refuse to run."""
-    try:
-        _importlib.import_module("diskio_analysis")
-    except ModuleNotFoundError as err:
-        if err.name != "diskio_analysis._version":
-            raise
-        stub = _types.ModuleType("diskio_analysis._version")
-        stub.VERSION = "unknown (unconfigured tree)"
-        _sys.modules[stub.__name__] = stub
-
-
-_analysis_without_version()

@@ -20,6 +20,14 @@ from pkgutil import extend_path as _extend_path
 if not _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_version.py")):
     __path__ = _extend_path(__path__, __name__)
 
-from ._version import VERSION as __version__  # noqa: E402
+try:
+    from ._version import VERSION as __version__  # noqa: E402
+except ModuleNotFoundError as _err:
+    # A source tree that was never configured has no version to tell; the
+    # one thing run there is bench/compare-peers, which builds its own
+    # diskio.  An installed package always has _version.py.
+    if _err.name != __name__ + "._version":
+        raise
+    __version__ = "unknown (unconfigured source tree)"
 
 __all__ = ["__version__"]

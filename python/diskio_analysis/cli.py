@@ -8,7 +8,7 @@ import argparse
 import os
 import sys
 
-from ._version import VERSION
+from . import __version__ as VERSION
 from .errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
 
 

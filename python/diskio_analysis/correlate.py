@@ -9,7 +9,7 @@ prints."""
 
 import math
 
-from ._version import VERSION
+from . import __version__ as VERSION
 from .errors import InputError
 from .metrics import is_higher_better, metric_unit
 from .walmodel import wal_model

@@ -13,7 +13,7 @@ import math
 import re
 import sys
 
-from ._version import VERSION
+from . import __version__ as VERSION
 from .errors import InputError
 
 # Counts, sizes, times and option values beyond this are corrupt, not
