@@ -2,7 +2,8 @@
 """Description: the throw-away cluster is configured for a unix socket
 only and durable writes, its options are checked before anything is
 created, the server runs as an unprivileged user when started as root,
-and cleaning up a cluster that never started does nothing, once."""
+and cleaning up saves the server log before it removes the cluster, the
+socket and the work directories, once."""
 
 import argparse
 import os
@@ -100,14 +101,35 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(sorted(env), ["HOME", "LANG", "LC_ALL", "PATH", "TZ"])
         self.assertEqual((env["LANG"], env["LC_ALL"]), ("C", "C"))
 
-    def test_cleaning_up_a_cluster_never_set_up_does_nothing_once(self):
+    def test_cleaning_up_a_cluster_never_set_up_does_nothing(self):
         c = Cluster(options(self.bindir))
         saved = []
         c.cleanup(failed=True, save_log=saved.append)
         self.assertTrue(c.cleaned)
         self.assertEqual(saved, [])
+
+    def fake_setup(self, c):
+        c.cluster_dir = os.path.join(self.tmp, "cluster")
+        c.sock_dir = os.path.join(self.tmp, "sock")
+        c.work_dir = os.path.join(self.tmp, "work")
+        for d in (c.cluster_dir, c.sock_dir, c.work_dir):
+            os.mkdir(d)
+        c.data_dir = os.path.join(c.cluster_dir, "data")
+        c.log_file = os.path.join(c.cluster_dir, "postgres.log")
+        with open(c.log_file, "w") as f:
+            f.write("LOG:  database system is shut down\n")
+
+    def test_the_log_is_saved_before_the_cluster_is_removed_once(self):
+        c = Cluster(options(self.bindir))
+        self.fake_setup(c)
+        saved = []
+        c.cleanup(failed=False, save_log=lambda p: saved.append(open(p).read()))
+        self.assertEqual(saved, ["LOG:  database system is shut down\n"])
+        self.assertEqual(os.listdir(self.tmp), ["bin"])
+        self.fake_setup(c)
         c.cleanup(failed=False, save_log=saved.append)
-        self.assertEqual(saved, [])
+        self.assertEqual(len(saved), 1)
+        self.assertTrue(os.path.exists(c.cluster_dir))
 
     def test_no_server_processes_for_a_data_directory_nobody_uses(self):
         self.assertEqual(cluster.server_processes(os.path.join(self.tmp, "data")), [])

@@ -66,7 +66,7 @@ class SnapshotScriptTest(unittest.TestCase):
 
 class CountersTest(unittest.TestCase):
     def test_the_last_output_line_is_parsed_in_column_order(self):
-        out = "\n" + "|".join(str(i) for i in range(13)) + "\n"
+        out = "\nearlier|output\n" + "|".join(str(i) for i in range(13)) + "\n"
         snap = stats.parse_counters(out)
         self.assertEqual(list(snap), stats.COUNTERS)
         self.assertEqual((snap["wal_write"], snap["buffers_checkpoint"]), (0.0, 12.0))
