@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: MIT
+"""diskio-pgphases' command line: the options, the run from setup to
+results, and the signals.  SIGINT, SIGTERM and SIGHUP end a run with
+130, 143 and 129, after the server is stopped, the cluster removed and
+the partial results (marked incomplete) written; a bad option or
+environment is 2, a failed run 1."""
+
+import argparse
+import atexit
+import datetime
+import os
+import re
+import signal
+
+from .. import __version__
+from ..cli import run_command
+from ..errors import EXIT_INTERRUPTED, EXIT_OK, UsageError
+from . import PROG, RunError, progress, results
+from .cluster import Cluster
+from .workload import Workload
+
+WAL_SYNC_METHODS = ["fdatasync", "fsync", "open_datasync", "open_sync",
+                    "fsync_writethrough"]
+SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+SIGNAL_STATUS = {signal.SIGINT: EXIT_INTERRUPTED, signal.SIGTERM: 143,
+                 signal.SIGHUP: 129}
+
+
+class Interrupted(BaseException):
+    """Raised from the signal handler in the main thread."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def parse_args(argv):
+    # argparse's own usage and error lines (not cli.QuietParser's): the
+    # command's messages stay what they were before it became a package.
+    p = argparse.ArgumentParser(
+        prog=PROG,
+        description="Run a DBT-3-style workload (load, power, throughput) on a "
+                    "throw-away PostgreSQL cluster created in a new subdirectory "
+                    "of DIRECTORY, the storage under test. Not a TPC-H or DBT-3 "
+                    "result.")
+    p.add_argument("directory", metavar="DIRECTORY",
+                   help="storage under test; the cluster is created in a new "
+                        "subdirectory and removed at the end")
+    p.add_argument("-o", "--output", metavar="DIR", required=True,
+                   help="result directory (created; existing result files are "
+                        "never overwritten)")
+    p.add_argument("--sf", type=float, default=0.01,
+                   help="scale factor (default 0.01)")
+    p.add_argument("--streams", type=int, default=2,
+                   help="query streams in the throughput phase (default 2)")
+    p.add_argument("--refresh-size", type=int, default=None,
+                   help="orders per refresh call, one commit each (default 1%% "
+                        "of the orders)")
+    p.add_argument("--wal-sync-method", default="fdatasync", choices=WAL_SYNC_METHODS,
+                   help="PostgreSQL wal_sync_method (default fdatasync)")
+    p.add_argument("--shared-buffers", default="128MB",
+                   help="PostgreSQL shared_buffers (default 128MB)")
+    p.add_argument("--pg-bindir", metavar="DIR",
+                   help="PostgreSQL binaries (default: pg_config --bindir, "
+                        "then /usr/lib/postgresql/*/bin)")
+    p.add_argument("--run-as", metavar="USER",
+                   help="user to run the server as when started as root "
+                        "(default nobody)")
+    p.add_argument("--preload", metavar="LIB",
+                   help="run the server (never initdb) with LD_PRELOAD=LIB, "
+                        "e.g. libdiskio-delay.so")
+    p.add_argument("--delay-us", type=int, metavar="N",
+                   help="DISKIO_DELAY_US for the server (with --preload)")
+    p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
+    a = p.parse_args(argv)
+    if not a.sf > 0 or a.sf < 0.001:
+        p.error("--sf must be at least 0.001")
+    if a.streams < 1:
+        p.error("--streams must be at least 1")
+    if a.refresh_size is not None and a.refresh_size < 1:
+        p.error("--refresh-size must be at least 1")
+    if a.delay_us is not None and a.delay_us < 0:
+        p.error("--delay-us must not be negative")
+    if not re.fullmatch(r"\d+\s*(kB|MB|GB|TB)?", a.shared_buffers):
+        p.error("--shared-buffers: want a size such as 128MB")
+    return a
+
+
+class Run:
+    """One run: the workload on its cluster, and how it ended."""
+
+    def __init__(self, args):
+        self.args = args
+        self.start_time = datetime.datetime.now()
+        self.error = None
+        self.interrupted_by = None
+        # In this order, so that the first bad option is the one reported.
+        self.workload = Workload(args)
+        self.cluster = Cluster(args)
+
+    def run_all(self):
+        self.cluster.setup()
+        self.workload.run(self.cluster)
+
+    def cleanup(self):
+        self.cluster.cleanup(
+            failed=bool(self.interrupted_by or self.error),
+            save_log=lambda log: results.copy_log(log, self.args.output))
+
+    def write_results(self, complete):
+        results.write(self.args.output, self.workload.tasks, self.workload.walrows,
+                      results.settings(self, complete))
+
+
+def check_output(out):
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError("--output %s exists and is not a directory" % out)
+    existing = results.existing(out)
+    if existing:
+        raise UsageError("refusing to overwrite %s in %s; choose another --output"
+                         % (", ".join(existing), out))
+
+
+def execute(argv):
+    """The run; its exit status."""
+    args = parse_args(argv)
+    out = args.output
+    check_output(out)
+    run = Run(args)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise UsageError("cannot create --output %s: %s" % (out, e))
+
+    def on_signal(signum, frame):
+        if run.interrupted_by is None and not run.cluster.cleaned:
+            run.interrupted_by = signum
+            raise Interrupted(signum)
+
+    for sig in SIGNALS:
+        signal.signal(sig, on_signal)
+    atexit.register(run.cleanup)
+
+    status = EXIT_OK
+    try:
+        run.run_all()
+    except Interrupted as e:
+        name = signal.Signals(e.signum).name
+        run.error = "interrupted by %s" % name
+        progress("interrupted by %s: stopping the server and removing the cluster" % name)
+        status = SIGNAL_STATUS.get(e.signum, RunError.exit_status)
+    except UsageError as e:
+        run.error = str(e)
+        progress(str(e))
+        status = e.exit_status
+    except (RunError, OSError) as e:
+        run.error = str(e)
+        progress("run failed: %s" % e)
+        status = RunError.exit_status
+    finally:
+        # No more interruptions while cleaning up.
+        for sig in SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        run.cleanup()
+        try:
+            run.write_results(status == EXIT_OK)
+        except OSError as e:
+            progress("cannot write results to %s: %s" % (out, e))
+            if status == EXIT_OK:
+                status = RunError.exit_status
+    if status == EXIT_OK:
+        progress("results in %s" % out)
+    else:
+        progress("partial results (marked incomplete) in %s" % out)
+    return status
+
+
+def main(argv=None):
+    """The command: execute() inside the package's outermost handler, so
+    that an unforeseen error is one line and status 1, never a
+    traceback."""
+    status = []
+    handled = run_command(PROG, lambda a: status.append(execute(a)), argv,
+                          internal_status=RunError.exit_status)
+    return status[0] if status else handled

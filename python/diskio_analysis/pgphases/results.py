@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: MIT
+"""The result files: q_time.csv (the DBT-3 kit's format), wal.csv (the
+per-phase counters), settings.json and settings.csv (what was run, where
+and how), and the server log's copy.  A result file that exists is never
+overwritten: each is opened with mode "x"."""
+
+import csv
+import json
+import os
+import shutil
+import socket
+
+from .. import __version__
+from . import PROG
+
+RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
+                "postgres.log"]
+QTIME_HEADER = ["task_name", "s_time", "e_time", "diff_time", "seconds"]
+WAL_HEADER = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
+              "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
+              "checkpoint_sync_time_ms", "checkpoint_sync_files"]
+
+
+def fmt_ts(dt):
+    return dt.strftime("%Y-%m-%d %H:%M:%S.") + "%03d" % (dt.microsecond // 1000)
+
+
+def fmt_diff(seconds):
+    ms = int(round(seconds * 1000))
+    h, rest = divmod(ms, 3600 * 1000)
+    m, rest = divmod(rest, 60 * 1000)
+    s, ms = divmod(rest, 1000)
+    return "%02d:%02d:%02d.%03d" % (h, m, s, ms)
+
+
+def existing(out):
+    """The result files already in out."""
+    return [f for f in RESULT_FILES if os.path.exists(os.path.join(out, f))]
+
+
+def qtime_row(name, t0, t1, sec):
+    return [name, fmt_ts(t0), fmt_ts(t1), fmt_diff(sec), "%.6f" % sec]
+
+
+def wal_row(name, d):
+    return [name, "%d" % d["wal_write"], "%d" % d["wal_sync"],
+            "%.3f" % d["wal_write_time_ms"], "%.3f" % d["wal_sync_time_ms"],
+            "%d" % d["wal_bytes"], "%.3f" % d["checkpoint_write_time_ms"],
+            "%.3f" % d["checkpoint_sync_time_ms"],
+            "%d" % d["checkpoint_sync_files"]]
+
+
+def settings(run, complete):
+    """settings.json's record of a run (command.Run): the options, the
+    server and how the run ended."""
+    a, cluster, work = run.args, run.cluster, run.workload
+    return {
+        "tool": PROG, "tool_version": __version__,
+        "kind": "DBT-3-style (not a TPC-H or DBT-3 result)",
+        "complete": complete,
+        "error": run.error,
+        "interrupted_by_signal": run.interrupted_by,
+        "start_time": run.start_time.isoformat(timespec="seconds"),
+        "hostname": socket.gethostname(),
+        "scale_factor": work.sf,
+        "orders": work.norders,
+        "streams": a.streams,
+        "refresh_size": work.refresh,
+        "wal_sync_method": a.wal_sync_method,
+        "shared_buffers": a.shared_buffers,
+        "postgresql_version": cluster.pg_version,
+        "postgresql_version_num": cluster.pg_version_num,
+        "pg_bindir": cluster.bindir,
+        "directory": os.path.realpath(a.directory),
+        "data_dir": cluster.data_dir,
+        "run_as": cluster.run_as.pw_name,
+        "preload": cluster.preload,
+        "delay_us": a.delay_us if cluster.preload else None,
+        "preload_verified": cluster.preload_verified,
+        "server_settings": cluster.server_settings,
+        "phase_counters": {n: d for n, d in work.walrows},
+    }
+
+
+def settings_rows(record):
+    """settings.csv's name,value rows: the server settings flattened to
+    server.NAME, the phase counters left to settings.json and wal.csv."""
+    for k, v in record.items():
+        if k == "server_settings":
+            for sk, sv in sorted(v.items()):
+                yield ["server." + sk, sv]
+        elif k != "phase_counters":
+            yield [k, "" if v is None else v]
+
+
+def write_csv(path, header, rows):
+    with open(path, "x", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def write(out, tasks, walrows, record):
+    """Write the four result files into out (created if need be)."""
+    os.makedirs(out, exist_ok=True)
+    write_csv(os.path.join(out, "q_time.csv"), QTIME_HEADER,
+              [qtime_row(*t) for t in tasks])
+    write_csv(os.path.join(out, "wal.csv"), WAL_HEADER,
+              [wal_row(name, d) for name, d in walrows])
+    with open(os.path.join(out, "settings.json"), "x") as f:
+        json.dump(record, f, indent=2, sort_keys=False)
+        f.write("\n")
+    write_csv(os.path.join(out, "settings.csv"), ["name", "value"],
+              settings_rows(record))
+
+
+def copy_log(log_file, out):
+    """Keep the server log beside the results; a failure to copy it must
+    not hide the run's own outcome."""
+    try:
+        shutil.copyfile(log_file, os.path.join(out, "postgres.log"))
+    except OSError:
+        pass

@@ -1,0 +1,13 @@
+-- SPDX-License-Identifier: MIT
+-- TPC-H query 11, with the specification's validation parameters.
+-- Parameter: {{fraction}} = 0.0001 / scale factor, written %.10f.
+
+SELECT ps_partkey, sum(ps_supplycost * ps_availqty) AS value
+FROM partsupp, supplier, nation
+WHERE ps_suppkey = s_suppkey AND s_nationkey = n_nationkey AND n_name = 'GERMANY'
+GROUP BY ps_partkey HAVING sum(ps_supplycost * ps_availqty) > (
+ SELECT sum(ps_supplycost * ps_availqty) * {{fraction}}
+ FROM partsupp, supplier, nation
+ WHERE ps_suppkey = s_suppkey AND s_nationkey = n_nationkey
+  AND n_name = 'GERMANY')
+ORDER BY value DESC;

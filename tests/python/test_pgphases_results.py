@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: MIT
+"""Description: q_time.csv is in the DBT-3 kit's format (millisecond time
+stamps, HH:MM:SS.mmm durations), wal.csv has integer counts and
+millisecond times, settings.csv flattens settings.json, and no result
+file that exists is ever overwritten."""
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from diskio_analysis import __version__
+from diskio_analysis.pgphases import results
+
+T0 = datetime.datetime(2026, 11, 23, 18, 48, 4, 123999)
+T1 = datetime.datetime(2026, 11, 23, 18, 48, 6, 5000)
+WAL = {"wal_write": 12.0, "wal_sync": 7.0, "wal_write_time_ms": 1.23456,
+       "wal_sync_time_ms": 20.0, "wal_bytes": 4096.0, "checkpoint_write_time_ms": 0.0,
+       "checkpoint_sync_time_ms": 2.5, "checkpoint_sync_files": 3.0, "wal_fpi": 1.0}
+
+
+class FormatTest(unittest.TestCase):
+    def test_time_stamps_keep_milliseconds_truncated(self):
+        self.assertEqual(results.fmt_ts(T0), "2026-11-23 18:48:04.123")
+
+    def test_durations_are_rounded_to_milliseconds(self):
+        self.assertEqual(results.fmt_diff(1.2345), "00:00:01.234")
+        self.assertEqual(results.fmt_diff(1.2346), "00:00:01.235")
+        self.assertEqual(results.fmt_diff(3723.9996), "01:02:04.000")
+
+    def test_a_qtime_row_has_both_duration_forms(self):
+        self.assertEqual(results.qtime_row("LOAD", T0, T1, 1.881),
+                         ["LOAD", "2026-11-23 18:48:04.123", "2026-11-23 18:48:06.005",
+                          "00:00:01.881", "1.881000"])
+
+    def test_a_wal_row_has_counts_and_millisecond_times(self):
+        self.assertEqual(results.wal_row("LOAD", WAL),
+                         ["LOAD", "12", "7", "1.235", "20.000", "4096", "0.000",
+                          "2.500", "3"])
+
+
+class Fake:
+    pass
+
+
+def finished_run():
+    run = Fake()
+    run.args = argparse.Namespace(streams=2, wal_sync_method="fdatasync",
+                                  shared_buffers="128MB", directory="/tmp", delay_us=5)
+    run.error, run.interrupted_by, run.start_time = None, None, T0
+    run.cluster = Fake()
+    c = run.cluster
+    c.pg_version, c.pg_version_num, c.bindir = "PostgreSQL 15", 150018, "/bin"
+    c.data_dir, c.preload, c.preload_verified = "/tmp/x/data", None, None
+    c.run_as = Fake()
+    c.run_as.pw_name = "nobody"
+    c.server_settings = {"wal_sync_method": "fdatasync", "fsync": "on"}
+    run.workload = Fake()
+    w = run.workload
+    w.sf, w.norders, w.refresh = 0.01, 15000, 150
+    w.tasks = [("LOAD", T0, T1, 1.881)]
+    w.walrows = [("LOAD", WAL)]
+    return run
+
+
+class WriteTest(unittest.TestCase):
+    def setUp(self):
+        self.out = tempfile.mkdtemp(prefix="test-pgphases-results.")
+        self.addCleanup(shutil.rmtree, self.out)
+
+    def write(self):
+        run = finished_run()
+        results.write(self.out, run.workload.tasks, run.workload.walrows,
+                      results.settings(run, True))
+
+    def read(self, name):
+        with open(os.path.join(self.out, name)) as f:
+            return f.read()
+
+    def test_the_four_files_are_written_with_their_headers(self):
+        self.write()
+        self.assertTrue(self.read("q_time.csv").startswith(
+            "task_name,s_time,e_time,diff_time,seconds\nLOAD,"))
+        self.assertTrue(self.read("wal.csv").startswith(",".join(results.WAL_HEADER)))
+        self.assertEqual(results.existing(self.out), results.RESULT_FILES[:4])
+
+    def test_settings_csv_flattens_server_settings_and_leaves_out_counters(self):
+        self.write()
+        lines = self.read("settings.csv").splitlines()
+        self.assertEqual(lines[:3], ["name,value", "tool,diskio-pgphases",
+                                     "tool_version,%s" % __version__])
+        self.assertIn("preload,", lines)
+        self.assertIn("delay_us,", lines)   # only with a preload library
+        self.assertEqual([x for x in lines if x.startswith("server.")],
+                         ["server.fsync,on", "server.wal_sync_method,fdatasync"])
+        self.assertFalse(any(x.startswith("phase_counters") for x in lines))
+        record = json.loads(self.read("settings.json"))
+        self.assertEqual(record["phase_counters"]["LOAD"]["wal_sync"], 7.0)
+        self.assertIs(record["complete"], True)
+
+    def test_an_existing_result_file_is_never_overwritten(self):
+        with open(os.path.join(self.out, "wal.csv"), "w") as f:
+            f.write("mine\n")
+        with self.assertRaises(FileExistsError):
+            self.write()
+        self.assertEqual(self.read("wal.csv"), "mine\n")
+        self.assertEqual(results.existing(self.out), ["q_time.csv", "wal.csv"])
+
+    def test_a_log_that_cannot_be_copied_is_skipped_quietly(self):
+        results.copy_log("/nonexistent/postgres.log", self.out)
+        self.assertEqual(os.listdir(self.out), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
