@@ -14,7 +14,7 @@ check() { # what got
     fi
 }
 check diskio "$("$DISKIO" --version | sed -n 's/^diskio //p')"
-for script in diskio-correlate diskio-plot diskio-pgphases; do
+for script in diskio-correlate diskio-plot diskio-pgphases diskio-compare; do
     check "$script" "$("${PYTHON3:-python3}" "$top_builddir/scripts/$script" --version 2>&1 |
         sed -n "s/^$script //p")"
 done
