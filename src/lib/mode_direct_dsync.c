@@ -6,7 +6,7 @@
 
 #include <fcntl.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 const struct mode_ops mode_direct_dsync = {
     .name = "direct-dsync",

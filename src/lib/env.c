@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 static const char *const env_keys[] = {
     "hostname",

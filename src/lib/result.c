@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 const double summary_pcts[SUMMARY_PCTS] = {50.0, 90.0, 99.0, 99.9, 99.99};
 const char *const summary_pct_keys[SUMMARY_PCTS] = {"p50", "p90", "p99", "p99_9", "p99_99"};

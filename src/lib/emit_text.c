@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 /* Three significant digits with a unit that fits: 812 ns, 2.41 us, 1.23 ms. */
 static const char *format_ns(char *buf, size_t size, double ns)

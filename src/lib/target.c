@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 static int create_in(struct diskio_target *t, const char *dir, const char *name_or_null)
 {

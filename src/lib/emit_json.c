@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 static void json_string(FILE *out, const char *s)
 {

@@ -5,7 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 static void csv_field(FILE *out, const char *s)
 {

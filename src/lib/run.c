@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out)
 {

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets. */
 static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Internals shared by the library's units.  Not installed. */
-#ifndef DISKIO_PRIVATE_H
-#define DISKIO_PRIVATE_H
+#ifndef DISKIO_INTERNAL_H
+#define DISKIO_INTERNAL_H
 
 #include <time.h>
 

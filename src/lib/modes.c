@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 static const struct mode_ops *const modes[DISKIO_MODE_COUNT] = {
     [DISKIO_MODE_ASYNC] = &mode_async,

@@ -5,7 +5,7 @@
 
 #include <fcntl.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 const struct mode_ops mode_osync = {
     .name = "osync",

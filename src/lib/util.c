@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diskio_private.h"
+#include "diskio_internal.h"
 
 const char *diskio_version(void)
 {
