@@ -345,8 +345,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
 
     bool has_aio = false, has_sync = false, has_direct = false;
     for (size_t i = 0; i < o->nmodes; i++) {
-        has_aio |= o->modes[i] == DISKIO_MODE_AIO || o->modes[i] == DISKIO_MODE_URING;
-        has_sync |= o->modes[i] == DISKIO_MODE_FSYNC || o->modes[i] == DISKIO_MODE_FDATASYNC;
+        has_aio |= diskio_mode_is_queued(o->modes[i]);
+        has_sync |= diskio_mode_syncs(o->modes[i]);
         has_direct |= diskio_mode_is_direct(o->modes[i]);
     }
     if (o->iodepth > 1 && !has_aio)

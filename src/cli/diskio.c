@@ -226,11 +226,8 @@ int main(int argc, char **argv)
             cfg.count = opt.count;
             cfg.runtime_ns = opt.runtime_ns;
             cfg.warmup = opt.warmup;
-            cfg.iodepth =
-                (cfg.mode == DISKIO_MODE_AIO || cfg.mode == DISKIO_MODE_URING) ? opt.iodepth : 1;
-            cfg.sync_every = (cfg.mode == DISKIO_MODE_FSYNC || cfg.mode == DISKIO_MODE_FDATASYNC)
-                                 ? opt.sync_every
-                                 : 1;
+            cfg.iodepth = diskio_mode_is_queued(cfg.mode) ? opt.iodepth : 1;
+            cfg.sync_every = diskio_mode_syncs(cfg.mode) ? opt.sync_every : 1;
             cfg.seed = opt.seed;
             cfg.rate_interval_ns = opt.rate_interval_ns;
             char *trace_path = NULL;

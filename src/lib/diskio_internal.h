@@ -70,24 +70,29 @@ struct engine {
     const char *error_during;
 };
 
-/* One durability discipline: how to open the file and how to run ops. */
+/* One durability discipline, a row of the mode table (modes.c). */
 struct mode_ops {
     const char *name;
     int open_flags;          /* or-ed into O_WRONLY */
     const char *open_flags_text;
     bool direct;             /* O_DIRECT: aligned lengths and offsets */
-    bool has_parts;          /* write and sync recorded separately */
+    bool queued;             /* several ops in flight (iodepth applies) */
+    bool syncs;              /* a sync call after the writes: sync_every applies,
+                              * write and sync recorded separately */
     /* Issue ph->limit ops (or until the deadline or stop), recording each;
      * sets e->error on failure.  Returns nothing: the phase says it all. */
     void (*run)(struct engine *e, struct engine_phase *ph);
 };
 
-extern const struct mode_ops mode_async, mode_fsync, mode_fdatasync, mode_osync,
-    mode_odsync, mode_direct, mode_direct_dsync, mode_aio, mode_uring;
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
 
-/* The generic write loop shared by the five pwrite-only modes. */
+/* The loops the table points at: the synchronous loop with no sync call,
+ * with fsync and with fdatasync (engine.c), and the queued backends. */
 void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void mode_aio_run(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void mode_uring_run(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 /* Out-of-line slow paths of the loops. */
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
                    ssize_t first) DISKIO_HIDDEN;

@@ -18,6 +18,16 @@ void engine_run_write(struct engine *e, struct engine_phase *ph)
     engine_dispatch(e, ph, NULL);
 }
 
+void engine_run_fsync(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, fsync);
+}
+
+void engine_run_fdatasync(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, fdatasync);
+}
+
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
                    ssize_t first)
 {
@@ -134,7 +144,8 @@ void diskio_config_init(struct diskio_config *cfg)
 
 const char *diskio_config_problem(const struct diskio_config *cfg)
 {
-    if (!mode_ops_of(cfg->mode))
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    if (!ops)
         return "unknown mode";
     if ((unsigned)cfg->pattern > DISKIO_PATTERN_APPEND)
         return "unknown pattern";
@@ -148,7 +159,7 @@ const char *diskio_config_problem(const struct diskio_config *cfg)
         return "either a count or a runtime is needed";
     if (cfg->iodepth < 1 || cfg->iodepth > DISKIO_IODEPTH_MAX)
         return "iodepth must be between 1 and 1024";
-    bool queued = cfg->mode == DISKIO_MODE_AIO || cfg->mode == DISKIO_MODE_URING;
+    const bool queued = ops->queued;
     if (queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
         return "iodepth times block size must not exceed 256 MiB (one buffer per request)";
     if (queued && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
@@ -279,8 +290,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     };
 
     /* queued modes give each request in flight a buffer of its own */
-    uint64_t buffers =
-        (cfg->mode == DISKIO_MODE_AIO || cfg->mode == DISKIO_MODE_URING) ? cfg->iodepth : 1;
+    uint64_t buffers = ops->queued ? cfg->iodepth : 1;
     rc = fill_buffer(&buf, buffers * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         return rc;
@@ -306,7 +316,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     }
 
-    rc = run_alloc(ops->name, ops->has_parts, cfg->rate_interval_ns != 0, &run);
+    rc = run_alloc(ops->name, ops->syncs, cfg->rate_interval_ns != 0, &run);
     if (rc < 0)
         goto fail;
     run->info.has_config = true;
@@ -315,7 +325,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.config.progress = NULL;
     run->open_flags_text = ops->open_flags_text;
     for (int i = 0; i < 3; i++) {
-        if ((i == 0 || ops->has_parts) && (rc = diskio_hist_new(&scratch[i])) < 0)
+        if ((i == 0 || ops->syncs) && (rc = diskio_hist_new(&scratch[i])) < 0)
             goto fail;
     }
     if (cfg->trace_fd >= 0) {

@@ -172,7 +172,7 @@ static DISKIO_ALWAYS_INLINE void aio_loop(struct engine *e, struct engine_phase 
     ph->done = completed;
 }
 
-static void run_aio(struct engine *e, struct engine_phase *ph)
+void mode_aio_run(struct engine *e, struct engine_phase *ph)
 {
     struct aio_state s = {.depth = e->cfg->iodepth};
     ph->done = 0;
@@ -200,12 +200,3 @@ out:
     free(s.batch);
     free(s.events);
 }
-
-const struct mode_ops mode_aio = {
-    .name = "aio",
-    .open_flags = O_DIRECT,
-    .open_flags_text = "O_WRONLY|O_DIRECT",
-    .direct = true,
-    .has_parts = false,
-    .run = run_aio,
-};

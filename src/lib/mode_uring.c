@@ -184,7 +184,7 @@ static DISKIO_ALWAYS_INLINE void uring_loop(struct engine *e, struct engine_phas
     ph->done = completed;
 }
 
-static void run_uring(struct engine *e, struct engine_phase *ph)
+void mode_uring_run(struct engine *e, struct engine_phase *ph)
 {
     struct uring_state s = {.depth = e->cfg->iodepth};
     struct iovec *iov = NULL;
@@ -224,19 +224,10 @@ out:
     free(iov);
 }
 #else
-static void run_uring(struct engine *e, struct engine_phase *ph)
+void mode_uring_run(struct engine *e, struct engine_phase *ph)
 {
     ph->done = 0;
     e->error = -ENOSYS;
     e->error_during = "setup";
 }
 #endif
-
-const struct mode_ops mode_uring = {
-    .name = "uring",
-    .open_flags = O_DIRECT,
-    .open_flags_text = "O_WRONLY|O_DIRECT",
-    .direct = true,
-    .has_parts = false,
-    .run = run_uring,
-};

@@ -1,27 +1,66 @@
 /* SPDX-License-Identifier: MIT */
-/* The mode table: names, lookup.  Each mode lives in its own mode_*.c. */
+/*
+ * The mode table: every fact about a mode, one row each.  A mode that
+ * only differs in open flags and in the sync call after its writes is a
+ * row here and nothing else; a mode with code of its own (a queued
+ * backend: mode_aio.c, mode_uring.c) adds a row pointing at it.  Adding
+ * a mode adds a row and touches no other.
+ */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include "diskio_internal.h"
 
-static const struct mode_ops *const modes[DISKIO_MODE_COUNT] = {
-    [DISKIO_MODE_ASYNC] = &mode_async,
-    [DISKIO_MODE_FSYNC] = &mode_fsync,
-    [DISKIO_MODE_FDATASYNC] = &mode_fdatasync,
-    [DISKIO_MODE_OSYNC] = &mode_osync,
-    [DISKIO_MODE_ODSYNC] = &mode_odsync,
-    [DISKIO_MODE_DIRECT] = &mode_direct,
-    [DISKIO_MODE_DIRECT_DSYNC] = &mode_direct_dsync,
-    [DISKIO_MODE_AIO] = &mode_aio,
-    [DISKIO_MODE_URING] = &mode_uring,
+static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
+    /* pwrite into the page cache; nothing is made durable.  It measures
+     * the copy into memory and, when dirty pages pile up, writeback
+     * throttling in balance_dirty_pages(). */
+    [DISKIO_MODE_ASYNC] = {.name = "async", .open_flags = 0, .open_flags_text = "O_WRONLY",
+                           .run = engine_run_write},
+    /* pwrite, then fsync(2); the write part and the sync part are also
+     * recorded separately.  With sync_every N, one fsync follows every N
+     * writes (group commit). */
+    [DISKIO_MODE_FSYNC] = {.name = "fsync", .open_flags = 0, .open_flags_text = "O_WRONLY",
+                           .syncs = true, .run = engine_run_fsync},
+    /* pwrite, then fdatasync(2), which skips metadata not needed to read
+     * the data back (mtime); otherwise as fsync. */
+    [DISKIO_MODE_FDATASYNC] = {.name = "fdatasync", .open_flags = 0,
+                               .open_flags_text = "O_WRONLY", .syncs = true,
+                               .run = engine_run_fdatasync},
+    /* every write returns only after data and all metadata (mtime
+     * included) are durable */
+    [DISKIO_MODE_OSYNC] = {.name = "osync", .open_flags = O_SYNC,
+                           .open_flags_text = "O_WRONLY|O_SYNC", .run = engine_run_write},
+    /* every write returns only after the data and the metadata needed to
+     * read it back are durable (PostgreSQL's wal_sync_method=open_datasync) */
+    [DISKIO_MODE_ODSYNC] = {.name = "odsync", .open_flags = O_DSYNC,
+                            .open_flags_text = "O_WRONLY|O_DSYNC", .run = engine_run_write},
+    /* the page cache is bypassed, but the device's volatile write cache
+     * may still hold the data, so this is not durable by itself */
+    [DISKIO_MODE_DIRECT] = {.name = "direct", .open_flags = O_DIRECT,
+                            .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
+                            .run = engine_run_write},
+    /* bypasses the page cache and, on devices with a volatile cache,
+     * issues a cache flush (or FUA write) per write */
+    [DISKIO_MODE_DIRECT_DSYNC] = {.name = "direct-dsync", .open_flags = O_DIRECT | O_DSYNC,
+                                  .open_flags_text = "O_WRONLY|O_DIRECT|O_DSYNC",
+                                  .direct = true, .run = engine_run_write},
+    /* libaio, iodepth writes in flight (mode_aio.c) */
+    [DISKIO_MODE_AIO] = {.name = "aio", .open_flags = O_DIRECT,
+                         .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
+                         .queued = true, .run = mode_aio_run},
+    /* io_uring with registered file and buffers (mode_uring.c) */
+    [DISKIO_MODE_URING] = {.name = "uring", .open_flags = O_DIRECT,
+                           .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
+                           .queued = true, .run = mode_uring_run},
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode)
 {
-    return (unsigned)mode < DISKIO_MODE_COUNT ? modes[mode] : NULL;
+    return (unsigned)mode < DISKIO_MODE_COUNT ? &modes[mode] : NULL;
 }
 
 const char *diskio_mode_name(enum diskio_mode mode)
@@ -33,7 +72,7 @@ const char *diskio_mode_name(enum diskio_mode mode)
 int diskio_mode_parse(const char *name, enum diskio_mode *out)
 {
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
-        if (name && strcmp(name, modes[m]->name) == 0) {
+        if (name && strcmp(name, modes[m].name) == 0) {
             *out = (enum diskio_mode)m;
             return 0;
         }
@@ -45,6 +84,18 @@ bool diskio_mode_is_direct(enum diskio_mode mode)
 {
     const struct mode_ops *ops = mode_ops_of(mode);
     return ops && ops->direct;
+}
+
+bool diskio_mode_is_queued(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->queued;
+}
+
+bool diskio_mode_syncs(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->syncs;
 }
 
 static const char *const pattern_names[] = {
