@@ -14,18 +14,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-#include "diskio_internal.h"
-
-/* xorshift64*: a fast, seedable generator; quality is ample for offsets. */
-static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
-{
-    uint64_t x = *state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *state = x;
-    return x * UINT64_C(2685821657736338717);
-}
+#include "engine.h"
 
 /* Where the writes go.  The loops keep this in locals (registers): the
  * engine struct lives in memory that every syscall might touch, as far as

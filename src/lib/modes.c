@@ -12,7 +12,7 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "diskio_internal.h"
+#include "engine.h"
 
 static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
