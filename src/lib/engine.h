@@ -59,6 +59,48 @@ struct engine {
     const char *error_during;
 };
 
+/* ---- queued modes: one loop (engine_queued.c) over a backend ----
+ *
+ * A queued mode keeps iodepth writes in flight through one kernel
+ * interface.  The loop (what to issue next, when an op is done, short
+ * writes, errors, stop) is the engine's; a backend only says how to put
+ * a request in the queue, hand the queue to the kernel and collect what
+ * completed: fio's queue/commit/getevents split, with three hooks. */
+struct queue_slot {
+    unsigned index;     /* the request's buffer: e->buf + index * block_size */
+    uint64_t offset;
+    uint64_t written;   /* bytes done by earlier parts of a short write */
+    uint64_t op;        /* op number within the phase */
+    uint64_t submit_ns; /* 0 until submitted */
+};
+struct queue_done {
+    struct queue_slot *slot;
+    long res;           /* bytes written, or -errno */
+};
+struct queue_backend {
+    /* Make the queue (depth requests) with its own state in *state; on
+     * failure release everything, name the step in *during and return
+     * -errno. */
+    int (*setup)(struct engine *e, unsigned depth, void **state, const char **during);
+    /* Queue slot's request: from byte slot->written of its buffer to
+     * offset + written.  The kernel sees it at the next submit. */
+    void (*prepare)(void *state, struct engine *e, struct queue_slot *slot);
+    /* Hand the n slots prepared since the last submit (in that order) to
+     * the kernel.  0 with *taken = n, or -errno with *taken = how many it
+     * took (the others never ran). */
+    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n,
+                  unsigned *taken);
+    /* Wait for at least one completion and store when the wait returned
+     * in *reaped_ns, then collect up to max completions into done.
+     * Returns how many, or -errno (-EINTR: call again). */
+    int (*reap)(void *state, struct queue_done *done, unsigned max, uint64_t *reaped_ns);
+    const char *reap_during; /* names a failed reap: "getevents", "wait" */
+    /* Release the queue, waiting for anything still in flight. */
+    void (*teardown)(void *state);
+};
+extern const struct queue_backend aio_backend DISKIO_HIDDEN;
+extern const struct queue_backend uring_backend DISKIO_HIDDEN;
+
 /* One durability discipline, a row of the mode table (modes.c). */
 struct mode_ops {
     const char *name;
@@ -71,17 +113,18 @@ struct mode_ops {
     /* Issue ph->limit ops (or until the deadline or stop), recording each;
      * sets e->error on failure.  Returns nothing: the phase says it all. */
     void (*run)(struct engine *e, struct engine_phase *ph);
+    const struct queue_backend *backend; /* queued modes: their interface */
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
 
 /* The loops the table points at: the synchronous loop with no sync call,
- * with fsync and with fdatasync (engine.c), and the queued backends. */
+ * with fsync and with fdatasync (engine_sync.c), and the queued loop over
+ * the mode's backend (engine_queued.c). */
 void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
-void mode_aio_run(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
-void mode_uring_run(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */

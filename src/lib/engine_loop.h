@@ -203,25 +203,6 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
 }
 
 /*
- * A queued mode's (aio, uring) op came back whole: record its latency from
- * submission to reaping, trace and count it.  Returns false once the
- * deadline has passed, when no further op may be issued.
- */
-static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
-                                                uint64_t op, uint64_t submit_ns,
-                                                uint64_t reaped_ns, uint64_t *completed,
-                                                const bool tracing)
-{
-    const uint64_t latency_ns = reaped_ns - submit_ns;
-    hist_record(ph->total, latency_ns);
-    if (tracing)
-        trace_add(ph->trace, e->op_base + op, submit_ns, latency_ns, latency_ns, 0);
-    ++*completed;
-    *e->progress = e->op_base + *completed;
-    return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
-}
-
-/*
  * LOOP(args..., pattern, tracing) called with both as compile-time
  * constants, so that every pattern, traced or not, gets a loop of its own
  * with no test of either inside.  Used by every mode's dispatch.

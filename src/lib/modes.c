@@ -48,14 +48,16 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     [DISKIO_MODE_DIRECT_DSYNC] = {.name = "direct-dsync", .open_flags = O_DIRECT | O_DSYNC,
                                   .open_flags_text = "O_WRONLY|O_DIRECT|O_DSYNC",
                                   .direct = true, .run = engine_run_write},
-    /* libaio, iodepth writes in flight (mode_aio.c) */
+    /* libaio, iodepth writes in flight (backend: mode_aio.c) */
     [DISKIO_MODE_AIO] = {.name = "aio", .open_flags = O_DIRECT,
                          .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
-                         .queued = true, .run = mode_aio_run},
-    /* io_uring with registered file and buffers (mode_uring.c) */
+                         .queued = true, .run = engine_run_queued,
+                         .backend = &aio_backend},
+    /* io_uring with registered file and buffers (backend: mode_uring.c) */
     [DISKIO_MODE_URING] = {.name = "uring", .open_flags = O_DIRECT,
                            .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
-                           .queued = true, .run = mode_uring_run},
+                           .queued = true, .run = engine_run_queued,
+                           .backend = &uring_backend},
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode)
