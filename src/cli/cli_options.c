@@ -194,23 +194,129 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+/* The option that sets a field of the library's config. */
+static const char *option_of(enum diskio_config_field field)
+{
+    switch (field) {
+    case DISKIO_FIELD_MODE: return "--mode";
+    case DISKIO_FIELD_PATTERN: return "--pattern";
+    case DISKIO_FIELD_BLOCK_SIZE: return "--bs";
+    case DISKIO_FIELD_FILE_SIZE: return "--size";
+    case DISKIO_FIELD_COUNT: return "--count";
+    case DISKIO_FIELD_IODEPTH: return "--iodepth";
+    case DISKIO_FIELD_SYNC_EVERY: return "--sync-every";
+    case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
+    case DISKIO_FIELD_NONE: break;
+    }
+    return "options";
+}
+
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
+                struct diskio_config *cfg)
+{
+    diskio_config_init(cfg);
+    cfg->mode = mode;
+    cfg->pattern = o->pattern;
+    cfg->block_size = block_size;
+    cfg->file_size = o->file_size - o->file_size % block_size;
+    cfg->count = o->count;
+    cfg->runtime_ns = o->runtime_ns;
+    cfg->warmup = o->warmup;
+    /* one --iodepth and --sync-every for a list of modes: each applies
+     * to the modes it means something to, the others keep the default */
+    if (diskio_mode_is_queued(mode))
+        cfg->iodepth = o->iodepth;
+    if (diskio_mode_syncs(mode))
+        cfg->sync_every = o->sync_every;
+    cfg->seed = o->seed;
+    cfg->rate_interval_ns = o->rate_interval_ns;
+}
+
+/*
+ * The library decides what a run may be.  Every run the options make
+ * (each mode with each block size) is checked, and the earliest rule any
+ * of them breaks (rules are numbered in the order the library checks
+ * them) is reported against the option that set the field it blames.
+ */
+static int check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t size)
+{
+    struct diskio_config_verdict worst = {DISKIO_RULE_OK, DISKIO_FIELD_NONE, NULL};
+    uint64_t worst_bs = 0;
+    for (size_t s = 0; s < o->nsizes; s++) {
+        for (size_t m = 0; m < o->nmodes; m++) {
+            struct diskio_config cfg;
+            struct diskio_config_verdict v;
+            cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
+            if (diskio_config_validate(&cfg, &v) != 0 &&
+                (worst.rule == DISKIO_RULE_OK || v.rule < worst.rule)) {
+                worst = v;
+                worst_bs = o->block_sizes[s];
+            }
+        }
+    }
+    if (worst.rule == DISKIO_RULE_FILE_SIZE)
+        return fail(err, size, "--size: the file (%llu bytes) must hold at least one block of "
+                    "--bs (%llu bytes)", (unsigned long long)o->file_size,
+                    (unsigned long long)largest_bs);
+
+    /* Whether an option given once applies to any mode in the list is the
+     * command's own question (the library sees one mode at a time). */
+    bool has_queued = false, has_sync = false;
+    for (size_t i = 0; i < o->nmodes; i++) {
+        has_queued |= diskio_mode_is_queued(o->modes[i]);
+        has_sync |= diskio_mode_syncs(o->modes[i]);
+    }
+    if (o->iodepth > 1 && !has_queued)
+        return fail(err, size, "--iodepth: applies to modes aio and uring only, neither is selected");
+    if (o->sync_every > 1 && !has_sync)
+        return fail(err, size,
+                    "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
+
+    switch (worst.rule) {
+    case DISKIO_RULE_OK:
+        return 0;
+    case DISKIO_RULE_RATE_QUEUED:
+        return fail(err, size, "--rate: applies to the synchronous modes; drop aio and uring "
+                    "from --mode");
+    case DISKIO_RULE_QUEUE_BUFFERS:
+        return fail(err, size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
+                    o->iodepth, (unsigned long long)largest_bs);
+    case DISKIO_RULE_APPEND_QUEUED:
+        return fail(err, size, "--pattern append: modes aio and uring can keep only one append in "
+                    "flight; use --iodepth 1 or another pattern");
+    case DISKIO_RULE_FILE_IODEPTH:
+        return fail(err, size, "--size: the file must hold at least --iodepth (%u) blocks",
+                    o->iodepth);
+    case DISKIO_RULE_DIRECT_ALIGN:
+        return fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
+                    (unsigned long long)worst_bs);
+    default:
+        /* rules the option parsers already enforce: named generically */
+        return fail(err, size, "%s: %s", option_of(worst.field), worst.message);
+    }
+}
+
 int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size)
 {
+    /* the library's defaults, and the command's own: a warmup, and a
+     * runtime rather than a count (set below) */
+    struct diskio_config defaults;
+    diskio_config_init(&defaults);
     memset(o, 0, sizeof(*o));
-    o->block_sizes[0] = 8192;
+    o->block_sizes[0] = defaults.block_size;
     o->nsizes = 1;
-    o->file_size = UINT64_C(64) << 20;
-    o->pattern = DISKIO_PATTERN_SEQ;
-    o->warmup = 10;
-    o->iodepth = 1;
-    o->sync_every = 1;
-    o->seed = 1;
+    o->file_size = defaults.file_size;
+    o->pattern = defaults.pattern;
+    o->warmup = CLI_DEFAULT_WARMUP;
+    o->iodepth = defaults.iodepth;
+    o->sync_every = defaults.sync_every;
+    o->seed = defaults.seed;
     o->format = DISKIO_FORMAT_TEXT;
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
         o->modes[o->nmodes++] = (enum diskio_mode)m;
@@ -338,38 +444,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             largest_bs = o->block_sizes[i];
     if (!size_given && o->file_size < largest_bs * 8)
         o->file_size = largest_bs * 8;
-    if (o->file_size < largest_bs)
-        return fail(err, err_size, "--size: the file (%llu bytes) must hold at least one block of "
-                    "--bs (%llu bytes)", (unsigned long long)o->file_size,
-                    (unsigned long long)largest_bs);
-
-    bool has_aio = false, has_sync = false, has_direct = false;
-    for (size_t i = 0; i < o->nmodes; i++) {
-        has_aio |= diskio_mode_is_queued(o->modes[i]);
-        has_sync |= diskio_mode_syncs(o->modes[i]);
-        has_direct |= diskio_mode_is_direct(o->modes[i]);
-    }
-    if (o->iodepth > 1 && !has_aio)
-        return fail(err, err_size, "--iodepth: applies to modes aio and uring only, neither is selected");
-    if (o->sync_every > 1 && !has_sync)
-        return fail(err, err_size,
-                    "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
-    if (has_aio && o->rate_interval_ns)
-        return fail(err, err_size, "--rate: applies to the synchronous modes; drop aio and uring "
-                    "from --mode");
-    if (has_aio && (uint64_t)o->iodepth * largest_bs > (UINT64_C(256) << 20))
-        return fail(err, err_size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
-                    o->iodepth, (unsigned long long)largest_bs);
-    if (has_aio && o->pattern == DISKIO_PATTERN_APPEND && o->iodepth > 1)
-        return fail(err, err_size, "--pattern append: modes aio and uring can keep only one append in "
-                    "flight; use --iodepth 1 or another pattern");
-    if (has_aio && o->file_size / largest_bs < o->iodepth)
-        return fail(err, err_size, "--size: the file must hold at least --iodepth (%u) blocks", o->iodepth);
-    if (has_direct)
-        for (size_t i = 0; i < o->nsizes; i++)
-            if (o->block_sizes[i] % 512)
-                return fail(err, err_size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
-                            (unsigned long long)o->block_sizes[i]);
+    if (check_runs(o, largest_bs, err, err_size) != 0)
+        return -1;
 
     if (o->output && !o->format_given) {
         if (ends_with(o->output, ".json"))

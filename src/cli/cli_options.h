@@ -10,7 +10,9 @@
 #include "diskio.h"
 
 #define CLI_MAX_SIZES 32
+/* The command's own defaults; the others are diskio_config_init()'s. */
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
+#define CLI_DEFAULT_WARMUP 10
 
 /* Exit statuses, documented in diskio(1). */
 enum cli_exit {
@@ -53,6 +55,11 @@ struct cli_options {
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option
  * and the accepted values in err. */
 int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size);
+
+/* The library's config for one run: mode and block size, with every
+ * option mapped to its field (trace_fd, stop and progress left unset). */
+void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
+                struct diskio_config *cfg);
 
 /* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
  * signs, garbage, zero-length and overflow.  0 or -1. */

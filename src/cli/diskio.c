@@ -218,18 +218,7 @@ int main(int argc, char **argv)
             if (!usable[opt.modes[m]])
                 continue;
             struct diskio_config cfg;
-            diskio_config_init(&cfg);
-            cfg.mode = opt.modes[m];
-            cfg.pattern = opt.pattern;
-            cfg.block_size = opt.block_sizes[s];
-            cfg.file_size = opt.file_size - opt.file_size % opt.block_sizes[s];
-            cfg.count = opt.count;
-            cfg.runtime_ns = opt.runtime_ns;
-            cfg.warmup = opt.warmup;
-            cfg.iodepth = diskio_mode_is_queued(cfg.mode) ? opt.iodepth : 1;
-            cfg.sync_every = diskio_mode_syncs(cfg.mode) ? opt.sync_every : 1;
-            cfg.seed = opt.seed;
-            cfg.rate_interval_ns = opt.rate_interval_ns;
+            cli_config(&opt, opt.modes[m], opt.block_sizes[s], &cfg);
             char *trace_path = NULL;
             if (opt.trace) {
                 trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size);
