@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -119,10 +118,14 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
 
-    /* Truncating belongs only to files diskio made. */
-    struct stat target_st;
-    if (opt.pattern == DISKIO_PATTERN_APPEND && lstat(opt.target, &target_st) == 0 &&
-        (S_ISREG(target_st.st_mode) || S_ISBLK(target_st.st_mode))) {
+    /* The library refuses to truncate a file it did not make (the append
+     * pattern); ask it before anything is created, as this is a usage
+     * error. */
+    unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
+                     (opt.allow_device ? DISKIO_TARGET_DEVICE : 0) |
+                     (opt.pattern == DISKIO_PATTERN_APPEND ? DISKIO_TARGET_TRUNCATE : 0);
+    if ((flags & DISKIO_TARGET_TRUNCATE) &&
+        diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
         fprintf(stderr, "diskio: --pattern append truncates its file, so it runs only on a test "
                         "file diskio creates; give a directory or a new path instead of %s\n"
                         "Try 'diskio --help' for more information.\n", opt.target);
@@ -153,8 +156,6 @@ int main(int argc, char **argv)
     }
 
     install_signals();
-    unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
-                     (opt.allow_device ? DISKIO_TARGET_DEVICE : 0);
     struct diskio_target *target = NULL;
     int rc = diskio_target_open(opt.target, opt.file_size, flags, &target);
     if (rc < 0) {

@@ -63,10 +63,49 @@ static char *parent_dir(const char *path)
     return dir;
 }
 
+enum target_kind { TARGET_NEW, TARGET_DIR, TARGET_FILE, TARGET_DEVICE };
+
+/* What path is, and whether flags let it be used: 0 with *kind, or a
+ * negative code.  The one place that decides which targets are refused. */
+static int classify(const char *path, unsigned flags, enum target_kind *kind)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        *kind = TARGET_NEW;
+        return errno == ENOENT ? 0 : -errno;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *kind = TARGET_DIR;
+        return 0;
+    }
+    if (S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)) {
+        /* truncating belongs only to files diskio made: never shrink the
+         * user's, whatever FORCE or DEVICE say */
+        if (flags & DISKIO_TARGET_TRUNCATE)
+            return -DISKIO_E_TARGET_EXISTS;
+        if (S_ISREG(st.st_mode)) {
+            *kind = TARGET_FILE;
+            return (flags & DISKIO_TARGET_FORCE) ? 0 : -DISKIO_E_TARGET_EXISTS;
+        }
+        *kind = TARGET_DEVICE;
+        return (flags & DISKIO_TARGET_DEVICE) ? 0 : -DISKIO_E_TARGET_DEVICE;
+    }
+    /* symlinks (to anything), FIFOs, sockets, character devices */
+    return -DISKIO_E_TARGET_TYPE;
+}
+
+int diskio_target_check(const char *path, unsigned flags)
+{
+    enum target_kind kind;
+    if (!path || !*path)
+        return -EINVAL;
+    return classify(path, flags, &kind);
+}
+
 int diskio_target_open(const char *path, uint64_t size, unsigned flags,
                        struct diskio_target **out)
 {
-    struct stat st;
+    enum target_kind kind;
     int rc;
 
     if (!path || !*path || !out)
@@ -77,11 +116,10 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags,
         return -ENOMEM;
     t->dir_fd = -1;
 
-    if (lstat(path, &st) != 0) {
-        if (errno != ENOENT) {
-            rc = -errno;
-            goto fail;
-        }
+    rc = classify(path, flags, &kind);
+    if (rc < 0)
+        goto fail;
+    if (kind == TARGET_NEW) {
         /* a new file at exactly this path */
         t->dir = parent_dir(path);
         char *copy = strdup(path);
@@ -94,7 +132,7 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags,
         free(copy);
         if (rc < 0)
             goto fail;
-    } else if (S_ISDIR(st.st_mode)) {
+    } else if (kind == TARGET_DIR) {
         t->dir = strdup(path);
         if (!t->dir) {
             rc = -ENOMEM;
@@ -103,22 +141,14 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags,
         rc = create_in(t, path, NULL);
         if (rc < 0)
             goto fail;
-    } else if (S_ISREG(st.st_mode)) {
-        if (!(flags & DISKIO_TARGET_FORCE)) {
-            rc = -DISKIO_E_TARGET_EXISTS;
-            goto fail;
-        }
+    } else if (kind == TARGET_FILE) {
         t->path = strdup(path);
         t->dir = parent_dir(path);
         if (!t->path || !t->dir) {
             rc = -ENOMEM;
             goto fail;
         }
-    } else if (S_ISBLK(st.st_mode)) {
-        if (!(flags & DISKIO_TARGET_DEVICE)) {
-            rc = -DISKIO_E_TARGET_DEVICE;
-            goto fail;
-        }
+    } else {
         t->path = strdup(path);
         /* the probe looks at the device itself, not at /dev's devtmpfs */
         t->dir = strdup(path);
@@ -137,10 +167,6 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags,
         close(fd);
         t->is_device = true;
         t->size = bytes;
-    } else {
-        /* symlinks (to anything), FIFOs, sockets, character devices */
-        rc = -DISKIO_E_TARGET_TYPE;
-        goto fail;
     }
 
     if ((flags & DISKIO_TARGET_PREALLOCATE) && !t->is_device) {
