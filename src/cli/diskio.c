@@ -228,8 +228,6 @@ int main(int argc, char **argv)
                     status = EXIT_TARGET;
                     break;
                 }
-                fputs("op,start_ns,latency_ns,write_ns,sync_ns\n", trace.stream);
-                fflush(trace.stream);
             }
             cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
             cfg.stop = &stop_signal;

@@ -96,6 +96,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (diskio_config_check(cfg) != 0)
         return -EINVAL;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    /* A trace is a complete CSV whatever happens next: the header goes
+     * out now, rows (if any) follow.  A failure is the run's "trace"
+     * error, reported like a failed row. */
+    const int trace_header_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
 
     if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
         return -EINVAL;
@@ -169,6 +173,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
             goto fail;
         }
         trace->fd = cfg->trace_fd;
+        trace->error = trace_header_error;
     }
 
     /* Warmup: the same loop into scratch histograms, so that the measured

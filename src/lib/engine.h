@@ -16,6 +16,9 @@
 /* ---- trace: per-op rows buffered in memory, formatted and written in
  * batches between operations, never inside the timed region ---- */
 #define TRACE_ROWS 4096
+/* The CSV header, written by the run before any row: a library caller
+ * gets the same complete file as the command. */
+#define TRACE_HEADER "op,start_ns,latency_ns,write_ns,sync_ns\n"
 struct trace_row {
     uint64_t op, start_ns, latency_ns, write_ns, sync_ns;
 };
@@ -152,6 +155,8 @@ int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
 int append_wrap(struct engine *e) DISKIO_HIDDEN;
 /* Fixed rate: sleep, then spin, until due_ns (or until stop rises). */
 void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+/* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
+int trace_write_header(int fd) DISKIO_HIDDEN;
 /* Format the buffered trace rows and write them out; the first error. */
 int trace_flush(struct trace *t) DISKIO_HIDDEN;
 

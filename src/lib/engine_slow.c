@@ -90,6 +90,19 @@ void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop)
         cpu_relax();
 }
 
+int trace_write_header(int fd)
+{
+    static const char header[] = TRACE_HEADER;
+    const size_t len = sizeof(header) - 1;
+    ssize_t n;
+    do
+        n = write(fd, header, len);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -errno;
+    return (size_t)n == len ? 0 : -EIO;
+}
+
 int trace_flush(struct trace *t)
 {
     char line[128];
