@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+/* Command-line parsing: the options, the lists of modes and block sizes,
+ * the command's own defaults, and the usage text. */
 #include "config.h"
 
 #include <ctype.h>
@@ -13,89 +15,14 @@
 #include "cli_options.h"
 
 #define MAX_FILE_SIZE (UINT64_C(1) << 50)
-#define MAX_RUNTIME_NS (UINT64_C(31) * 24 * 3600 * 1000000000u)
 
-static int fail(char *err, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t size, const char *fmt, ...)
+int cli_fail(char *err, size_t size, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(err, size, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
-{
-    if (!text || !isdigit((unsigned char)text[0]))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno == ERANGE || *end != '\0' || v < min || v > max)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-int cli_parse_size(const char *text, uint64_t *out)
-{
-    if (!text || !isdigit((unsigned char)text[0]))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno == ERANGE)
-        return -1;
-    unsigned shift = 0;
-    switch (tolower((unsigned char)*end)) {
-    case '\0': break;
-    case 'k': shift = 10; end++; break;
-    case 'm': shift = 20; end++; break;
-    case 'g': shift = 30; end++; break;
-    case 't': shift = 40; end++; break;
-    case 'b': break;
-    default: return -1;
-    }
-    /* accept 4k, 4kb, 4kib, 4KiB, 512b */
-    if (shift && tolower((unsigned char)*end) == 'i')
-        end++;
-    if (tolower((unsigned char)*end) == 'b')
-        end++;
-    if (*end != '\0')
-        return -1;
-    if (shift && v > (UINT64_MAX >> shift))
-        return -1;
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
-int cli_parse_duration(const char *text, uint64_t *out_ns)
-{
-    if (!text || !(isdigit((unsigned char)text[0]) || text[0] == '.'))
-        return -1;
-    errno = 0;
-    char *end;
-    double v = strtod(text, &end);
-    if (errno == ERANGE || !isfinite(v) || v < 0 || end == text)
-        return -1;
-    double scale;
-    if (strcmp(end, "") == 0 || strcmp(end, "s") == 0)
-        scale = 1e9;
-    else if (strcmp(end, "ms") == 0)
-        scale = 1e6;
-    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
-        scale = 60e9;
-    else if (strcmp(end, "h") == 0)
-        scale = 3600e9;
-    else
-        return -1;
-    double ns = v * scale;
-    if (ns > (double)MAX_RUNTIME_NS)
-        return -1;
-    *out_ns = (uint64_t)ns;
-    return 0;
 }
 
 static const char *mode_list(void)
@@ -107,13 +34,13 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
 {
     char *copy = strdup(text);
     if (!copy)
-        return fail(err, size, "out of memory");
+        return cli_fail(err, size, "out of memory");
     o->nmodes = 0;
     int rc = 0;
     char *rest = copy;
     for (char *name = strsep(&rest, ","); name && rc == 0; name = strsep(&rest, ",")) {
         if (!*name) {
-            rc = fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
+            rc = cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
             break;
         }
         if (strcmp(name, "all") == 0) {
@@ -123,9 +50,9 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
         }
         enum diskio_mode mode;
         if (diskio_mode_parse(name, &mode) != 0)
-            rc = fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, mode_list());
+            rc = cli_fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, mode_list());
         else if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
-            rc = fail(err, size, "--mode: too many modes (at most %zu)",
+            rc = cli_fail(err, size, "--mode: too many modes (at most %zu)",
                       sizeof(o->modes) / sizeof(o->modes[0]));
         else
             o->modes[o->nmodes++] = mode;
@@ -138,22 +65,22 @@ static int parse_sizes(const char *text, struct cli_options *o, char *err, size_
 {
     char *copy = strdup(text);
     if (!copy)
-        return fail(err, size, "out of memory");
+        return cli_fail(err, size, "out of memory");
     o->nsizes = 0;
     int rc = 0;
     char *rest = copy;
     for (char *item = strsep(&rest, ","); item && rc == 0; item = strsep(&rest, ",")) {
         uint64_t bs;
         if (!*item)
-            rc = fail(err, size, "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
+            rc = cli_fail(err, size, "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
                       "4k,64k,1m)", text);
         else if (cli_parse_size(item, &bs) != 0)
-            rc = fail(err, size, "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
+            rc = cli_fail(err, size, "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
                       item);
         else if (bs < DISKIO_BS_MIN || bs > DISKIO_BS_MAX)
-            rc = fail(err, size, "--bs: '%s' is out of range (accepted: 512 to 64m)", item);
+            rc = cli_fail(err, size, "--bs: '%s' is out of range (accepted: 512 to 64m)", item);
         else if (o->nsizes == CLI_MAX_SIZES)
-            rc = fail(err, size, "--bs: too many sizes (at most %d)", CLI_MAX_SIZES);
+            rc = cli_fail(err, size, "--bs: too many sizes (at most %d)", CLI_MAX_SIZES);
         else
             o->block_sizes[o->nsizes++] = bs;
     }
@@ -194,112 +121,10 @@ static const struct option long_options[] = {
     {NULL, 0, NULL, 0},
 };
 
-/* The option that sets a field of the library's config. */
-static const char *option_of(enum diskio_config_field field)
-{
-    switch (field) {
-    case DISKIO_FIELD_MODE: return "--mode";
-    case DISKIO_FIELD_PATTERN: return "--pattern";
-    case DISKIO_FIELD_BLOCK_SIZE: return "--bs";
-    case DISKIO_FIELD_FILE_SIZE: return "--size";
-    case DISKIO_FIELD_COUNT: return "--count";
-    case DISKIO_FIELD_IODEPTH: return "--iodepth";
-    case DISKIO_FIELD_SYNC_EVERY: return "--sync-every";
-    case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
-    case DISKIO_FIELD_NONE: break;
-    }
-    return "options";
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), m = strlen(suffix);
     return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
-                struct diskio_config *cfg)
-{
-    diskio_config_init(cfg);
-    cfg->mode = mode;
-    cfg->pattern = o->pattern;
-    cfg->block_size = block_size;
-    cfg->file_size = o->file_size - o->file_size % block_size;
-    cfg->count = o->count;
-    cfg->runtime_ns = o->runtime_ns;
-    cfg->warmup = o->warmup;
-    /* one --iodepth and --sync-every for a list of modes: each applies
-     * to the modes it means something to, the others keep the default */
-    if (diskio_mode_is_queued(mode))
-        cfg->iodepth = o->iodepth;
-    if (diskio_mode_syncs(mode))
-        cfg->sync_every = o->sync_every;
-    cfg->seed = o->seed;
-    cfg->rate_interval_ns = o->rate_interval_ns;
-}
-
-/*
- * The library decides what a run may be.  Every run the options make
- * (each mode with each block size) is checked, and the earliest rule any
- * of them breaks (rules are numbered in the order the library checks
- * them) is reported against the option that set the field it blames.
- */
-static int check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t size)
-{
-    struct diskio_config_verdict worst = {DISKIO_RULE_OK, DISKIO_FIELD_NONE, NULL};
-    uint64_t worst_bs = 0;
-    for (size_t s = 0; s < o->nsizes; s++) {
-        for (size_t m = 0; m < o->nmodes; m++) {
-            struct diskio_config cfg;
-            struct diskio_config_verdict v;
-            cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
-            if (diskio_config_validate(&cfg, &v) != 0 &&
-                (worst.rule == DISKIO_RULE_OK || v.rule < worst.rule)) {
-                worst = v;
-                worst_bs = o->block_sizes[s];
-            }
-        }
-    }
-    if (worst.rule == DISKIO_RULE_FILE_SIZE)
-        return fail(err, size, "--size: the file (%llu bytes) must hold at least one block of "
-                    "--bs (%llu bytes)", (unsigned long long)o->file_size,
-                    (unsigned long long)largest_bs);
-
-    /* Whether an option given once applies to any mode in the list is the
-     * command's own question (the library sees one mode at a time). */
-    bool has_queued = false, has_sync = false;
-    for (size_t i = 0; i < o->nmodes; i++) {
-        has_queued |= diskio_mode_is_queued(o->modes[i]);
-        has_sync |= diskio_mode_syncs(o->modes[i]);
-    }
-    if (o->iodepth > 1 && !has_queued)
-        return fail(err, size, "--iodepth: applies to modes aio and uring only, neither is selected");
-    if (o->sync_every > 1 && !has_sync)
-        return fail(err, size,
-                    "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
-
-    switch (worst.rule) {
-    case DISKIO_RULE_OK:
-        return 0;
-    case DISKIO_RULE_RATE_QUEUED:
-        return fail(err, size, "--rate: applies to the synchronous modes; drop aio and uring "
-                    "from --mode");
-    case DISKIO_RULE_QUEUE_BUFFERS:
-        return fail(err, size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
-                    o->iodepth, (unsigned long long)largest_bs);
-    case DISKIO_RULE_APPEND_QUEUED:
-        return fail(err, size, "--pattern append: modes aio and uring can keep only one append in "
-                    "flight; use --iodepth 1 or another pattern");
-    case DISKIO_RULE_FILE_IODEPTH:
-        return fail(err, size, "--size: the file must hold at least --iodepth (%u) blocks",
-                    o->iodepth);
-    case DISKIO_RULE_DIRECT_ALIGN:
-        return fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
-                    (unsigned long long)worst_bs);
-    default:
-        /* rules the option parsers already enforce: named generically */
-        return fail(err, size, "%s: %s", option_of(worst.field), worst.message);
-    }
 }
 
 int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size)
@@ -339,42 +164,42 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             break;
         case 'n':
             if (cli_parse_uint(optarg, 1, UINT64_C(1) << 40, &o->count) != 0)
-                return fail(err, err_size,
+                return cli_fail(err, err_size,
                             "--count: '%s' is not a whole number from 1 to 1099511627776", optarg);
             break;
         case 't':
             if (cli_parse_duration(optarg, &o->runtime_ns) != 0 || o->runtime_ns == 0)
-                return fail(err, err_size,
+                return cli_fail(err, err_size,
                             "--runtime: '%s' is not a positive duration up to 31 days "
                             "(seconds, or with ms/s/m/h, e.g. 2, 0.5, 500ms)", optarg);
             break;
         case 's':
             if (cli_parse_size(optarg, &o->file_size) != 0 || o->file_size == 0 ||
                 o->file_size > MAX_FILE_SIZE)
-                return fail(err, err_size,
+                return cli_fail(err, err_size,
                             "--size: '%s' is not a size up to 1024t "
                             "(with k/m/g/t suffixes; at least one block of --bs)", optarg);
             size_given = true;
             break;
         case 'p':
             if (diskio_pattern_parse(optarg, &o->pattern) != 0)
-                return fail(err, err_size, "--pattern: unknown pattern '%s' (accepted: seq, rand, append)",
+                return cli_fail(err, err_size, "--pattern: unknown pattern '%s' (accepted: seq, rand, append)",
                             optarg);
             break;
         case 'w':
             if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
-                return fail(err, err_size, "--warmup: '%s' is not a whole number of ops (0 or more)",
+                return cli_fail(err, err_size, "--warmup: '%s' is not a whole number of ops (0 or more)",
                             optarg);
             break;
         case 'd':
             if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
-                return fail(err, err_size, "--iodepth: '%s' is not a whole number from 1 to %u",
+                return cli_fail(err, err_size, "--iodepth: '%s' is not a whole number from 1 to %u",
                             optarg, DISKIO_IODEPTH_MAX);
             o->iodepth = (unsigned)v;
             break;
         case OPT_SYNC_EVERY:
             if (cli_parse_uint(optarg, 1, 1000000, &v) != 0)
-                return fail(err, err_size, "--sync-every: '%s' is not a whole number from 1 to 1000000",
+                return cli_fail(err, err_size, "--sync-every: '%s' is not a whole number from 1 to 1000000",
                             optarg);
             o->sync_every = (unsigned)v;
             break;
@@ -384,34 +209,34 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             double rate = strtod(optarg, &end);
             if (errno || end == optarg || *end || !isfinite(rate) || rate < 0.001 ||
                 rate > 10e6 || !isdigit((unsigned char)optarg[0]))
-                return fail(err, err_size,
+                return cli_fail(err, err_size,
                             "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
             o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
             break;
         }
         case OPT_SEED:
             if (cli_parse_uint(optarg, 0, UINT64_MAX, &o->seed) != 0)
-                return fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
+                return cli_fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
             break;
         case 'l':
             if (!*optarg || strlen(optarg) > 200)
-                return fail(err, err_size, "--label: must be 1 to 200 characters");
+                return cli_fail(err, err_size, "--label: must be 1 to 200 characters");
             o->label = optarg;
             break;
         case 'f':
             if (diskio_format_parse(optarg, &o->format) != 0)
-                return fail(err, err_size, "--format: unknown format '%s' (accepted: text, json, csv)",
+                return cli_fail(err, err_size, "--format: unknown format '%s' (accepted: text, json, csv)",
                             optarg);
             o->format_given = true;
             break;
         case 'o':
             if (!*optarg)
-                return fail(err, err_size, "--output: empty file name");
+                return cli_fail(err, err_size, "--output: empty file name");
             o->output = optarg;
             break;
         case OPT_TRACE:
             if (!*optarg)
-                return fail(err, err_size, "--trace: empty file name");
+                return cli_fail(err, err_size, "--trace: empty file name");
             o->trace = optarg;
             break;
         case 'q': o->quiet = true; break;
@@ -420,18 +245,18 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case 'h': o->help = true; return 0;
         case 'V': o->version = true; return 0;
         case ':':
-            return fail(err, err_size, "%s needs a value", argv[optind - 1]);
+            return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
         default:
             if (optopt)
-                return fail(err, err_size, "unknown option '-%c'", optopt);
-            return fail(err, err_size, "unknown option '%s'", argv[optind - 1]);
+                return cli_fail(err, err_size, "unknown option '-%c'", optopt);
+            return cli_fail(err, err_size, "unknown option '%s'", argv[optind - 1]);
         }
     }
 
     if (optind >= argc)
-        return fail(err, err_size, "no target: give the directory to test in (e.g. 'diskio .')");
+        return cli_fail(err, err_size, "no target: give the directory to test in (e.g. 'diskio .')");
     if (argc - optind > 1)
-        return fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
+        return cli_fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
                     argv[optind + 1]);
     o->target = argv[optind];
 
@@ -444,7 +269,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             largest_bs = o->block_sizes[i];
     if (!size_given && o->file_size < largest_bs * 8)
         o->file_size = largest_bs * 8;
-    if (check_runs(o, largest_bs, err, err_size) != 0)
+    if (cli_check_runs(o, largest_bs, err, err_size) != 0)
         return -1;
 
     if (o->output && !o->format_given) {
@@ -454,7 +279,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             o->format = DISKIO_FORMAT_CSV;
     }
     if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
-        return fail(err, err_size, "--output and --trace name the same file");
+        return cli_fail(err, err_size, "--output and --trace name the same file");
     return 0;
 }
 

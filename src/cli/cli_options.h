@@ -61,6 +61,14 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
 void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
                 struct diskio_config *cfg);
 
+/* Check every run o makes (each mode with each block size, mapped by
+ * cli_config) with the library, and report the earliest rule broken
+ * against the option behind it.  0, or -1 with the message in err. */
+int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err,
+                   size_t err_size);
+/* Format a message into err; returns -1. */
+int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
  * signs, garbage, zero-length and overflow.  0 or -1. */
 int cli_parse_size(const char *text, uint64_t *out);
