@@ -107,16 +107,16 @@ extern const struct queue_backend uring_backend DISKIO_HIDDEN;
 /* One durability discipline, a row of the mode table (modes.c). */
 struct mode_ops {
     const char *name;
-    int open_flags;          /* or-ed into O_WRONLY */
     const char *open_flags_text;
-    bool direct;             /* O_DIRECT: aligned lengths and offsets */
-    bool queued;             /* several ops in flight (iodepth applies) */
-    bool syncs;              /* a sync call after the writes: sync_every applies,
-                              * write and sync recorded separately */
     /* Issue ph->limit ops (or until the deadline or stop), recording each;
      * sets e->error on failure.  Returns nothing: the phase says it all. */
     void (*run)(struct engine *e, struct engine_phase *ph);
     const struct queue_backend *backend; /* queued modes: their interface */
+    int open_flags;          /* or-ed into O_WRONLY */
+    bool direct;             /* O_DIRECT: aligned lengths and offsets */
+    bool queued;             /* several ops in flight (iodepth applies) */
+    bool syncs;              /* a sync call after the writes: sync_every applies,
+                              * write and sync recorded separately */
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;

@@ -187,6 +187,10 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
 {
     struct stat st;
     int rc = 0;
+    /* never NULL for an opened target; the check tells clang-analyzer,
+     * which assumes a failed call may leave errno 0 */
+    if (!t->path)
+        return -EINVAL;
     int fd = open(t->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -errno;
