@@ -71,9 +71,10 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
         }
     }
     if (worst.rule == DISKIO_RULE_FILE_SIZE)
-        return cli_fail(err, size, "--size: the file (%llu bytes) must hold at least one block of "
-                    "--bs (%llu bytes)", (unsigned long long)o->file_size,
-                    (unsigned long long)largest_bs);
+        return cli_fail(err, size,
+                        "--size: the file (%llu bytes) must hold at least one block of "
+                        "--bs (%llu bytes)",
+                        (unsigned long long)o->file_size, (unsigned long long)largest_bs);
 
     /* Whether an option given once applies to any mode in the list is the
      * command's own question (the library sees one mode at a time). */
@@ -83,29 +84,32 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
         has_sync |= diskio_mode_syncs(o->modes[i]);
     }
     if (o->iodepth > 1 && !has_queued)
-        return cli_fail(err, size, "--iodepth: applies to modes aio and uring only, neither is selected");
-    if (o->sync_every > 1 && !has_sync)
         return cli_fail(err, size,
-                    "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
+                        "--iodepth: applies to modes aio and uring only, neither is selected");
+    if (o->sync_every > 1 && !has_sync)
+        return cli_fail(
+            err, size,
+            "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
 
     switch (worst.rule) {
-    case DISKIO_RULE_OK:
-        return 0;
+    case DISKIO_RULE_OK: return 0;
     case DISKIO_RULE_RATE_QUEUED:
-        return cli_fail(err, size, "--rate: applies to the synchronous modes; drop aio and uring "
-                    "from --mode");
+        return cli_fail(err, size,
+                        "--rate: applies to the synchronous modes; drop aio and uring "
+                        "from --mode");
     case DISKIO_RULE_QUEUE_BUFFERS:
         return cli_fail(err, size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
-                    o->iodepth, (unsigned long long)largest_bs);
+                        o->iodepth, (unsigned long long)largest_bs);
     case DISKIO_RULE_APPEND_QUEUED:
-        return cli_fail(err, size, "--pattern append: modes aio and uring can keep only one append in "
-                    "flight; use --iodepth 1 or another pattern");
+        return cli_fail(err, size,
+                        "--pattern append: modes aio and uring can keep only one append in "
+                        "flight; use --iodepth 1 or another pattern");
     case DISKIO_RULE_FILE_IODEPTH:
         return cli_fail(err, size, "--size: the file must hold at least --iodepth (%u) blocks",
-                    o->iodepth);
+                        o->iodepth);
     case DISKIO_RULE_DIRECT_ALIGN:
         return cli_fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
-                    (unsigned long long)worst_bs);
+                        (unsigned long long)worst_bs);
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);

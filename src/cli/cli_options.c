@@ -40,11 +40,13 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
     char *rest = copy;
     for (char *name = strsep(&rest, ","); name && rc == 0; name = strsep(&rest, ",")) {
         if (!*name) {
-            rc = cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
+            rc =
+                cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
             break;
         }
         if (strcmp(name, "all") == 0) {
-            for (unsigned m = 0; m < DISKIO_MODE_COUNT && o->nmodes < sizeof(o->modes) / sizeof(o->modes[0]); m++)
+            for (unsigned m = 0;
+                 m < DISKIO_MODE_COUNT && o->nmodes < sizeof(o->modes) / sizeof(o->modes[0]); m++)
                 o->modes[o->nmodes++] = (enum diskio_mode)m;
             continue;
         }
@@ -53,7 +55,7 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
             rc = cli_fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, mode_list());
         else if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
             rc = cli_fail(err, size, "--mode: too many modes (at most %zu)",
-                      sizeof(o->modes) / sizeof(o->modes[0]));
+                          sizeof(o->modes) / sizeof(o->modes[0]));
         else
             o->modes[o->nmodes++] = mode;
     }
@@ -72,11 +74,14 @@ static int parse_sizes(const char *text, struct cli_options *o, char *err, size_
     for (char *item = strsep(&rest, ","); item && rc == 0; item = strsep(&rest, ",")) {
         uint64_t bs;
         if (!*item)
-            rc = cli_fail(err, size, "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
-                      "4k,64k,1m)", text);
+            rc = cli_fail(err, size,
+                          "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
+                          "4k,64k,1m)",
+                          text);
         else if (cli_parse_size(item, &bs) != 0)
-            rc = cli_fail(err, size, "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
-                      item);
+            rc = cli_fail(err, size,
+                          "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
+                          item);
         else if (bs < DISKIO_BS_MIN || bs > DISKIO_BS_MAX)
             rc = cli_fail(err, size, "--bs: '%s' is out of range (accepted: 512 to 64m)", item);
         else if (o->nsizes == CLI_MAX_SIZES)
@@ -165,52 +170,57 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case 'n':
             if (cli_parse_uint(optarg, 1, UINT64_C(1) << 40, &o->count) != 0)
                 return cli_fail(err, err_size,
-                            "--count: '%s' is not a whole number from 1 to 1099511627776", optarg);
+                                "--count: '%s' is not a whole number from 1 to 1099511627776",
+                                optarg);
             break;
         case 't':
             if (cli_parse_duration(optarg, &o->runtime_ns) != 0 || o->runtime_ns == 0)
                 return cli_fail(err, err_size,
-                            "--runtime: '%s' is not a positive duration up to 31 days "
-                            "(seconds, or with ms/s/m/h, e.g. 2, 0.5, 500ms)", optarg);
+                                "--runtime: '%s' is not a positive duration up to 31 days "
+                                "(seconds, or with ms/s/m/h, e.g. 2, 0.5, 500ms)",
+                                optarg);
             break;
         case 's':
             if (cli_parse_size(optarg, &o->file_size) != 0 || o->file_size == 0 ||
                 o->file_size > MAX_FILE_SIZE)
                 return cli_fail(err, err_size,
-                            "--size: '%s' is not a size up to 1024t "
-                            "(with k/m/g/t suffixes; at least one block of --bs)", optarg);
+                                "--size: '%s' is not a size up to 1024t "
+                                "(with k/m/g/t suffixes; at least one block of --bs)",
+                                optarg);
             size_given = true;
             break;
         case 'p':
             if (diskio_pattern_parse(optarg, &o->pattern) != 0)
-                return cli_fail(err, err_size, "--pattern: unknown pattern '%s' (accepted: seq, rand, append)",
-                            optarg);
+                return cli_fail(err, err_size,
+                                "--pattern: unknown pattern '%s' (accepted: seq, rand, append)",
+                                optarg);
             break;
         case 'w':
             if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
-                return cli_fail(err, err_size, "--warmup: '%s' is not a whole number of ops (0 or more)",
-                            optarg);
+                return cli_fail(err, err_size,
+                                "--warmup: '%s' is not a whole number of ops (0 or more)", optarg);
             break;
         case 'd':
             if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
                 return cli_fail(err, err_size, "--iodepth: '%s' is not a whole number from 1 to %u",
-                            optarg, DISKIO_IODEPTH_MAX);
+                                optarg, DISKIO_IODEPTH_MAX);
             o->iodepth = (unsigned)v;
             break;
         case OPT_SYNC_EVERY:
             if (cli_parse_uint(optarg, 1, 1000000, &v) != 0)
-                return cli_fail(err, err_size, "--sync-every: '%s' is not a whole number from 1 to 1000000",
-                            optarg);
+                return cli_fail(err, err_size,
+                                "--sync-every: '%s' is not a whole number from 1 to 1000000",
+                                optarg);
             o->sync_every = (unsigned)v;
             break;
         case OPT_RATE: {
             char *end;
             errno = 0;
             double rate = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !isfinite(rate) || rate < 0.001 ||
-                rate > 10e6 || !isdigit((unsigned char)optarg[0]))
+            if (errno || end == optarg || *end || !isfinite(rate) || rate < 0.001 || rate > 10e6 ||
+                !isdigit((unsigned char)optarg[0]))
                 return cli_fail(err, err_size,
-                            "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
+                                "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
             o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
             break;
         }
@@ -225,8 +235,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             break;
         case 'f':
             if (diskio_format_parse(optarg, &o->format) != 0)
-                return cli_fail(err, err_size, "--format: unknown format '%s' (accepted: text, json, csv)",
-                            optarg);
+                return cli_fail(err, err_size,
+                                "--format: unknown format '%s' (accepted: text, json, csv)",
+                                optarg);
             o->format_given = true;
             break;
         case 'o':
@@ -244,8 +255,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_ALLOW_DEVICE: o->allow_device = true; break;
         case 'h': o->help = true; return 0;
         case 'V': o->version = true; return 0;
-        case ':':
-            return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
+        case ':': return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
         default:
             if (optopt)
                 return cli_fail(err, err_size, "unknown option '-%c'", optopt);
@@ -254,10 +264,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     }
 
     if (optind >= argc)
-        return cli_fail(err, err_size, "no target: give the directory to test in (e.g. 'diskio .')");
+        return cli_fail(err, err_size,
+                        "no target: give the directory to test in (e.g. 'diskio .')");
     if (argc - optind > 1)
         return cli_fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
-                    argv[optind + 1]);
+                        argv[optind + 1]);
     o->target = argv[optind];
 
     if (!o->count && !o->runtime_ns)
@@ -285,55 +296,54 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
 
 void cli_usage(FILE *out)
 {
-    fputs(
-        "Usage: diskio [OPTION]... TARGET\n"
-        "Measure the latency of single writes under each durability mode.\n"
-        "\n"
-        "TARGET is a directory (diskio creates its test file there and removes it),\n"
-        "a path that does not exist yet, an existing file (with --force) or a block\n"
-        "device (with --allow-device).\n"
-        "\n"
-        "Workload:\n"
-        "  -m, --mode MODE[,MODE...]  async, fsync, fdatasync, osync, odsync, direct,\n"
-        "                             direct-dsync, aio, uring, or all (default: all)\n"
-        "  -b, --bs SIZE[,SIZE...]    bytes per write, 512 to 64m; a list sweeps\n"
-        "                             (default: 8k)\n"
-        "  -n, --count N              recorded writes per run\n"
-        "  -t, --runtime DURATION     seconds per run, or 500ms, 1m... (default: 2s\n"
-        "                             when --count is not given; both: first wins)\n"
-        "  -s, --size SIZE            test file size (default: 64m, or 8 blocks)\n"
-        "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file) or\n"
-        "                             append (the file grows) (default: seq)\n"
-        "  -w, --warmup N             writes before recording starts (default: 10)\n"
-        "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
-        "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
-        "      --seed N               random offsets for --pattern rand (default: 1)\n"
-        "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
-        "                             measure each from when it was due (corrects for\n"
-        "                             coordinated omission; not for aio and uring)\n"
-        "\n"
-        "Output:\n"
-        "  -l, --label NAME           name of this environment in the result\n"
-        "  -f, --format FORMAT        text, json or csv (default: text, or from the\n"
-        "                             --output file's .json/.csv extension)\n"
-        "  -o, --output FILE          write the result to FILE (created; never\n"
-        "                             overwritten without --force); the table still\n"
-        "                             goes to stdout unless --quiet\n"
-        "      --trace FILE           stream every write as CSV\n"
-        "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
-        "                             (several runs: one FILE.MODE-BS per run)\n"
-        "  -q, --quiet                no table on stdout, no progress, no warnings\n"
-        "      --force                use an existing TARGET file (its contents are\n"
-        "                             overwritten) and overwrite existing output files\n"
-        "      --allow-device         use a block device as TARGET (DESTROYS ITS DATA)\n"
-        "  -h, --help                 this text\n"
-        "  -V, --version              the version\n"
-        "\n"
-        "Exit status: 0 ok; 1 a write or sync failed (partial result written);\n"
-        "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
-        "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
-        "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
-        "per run.\n"
-        "See diskio(1).\n",
-        out);
+    fputs("Usage: diskio [OPTION]... TARGET\n"
+          "Measure the latency of single writes under each durability mode.\n"
+          "\n"
+          "TARGET is a directory (diskio creates its test file there and removes it),\n"
+          "a path that does not exist yet, an existing file (with --force) or a block\n"
+          "device (with --allow-device).\n"
+          "\n"
+          "Workload:\n"
+          "  -m, --mode MODE[,MODE...]  async, fsync, fdatasync, osync, odsync, direct,\n"
+          "                             direct-dsync, aio, uring, or all (default: all)\n"
+          "  -b, --bs SIZE[,SIZE...]    bytes per write, 512 to 64m; a list sweeps\n"
+          "                             (default: 8k)\n"
+          "  -n, --count N              recorded writes per run\n"
+          "  -t, --runtime DURATION     seconds per run, or 500ms, 1m... (default: 2s\n"
+          "                             when --count is not given; both: first wins)\n"
+          "  -s, --size SIZE            test file size (default: 64m, or 8 blocks)\n"
+          "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file) or\n"
+          "                             append (the file grows) (default: seq)\n"
+          "  -w, --warmup N             writes before recording starts (default: 10)\n"
+          "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
+          "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
+          "      --seed N               random offsets for --pattern rand (default: 1)\n"
+          "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
+          "                             measure each from when it was due (corrects for\n"
+          "                             coordinated omission; not for aio and uring)\n"
+          "\n"
+          "Output:\n"
+          "  -l, --label NAME           name of this environment in the result\n"
+          "  -f, --format FORMAT        text, json or csv (default: text, or from the\n"
+          "                             --output file's .json/.csv extension)\n"
+          "  -o, --output FILE          write the result to FILE (created; never\n"
+          "                             overwritten without --force); the table still\n"
+          "                             goes to stdout unless --quiet\n"
+          "      --trace FILE           stream every write as CSV\n"
+          "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
+          "                             (several runs: one FILE.MODE-BS per run)\n"
+          "  -q, --quiet                no table on stdout, no progress, no warnings\n"
+          "      --force                use an existing TARGET file (its contents are\n"
+          "                             overwritten) and overwrite existing output files\n"
+          "      --allow-device         use a block device as TARGET (DESTROYS ITS DATA)\n"
+          "  -h, --help                 this text\n"
+          "  -V, --version              the version\n"
+          "\n"
+          "Exit status: 0 ok; 1 a write or sync failed (partial result written);\n"
+          "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
+          "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
+          "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
+          "per run.\n"
+          "See diskio(1).\n",
+          out);
 }

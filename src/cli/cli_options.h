@@ -30,8 +30,8 @@ struct cli_options {
     bool modes_explicit;
     uint64_t block_sizes[CLI_MAX_SIZES];
     size_t nsizes;
-    uint64_t count;       /* 0: not given */
-    uint64_t runtime_ns;  /* 0: not given */
+    uint64_t count;      /* 0: not given */
+    uint64_t runtime_ns; /* 0: not given */
     uint64_t file_size;
     enum diskio_pattern pattern;
     uint64_t warmup;
@@ -64,8 +64,7 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
 /* Check every run o makes (each mode with each block size, mapped by
  * cli_config) with the library, and report the earliest rule broken
  * against the option behind it.  0, or -1 with the message in err. */
-int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err,
-                   size_t err_size);
+int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t err_size);
 /* Format a message into err; returns -1. */
 int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -52,8 +52,10 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
     int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
-        fprintf(stderr, "diskio: cannot create %s: %s; check that its directory exists and is "
-                        "writable\n", f->tmp_path, strerror(errno));
+        fprintf(stderr,
+                "diskio: cannot create %s: %s; check that its directory exists and is "
+                "writable\n",
+                f->tmp_path, strerror(errno));
         free(f->tmp_path);
         f->tmp_path = NULL;
         return -1;

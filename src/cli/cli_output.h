@@ -15,7 +15,7 @@ struct out_file {
     const char *path; /* final name */
     char *tmp_path;
     FILE *stream;
-    int slot;         /* 0 .. OUT_FILE_SLOTS-1, for out_file_unlink_pending() */
+    int slot; /* 0 .. OUT_FILE_SLOTS-1, for out_file_unlink_pending() */
 };
 
 /* Whether path may be created (or replaced, with force); says why not. */

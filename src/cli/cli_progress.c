@@ -20,8 +20,8 @@ void *progress_main(void *arg)
         uint64_t elapsed = diskio_now_ns() - start;
         if (elapsed < 1000000000u)
             continue;
-        fprintf(stderr, "\r\033[K%s: %" PRIu64 " ops, %.1f s", p->label ? p->label : "",
-                p->ops, (double)elapsed / 1e9);
+        fprintf(stderr, "\r\033[K%s: %" PRIu64 " ops, %.1f s", p->label ? p->label : "", p->ops,
+                (double)elapsed / 1e9);
         p->printed = true;
     }
     return NULL;

@@ -37,10 +37,22 @@ int cli_parse_size(const char *text, uint64_t *out)
     unsigned shift = 0;
     switch (tolower((unsigned char)*end)) {
     case '\0': break;
-    case 'k': shift = 10; end++; break;
-    case 'm': shift = 20; end++; break;
-    case 'g': shift = 30; end++; break;
-    case 't': shift = 40; end++; break;
+    case 'k':
+        shift = 10;
+        end++;
+        break;
+    case 'm':
+        shift = 20;
+        end++;
+        break;
+    case 'g':
+        shift = 30;
+        end++;
+        break;
+    case 't':
+        shift = 40;
+        end++;
+        break;
     case 'b': break;
     default: return -1;
     }

@@ -68,25 +68,33 @@ static int report_target_error(const char *target, int rc)
 {
     switch (-rc) {
     case DISKIO_E_TARGET_EXISTS:
-        fprintf(stderr, "diskio: %s exists and was not created by diskio; refusing to write to "
-                        "it. Give a directory to create a test file in, or add --force to "
-                        "overwrite this file's contents.\n", target);
+        fprintf(stderr,
+                "diskio: %s exists and was not created by diskio; refusing to write to "
+                "it. Give a directory to create a test file in, or add --force to "
+                "overwrite this file's contents.\n",
+                target);
         break;
     case DISKIO_E_TARGET_DEVICE:
-        fprintf(stderr, "diskio: %s is a block device; writing to it destroys its data. Add "
-                        "--allow-device only if that is what you want.\n", target);
+        fprintf(stderr,
+                "diskio: %s is a block device; writing to it destroys its data. Add "
+                "--allow-device only if that is what you want.\n",
+                target);
         break;
     case DISKIO_E_TARGET_TYPE:
-        fprintf(stderr, "diskio: %s is a symlink, FIFO, socket or character device; diskio "
-                        "writes only to a directory, a new file, a regular file (--force) or a "
-                        "block device (--allow-device).\n", target);
+        fprintf(stderr,
+                "diskio: %s is a symlink, FIFO, socket or character device; diskio "
+                "writes only to a directory, a new file, a regular file (--force) or a "
+                "block device (--allow-device).\n",
+                target);
         break;
     case ENOENT:
         fprintf(stderr, "diskio: %s: the directory does not exist; create it first.\n", target);
         break;
     default:
-        fprintf(stderr, "diskio: cannot create a test file at %s: %s; check that the directory "
-                        "exists, is writable and has space.\n", target, diskio_strerror(rc));
+        fprintf(stderr,
+                "diskio: cannot create a test file at %s: %s; check that the directory "
+                "exists, is writable and has space.\n",
+                target, diskio_strerror(rc));
     }
     return EXIT_TARGET;
 }
@@ -97,8 +105,10 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
     if (quiet || !fs)
         return;
     if (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)
-        fprintf(stderr, "diskio: warning: %s is on %s, which lives in memory: the durability "
-                        "modes measure memory copies there, not storage.\n", target, fs);
+        fprintf(stderr,
+                "diskio: warning: %s is on %s, which lives in memory: the durability "
+                "modes measure memory copies there, not storage.\n",
+                target, fs);
 }
 
 int main(int argc, char **argv)
@@ -126,9 +136,11 @@ int main(int argc, char **argv)
                      (opt.pattern == DISKIO_PATTERN_APPEND ? DISKIO_TARGET_TRUNCATE : 0);
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
         diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
-        fprintf(stderr, "diskio: --pattern append truncates its file, so it runs only on a test "
-                        "file diskio creates; give a directory or a new path instead of %s\n"
-                        "Try 'diskio --help' for more information.\n", opt.target);
+        fprintf(stderr,
+                "diskio: --pattern append truncates its file, so it runs only on a test "
+                "file diskio creates; give a directory or a new path instead of %s\n"
+                "Try 'diskio --help' for more information.\n",
+                opt.target);
         return EXIT_USAGE;
     }
 
@@ -189,8 +201,9 @@ int main(int argc, char **argv)
         usable[mode] = false;
         const char *fs = diskio_result_env(result, "target.filesystem");
         if (rc == -DISKIO_E_NO_DIRECT)
-            fprintf(stderr, "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; use "
-                            "--mode osync, odsync, fsync or fdatasync there%s\n",
+            fprintf(stderr,
+                    "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; use "
+                    "--mode osync, odsync, fsync or fdatasync there%s\n",
                     diskio_mode_name(mode), opt.target, fs ? fs : "unknown",
                     opt.modes_explicit ? "" : " (skipped)");
         else
@@ -260,8 +273,9 @@ int main(int argc, char **argv)
                             info->error_during ? info->error_during : "run", info->error_op,
                             diskio_strerror(rc));
                 else
-                    fprintf(stderr, "diskio: mode %s could not start: %s (preparing or opening "
-                                    "its %llu-byte test file%s)\n",
+                    fprintf(stderr,
+                            "diskio: mode %s could not start: %s (preparing or opening "
+                            "its %llu-byte test file%s)\n",
                             diskio_mode_name(cfg.mode), diskio_strerror(rc),
                             (unsigned long long)cfg.file_size,
                             rc == -ENOSPC || rc == -EFBIG ? "; a smaller --size needs less room"

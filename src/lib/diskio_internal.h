@@ -27,11 +27,11 @@ static DISKIO_ALWAYS_INLINE uint64_t now_ns(void)
 struct diskio_target {
     char *path;
     char *dir;
-    int dir_fd;        /* the directory holding a created file, or -1 */
-    char *name;        /* the created file's name within dir, or NULL */
-    bool created;      /* diskio created the file and removes it */
+    int dir_fd;   /* the directory holding a created file, or -1 */
+    char *name;   /* the created file's name within dir, or NULL */
+    bool created; /* diskio created the file and removes it */
     bool is_device;
-    uint64_t size;     /* bytes preallocated, or the device size */
+    uint64_t size; /* bytes preallocated, or the device size */
 };
 /* Make sure the file holds at least size written bytes. */
 /* Fill the file to size bytes with block (NULL: random data of its own) in
@@ -42,7 +42,7 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
 /* ---- run ---- */
 struct diskio_run {
     struct diskio_run_info info;
-    char *name_owned;  /* custom runs */
+    char *name_owned; /* custom runs */
     const char *open_flags_text;
     struct diskio_hist *hist[DISKIO_PART_COUNT];
 };
@@ -50,8 +50,8 @@ int run_alloc(const char *name, bool parts, bool service, struct diskio_run **ou
 
 /* ---- environment probe ---- */
 struct env_kv {
-    const char *key;   /* dotted name */
-    char *value;       /* NULL: unknown */
+    const char *key; /* dotted name */
+    char *value;     /* NULL: unknown */
 };
 struct env;
 struct env *env_probe(const char *dir) DISKIO_HIDDEN;

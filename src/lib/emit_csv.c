@@ -55,9 +55,8 @@ int emit_csv(const struct diskio_result *res, FILE *out)
             fprintf(out, ",%s,%s,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
                     part_names[part], info->complete ? "true" : "false", info->ops, seconds,
                     seconds > 0 ? (double)info->ops / seconds : 0.0,
-                    seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0,
-                    diskio_hist_count(h), diskio_hist_min(h), diskio_hist_mean(h),
-                    diskio_hist_stddev(h));
+                    seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0, diskio_hist_count(h),
+                    diskio_hist_min(h), diskio_hist_mean(h), diskio_hist_stddev(h));
             uint64_t values[SUMMARY_PCTS];
             diskio_hist_percentiles(h, summary_pcts, values, SUMMARY_PCTS);
             for (int i = 0; i < SUMMARY_PCTS; i++)

@@ -128,8 +128,9 @@ static void emit_hist(FILE *out, const struct diskio_hist *h)
     }
     uint64_t pct_values[SUMMARY_PCTS];
     diskio_hist_percentiles(h, summary_pcts, pct_values, SUMMARY_PCTS);
-    fprintf(out, "{\n          \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64
-                 ", \"mean\": ",
+    fprintf(out,
+            "{\n          \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64
+            ", \"mean\": ",
             diskio_hist_count(h), diskio_hist_min(h), diskio_hist_max(h));
     json_double(out, diskio_hist_mean(h));
     fputs(", \"stddev\": ", out);
@@ -137,8 +138,9 @@ static void emit_hist(FILE *out, const struct diskio_hist *h)
     fputs(",\n          ", out);
     for (int i = 0; i < SUMMARY_PCTS; i++)
         fprintf(out, "\"%s\": %" PRIu64 ", ", summary_pct_keys[i], pct_values[i]);
-    fprintf(out, "\n          \"overflow\": %" PRIu64 ", \"max_trackable_ns\": %" PRIu64
-                 ", \"sub_buckets\": %d,\n          \"buckets\": [",
+    fprintf(out,
+            "\n          \"overflow\": %" PRIu64 ", \"max_trackable_ns\": %" PRIu64
+            ", \"sub_buckets\": %d,\n          \"buckets\": [",
             diskio_hist_overflow(h), (uint64_t)DISKIO_HIST_MAX_TRACKABLE_NS,
             DISKIO_HIST_SUB_BUCKETS);
     struct diskio_hist_iter it;
@@ -172,8 +174,9 @@ static void emit_run(FILE *out, const struct diskio_run *run)
             json_double(out, (double)c->runtime_ns / 1e9);
         else
             fputs("null", out);
-        fprintf(out, ", \"warmup\": %" PRIu64 ", \"iodepth\": %u, \"sync_every\": %u, "
-                     "\"rate_ops_per_s\": ",
+        fprintf(out,
+                ", \"warmup\": %" PRIu64 ", \"iodepth\": %u, \"sync_every\": %u, "
+                "\"rate_ops_per_s\": ",
                 c->warmup, c->iodepth, c->sync_every);
         if (c->rate_interval_ns)
             json_double(out, 1e9 / (double)c->rate_interval_ns);
@@ -203,8 +206,9 @@ static void emit_run(FILE *out, const struct diskio_run *run)
         fputs("null", out);
     }
     double seconds = (double)info->duration_ns / 1e9;
-    fprintf(out, ",\n      \"ops\": %" PRIu64 ",\n      \"bytes\": %" PRIu64
-                 ",\n      \"duration_ns\": %" PRIu64 ",\n      \"ops_per_s\": ",
+    fprintf(out,
+            ",\n      \"ops\": %" PRIu64 ",\n      \"bytes\": %" PRIu64
+            ",\n      \"duration_ns\": %" PRIu64 ",\n      \"ops_per_s\": ",
             info->ops, info->bytes, info->duration_ns);
     json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
     fputs(",\n      \"mb_per_s\": ", out);
@@ -233,8 +237,9 @@ static void emit_run(FILE *out, const struct diskio_run *run)
 
 int emit_json(const struct diskio_result *res, FILE *out)
 {
-    fprintf(out, "{\n  \"schema\": \"diskio-result\",\n  \"schema_version\": %d,\n"
-                 "  \"tool\": {\"name\": \"diskio\", \"version\": \"%s\"},\n  \"label\": ",
+    fprintf(out,
+            "{\n  \"schema\": \"diskio-result\",\n  \"schema_version\": %d,\n"
+            "  \"tool\": {\"name\": \"diskio\", \"version\": \"%s\"},\n  \"label\": ",
             DISKIO_SCHEMA_VERSION, diskio_version());
     json_string(out, res->label);
     fprintf(out, ",\n  \"start_time\": \"%s\",\n  \"complete\": %s,\n", res->start_time,

@@ -85,8 +85,8 @@ int emit_text(const struct diskio_result *res, FILE *out)
         fprintf(out, "timer overhead %s ns per clock read\n", overhead);
     fputc('\n', out);
 
-    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", "mode", "bs", "ops/s", "mean",
-            "p50", "p99", "p99.9", "max");
+    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", "mode", "bs", "ops/s", "mean", "p50",
+            "p99", "p99.9", "max");
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
         const struct diskio_run_info *info = &run->info;
@@ -107,8 +107,9 @@ int emit_text(const struct diskio_result *res, FILE *out)
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
             row(out, "  service", "", "", run->hist[DISKIO_PART_SERVICE]);
-            fprintf(out, "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
-                         "start, service from its actual start; max lag %.3f ms\n",
+            fprintf(out,
+                    "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
+                    "start, service from its actual start; max lag %.3f ms\n",
                     1e9 / (double)info->config.rate_interval_ns,
                     info->rate_held ? "held" : "NOT HELD", (double)info->max_start_lag_ns / 1e6);
         }
@@ -118,7 +119,6 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     info->error_op);
     }
     if (!diskio_result_complete(res))
-        fputs("\nRESULT INCOMPLETE: the figures cover only the operations that finished.\n",
-              out);
+        fputs("\nRESULT INCOMPLETE: the figures cover only the operations that finished.\n", out);
     return 0;
 }

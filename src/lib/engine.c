@@ -181,7 +181,9 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     struct engine_phase warm = {
         .limit = cfg->warmup,
         .deadline_ns = UINT64_MAX,
-        .total = scratch[0], .write = scratch[1], .sync = scratch[2],
+        .total = scratch[0],
+        .write = scratch[1],
+        .sync = scratch[2],
     };
     if (warm.limit > 0)
         ops->run(&e, &warm);

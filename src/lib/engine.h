@@ -32,32 +32,33 @@ struct trace {
 
 /* ---- the engine: everything a mode's loop needs, decided before it ---- */
 struct engine_phase {
-    uint64_t limit;          /* ops to issue */
-    uint64_t deadline_ns;    /* stop after the op that ends past this */
+    uint64_t limit;       /* ops to issue */
+    uint64_t deadline_ns; /* stop after the op that ends past this */
     struct diskio_hist *total, *write, *sync, *service;
-    struct trace *trace;     /* NULL: not traced (warmup, or no --trace) */
-    uint64_t schedule_ns;    /* fixed rate: when op 0 is due */
-    uint64_t done;           /* ops completed and recorded */
-    uint64_t max_lag_ns;     /* fixed rate: largest start delay */
+    struct trace *trace;  /* NULL: not traced (warmup, or no --trace) */
+    uint64_t schedule_ns; /* fixed rate: when op 0 is due */
+    uint64_t done;        /* ops completed and recorded */
+    uint64_t max_lag_ns;  /* fixed rate: largest start delay */
 };
 
 struct engine {
     const struct diskio_config *cfg;
     int fd;
-    unsigned char *buf;      /* block_size bytes, or iodepth blocks for aio */
+    unsigned char *buf; /* block_size bytes, or iodepth blocks for aio */
     uint64_t block_size;
     uint64_t file_size;
-    uint64_t nblocks;        /* file_size / block_size */
-    uint64_t next_offset;    /* seq and append */
-    uint64_t rng;            /* rand */
+    uint64_t nblocks;     /* file_size / block_size */
+    uint64_t next_offset; /* seq and append */
+    uint64_t rng;         /* rand */
     unsigned sync_every;
     uint64_t rate_interval_ns;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
-    uint64_t op_base;        /* added to op numbers in stamps, trace and progress;
-                              * 0: warmup and measured ops each count from 0 */
+    /* added to op numbers in stamps, trace and progress; 0: warmup and
+     * measured ops each count from 0 */
+    uint64_t op_base;
     /* outcome of the current phase */
-    int error;               /* 0, -errno, -DISKIO_E_* */
+    int error; /* 0, -errno, -DISKIO_E_* */
     uint64_t error_op;
     const char *error_during;
 };
@@ -70,7 +71,7 @@ struct engine {
  * a request in the queue, hand the queue to the kernel and collect what
  * completed: fio's queue/commit/getevents split, with three hooks. */
 struct queue_slot {
-    unsigned index;     /* the request's buffer: e->buf + index * block_size */
+    unsigned index; /* the request's buffer: e->buf + index * block_size */
     uint64_t offset;
     uint64_t written;   /* bytes done by earlier parts of a short write */
     uint64_t op;        /* op number within the phase */
@@ -78,7 +79,7 @@ struct queue_slot {
 };
 struct queue_done {
     struct queue_slot *slot;
-    long res;           /* bytes written, or -errno */
+    long res; /* bytes written, or -errno */
 };
 struct queue_backend {
     /* Make the queue (depth requests) with its own state in *state; on
@@ -91,8 +92,7 @@ struct queue_backend {
     /* Hand the n slots prepared since the last submit (in that order) to
      * the kernel.  0 with *taken = n, or -errno with *taken = how many it
      * took (the others never ran). */
-    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n,
-                  unsigned *taken);
+    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken);
     /* Wait for at least one completion and store when the wait returned
      * in *reaped_ns, then collect up to max completions into done.
      * Returns how many, or -errno (-EINTR: call again). */
@@ -112,11 +112,12 @@ struct mode_ops {
      * sets e->error on failure.  Returns nothing: the phase says it all. */
     void (*run)(struct engine *e, struct engine_phase *ph);
     const struct queue_backend *backend; /* queued modes: their interface */
-    int open_flags;          /* or-ed into O_WRONLY */
-    bool direct;             /* O_DIRECT: aligned lengths and offsets */
-    bool queued;             /* several ops in flight (iodepth applies) */
-    bool syncs;              /* a sync call after the writes: sync_every applies,
-                              * write and sync recorded separately */
+    int open_flags;                      /* or-ed into O_WRONLY */
+    bool direct;                         /* O_DIRECT: aligned lengths and offsets */
+    bool queued;                         /* several ops in flight (iodepth applies) */
+    /* a sync call after the writes: sync_every applies, and the write and
+     * sync parts are recorded separately */
+    bool syncs;
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;

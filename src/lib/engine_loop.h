@@ -20,8 +20,8 @@
  * engine struct lives in memory that every syscall might touch, as far as
  * the compiler can tell, so fields would be reloaded on every op. */
 struct offsets {
-    uint64_t next;      /* seq, append */
-    uint64_t rng;       /* rand */
+    uint64_t next; /* seq, append */
+    uint64_t rng;  /* rand */
     uint64_t block_size;
     uint64_t file_size;
     uint64_t nblocks;
@@ -69,15 +69,14 @@ static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e, struct offset
 
 /* The first 16 bytes of every block say where it was meant to go and
  * which op wrote it, so tests can read the file back and prove it. */
-static DISKIO_ALWAYS_INLINE void stamp_block(unsigned char *buf, uint64_t offset,
-                                             uint64_t op)
+static DISKIO_ALWAYS_INLINE void stamp_block(unsigned char *buf, uint64_t offset, uint64_t op)
 {
     __builtin_memcpy(buf, &offset, sizeof(offset));
     __builtin_memcpy(buf + sizeof(offset), &op, sizeof(op));
 }
 
-static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf,
-                                                uint64_t len, uint64_t offset)
+static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf, uint64_t len,
+                                                uint64_t offset)
 {
     ssize_t written = pwrite(fd, buf, len, (off_t)offset);
     if (DISKIO_UNLIKELY((uint64_t)written != len))
@@ -94,8 +93,7 @@ static DISKIO_ALWAYS_INLINE int sync_file(int fd, int (*const sync_fn)(int))
 }
 
 static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_t start_ns,
-                                           uint64_t latency_ns, uint64_t write_ns,
-                                           uint64_t sync_ns)
+                                           uint64_t latency_ns, uint64_t write_ns, uint64_t sync_ns)
 {
     struct trace_row *row = &t->rows[t->rows_used++];
     row->op = op;
@@ -109,8 +107,8 @@ static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_
 
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
                                              int (*const sync_fn)(int),
-                                             const enum diskio_pattern pattern,
-                                             const bool tracing, const bool paced)
+                                             const enum diskio_pattern pattern, const bool tracing,
+                                             const bool paced)
 {
     const int fd = e->fd;
     unsigned char *const buf = e->buf;
@@ -189,8 +187,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                 hist_record(sync_part, end_ns - write_done_ns);
         }
         if (tracing)
-            trace_add(ph->trace, op_base + op, paced ? due_ns - interval_ns : start_ns,
-                      latency_ns,
+            trace_add(ph->trace, op_base + op, paced ? due_ns - interval_ns : start_ns, latency_ns,
                       write_done_ns - start_ns, end_ns - write_done_ns);
         op++;
         *progress = op_base + op;
@@ -207,28 +204,28 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
  * constants, so that every pattern, traced or not, gets a loop of its own
  * with no test of either inside.  Used by every mode's dispatch.
  */
-#define ENGINE_SPECIALISE(pattern, tracing, LOOP, ...)                          \
-    do {                                                                       \
-        switch (pattern) {                                                     \
-        case DISKIO_PATTERN_SEQ:                                               \
-            if (tracing)                                                       \
-                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, true);                   \
-            else                                                               \
-                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, false);                  \
-            break;                                                             \
-        case DISKIO_PATTERN_RAND:                                              \
-            if (tracing)                                                       \
-                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, true);                  \
-            else                                                               \
-                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, false);                 \
-            break;                                                             \
-        case DISKIO_PATTERN_APPEND:                                            \
-            if (tracing)                                                       \
-                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, true);                \
-            else                                                               \
-                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, false);               \
-            break;                                                             \
-        }                                                                      \
+#define ENGINE_SPECIALISE(pattern, tracing, LOOP, ...)                                             \
+    do {                                                                                           \
+        switch (pattern) {                                                                         \
+        case DISKIO_PATTERN_SEQ:                                                                   \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, true);                                       \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, false);                                      \
+            break;                                                                                 \
+        case DISKIO_PATTERN_RAND:                                                                  \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, true);                                      \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, false);                                     \
+            break;                                                                                 \
+        case DISKIO_PATTERN_APPEND:                                                                \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, true);                                    \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, false);                                   \
+            break;                                                                                 \
+        }                                                                                          \
     } while (0)
 
 static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct engine_phase *ph,

@@ -28,9 +28,8 @@
  * deadline has passed, when no further op may be issued.
  */
 static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
-                                                uint64_t op, uint64_t submit_ns,
-                                                uint64_t reaped_ns, uint64_t *completed,
-                                                const bool tracing)
+                                                uint64_t op, uint64_t submit_ns, uint64_t reaped_ns,
+                                                uint64_t *completed, const bool tracing)
 {
     const uint64_t latency_ns = reaped_ns - submit_ns;
     hist_record(ph->total, latency_ns);
@@ -40,7 +39,6 @@ static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_
     *e->progress = e->op_base + *completed;
     return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
 }
-
 
 struct queue {
     const struct queue_backend *b;
@@ -149,8 +147,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 q->pending[q->npending++] = slot;
                 continue;
             }
-            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed,
-                                tracing))
+            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
                 issuing = false;
             if (issuing && issued < ph->limit) {
                 uint64_t offset = next_offset(e, &offsets, pattern);

@@ -16,8 +16,7 @@
 
 #include "engine.h"
 
-ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
-                   ssize_t first)
+ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first)
 {
     uint64_t done = 0;
     ssize_t n = first;
@@ -111,8 +110,8 @@ int trace_flush(struct trace *t)
     for (size_t i = 0; i < t->rows_used; i++) {
         const struct trace_row *r = &t->rows[i];
         int n = snprintf(line, sizeof(line),
-                         "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
-                         r->op, r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
+                         "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->op,
+                         r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
         if (used + (size_t)n > sizeof(chunk)) {
             if (t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
                 t->error = errno ? -errno : -EIO;

@@ -38,8 +38,7 @@ int diskio_hist_new(struct diskio_hist **out)
 {
     if (!out)
         return -EINVAL;
-    struct diskio_hist *h = aligned_alloc(_Alignof(struct diskio_hist),
-                                          sizeof(struct diskio_hist));
+    struct diskio_hist *h = aligned_alloc(_Alignof(struct diskio_hist), sizeof(struct diskio_hist));
     if (!h)
         return -ENOMEM;
     h->owned = true;
@@ -106,8 +105,8 @@ uint64_t diskio_hist_record_corrected(struct diskio_hist *h, uint64_t value_ns,
     /* The ops that a fixed schedule would have issued while this one was
      * stuck would each have waited correspondingly less (HdrHistogram's
      * recordValueWithExpectedInterval). */
-    for (uint64_t missing = value_ns - expected_interval_ns;
-         missing >= expected_interval_ns; missing -= expected_interval_ns) {
+    for (uint64_t missing = value_ns - expected_interval_ns; missing >= expected_interval_ns;
+         missing -= expected_interval_ns) {
         hist_record(h, missing);
         recorded++;
     }
@@ -127,10 +126,22 @@ int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
     return 0;
 }
 
-uint64_t diskio_hist_count(const struct diskio_hist *h) { return hist_count(h); }
-uint64_t diskio_hist_min(const struct diskio_hist *h) { return h->min == UINT64_MAX ? 0 : h->min; }
-uint64_t diskio_hist_max(const struct diskio_hist *h) { return h->max; }
-uint64_t diskio_hist_overflow(const struct diskio_hist *h) { return hist_overflow(h); }
+uint64_t diskio_hist_count(const struct diskio_hist *h)
+{
+    return hist_count(h);
+}
+uint64_t diskio_hist_min(const struct diskio_hist *h)
+{
+    return h->min == UINT64_MAX ? 0 : h->min;
+}
+uint64_t diskio_hist_max(const struct diskio_hist *h)
+{
+    return h->max;
+}
+uint64_t diskio_hist_overflow(const struct diskio_hist *h)
+{
+    return hist_overflow(h);
+}
 
 double diskio_hist_mean(const struct diskio_hist *h)
 {
@@ -194,8 +205,8 @@ static uint64_t clamp_to_range(const struct diskio_hist *h, uint64_t v)
     return v;
 }
 
-int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts,
-                            uint64_t *values_ns, size_t n)
+int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts, uint64_t *values_ns,
+                            size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         if (!(pcts[k] >= 0.0 && pcts[k] <= 100.0) || (k > 0 && pcts[k] < pcts[k - 1]))

@@ -35,7 +35,7 @@
 
 #define HIST_SUB_BITS 7
 #define HIST_LINEAR_MASK ((UINT64_C(1) << (HIST_SUB_BITS + 1)) - 1) /* 255 */
-#define HIST_MAX_SHIFT (44 - 1 - HIST_SUB_BITS)                      /* 36 */
+#define HIST_MAX_SHIFT (44 - 1 - HIST_SUB_BITS)                     /* 36 */
 #define HIST_BUCKETS (((size_t)HIST_MAX_SHIFT << HIST_SUB_BITS) + HIST_LINEAR_MASK + 1)
 #define HIST_ALL_BUCKETS (((size_t)(63 - HIST_SUB_BITS) << HIST_SUB_BITS) + HIST_LINEAR_MASK + 1)
 
@@ -43,11 +43,11 @@
 #define DISKIO_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 struct diskio_hist {
-    uint64_t sum;      /* ns; wraps only after 584 years of latency */
-    uint64_t min;      /* UINT64_MAX while empty */
+    uint64_t sum; /* ns; wraps only after 584 years of latency */
+    uint64_t min; /* UINT64_MAX while empty */
     uint64_t max;
     unsigned __int128 sum_sq; /* exact: values < 2^64, squares < 2^128 */
-    bool owned;        /* allocated by diskio_hist_new() */
+    bool owned;               /* allocated by diskio_hist_new() */
     /* [0, HIST_BUCKETS): reported buckets; beyond: the overflow */
     uint64_t counts[HIST_ALL_BUCKETS];
 };

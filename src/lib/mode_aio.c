@@ -15,8 +15,8 @@
 
 struct aio_state {
     io_context_t ctx;
-    struct iocb *cbs;       /* one per slot, by slot->index */
-    struct iocb **batch;    /* io_submit()'s argument */
+    struct iocb *cbs;    /* one per slot, by slot->index */
+    struct iocb **batch; /* io_submit()'s argument */
     struct io_event *events;
     unsigned depth;
 };

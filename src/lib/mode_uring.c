@@ -89,8 +89,7 @@ static void uring_prepare(void *state, struct engine *e, struct queue_slot *slot
  * takes all of it (SQ entries were reserved), or fails with -errno.  The
  * completion is then found in the ring by the reap without another
  * syscall. */
-static int uring_submit(void *state, struct queue_slot *const *slots, unsigned n,
-                        unsigned *taken)
+static int uring_submit(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken)
 {
     struct uring_state *s = state;
     (void)slots; /* already in the submission ring, in order */

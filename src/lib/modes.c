@@ -18,45 +18,66 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
      * the copy into memory and, when dirty pages pile up, writeback
      * throttling in balance_dirty_pages(). */
-    [DISKIO_MODE_ASYNC] = {.name = "async", .open_flags = 0, .open_flags_text = "O_WRONLY",
+    [DISKIO_MODE_ASYNC] = {.name = "async",
+                           .open_flags = 0,
+                           .open_flags_text = "O_WRONLY",
                            .run = engine_run_write},
     /* pwrite, then fsync(2); the write part and the sync part are also
      * recorded separately.  With sync_every N, one fsync follows every N
      * writes (group commit). */
-    [DISKIO_MODE_FSYNC] = {.name = "fsync", .open_flags = 0, .open_flags_text = "O_WRONLY",
-                           .syncs = true, .run = engine_run_fsync},
+    [DISKIO_MODE_FSYNC] = {.name = "fsync",
+                           .open_flags = 0,
+                           .open_flags_text = "O_WRONLY",
+                           .syncs = true,
+                           .run = engine_run_fsync},
     /* pwrite, then fdatasync(2), which skips metadata not needed to read
      * the data back (mtime); otherwise as fsync. */
-    [DISKIO_MODE_FDATASYNC] = {.name = "fdatasync", .open_flags = 0,
-                               .open_flags_text = "O_WRONLY", .syncs = true,
+    [DISKIO_MODE_FDATASYNC] = {.name = "fdatasync",
+                               .open_flags = 0,
+                               .open_flags_text = "O_WRONLY",
+                               .syncs = true,
                                .run = engine_run_fdatasync},
     /* every write returns only after data and all metadata (mtime
      * included) are durable */
-    [DISKIO_MODE_OSYNC] = {.name = "osync", .open_flags = O_SYNC,
-                           .open_flags_text = "O_WRONLY|O_SYNC", .run = engine_run_write},
+    [DISKIO_MODE_OSYNC] = {.name = "osync",
+                           .open_flags = O_SYNC,
+                           .open_flags_text = "O_WRONLY|O_SYNC",
+                           .run = engine_run_write},
     /* every write returns only after the data and the metadata needed to
      * read it back are durable (PostgreSQL's wal_sync_method=open_datasync) */
-    [DISKIO_MODE_ODSYNC] = {.name = "odsync", .open_flags = O_DSYNC,
-                            .open_flags_text = "O_WRONLY|O_DSYNC", .run = engine_run_write},
+    [DISKIO_MODE_ODSYNC] = {.name = "odsync",
+                            .open_flags = O_DSYNC,
+                            .open_flags_text = "O_WRONLY|O_DSYNC",
+                            .run = engine_run_write},
     /* the page cache is bypassed, but the device's volatile write cache
      * may still hold the data, so this is not durable by itself */
-    [DISKIO_MODE_DIRECT] = {.name = "direct", .open_flags = O_DIRECT,
-                            .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
+    [DISKIO_MODE_DIRECT] = {.name = "direct",
+                            .open_flags = O_DIRECT,
+                            .open_flags_text = "O_WRONLY|O_DIRECT",
+                            .direct = true,
                             .run = engine_run_write},
     /* bypasses the page cache and, on devices with a volatile cache,
      * issues a cache flush (or FUA write) per write */
-    [DISKIO_MODE_DIRECT_DSYNC] = {.name = "direct-dsync", .open_flags = O_DIRECT | O_DSYNC,
+    [DISKIO_MODE_DIRECT_DSYNC] = {.name = "direct-dsync",
+                                  .open_flags = O_DIRECT | O_DSYNC,
                                   .open_flags_text = "O_WRONLY|O_DIRECT|O_DSYNC",
-                                  .direct = true, .run = engine_run_write},
+                                  .direct = true,
+                                  .run = engine_run_write},
     /* libaio, iodepth writes in flight (backend: mode_aio.c) */
-    [DISKIO_MODE_AIO] = {.name = "aio", .open_flags = O_DIRECT,
-                         .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
-                         .queued = true, .run = engine_run_queued,
+    [DISKIO_MODE_AIO] = {.name = "aio",
+                         .open_flags = O_DIRECT,
+                         .open_flags_text = "O_WRONLY|O_DIRECT",
+                         .direct = true,
+                         .queued = true,
+                         .run = engine_run_queued,
                          .backend = &aio_backend},
     /* io_uring with registered file and buffers (backend: mode_uring.c) */
-    [DISKIO_MODE_URING] = {.name = "uring", .open_flags = O_DIRECT,
-                           .open_flags_text = "O_WRONLY|O_DIRECT", .direct = true,
-                           .queued = true, .run = engine_run_queued,
+    [DISKIO_MODE_URING] = {.name = "uring",
+                           .open_flags = O_DIRECT,
+                           .open_flags_text = "O_WRONLY|O_DIRECT",
+                           .direct = true,
+                           .queued = true,
+                           .run = engine_run_queued,
                            .backend = &uring_backend},
 };
 

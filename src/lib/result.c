@@ -91,17 +91,10 @@ int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt,
 {
     int rc;
     switch (fmt) {
-    case DISKIO_FORMAT_JSON:
-        rc = emit_json(res, out);
-        break;
-    case DISKIO_FORMAT_CSV:
-        rc = emit_csv(res, out);
-        break;
-    case DISKIO_FORMAT_TEXT:
-        rc = emit_text(res, out);
-        break;
-    default:
-        return -EINVAL;
+    case DISKIO_FORMAT_JSON: rc = emit_json(res, out); break;
+    case DISKIO_FORMAT_CSV: rc = emit_csv(res, out); break;
+    case DISKIO_FORMAT_TEXT: rc = emit_text(res, out); break;
+    default: return -EINVAL;
     }
     if (rc == 0 && (fflush(out) != 0 || ferror(out)))
         rc = errno ? -errno : -EIO;

@@ -65,8 +65,7 @@ struct diskio_hist *diskio_run_hist(struct diskio_run *run, enum diskio_part par
     return (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
 }
 
-const struct diskio_hist *diskio_run_hist_const(const struct diskio_run *run,
-                                                enum diskio_part part)
+const struct diskio_hist *diskio_run_hist_const(const struct diskio_run *run, enum diskio_part part)
 {
     return (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
 }

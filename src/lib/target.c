@@ -31,8 +31,7 @@ static int create_in(struct diskio_target *t, const char *dir, const char *name_
         if (!name_or_null)
             snprintf(name, sizeof(name), "diskio-test.%ld.%u", (long)getpid(), attempt);
         const char *use = name_or_null ? name_or_null : name;
-        int fd = openat(t->dir_fd, use, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                        0600);
+        int fd = openat(t->dir_fd, use, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd < 0) {
             if (errno == EEXIST && !name_or_null)
                 continue;
@@ -102,8 +101,7 @@ int diskio_target_check(const char *path, unsigned flags)
     return classify(path, flags, &kind);
 }
 
-int diskio_target_open(const char *path, uint64_t size, unsigned flags,
-                       struct diskio_target **out)
+int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct diskio_target **out)
 {
     enum target_kind kind;
     int rc;

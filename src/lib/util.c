@@ -21,20 +21,13 @@ bool diskio_check_version(int major, int minor, int micro)
 const char *diskio_strerror(int err)
 {
     switch (-err) {
-    case 0:
-        return "Success";
-    case DISKIO_E_INTERRUPTED:
-        return "Interrupted before the run was complete";
-    case DISKIO_E_NO_DIRECT:
-        return "The filesystem does not support O_DIRECT";
-    case DISKIO_E_TARGET_EXISTS:
-        return "The target exists and was not created by diskio";
-    case DISKIO_E_TARGET_TYPE:
-        return "The target is a symlink, FIFO, socket or character device";
-    case DISKIO_E_TARGET_DEVICE:
-        return "The target is a block device";
-    case DISKIO_E_SHORT_WRITE:
-        return "A write made no progress";
+    case 0: return "Success";
+    case DISKIO_E_INTERRUPTED: return "Interrupted before the run was complete";
+    case DISKIO_E_NO_DIRECT: return "The filesystem does not support O_DIRECT";
+    case DISKIO_E_TARGET_EXISTS: return "The target exists and was not created by diskio";
+    case DISKIO_E_TARGET_TYPE: return "The target is a symlink, FIFO, socket or character device";
+    case DISKIO_E_TARGET_DEVICE: return "The target is a block device";
+    case DISKIO_E_SHORT_WRITE: return "A write made no progress";
     default:
         /* strerror() may use a shared buffer for unknown numbers;
          * strerrordesc_np() returns static text or NULL */

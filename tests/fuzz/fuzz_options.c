@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void die(const char *what, const char *detail)
 {
-    fprintf(stderr, "fuzz_options: invariant violated: %s%s%s\n", what,
-            detail ? ": " : "", detail ? detail : "");
+    fprintf(stderr, "fuzz_options: invariant violated: %s%s%s\n", what, detail ? ": " : "",
+            detail ? detail : "");
     abort();
 }
 
@@ -110,8 +110,7 @@ static void check_success(const struct cli_options *o)
             struct diskio_config cfg;
             cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
             if (diskio_config_check(&cfg) != 0)
-                die("accepted options make a run the library refuses",
-                    diskio_config_problem(&cfg));
+                die("accepted options make a run the library refuses", diskio_config_problem(&cfg));
         }
 }
 
