@@ -73,17 +73,38 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--lat")) { lat = 1; continue; }
-        if (!strcmp(a, "--untimed")) { untimed = 1; continue; }
-        if (!strcmp(a, "--same-offset")) { same = 1; continue; }
-        if (!v) { fprintf(stderr, "bare-loop: bad argument %s\n", a); return 2; }
-        if (!strcmp(a, "--file")) path = v;
-        else if (!strcmp(a, "--mode")) mode = v;
-        else if (!strcmp(a, "--bs")) bs = parse_u64(v);
-        else if (!strcmp(a, "--count")) count = parse_u64(v);
-        else if (!strcmp(a, "--size")) size = parse_u64(v);
-        else if (!strcmp(a, "--warmup")) warmup = parse_u64(v);
-        else { fprintf(stderr, "bare-loop: bad argument %s\n", a); return 2; }
+        if (!strcmp(a, "--lat")) {
+            lat = 1;
+            continue;
+        }
+        if (!strcmp(a, "--untimed")) {
+            untimed = 1;
+            continue;
+        }
+        if (!strcmp(a, "--same-offset")) {
+            same = 1;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "bare-loop: bad argument %s\n", a);
+            return 2;
+        }
+        if (!strcmp(a, "--file"))
+            path = v;
+        else if (!strcmp(a, "--mode"))
+            mode = v;
+        else if (!strcmp(a, "--bs"))
+            bs = parse_u64(v);
+        else if (!strcmp(a, "--count"))
+            count = parse_u64(v);
+        else if (!strcmp(a, "--size"))
+            size = parse_u64(v);
+        else if (!strcmp(a, "--warmup"))
+            warmup = parse_u64(v);
+        else {
+            fprintf(stderr, "bare-loop: bad argument %s\n", a);
+            return 2;
+        }
         i++;
     }
     if (!path || bs == 0 || count == 0 || size < bs) {
@@ -93,14 +114,24 @@ int main(int argc, char **argv)
 
     int flags = O_WRONLY;
     enum sync_kind sk = SYNC_NONE;
-    if (!strcmp(mode, "async")) ;
-    else if (!strcmp(mode, "fsync")) sk = SYNC_FSYNC;
-    else if (!strcmp(mode, "fdatasync")) sk = SYNC_FDATASYNC;
-    else if (!strcmp(mode, "osync")) flags |= O_SYNC;
-    else if (!strcmp(mode, "odsync")) flags |= O_DSYNC;
-    else if (!strcmp(mode, "direct")) flags |= O_DIRECT;
-    else if (!strcmp(mode, "direct-dsync")) flags |= O_DIRECT | O_DSYNC;
-    else { fprintf(stderr, "bare-loop: unknown mode %s\n", mode); return 2; }
+    if (!strcmp(mode, "async"))
+        ;
+    else if (!strcmp(mode, "fsync"))
+        sk = SYNC_FSYNC;
+    else if (!strcmp(mode, "fdatasync"))
+        sk = SYNC_FDATASYNC;
+    else if (!strcmp(mode, "osync"))
+        flags |= O_SYNC;
+    else if (!strcmp(mode, "odsync"))
+        flags |= O_DSYNC;
+    else if (!strcmp(mode, "direct"))
+        flags |= O_DIRECT;
+    else if (!strcmp(mode, "direct-dsync"))
+        flags |= O_DIRECT | O_DSYNC;
+    else {
+        fprintf(stderr, "bare-loop: unknown mode %s\n", mode);
+        return 2;
+    }
 
     size -= size % bs;
     /* --same-offset: rewrite block 0 every time, as pg_test_fsync does */
@@ -110,7 +141,9 @@ int main(int argc, char **argv)
         die("posix_memalign");
     uint64_t x = 0x9E3779B97F4A7C15u;
     for (uint64_t i = 0; i < bs; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
         buf[i] = (unsigned char)(x | 1);
     }
 
@@ -142,10 +175,13 @@ int main(int argc, char **argv)
     for (uint64_t i = 0; i < warmup; i++) {
         if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
             die("pwrite");
-        if (sk == SYNC_FSYNC && fsync(fd)) die("fsync");
-        if (sk == SYNC_FDATASYNC && fdatasync(fd)) die("fdatasync");
+        if (sk == SYNC_FSYNC && fsync(fd))
+            die("fsync");
+        if (sk == SYNC_FDATASYNC && fdatasync(fd))
+            die("fdatasync");
         off += step;
-        if (off + bs > size) off = 0;
+        if (off + bs > size)
+            off = 0;
     }
 
     uint64_t sum = 0, mn = UINT64_MAX, mx = 0;
@@ -154,25 +190,34 @@ int main(int argc, char **argv)
         for (uint64_t i = 0; i < count; i++) {
             if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
                 die("pwrite");
-            if (sk == SYNC_FSYNC && fsync(fd)) die("fsync");
-            if (sk == SYNC_FDATASYNC && fdatasync(fd)) die("fdatasync");
+            if (sk == SYNC_FSYNC && fsync(fd))
+                die("fsync");
+            if (sk == SYNC_FDATASYNC && fdatasync(fd))
+                die("fdatasync");
             off += step;
-            if (off + bs > size) off = 0;
+            if (off + bs > size)
+                off = 0;
         }
     } else {
         for (uint64_t i = 0; i < count; i++) {
             uint64_t t0 = now_ns();
             if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
                 die("pwrite");
-            if (sk == SYNC_FSYNC && fsync(fd)) die("fsync");
-            if (sk == SYNC_FDATASYNC && fdatasync(fd)) die("fdatasync");
+            if (sk == SYNC_FSYNC && fsync(fd))
+                die("fsync");
+            if (sk == SYNC_FDATASYNC && fdatasync(fd))
+                die("fdatasync");
             uint64_t d = now_ns() - t0;
             sum += d;
-            if (d < mn) mn = d;
-            if (d > mx) mx = d;
-            if (lats) lats[i] = d;
+            if (d < mn)
+                mn = d;
+            if (d > mx)
+                mx = d;
+            if (lats)
+                lats[i] = d;
             off += step;
-            if (off + bs > size) off = 0;
+            if (off + bs > size)
+                off = 0;
         }
     }
     uint64_t end = now_ns();
@@ -182,8 +227,8 @@ int main(int argc, char **argv)
     double elapsed = (double)(end - begin);
     printf("{\"tool\":\"bare-loop\",\"mode\":\"%s\",\"bs\":%llu,\"ops\":%llu,"
            "\"timed\":%s,\"elapsed_ns\":%.0f,\"ops_per_s\":%.3f",
-           mode, (unsigned long long)bs, (unsigned long long)count,
-           untimed ? "false" : "true", elapsed, count * 1e9 / elapsed);
+           mode, (unsigned long long)bs, (unsigned long long)count, untimed ? "false" : "true",
+           elapsed, count * 1e9 / elapsed);
     if (!untimed) {
         printf(",\"mean_ns\":%.3f,\"min_ns\":%llu,\"max_ns\":%llu", (double)sum / count,
                (unsigned long long)mn, (unsigned long long)mx);

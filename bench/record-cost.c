@@ -30,9 +30,9 @@ int main(int argc, char **argv)
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        unsigned magnitude = (unsigned)(x % 25);           /* 2^0 .. 2^24 ns */
+        unsigned magnitude = (unsigned)(x % 25); /* 2^0 .. 2^24 ns */
         uint64_t base = UINT64_C(1) << magnitude;
-        values[i] = base + ((x >> 8) & (base - 1));         /* anywhere in [2^m, 2^(m+1)) */
+        values[i] = base + ((x >> 8) & (base - 1)); /* anywhere in [2^m, 2^(m+1)) */
     }
 
     struct diskio_hist *h;

@@ -17,8 +17,8 @@
 static unsigned long write_calls, short_writes, interrupted_writes;
 static unsigned long sync_calls, interrupted_syncs;
 
-static ssize_t interfere(ssize_t (*real)(int, const void *, size_t, off_t), int fd,
-                         const void *buf, size_t count, off_t offset)
+static ssize_t interfere(ssize_t (*real)(int, const void *, size_t, off_t), int fd, const void *buf,
+                         size_t count, off_t offset)
 {
     write_calls++;
     if (write_calls % 5 == 0) {
@@ -78,7 +78,8 @@ int fdatasync(int fd)
 __attribute__((destructor)) static void report(void)
 {
     if (write_calls || sync_calls)
-        fprintf(stderr, "shortwrite-preload: %lu short writes, %lu interrupted writes, "
-                        "%lu interrupted syncs\n",
+        fprintf(stderr,
+                "shortwrite-preload: %lu short writes, %lu interrupted writes, "
+                "%lu interrupted syncs\n",
                 short_writes, interrupted_writes, interrupted_syncs);
 }

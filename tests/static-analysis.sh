@@ -48,8 +48,10 @@ trap 'rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM HUP
 
 cd "$top_srcdir" || exit 1
-incs="-I$top_builddir/include -I$top_builddir -Iinclude -Isrc"
-sources=$(ls src/*.c src/*/*.c 2>/dev/null)
+# the public header for everyone; each part of src/ also sees its own
+# folder's headers (the command never sees the library's internals)
+incs="-I$top_builddir/include -I$top_builddir -Iinclude"
+sources=$(ls src/*/*.c 2>/dev/null)
 
 # ---- cppcheck: all preprocessor configurations, POSIX library models ----
 supp=
@@ -57,7 +59,7 @@ supp=
 echo "== $($CPPCHECK --version)"
 # shellcheck disable=SC2086 # $incs, $supp and $sources are lists without blanks
 "$CPPCHECK" --enable=warning,style,performance,portability --library=posix \
-    --error-exitcode=1 --inline-suppr --std=c11 --quiet $supp $incs \
+    --error-exitcode=1 --inline-suppr --std=c11 --quiet $supp $incs -Isrc/lib -Isrc/cli \
     --template='{file}:{line}: cppcheck {severity}: {message} [{id}]' \
     $sources >"$work/cppcheck.out" 2>&1
 cppcheck_rc=$?
@@ -79,7 +81,7 @@ xargs -P "$jobs" -n 1 sh -c '
     log="$work/tidy.$(echo "$f" | tr / _).log"
     # shellcheck disable=SC2086
     "$CLANG_TIDY" --quiet --config-file="$top_srcdir/.clang-tidy" "$f" -- \
-        $lang $incs -D_GNU_SOURCE -std=gnu11 >"$log" 2>&1
+        $lang $incs -I"$(dirname "$f")" -D_GNU_SOURCE -std=gnu11 >"$log" 2>&1
     echo "clang-tidy exit $?" >>"$log"
 ' sh <"$work/tidy-files"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target for the command-line parsers in src/cli_options.c.
+/* libFuzzer target for the command-line parsers in src/cli/cli_options.c.
  *
  * One input exercises two things:
  *  (a) cli_parse_size, cli_parse_duration and cli_parse_uint on a
@@ -28,8 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void die(const char *what, const char *detail)
 {
-    fprintf(stderr, "fuzz_options: invariant violated: %s%s%s\n", what,
-            detail ? ": " : "", detail ? detail : "");
+    fprintf(stderr, "fuzz_options: invariant violated: %s%s%s\n", what, detail ? ": " : "",
+            detail ? detail : "");
     abort();
 }
 
@@ -104,6 +104,14 @@ static void check_success(const struct cli_options *o)
         die("empty trace name accepted", NULL);
     if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
         die("output and trace name the same file", o->output);
+    /* every run the accepted options make is one the library accepts */
+    for (size_t s = 0; s < o->nsizes; s++)
+        for (size_t m = 0; m < o->nmodes; m++) {
+            struct diskio_config cfg;
+            cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
+            if (diskio_config_check(&cfg) != 0)
+                die("accepted options make a run the library refuses", diskio_config_problem(&cfg));
+        }
 }
 
 static void fuzz_cli_parse(const uint8_t *data, size_t size)

@@ -54,9 +54,8 @@ START_TEST(test_buckets_are_contiguous_and_within_one_128th)
         ck_assert_uint_eq(lo, v);
         ck_assert_uint_ge(hi, lo);
         /* width <= lowest / 128: the 1% bound with room to spare */
-        ck_assert_msg((hi - lo + 1) * 128 <= (lo < 128 ? 128 : lo),
-                      "bucket [%llu, %llu] too wide", (unsigned long long)lo,
-                      (unsigned long long)hi);
+        ck_assert_msg((hi - lo + 1) * 128 <= (lo < 128 ? 128 : lo), "bucket [%llu, %llu] too wide",
+                      (unsigned long long)lo, (unsigned long long)hi);
         uint64_t lo2, hi2;
         diskio_hist_bucket_bounds(hi, &lo2, &hi2);
         ck_assert_uint_eq(lo2, lo);
@@ -112,8 +111,14 @@ START_TEST(test_count_min_max_mean_stddev_are_exact)
 END_TEST
 
 /* Distributions for the property test, in ns. */
-static uint64_t dist_uniform(void) { return 1 + t_rand() % 10000000; }
-static uint64_t dist_exponential(void) { return (uint64_t)(-log(1 - t_uniform()) * 80000.0); }
+static uint64_t dist_uniform(void)
+{
+    return 1 + t_rand() % 10000000;
+}
+static uint64_t dist_exponential(void)
+{
+    return (uint64_t)(-log(1 - t_uniform()) * 80000.0);
+}
 static uint64_t dist_lognormal(void)
 {
     double u1 = t_uniform() + 1e-12, u2 = t_uniform();
@@ -125,13 +130,19 @@ static uint64_t dist_bimodal(void)
     /* page-cache hits and device round trips, like a mixed workload */
     return (t_rand() % 10 < 8) ? 2000 + t_rand() % 500 : 5000000 + t_rand() % 3000000;
 }
-static uint64_t dist_tiny(void) { return t_rand() % 300; }
-static uint64_t dist_constant(void) { return 123456789; }
+static uint64_t dist_tiny(void)
+{
+    return t_rand() % 300;
+}
+static uint64_t dist_constant(void)
+{
+    return 123456789;
+}
 
 START_TEST(test_percentiles_match_sorted_samples_within_bound)
 {
     static uint64_t (*const dists[])(void) = {dist_uniform, dist_exponential, dist_lognormal,
-                                              dist_bimodal, dist_tiny, dist_constant};
+                                              dist_bimodal, dist_tiny,        dist_constant};
     static const double pcts[] = {0, 0.1, 1, 10, 25, 50, 75, 90, 99, 99.9, 99.99, 100};
     enum { NP = sizeof(pcts) / sizeof(pcts[0]) };
     static const size_t sizes[] = {1, 7, 1000, 200003};

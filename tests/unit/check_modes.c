@@ -42,8 +42,7 @@ static struct diskio_run *t_run(const struct diskio_config *cfg,
     struct diskio_run *run = NULL;
     int rc = diskio_run_execute(cfg, t, &run);
     if (rc == -DISKIO_E_NO_DIRECT) {
-        fprintf(stderr, "SKIP %s: this filesystem refuses O_DIRECT\n",
-                diskio_mode_name(cfg->mode));
+        fprintf(stderr, "SKIP %s: this filesystem refuses O_DIRECT\n", diskio_mode_name(cfg->mode));
         diskio_target_free(t);
         t_rmdir_empty(dir);
         return NULL;
@@ -76,8 +75,8 @@ static void check_seq_stamps(const struct diskio_config *cfg, int fd, off_t size
         /* warmup ops and measured ops are numbered from 0 each */
         uint64_t expected = last >= cfg->warmup ? last - cfg->warmup : last;
         ck_assert_msg(s.op == expected, "%s: block %llu has op %llu, expected %llu",
-                      diskio_mode_name(cfg->mode), (unsigned long long)k,
-                      (unsigned long long)s.op, (unsigned long long)expected);
+                      diskio_mode_name(cfg->mode), (unsigned long long)k, (unsigned long long)s.op,
+                      (unsigned long long)expected);
     }
 }
 
@@ -238,7 +237,7 @@ START_TEST(test_runtime_limits_the_run)
 }
 END_TEST
 
-START_TEST(test_trace_has_one_row_per_recorded_op)
+START_TEST(test_trace_has_header_and_one_row_per_recorded_op)
 {
     char *dir = t_mkdtemp("trace");
     char path[300];
@@ -253,10 +252,14 @@ START_TEST(test_trace_has_one_row_per_recorded_op)
     struct diskio_run *run = t_run(&cfg, NULL);
     close(trace_fd);
     FILE *f = fopen(path, "r");
+    /* the library writes the header: a complete CSV without the command */
+    char header[64];
+    ck_assert_ptr_nonnull(fgets(header, sizeof(header), f));
+    ck_assert_str_eq(header, "op,start_ns,latency_ns,write_ns,sync_ns\n");
     unsigned long long op, start, latency, write_ns, sync_ns, prev_start = 0;
     uint64_t rows = 0;
-    while (fscanf(f, "%llu,%llu,%llu,%llu,%llu\n", &op, &start, &latency, &write_ns,
-                  &sync_ns) == 5) {
+    while (fscanf(f, "%llu,%llu,%llu,%llu,%llu\n", &op, &start, &latency, &write_ns, &sync_ns) ==
+           5) {
         ck_assert_uint_eq(op, rows);
         ck_assert_uint_ge(start, prev_start);
         ck_assert_uint_le(write_ns, latency);
@@ -439,7 +442,7 @@ int main(void)
     tcase_add_test(tc, test_append_grows_the_file_and_overwrite_does_not);
     tcase_add_test(tc, test_sync_part_and_group_commit);
     tcase_add_test(tc, test_runtime_limits_the_run);
-    tcase_add_test(tc, test_trace_has_one_row_per_recorded_op);
+    tcase_add_test(tc, test_trace_has_header_and_one_row_per_recorded_op);
     tcase_add_test(tc, test_stop_flag_returns_partial_run);
     tcase_add_loop_test(tc, test_stopping_queued_modes_reaps_requests_in_flight, 0, 2);
     tcase_add_test(tc, test_stop_during_preallocation_ends_before_measuring);

@@ -50,18 +50,27 @@ START_TEST(test_sizes_accept_suffixes)
     static const struct {
         const char *text;
         uint64_t bytes;
-    } good[] = {{"512", 512},        {"4k", 4096},        {"4K", 4096},
-                {"4kb", 4096},       {"4KiB", 4096},      {"1m", 1 << 20},
-                {"64M", 64u << 20},  {"1g", 1u << 30},    {"2t", UINT64_C(2) << 40},
+    } good[] = {{"512", 512},       {"4k", 4096},     {"4K", 4096},
+                {"4kb", 4096},      {"4KiB", 4096},   {"1m", 1 << 20},
+                {"64M", 64u << 20}, {"1g", 1u << 30}, {"2t", UINT64_C(2) << 40},
                 {"100b", 100}};
     for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
         uint64_t v = 0;
         ck_assert_msg(cli_parse_size(good[i].text, &v) == 0, "%s rejected", good[i].text);
         ck_assert_uint_eq(v, good[i].bytes);
     }
-    static const char *const bad[] = {"", "k", "-1", "+4k", "4x", "4kk", "4 k", "0x10",
-                                      "99999999999999999999k", "18014398509481984k",
-                                      "4.5k", " 4k"};
+    static const char *const bad[] = {"",
+                                      "k",
+                                      "-1",
+                                      "+4k",
+                                      "4x",
+                                      "4kk",
+                                      "4 k",
+                                      "0x10",
+                                      "99999999999999999999k",
+                                      "18014398509481984k",
+                                      "4.5k",
+                                      " 4k"};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         uint64_t v;
         ck_assert_msg(cli_parse_size(bad[i], &v) != 0, "'%s' accepted", bad[i]);
@@ -92,8 +101,8 @@ START_TEST(test_bs_list_sweeps_io_lengths)
 {
     struct cli_options o;
     char err[512];
-    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--bs", "4k,64k,1m,8m", "-m", "fsync", "d",
-                             NULL), 0);
+    ck_assert_int_eq(
+        t_parse(&o, err, sizeof(err), "--bs", "4k,64k,1m,8m", "-m", "fsync", "d", NULL), 0);
     ck_assert_uint_eq(o.nsizes, 4);
     ck_assert_uint_eq(o.block_sizes[3], 8u << 20);
     /* the file grows to hold several of the largest blocks */

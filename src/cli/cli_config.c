@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From options to the library's config, and from the library's verdict
+ * back to the option: the command decides no run rule of its own here,
+ * it maps (cli_config) and reports (cli_check_runs).
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "cli_options.h"
+
+/* The option that sets a field of the library's config. */
+static const char *option_of(enum diskio_config_field field)
+{
+    switch (field) {
+    case DISKIO_FIELD_MODE: return "--mode";
+    case DISKIO_FIELD_PATTERN: return "--pattern";
+    case DISKIO_FIELD_BLOCK_SIZE: return "--bs";
+    case DISKIO_FIELD_FILE_SIZE: return "--size";
+    case DISKIO_FIELD_COUNT: return "--count";
+    case DISKIO_FIELD_IODEPTH: return "--iodepth";
+    case DISKIO_FIELD_SYNC_EVERY: return "--sync-every";
+    case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
+    case DISKIO_FIELD_NONE: break;
+    }
+    return "options";
+}
+
+void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
+                struct diskio_config *cfg)
+{
+    diskio_config_init(cfg);
+    cfg->mode = mode;
+    cfg->pattern = o->pattern;
+    cfg->block_size = block_size;
+    cfg->file_size = o->file_size - o->file_size % block_size;
+    cfg->count = o->count;
+    cfg->runtime_ns = o->runtime_ns;
+    cfg->warmup = o->warmup;
+    /* one --iodepth and --sync-every for a list of modes: each applies
+     * to the modes it means something to, the others keep the default */
+    if (diskio_mode_is_queued(mode))
+        cfg->iodepth = o->iodepth;
+    if (diskio_mode_syncs(mode))
+        cfg->sync_every = o->sync_every;
+    cfg->seed = o->seed;
+    cfg->rate_interval_ns = o->rate_interval_ns;
+}
+
+/*
+ * The library decides what a run may be.  Every run the options make
+ * (each mode with each block size) is checked, and the earliest rule any
+ * of them breaks (rules are numbered in the order the library checks
+ * them) is reported against the option that set the field it blames.
+ */
+int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t size)
+{
+    struct diskio_config_verdict worst = {DISKIO_RULE_OK, DISKIO_FIELD_NONE, NULL};
+    uint64_t worst_bs = 0;
+    for (size_t s = 0; s < o->nsizes; s++) {
+        for (size_t m = 0; m < o->nmodes; m++) {
+            struct diskio_config cfg;
+            struct diskio_config_verdict v;
+            cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
+            if (diskio_config_validate(&cfg, &v) != 0 &&
+                (worst.rule == DISKIO_RULE_OK || v.rule < worst.rule)) {
+                worst = v;
+                worst_bs = o->block_sizes[s];
+            }
+        }
+    }
+    if (worst.rule == DISKIO_RULE_FILE_SIZE)
+        return cli_fail(err, size,
+                        "--size: the file (%llu bytes) must hold at least one block of "
+                        "--bs (%llu bytes)",
+                        (unsigned long long)o->file_size, (unsigned long long)largest_bs);
+
+    /* Whether an option given once applies to any mode in the list is the
+     * command's own question (the library sees one mode at a time). */
+    bool has_queued = false, has_sync = false;
+    for (size_t i = 0; i < o->nmodes; i++) {
+        has_queued |= diskio_mode_is_queued(o->modes[i]);
+        has_sync |= diskio_mode_syncs(o->modes[i]);
+    }
+    if (o->iodepth > 1 && !has_queued)
+        return cli_fail(err, size,
+                        "--iodepth: applies to modes aio and uring only, neither is selected");
+    if (o->sync_every > 1 && !has_sync)
+        return cli_fail(
+            err, size,
+            "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
+
+    switch (worst.rule) {
+    case DISKIO_RULE_OK: return 0;
+    case DISKIO_RULE_RATE_QUEUED:
+        return cli_fail(err, size,
+                        "--rate: applies to the synchronous modes; drop aio and uring "
+                        "from --mode");
+    case DISKIO_RULE_QUEUE_BUFFERS:
+        return cli_fail(err, size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
+                        o->iodepth, (unsigned long long)largest_bs);
+    case DISKIO_RULE_APPEND_QUEUED:
+        return cli_fail(err, size,
+                        "--pattern append: modes aio and uring can keep only one append in "
+                        "flight; use --iodepth 1 or another pattern");
+    case DISKIO_RULE_FILE_IODEPTH:
+        return cli_fail(err, size, "--size: the file must hold at least --iodepth (%u) blocks",
+                        o->iodepth);
+    case DISKIO_RULE_DIRECT_ALIGN:
+        return cli_fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
+                        (unsigned long long)worst_bs);
+    default:
+        /* rules the option parsers already enforce: named generically */
+        return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);
+    }
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line parsing: the options, the lists of modes and block sizes,
+ * the command's own defaults, and the usage text. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_options.h"
+
+#define MAX_FILE_SIZE (UINT64_C(1) << 50)
+
+int cli_fail(char *err, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *mode_list(void)
+{
+    return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, uring, all";
+}
+
+static int parse_modes(const char *text, struct cli_options *o, char *err, size_t size)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return cli_fail(err, size, "out of memory");
+    o->nmodes = 0;
+    int rc = 0;
+    char *rest = copy;
+    for (char *name = strsep(&rest, ","); name && rc == 0; name = strsep(&rest, ",")) {
+        if (!*name) {
+            rc =
+                cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
+            break;
+        }
+        if (strcmp(name, "all") == 0) {
+            for (unsigned m = 0;
+                 m < DISKIO_MODE_COUNT && o->nmodes < sizeof(o->modes) / sizeof(o->modes[0]); m++)
+                o->modes[o->nmodes++] = (enum diskio_mode)m;
+            continue;
+        }
+        enum diskio_mode mode;
+        if (diskio_mode_parse(name, &mode) != 0)
+            rc = cli_fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, mode_list());
+        else if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
+            rc = cli_fail(err, size, "--mode: too many modes (at most %zu)",
+                          sizeof(o->modes) / sizeof(o->modes[0]));
+        else
+            o->modes[o->nmodes++] = mode;
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse_sizes(const char *text, struct cli_options *o, char *err, size_t size)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return cli_fail(err, size, "out of memory");
+    o->nsizes = 0;
+    int rc = 0;
+    char *rest = copy;
+    for (char *item = strsep(&rest, ","); item && rc == 0; item = strsep(&rest, ",")) {
+        uint64_t bs;
+        if (!*item)
+            rc = cli_fail(err, size,
+                          "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
+                          "4k,64k,1m)",
+                          text);
+        else if (cli_parse_size(item, &bs) != 0)
+            rc = cli_fail(err, size,
+                          "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
+                          item);
+        else if (bs < DISKIO_BS_MIN || bs > DISKIO_BS_MAX)
+            rc = cli_fail(err, size, "--bs: '%s' is out of range (accepted: 512 to 64m)", item);
+        else if (o->nsizes == CLI_MAX_SIZES)
+            rc = cli_fail(err, size, "--bs: too many sizes (at most %d)", CLI_MAX_SIZES);
+        else
+            o->block_sizes[o->nsizes++] = bs;
+    }
+    free(copy);
+    return rc;
+}
+
+enum {
+    OPT_SYNC_EVERY = 256,
+    OPT_TRACE,
+    OPT_FORCE,
+    OPT_ALLOW_DEVICE,
+    OPT_SEED,
+    OPT_RATE,
+};
+
+static const struct option long_options[] = {
+    {"mode", required_argument, NULL, 'm'},
+    {"bs", required_argument, NULL, 'b'},
+    {"count", required_argument, NULL, 'n'},
+    {"runtime", required_argument, NULL, 't'},
+    {"size", required_argument, NULL, 's'},
+    {"pattern", required_argument, NULL, 'p'},
+    {"warmup", required_argument, NULL, 'w'},
+    {"iodepth", required_argument, NULL, 'd'},
+    {"sync-every", required_argument, NULL, OPT_SYNC_EVERY},
+    {"label", required_argument, NULL, 'l'},
+    {"format", required_argument, NULL, 'f'},
+    {"output", required_argument, NULL, 'o'},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"rate", required_argument, NULL, OPT_RATE},
+    {"quiet", no_argument, NULL, 'q'},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size)
+{
+    /* the library's defaults, and the command's own: a warmup, and a
+     * runtime rather than a count (set below) */
+    struct diskio_config defaults;
+    diskio_config_init(&defaults);
+    memset(o, 0, sizeof(*o));
+    o->block_sizes[0] = defaults.block_size;
+    o->nsizes = 1;
+    o->file_size = defaults.file_size;
+    o->pattern = defaults.pattern;
+    o->warmup = CLI_DEFAULT_WARMUP;
+    o->iodepth = defaults.iodepth;
+    o->sync_every = defaults.sync_every;
+    o->seed = defaults.seed;
+    o->format = DISKIO_FORMAT_TEXT;
+    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
+        o->modes[o->nmodes++] = (enum diskio_mode)m;
+    bool size_given = false;
+
+    optind = 0; /* glibc: full reinitialisation, so tests can parse repeatedly */
+    opterr = 0;
+    int c;
+    uint64_t v;
+    while ((c = getopt_long(argc, argv, ":m:b:n:t:s:p:w:d:l:f:o:qhV", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (parse_modes(optarg, o, err, err_size) != 0)
+                return -1;
+            o->modes_explicit = true;
+            break;
+        case 'b':
+            if (parse_sizes(optarg, o, err, err_size) != 0)
+                return -1;
+            break;
+        case 'n':
+            if (cli_parse_uint(optarg, 1, UINT64_C(1) << 40, &o->count) != 0)
+                return cli_fail(err, err_size,
+                                "--count: '%s' is not a whole number from 1 to 1099511627776",
+                                optarg);
+            break;
+        case 't':
+            if (cli_parse_duration(optarg, &o->runtime_ns) != 0 || o->runtime_ns == 0)
+                return cli_fail(err, err_size,
+                                "--runtime: '%s' is not a positive duration up to 31 days "
+                                "(seconds, or with ms/s/m/h, e.g. 2, 0.5, 500ms)",
+                                optarg);
+            break;
+        case 's':
+            if (cli_parse_size(optarg, &o->file_size) != 0 || o->file_size == 0 ||
+                o->file_size > MAX_FILE_SIZE)
+                return cli_fail(err, err_size,
+                                "--size: '%s' is not a size up to 1024t "
+                                "(with k/m/g/t suffixes; at least one block of --bs)",
+                                optarg);
+            size_given = true;
+            break;
+        case 'p':
+            if (diskio_pattern_parse(optarg, &o->pattern) != 0)
+                return cli_fail(err, err_size,
+                                "--pattern: unknown pattern '%s' (accepted: seq, rand, append)",
+                                optarg);
+            break;
+        case 'w':
+            if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
+                return cli_fail(err, err_size,
+                                "--warmup: '%s' is not a whole number of ops (0 or more)", optarg);
+            break;
+        case 'd':
+            if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
+                return cli_fail(err, err_size, "--iodepth: '%s' is not a whole number from 1 to %u",
+                                optarg, DISKIO_IODEPTH_MAX);
+            o->iodepth = (unsigned)v;
+            break;
+        case OPT_SYNC_EVERY:
+            if (cli_parse_uint(optarg, 1, 1000000, &v) != 0)
+                return cli_fail(err, err_size,
+                                "--sync-every: '%s' is not a whole number from 1 to 1000000",
+                                optarg);
+            o->sync_every = (unsigned)v;
+            break;
+        case OPT_RATE: {
+            char *end;
+            errno = 0;
+            double rate = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !isfinite(rate) || rate < 0.001 || rate > 10e6 ||
+                !isdigit((unsigned char)optarg[0]))
+                return cli_fail(err, err_size,
+                                "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
+            o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
+            break;
+        }
+        case OPT_SEED:
+            if (cli_parse_uint(optarg, 0, UINT64_MAX, &o->seed) != 0)
+                return cli_fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
+            break;
+        case 'l':
+            if (!*optarg || strlen(optarg) > 200)
+                return cli_fail(err, err_size, "--label: must be 1 to 200 characters");
+            o->label = optarg;
+            break;
+        case 'f':
+            if (diskio_format_parse(optarg, &o->format) != 0)
+                return cli_fail(err, err_size,
+                                "--format: unknown format '%s' (accepted: text, json, csv)",
+                                optarg);
+            o->format_given = true;
+            break;
+        case 'o':
+            if (!*optarg)
+                return cli_fail(err, err_size, "--output: empty file name");
+            o->output = optarg;
+            break;
+        case OPT_TRACE:
+            if (!*optarg)
+                return cli_fail(err, err_size, "--trace: empty file name");
+            o->trace = optarg;
+            break;
+        case 'q': o->quiet = true; break;
+        case OPT_FORCE: o->force = true; break;
+        case OPT_ALLOW_DEVICE: o->allow_device = true; break;
+        case 'h': o->help = true; return 0;
+        case 'V': o->version = true; return 0;
+        case ':': return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
+        default:
+            if (optopt)
+                return cli_fail(err, err_size, "unknown option '-%c'", optopt);
+            return cli_fail(err, err_size, "unknown option '%s'", argv[optind - 1]);
+        }
+    }
+
+    if (optind >= argc)
+        return cli_fail(err, err_size,
+                        "no target: give the directory to test in (e.g. 'diskio .')");
+    if (argc - optind > 1)
+        return cli_fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
+                        argv[optind + 1]);
+    o->target = argv[optind];
+
+    if (!o->count && !o->runtime_ns)
+        o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
+
+    uint64_t largest_bs = 0;
+    for (size_t i = 0; i < o->nsizes; i++)
+        if (o->block_sizes[i] > largest_bs)
+            largest_bs = o->block_sizes[i];
+    if (!size_given && o->file_size < largest_bs * 8)
+        o->file_size = largest_bs * 8;
+    if (cli_check_runs(o, largest_bs, err, err_size) != 0)
+        return -1;
+
+    if (o->output && !o->format_given) {
+        if (ends_with(o->output, ".json"))
+            o->format = DISKIO_FORMAT_JSON;
+        else if (ends_with(o->output, ".csv"))
+            o->format = DISKIO_FORMAT_CSV;
+    }
+    if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
+        return cli_fail(err, err_size, "--output and --trace name the same file");
+    return 0;
+}
+
+void cli_usage(FILE *out)
+{
+    fputs("Usage: diskio [OPTION]... TARGET\n"
+          "Measure the latency of single writes under each durability mode.\n"
+          "\n"
+          "TARGET is a directory (diskio creates its test file there and removes it),\n"
+          "a path that does not exist yet, an existing file (with --force) or a block\n"
+          "device (with --allow-device).\n"
+          "\n"
+          "Workload:\n"
+          "  -m, --mode MODE[,MODE...]  async, fsync, fdatasync, osync, odsync, direct,\n"
+          "                             direct-dsync, aio, uring, or all (default: all)\n"
+          "  -b, --bs SIZE[,SIZE...]    bytes per write, 512 to 64m; a list sweeps\n"
+          "                             (default: 8k)\n"
+          "  -n, --count N              recorded writes per run\n"
+          "  -t, --runtime DURATION     seconds per run, or 500ms, 1m... (default: 2s\n"
+          "                             when --count is not given; both: first wins)\n"
+          "  -s, --size SIZE            test file size (default: 64m, or 8 blocks)\n"
+          "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file) or\n"
+          "                             append (the file grows) (default: seq)\n"
+          "  -w, --warmup N             writes before recording starts (default: 10)\n"
+          "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
+          "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
+          "      --seed N               random offsets for --pattern rand (default: 1)\n"
+          "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
+          "                             measure each from when it was due (corrects for\n"
+          "                             coordinated omission; not for aio and uring)\n"
+          "\n"
+          "Output:\n"
+          "  -l, --label NAME           name of this environment in the result\n"
+          "  -f, --format FORMAT        text, json or csv (default: text, or from the\n"
+          "                             --output file's .json/.csv extension)\n"
+          "  -o, --output FILE          write the result to FILE (created; never\n"
+          "                             overwritten without --force); the table still\n"
+          "                             goes to stdout unless --quiet\n"
+          "      --trace FILE           stream every write as CSV\n"
+          "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
+          "                             (several runs: one FILE.MODE-BS per run)\n"
+          "  -q, --quiet                no table on stdout, no progress, no warnings\n"
+          "      --force                use an existing TARGET file (its contents are\n"
+          "                             overwritten) and overwrite existing output files\n"
+          "      --allow-device         use a block device as TARGET (DESTROYS ITS DATA)\n"
+          "  -h, --help                 this text\n"
+          "  -V, --version              the version\n"
+          "\n"
+          "Exit status: 0 ok; 1 a write or sync failed (partial result written);\n"
+          "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
+          "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
+          "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
+          "per run.\n"
+          "See diskio(1).\n",
+          out);
+}

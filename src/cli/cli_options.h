@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Command-line parsing for diskio, kept apart from main() so that the
+ * unit tests can feed it argument vectors. */
+#ifndef DISKIO_CLI_OPTIONS_H
+#define DISKIO_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diskio.h"
+
+#define CLI_MAX_SIZES 32
+/* The command's own defaults; the others are diskio_config_init()'s. */
+#define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
+#define CLI_DEFAULT_WARMUP 10
+
+/* Exit statuses, documented in diskio(1). */
+enum cli_exit {
+    EXIT_OK = 0,
+    EXIT_RUN_FAILED = 1,   /* an operation failed; the partial result was written */
+    EXIT_USAGE = 2,        /* bad option or argument; nothing was created */
+    EXIT_TARGET = 3,       /* the target or an output file cannot be used */
+    EXIT_INTERRUPTED = 130 /* 128 + the signal: SIGINT 130, SIGTERM 143, SIGHUP 129;
+                            * the partial result was written */
+};
+
+struct cli_options {
+    enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
+    size_t nmodes;
+    bool modes_explicit;
+    uint64_t block_sizes[CLI_MAX_SIZES];
+    size_t nsizes;
+    uint64_t count;      /* 0: not given */
+    uint64_t runtime_ns; /* 0: not given */
+    uint64_t file_size;
+    enum diskio_pattern pattern;
+    uint64_t warmup;
+    unsigned iodepth;
+    unsigned sync_every;
+    uint64_t rate_interval_ns; /* 0: as fast as possible */
+    uint64_t seed;
+    const char *label;
+    enum diskio_format format;
+    bool format_given;
+    const char *output;
+    const char *trace;
+    bool quiet;
+    bool force;
+    bool allow_device;
+    bool help;
+    bool version;
+    const char *target;
+};
+
+/* Parse argv into o.  Returns 0, or -1 with a message naming the option
+ * and the accepted values in err. */
+int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size);
+
+/* The library's config for one run: mode and block size, with every
+ * option mapped to its field (trace_fd, stop and progress left unset). */
+void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
+                struct diskio_config *cfg);
+
+/* Check every run o makes (each mode with each block size, mapped by
+ * cli_config) with the library, and report the earliest rule broken
+ * against the option behind it.  0, or -1 with the message in err. */
+int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t err_size);
+/* Format a message into err; returns -1. */
+int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
+ * signs, garbage, zero-length and overflow.  0 or -1. */
+int cli_parse_size(const char *text, uint64_t *out);
+/* "2", "0.5", "2s", "500ms", "1m", "1h" -> ns.  0 or -1. */
+int cli_parse_duration(const char *text, uint64_t *out_ns);
+/* A decimal integer in [min, max].  0 or -1. */
+int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+
+void cli_usage(FILE *out);
+
+#endif

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* The configuration API: defaults and the rules a run's options obey,
+ * decided here once for the library and the command. */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "engine.h"
+
+void diskio_config_init(struct diskio_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->mode = DISKIO_MODE_FSYNC;
+    cfg->pattern = DISKIO_PATTERN_SEQ;
+    cfg->block_size = 8192;
+    cfg->file_size = UINT64_C(64) << 20;
+    cfg->count = 1000;
+    cfg->iodepth = 1;
+    cfg->sync_every = 1;
+    cfg->seed = 1;
+    cfg->trace_fd = -1;
+}
+
+/* What each rule blames and says, by rule. */
+static const struct {
+    enum diskio_config_field field;
+    const char *message;
+} rules[] = {
+    [DISKIO_RULE_OK] = {DISKIO_FIELD_NONE, NULL},
+    [DISKIO_RULE_MODE] = {DISKIO_FIELD_MODE, "unknown mode"},
+    [DISKIO_RULE_PATTERN] = {DISKIO_FIELD_PATTERN, "unknown pattern"},
+    [DISKIO_RULE_BLOCK_SIZE] = {DISKIO_FIELD_BLOCK_SIZE,
+                                "block size must be between 512 bytes and 64 MiB"},
+    [DISKIO_RULE_FILE_SIZE] = {DISKIO_FIELD_FILE_SIZE, "file size must be at least one block"},
+    [DISKIO_RULE_COUNT] = {DISKIO_FIELD_COUNT, "either a count or a runtime is needed"},
+    [DISKIO_RULE_IODEPTH] = {DISKIO_FIELD_IODEPTH, "iodepth must be between 1 and 1024"},
+    [DISKIO_RULE_SYNC_EVERY] = {DISKIO_FIELD_SYNC_EVERY, "sync_every must be at least 1"},
+    [DISKIO_RULE_RATE_QUEUED] = {DISKIO_FIELD_RATE_INTERVAL,
+                                 "a fixed rate applies to synchronous modes, not aio or uring"},
+    [DISKIO_RULE_QUEUE_BUFFERS] = {DISKIO_FIELD_IODEPTH,
+                                   "iodepth times block size must not exceed 256 MiB (one "
+                                   "buffer per request)"},
+    [DISKIO_RULE_APPEND_QUEUED] = {DISKIO_FIELD_PATTERN,
+                                   "the append pattern cannot keep more than one request in "
+                                   "flight"},
+    [DISKIO_RULE_FILE_IODEPTH] = {DISKIO_FIELD_FILE_SIZE,
+                                  "the file must hold at least iodepth blocks"},
+    [DISKIO_RULE_DIRECT_ALIGN] = {DISKIO_FIELD_BLOCK_SIZE,
+                                  "O_DIRECT modes need a block size that is a multiple of 512 "
+                                  "bytes"},
+};
+
+/* The first rule cfg breaks, checked in the order of enum
+ * diskio_config_rule (callers checking several configurations compare
+ * verdicts by that order). */
+static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
+{
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    if (!ops)
+        return DISKIO_RULE_MODE;
+    if ((unsigned)cfg->pattern > DISKIO_PATTERN_APPEND)
+        return DISKIO_RULE_PATTERN;
+    if (cfg->block_size < DISKIO_BS_MIN || cfg->block_size > DISKIO_BS_MAX)
+        return DISKIO_RULE_BLOCK_SIZE;
+    if (cfg->file_size < cfg->block_size)
+        return DISKIO_RULE_FILE_SIZE;
+    if (cfg->count == 0 && cfg->runtime_ns == 0)
+        return DISKIO_RULE_COUNT;
+    if (cfg->iodepth < 1 || cfg->iodepth > DISKIO_IODEPTH_MAX)
+        return DISKIO_RULE_IODEPTH;
+    if (cfg->sync_every < 1)
+        return DISKIO_RULE_SYNC_EVERY;
+    if (ops->queued && cfg->rate_interval_ns)
+        return DISKIO_RULE_RATE_QUEUED;
+    if (ops->queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
+        return DISKIO_RULE_QUEUE_BUFFERS;
+    if (ops->queued && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
+        return DISKIO_RULE_APPEND_QUEUED;
+    if (ops->queued && cfg->file_size / cfg->block_size < cfg->iodepth)
+        return DISKIO_RULE_FILE_IODEPTH;
+    if (ops->direct && cfg->block_size % 512 != 0)
+        return DISKIO_RULE_DIRECT_ALIGN;
+    return DISKIO_RULE_OK;
+}
+
+int diskio_config_validate(const struct diskio_config *cfg, struct diskio_config_verdict *v)
+{
+    enum diskio_config_rule rule = cfg ? first_broken(cfg) : DISKIO_RULE_OK;
+    if (v) {
+        v->rule = rule;
+        v->field = rules[rule].field;
+        v->message = rules[rule].message;
+    }
+    return (!cfg || rule != DISKIO_RULE_OK) ? -EINVAL : 0;
+}
+
+int diskio_config_check(const struct diskio_config *cfg)
+{
+    return diskio_config_validate(cfg, NULL);
+}
+
+const char *diskio_config_problem(const struct diskio_config *cfg)
+{
+    struct diskio_config_verdict v;
+    diskio_config_validate(cfg, &v);
+    return v.message;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/* CSV: one row per run and measured part, for spreadsheets and scripts. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "diskio_internal.h"
+
+static void csv_field(FILE *out, const char *s)
+{
+    if (!s)
+        return;
+    if (strpbrk(s, ",\"\n\r") == NULL) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
+
+int emit_csv(const struct diskio_result *res, FILE *out)
+{
+    fputs("label,mode,block_size,pattern,iodepth,sync_every,part,complete,ops,duration_s,"
+          "ops_per_s,mb_per_s,count,min_ns,mean_ns,stddev_ns",
+          out);
+    for (int i = 0; i < SUMMARY_PCTS; i++)
+        fprintf(out, ",%s_ns", summary_pct_keys[i]);
+    fputs(",max_ns,overflow\n", out);
+
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        const struct diskio_run_info *info = &run->info;
+        double seconds = (double)info->duration_ns / 1e9;
+        for (int part = 0; part < DISKIO_PART_COUNT; part++) {
+            const struct diskio_hist *h = run->hist[part];
+            if (!h)
+                continue;
+            csv_field(out, res->label);
+            fputc(',', out);
+            csv_field(out, info->name);
+            if (info->has_config)
+                fprintf(out, ",%" PRIu64 ",%s,%u,%u", info->config.block_size,
+                        diskio_pattern_name(info->config.pattern), info->config.iodepth,
+                        info->config.sync_every);
+            else
+                fputs(",,,,", out);
+            fprintf(out, ",%s,%s,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
+                    part_names[part], info->complete ? "true" : "false", info->ops, seconds,
+                    seconds > 0 ? (double)info->ops / seconds : 0.0,
+                    seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0, diskio_hist_count(h),
+                    diskio_hist_min(h), diskio_hist_mean(h), diskio_hist_stddev(h));
+            uint64_t values[SUMMARY_PCTS];
+            diskio_hist_percentiles(h, summary_pcts, values, SUMMARY_PCTS);
+            for (int i = 0; i < SUMMARY_PCTS; i++)
+                fprintf(out, ",%" PRIu64, values[i]);
+            fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", diskio_hist_max(h), diskio_hist_overflow(h));
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* The JSON result document, schema version 1 (doc/result-schema.md). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "diskio_internal.h"
+
+static void json_string(FILE *out, const char *s)
+{
+    if (!s) {
+        fputs("null", out);
+        return;
+    }
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\t': fputs("\\t", out); break;
+        case '\r': fputs("\\r", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void json_double(FILE *out, double v)
+{
+    if (!isfinite(v))
+        fputs("null", out);
+    else
+        fprintf(out, "%.17g", v);
+}
+
+/* An environment value that is an integer, or null. */
+static void env_int(FILE *out, const struct env *env, const char *key)
+{
+    const char *v = env_get(env, key);
+    if (v && *v && strspn(v, "0123456789") == strlen(v))
+        fputs(v, out);
+    else
+        fputs("null", out);
+}
+
+static void env_bool(FILE *out, const struct env *env, const char *key)
+{
+    const char *v = env_get(env, key);
+    fputs(!v ? "null" : strcmp(v, "0") == 0 ? "false" : "true", out);
+}
+
+static void env_str(FILE *out, const struct env *env, const char *key)
+{
+    json_string(out, env_get(env, key));
+}
+
+static void emit_environment(FILE *out, const struct env *env)
+{
+    fputs("  \"environment\": {\n    \"hostname\": ", out);
+    env_str(out, env, "hostname");
+    fputs(",\n    \"kernel\": {\"sysname\": ", out);
+    env_str(out, env, "kernel.sysname");
+    fputs(", \"release\": ", out);
+    env_str(out, env, "kernel.release");
+    fputs(", \"version\": ", out);
+    env_str(out, env, "kernel.version");
+    fputs(", \"machine\": ", out);
+    env_str(out, env, "kernel.machine");
+    fputs("},\n    \"cpu\": {\"model\": ", out);
+    env_str(out, env, "cpu.model");
+    fputs(", \"cores\": ", out);
+    env_int(out, env, "cpu.cores");
+    fputs("},\n    \"memory_bytes\": ", out);
+    env_int(out, env, "memory_bytes");
+    fputs(",\n    \"timer\": {\"clock\": ", out);
+    env_str(out, env, "timer.clock");
+    fputs(", \"resolution_ns\": ", out);
+    env_int(out, env, "timer.resolution_ns");
+    fputs(", \"overhead_ns\": ", out);
+    env_int(out, env, "timer.overhead_ns");
+    fputs("},\n    \"target\": {\n      \"directory\": ", out);
+    env_str(out, env, "target.directory");
+    static const char *const target_strings[] = {"filesystem", "mount_point", "mount_source",
+                                                 "mount_options", "super_options"};
+    char key[64];
+    for (size_t i = 0; i < sizeof(target_strings) / sizeof(target_strings[0]); i++) {
+        snprintf(key, sizeof(key), "target.%s", target_strings[i]);
+        fprintf(out, ",\n      \"%s\": ", target_strings[i]);
+        env_str(out, env, key);
+    }
+    fputs(",\n      \"device\": ", out);
+    if (!env_get(env, "target.device.name")) {
+        fputs("null", out);
+    } else {
+        fputs("{\"name\": ", out);
+        env_str(out, env, "target.device.name");
+        fputs(", \"partition\": ", out);
+        env_str(out, env, "target.device.partition");
+        fputs(", \"rotational\": ", out);
+        env_bool(out, env, "target.device.rotational");
+        fputs(", \"scheduler\": ", out);
+        env_str(out, env, "target.device.scheduler");
+        fputs(", \"write_cache\": ", out);
+        env_str(out, env, "target.device.write_cache");
+        fputs(", \"logical_block_size\": ", out);
+        env_int(out, env, "target.device.logical_block_size");
+        fputs(", \"physical_block_size\": ", out);
+        env_int(out, env, "target.device.physical_block_size");
+        fputs(", \"model\": ", out);
+        env_str(out, env, "target.device.model");
+        fputs("}", out);
+    }
+    fputs("\n    }\n  },\n", out);
+}
+
+static void emit_hist(FILE *out, const struct diskio_hist *h)
+{
+    if (!h) {
+        fputs("null", out);
+        return;
+    }
+    uint64_t pct_values[SUMMARY_PCTS];
+    diskio_hist_percentiles(h, summary_pcts, pct_values, SUMMARY_PCTS);
+    fprintf(out,
+            "{\n          \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64
+            ", \"mean\": ",
+            diskio_hist_count(h), diskio_hist_min(h), diskio_hist_max(h));
+    json_double(out, diskio_hist_mean(h));
+    fputs(", \"stddev\": ", out);
+    json_double(out, diskio_hist_stddev(h));
+    fputs(",\n          ", out);
+    for (int i = 0; i < SUMMARY_PCTS; i++)
+        fprintf(out, "\"%s\": %" PRIu64 ", ", summary_pct_keys[i], pct_values[i]);
+    fprintf(out,
+            "\n          \"overflow\": %" PRIu64 ", \"max_trackable_ns\": %" PRIu64
+            ", \"sub_buckets\": %d,\n          \"buckets\": [",
+            diskio_hist_overflow(h), (uint64_t)DISKIO_HIST_MAX_TRACKABLE_NS,
+            DISKIO_HIST_SUB_BUCKETS);
+    struct diskio_hist_iter it;
+    diskio_hist_iter_init(&it, h);
+    bool first = true;
+    while (diskio_hist_iter_next(&it)) {
+        fprintf(out, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", first ? "" : ", ", it.lowest_ns,
+                it.highest_ns, it.count);
+        first = false;
+    }
+    fputs("]\n        }", out);
+}
+
+static void emit_run(FILE *out, const struct diskio_run *run)
+{
+    const struct diskio_run_info *info = &run->info;
+    fputs("    {\n      \"mode\": ", out);
+    json_string(out, info->name);
+    fputs(",\n      \"parameters\": ", out);
+    if (info->has_config) {
+        const struct diskio_config *c = &info->config;
+        fprintf(out, "{\"block_size\": %" PRIu64 ", \"file_size\": %" PRIu64 ", \"pattern\": ",
+                c->block_size, c->file_size);
+        json_string(out, diskio_pattern_name(c->pattern));
+        if (c->count)
+            fprintf(out, ", \"count\": %" PRIu64, c->count);
+        else
+            fputs(", \"count\": null", out);
+        fputs(", \"runtime_s\": ", out);
+        if (c->runtime_ns)
+            json_double(out, (double)c->runtime_ns / 1e9);
+        else
+            fputs("null", out);
+        fprintf(out,
+                ", \"warmup\": %" PRIu64 ", \"iodepth\": %u, \"sync_every\": %u, "
+                "\"rate_ops_per_s\": ",
+                c->warmup, c->iodepth, c->sync_every);
+        if (c->rate_interval_ns)
+            json_double(out, 1e9 / (double)c->rate_interval_ns);
+        else
+            fputs("null", out);
+        fputs(", \"open_flags\": ", out);
+        json_string(out, run->open_flags_text);
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
+    /* a run stops at its first error, so errors is 0 or 1 */
+    fprintf(out, ",\n      \"complete\": %s,\n      \"errors\": %d,\n      \"error\": ",
+            info->complete ? "true" : "false", info->error ? 1 : 0);
+    if (info->error) {
+        fprintf(out, "{\"op\": %" PRIu64 ", \"errno\": ", info->error_op);
+        if (-info->error < DISKIO_E_BASE)
+            fprintf(out, "%d", -info->error);
+        else
+            fputs("null", out);
+        fputs(", \"message\": ", out);
+        json_string(out, diskio_strerror(info->error));
+        fputs(", \"during\": ", out);
+        json_string(out, info->error_during);
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
+    double seconds = (double)info->duration_ns / 1e9;
+    fprintf(out,
+            ",\n      \"ops\": %" PRIu64 ",\n      \"bytes\": %" PRIu64
+            ",\n      \"duration_ns\": %" PRIu64 ",\n      \"ops_per_s\": ",
+            info->ops, info->bytes, info->duration_ns);
+    json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
+    fputs(",\n      \"mb_per_s\": ", out);
+    json_double(out, seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0);
+    fputs(",\n      \"rate\": ", out);
+    if (info->has_config && info->config.rate_interval_ns) {
+        fputs("{\"requested_ops_per_s\": ", out);
+        json_double(out, 1e9 / (double)info->config.rate_interval_ns);
+        fputs(", \"achieved_ops_per_s\": ", out);
+        json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
+        fprintf(out, ", \"held\": %s, \"max_start_lag_ns\": %" PRIu64 "}",
+                info->rate_held ? "true" : "false", info->max_start_lag_ns);
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\n      \"latency\": {\n        \"total\": ", out);
+    emit_hist(out, run->hist[DISKIO_PART_TOTAL]);
+    fputs(",\n        \"write\": ", out);
+    emit_hist(out, run->hist[DISKIO_PART_WRITE]);
+    fputs(",\n        \"sync\": ", out);
+    emit_hist(out, run->hist[DISKIO_PART_SYNC]);
+    fputs(",\n        \"service\": ", out);
+    emit_hist(out, run->hist[DISKIO_PART_SERVICE]);
+    fputs("\n      }\n    }", out);
+}
+
+int emit_json(const struct diskio_result *res, FILE *out)
+{
+    fprintf(out,
+            "{\n  \"schema\": \"diskio-result\",\n  \"schema_version\": %d,\n"
+            "  \"tool\": {\"name\": \"diskio\", \"version\": \"%s\"},\n  \"label\": ",
+            DISKIO_SCHEMA_VERSION, diskio_version());
+    json_string(out, res->label);
+    fprintf(out, ",\n  \"start_time\": \"%s\",\n  \"complete\": %s,\n", res->start_time,
+            diskio_result_complete(res) ? "true" : "false");
+    emit_environment(out, res->env);
+    fputs("  \"runs\": [\n", out);
+    for (size_t i = 0; i < res->nruns; i++) {
+        emit_run(out, res->runs[i]);
+        fputs(i + 1 < res->nruns ? ",\n" : "\n", out);
+    }
+    fputs("  ]\n}\n", out);
+    return 0;
+}

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/* The comparison table a person reads at a glance (like pg_test_fsync,
+ * with percentiles). */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "diskio_internal.h"
+
+/* Three significant digits with a unit that fits: 812 ns, 2.41 us, 1.23 ms. */
+static const char *format_ns(char *buf, size_t size, double ns)
+{
+    static const struct {
+        double scale;
+        const char *unit;
+    } units[] = {{1.0, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s "}};
+    int u = 0;
+    while (u < 3 && ns >= units[u + 1].scale)
+        u++;
+    double v = ns / units[u].scale;
+    int decimals = u == 0 ? 0 : v < 10 ? 2 : v < 100 ? 1 : 0;
+    snprintf(buf, size, "%.*f %s", decimals, v, units[u].unit);
+    return buf;
+}
+
+static const char *format_size(char *buf, size_t size, uint64_t bytes)
+{
+    if (bytes % (UINT64_C(1) << 20) == 0)
+        snprintf(buf, size, "%" PRIu64 " MiB", bytes >> 20);
+    else if (bytes % 1024 == 0)
+        snprintf(buf, size, "%" PRIu64 " KiB", bytes >> 10);
+    else
+        snprintf(buf, size, "%" PRIu64 " B", bytes);
+    return buf;
+}
+
+static void row(FILE *out, const char *name, const char *bs, const char *rate,
+                const struct diskio_hist *h)
+{
+    char mean[32], p50[32], p99[32], p999[32], max[32];
+    static const double pcts[] = {50.0, 99.0, 99.9};
+    uint64_t v[3];
+    diskio_hist_percentiles(h, pcts, v, 3);
+    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", name, bs, rate,
+            format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
+            format_ns(p50, sizeof(p50), (double)v[0]), format_ns(p99, sizeof(p99), (double)v[1]),
+            format_ns(p999, sizeof(p999), (double)v[2]),
+            format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
+}
+
+int emit_text(const struct diskio_result *res, FILE *out)
+{
+    const struct env *env = res->env;
+    fprintf(out, "diskio %s", diskio_version());
+    if (res->label)
+        fprintf(out, "  label %s", res->label);
+    const char *host = env_get(env, "hostname"), *kernel = env_get(env, "kernel.release");
+    if (host)
+        fprintf(out, "  on %s", host);
+    if (kernel)
+        fprintf(out, " (Linux %s)", kernel);
+    fputc('\n', out);
+    const char *dir = env_get(env, "target.directory");
+    if (dir) {
+        const char *fs = env_get(env, "target.filesystem");
+        const char *dev = env_get(env, "target.device.name");
+        fprintf(out, "target %s: %s", dir, fs ? fs : "unknown filesystem");
+        if (dev) {
+            const char *rot = env_get(env, "target.device.rotational");
+            const char *cache = env_get(env, "target.device.write_cache");
+            const char *sched = env_get(env, "target.device.scheduler");
+            fprintf(out, " on %s (%s", dev,
+                    rot ? (strcmp(rot, "0") == 0 ? "non-rotational" : "rotational") : "?");
+            if (cache)
+                fprintf(out, ", %s cache", cache);
+            if (sched)
+                fprintf(out, ", scheduler %s", sched);
+            fputc(')', out);
+        }
+        fputc('\n', out);
+    }
+    const char *overhead = env_get(env, "timer.overhead_ns");
+    if (overhead)
+        fprintf(out, "timer overhead %s ns per clock read\n", overhead);
+    fputc('\n', out);
+
+    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", "mode", "bs", "ops/s", "mean", "p50",
+            "p99", "p99.9", "max");
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        const struct diskio_run_info *info = &run->info;
+        char bs[24] = "", rate[32];
+        if (info->has_config)
+            format_size(bs, sizeof(bs), info->config.block_size);
+        double seconds = (double)info->duration_ns / 1e9;
+        snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
+        char name[64];
+        snprintf(name, sizeof(name), "%s", info->name);
+        if (info->has_config && info->config.iodepth > 1)
+            snprintf(name, sizeof(name), "%s qd%u", info->name, info->config.iodepth);
+        row(out, name, bs, rate, run->hist[DISKIO_PART_TOTAL]);
+        if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
+            row(out, "  write", "", "", run->hist[DISKIO_PART_WRITE]);
+        if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
+            row(out, "  sync", "", "", run->hist[DISKIO_PART_SYNC]);
+        if (run->hist[DISKIO_PART_SERVICE]) {
+            /* the row above counts from when each op was due */
+            row(out, "  service", "", "", run->hist[DISKIO_PART_SERVICE]);
+            fprintf(out,
+                    "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
+                    "start, service from its actual start; max lag %.3f ms\n",
+                    1e9 / (double)info->config.rate_interval_ns,
+                    info->rate_held ? "held" : "NOT HELD", (double)info->max_start_lag_ns / 1e6);
+        }
+        if (!info->complete)
+            fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
+                    diskio_strerror(info->error), info->error_during ? info->error_during : "?",
+                    info->error_op);
+    }
+    if (!diskio_result_complete(res))
+        fputs("\nRESULT INCOMPLETE: the figures cover only the operations that finished.\n", out);
+    return 0;
+}

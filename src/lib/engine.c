@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/* Running one mode's workload (diskio_run_execute): setup before the timed
+ * loop, the warmup and measured phases, teardown after. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+static uint64_t seed_state(uint64_t seed)
+{
+    uint64_t z = seed + UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return z ? z : 1;
+}
+
+static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
+{
+    int fd = open(t->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | ops->open_flags);
+    if (fd < 0)
+        return (errno == EINVAL && ops->direct) ? -DISKIO_E_NO_DIRECT : -errno;
+    return fd;
+}
+
+int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    if (!t || !ops)
+        return -EINVAL;
+    int fd = open_for_mode(t, ops);
+    if (fd < 0)
+        return fd;
+    close(fd);
+    return 0;
+}
+
+static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
+{
+    void *mem = NULL;
+    int rc = posix_memalign(&mem, DISKIO_BUFFER_ALIGN, (size_t)size);
+    if (rc != 0)
+        return -rc;
+    /* Random contents: zero-filled blocks can be compressed or deduplicated
+     * by the filesystem or the device, which would flatter them. */
+    uint64_t state = seed | 1;
+    unsigned char *bytes = mem;
+    for (uint64_t i = 0; i < size; i += sizeof(uint64_t)) {
+        uint64_t r = rng_next(&state);
+        memcpy(bytes + i, &r, sizeof(r));
+    }
+    *out = mem;
+    return 0;
+}
+
+static void finish_info(struct diskio_run *run, const struct engine *e,
+                        const struct engine_phase *ph, uint64_t duration_ns)
+{
+    uint64_t ops = ph->done;
+    if (e->rate_interval_ns && ops > 0) {
+        run->info.max_start_lag_ns = ph->max_lag_ns;
+        /* held when the ops took no longer than their schedule (+1%) */
+        run->info.rate_held = (double)duration_ns <= 1.01 * (double)(ops * e->rate_interval_ns);
+    }
+    run->info.ops = ops;
+    run->info.bytes = ops * e->block_size;
+    run->info.duration_ns = duration_ns;
+    run->info.error = e->error;
+    run->info.error_op = e->error_op;
+    run->info.error_during = e->error_during;
+    run->info.complete = e->error == 0;
+}
+
+int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *target,
+                       struct diskio_run **out)
+{
+    static const volatile sig_atomic_t never_stop = 0;
+    volatile uint64_t progress_sink = 0;
+    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
+    struct diskio_run *run = NULL;
+    struct trace *trace = NULL;
+    unsigned char *buf = NULL;
+    int fd = -1, rc;
+
+    if (!cfg || !target || !out)
+        return -EINVAL;
+    *out = NULL;
+    if (diskio_config_check(cfg) != 0)
+        return -EINVAL;
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    /* A trace is a complete CSV whatever happens next: the header goes
+     * out now, rows (if any) follow.  A failure is the run's "trace"
+     * error, reported like a failed row. */
+    const int trace_header_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
+
+    if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
+        return -EINVAL;
+    /* a device smaller than file_size bounds the offsets */
+    uint64_t file_size = cfg->file_size;
+    if (target->is_device && target->size < file_size)
+        file_size = target->size - target->size % cfg->block_size;
+    if (file_size < cfg->block_size)
+        return -EINVAL;
+    /* truncating is only for files diskio made: never shrink the user's */
+    if (cfg->pattern == DISKIO_PATTERN_APPEND && !target->created)
+        return -DISKIO_E_TARGET_EXISTS;
+
+    struct engine e = {
+        .cfg = cfg,
+        .block_size = cfg->block_size,
+        .file_size = file_size,
+        .nblocks = file_size / cfg->block_size,
+        /* splitmix64 of the seed: every seed, 0 included, gives its own
+         * non-zero xorshift state */
+        .rng = seed_state(cfg->seed),
+        .sync_every = cfg->sync_every,
+        .rate_interval_ns = cfg->rate_interval_ns,
+        .stop = cfg->stop ? cfg->stop : &never_stop,
+        .progress = cfg->progress ? cfg->progress : &progress_sink,
+    };
+
+    /* queued modes give each request in flight a buffer of its own */
+    uint64_t buffers = ops->queued ? cfg->iodepth : 1;
+    rc = fill_buffer(&buf, buffers * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
+    if (rc < 0)
+        return rc;
+    e.buf = buf;
+
+    /* Overwrite patterns need the whole range written once, so that a
+     * timed write never allocates a block (a WAL segment is zero-filled
+     * before use for the same reason). */
+    if (cfg->pattern != DISKIO_PATTERN_APPEND && !target->is_device) {
+        rc = target_fill(target, cfg->file_size, buf, (size_t)cfg->block_size, e.stop);
+        if (rc < 0)
+            goto fail;
+    }
+
+    fd = open_for_mode(target, ops);
+    if (fd < 0) {
+        rc = fd;
+        goto fail;
+    }
+    e.fd = fd;
+    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(fd, 0) != 0) {
+        rc = -errno;
+        goto fail;
+    }
+
+    rc = run_alloc(ops->name, ops->syncs, cfg->rate_interval_ns != 0, &run);
+    if (rc < 0)
+        goto fail;
+    run->info.has_config = true;
+    run->info.config = *cfg;
+    run->info.config.stop = NULL;
+    run->info.config.progress = NULL;
+    run->open_flags_text = ops->open_flags_text;
+    for (int i = 0; i < 3; i++) {
+        if ((i == 0 || ops->syncs) && (rc = diskio_hist_new(&scratch[i])) < 0)
+            goto fail;
+    }
+    if (cfg->trace_fd >= 0) {
+        trace = calloc(1, sizeof(*trace));
+        if (!trace) {
+            rc = -ENOMEM;
+            goto fail;
+        }
+        trace->fd = cfg->trace_fd;
+        trace->error = trace_header_error;
+    }
+
+    /* Warmup: the same loop into scratch histograms, so that the measured
+     * loop needs no "are we warm yet" test. */
+    struct engine_phase warm = {
+        .limit = cfg->warmup,
+        .deadline_ns = UINT64_MAX,
+        .total = scratch[0],
+        .write = scratch[1],
+        .sync = scratch[2],
+    };
+    if (warm.limit > 0)
+        ops->run(&e, &warm);
+    if (e.error) {
+        /* nothing was measured yet, but say where it failed */
+        e.error_op = 0;
+        warm.done = 0;
+        finish_info(run, &e, &warm, 0);
+        *out = run;
+        rc = e.error;
+        run = NULL;
+        goto fail;
+    }
+
+    e.op_base = 0;
+    uint64_t start_ns = now_ns();
+    struct engine_phase measured = {
+        .limit = cfg->count ? cfg->count : UINT64_MAX,
+        .deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX,
+        .total = run->hist[DISKIO_PART_TOTAL],
+        .write = run->hist[DISKIO_PART_WRITE],
+        .sync = run->hist[DISKIO_PART_SYNC],
+        .service = run->hist[DISKIO_PART_SERVICE],
+        .trace = trace,
+        .schedule_ns = start_ns,
+    };
+    if (trace)
+        trace->origin_ns = start_ns;
+    ops->run(&e, &measured);
+    uint64_t end_ns = now_ns();
+
+    if (trace) {
+        trace_flush(trace);
+        if (trace->error && !e.error) {
+            e.error = trace->error;
+            e.error_during = "trace";
+            e.error_op = measured.done;
+        }
+    }
+    /* Leave nothing dirty for the next run to pay for (untimed). */
+    (void)fdatasync(fd);
+    finish_info(run, &e, &measured, end_ns - start_ns);
+    *out = run;
+    run = NULL;
+    rc = e.error;
+
+fail:
+    if (fd >= 0)
+        close(fd);
+    free(buf);
+    free(trace);
+    for (int i = 0; i < 3; i++)
+        diskio_hist_free(scratch[i]);
+    diskio_run_free(run);
+    return rc;
+}

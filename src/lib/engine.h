@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The engine's data: what a mode's loop needs, decided before it runs,
+ * and the loops' out-of-line slow paths (engine_slow.c).  The timed loop
+ * itself is engine_loop.h; it calls the slow paths declared here and
+ * nothing in engine_slow.c calls back into it.
+ */
+#ifndef DISKIO_ENGINE_H
+#define DISKIO_ENGINE_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include "diskio_internal.h"
+
+/* ---- trace: per-op rows buffered in memory, formatted and written in
+ * batches between operations, never inside the timed region ---- */
+#define TRACE_ROWS 4096
+/* The CSV header, written by the run before any row: a library caller
+ * gets the same complete file as the command. */
+#define TRACE_HEADER "op,start_ns,latency_ns,write_ns,sync_ns\n"
+struct trace_row {
+    uint64_t op, start_ns, latency_ns, write_ns, sync_ns;
+};
+struct trace {
+    int fd;
+    int error;          /* first write error, -errno */
+    uint64_t origin_ns; /* start_ns is relative to this */
+    size_t rows_used;
+    struct trace_row rows[TRACE_ROWS];
+};
+
+/* ---- the engine: everything a mode's loop needs, decided before it ---- */
+struct engine_phase {
+    uint64_t limit;       /* ops to issue */
+    uint64_t deadline_ns; /* stop after the op that ends past this */
+    struct diskio_hist *total, *write, *sync, *service;
+    struct trace *trace;  /* NULL: not traced (warmup, or no --trace) */
+    uint64_t schedule_ns; /* fixed rate: when op 0 is due */
+    uint64_t done;        /* ops completed and recorded */
+    uint64_t max_lag_ns;  /* fixed rate: largest start delay */
+};
+
+struct engine {
+    const struct diskio_config *cfg;
+    int fd;
+    unsigned char *buf; /* block_size bytes, or iodepth blocks for aio */
+    uint64_t block_size;
+    uint64_t file_size;
+    uint64_t nblocks;     /* file_size / block_size */
+    uint64_t next_offset; /* seq and append */
+    uint64_t rng;         /* rand */
+    unsigned sync_every;
+    uint64_t rate_interval_ns;
+    const volatile sig_atomic_t *stop;
+    volatile uint64_t *progress;
+    /* added to op numbers in stamps, trace and progress; 0: warmup and
+     * measured ops each count from 0 */
+    uint64_t op_base;
+    /* outcome of the current phase */
+    int error; /* 0, -errno, -DISKIO_E_* */
+    uint64_t error_op;
+    const char *error_during;
+};
+
+/* ---- queued modes: one loop (engine_queued.c) over a backend ----
+ *
+ * A queued mode keeps iodepth writes in flight through one kernel
+ * interface.  The loop (what to issue next, when an op is done, short
+ * writes, errors, stop) is the engine's; a backend only says how to put
+ * a request in the queue, hand the queue to the kernel and collect what
+ * completed: fio's queue/commit/getevents split, with three hooks. */
+struct queue_slot {
+    unsigned index; /* the request's buffer: e->buf + index * block_size */
+    uint64_t offset;
+    uint64_t written;   /* bytes done by earlier parts of a short write */
+    uint64_t op;        /* op number within the phase */
+    uint64_t submit_ns; /* 0 until submitted */
+};
+struct queue_done {
+    struct queue_slot *slot;
+    long res; /* bytes written, or -errno */
+};
+struct queue_backend {
+    /* Make the queue (depth requests) with its own state in *state; on
+     * failure release everything, name the step in *during and return
+     * -errno. */
+    int (*setup)(struct engine *e, unsigned depth, void **state, const char **during);
+    /* Queue slot's request: from byte slot->written of its buffer to
+     * offset + written.  The kernel sees it at the next submit. */
+    void (*prepare)(void *state, struct engine *e, struct queue_slot *slot);
+    /* Hand the n slots prepared since the last submit (in that order) to
+     * the kernel.  0 with *taken = n, or -errno with *taken = how many it
+     * took (the others never ran). */
+    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken);
+    /* Wait for at least one completion and store when the wait returned
+     * in *reaped_ns, then collect up to max completions into done.
+     * Returns how many, or -errno (-EINTR: call again). */
+    int (*reap)(void *state, struct queue_done *done, unsigned max, uint64_t *reaped_ns);
+    const char *reap_during; /* names a failed reap: "getevents", "wait" */
+    /* Release the queue, waiting for anything still in flight. */
+    void (*teardown)(void *state);
+};
+extern const struct queue_backend aio_backend DISKIO_HIDDEN;
+extern const struct queue_backend uring_backend DISKIO_HIDDEN;
+
+/* One durability discipline, a row of the mode table (modes.c). */
+struct mode_ops {
+    const char *name;
+    const char *open_flags_text;
+    /* Issue ph->limit ops (or until the deadline or stop), recording each;
+     * sets e->error on failure.  Returns nothing: the phase says it all. */
+    void (*run)(struct engine *e, struct engine_phase *ph);
+    const struct queue_backend *backend; /* queued modes: their interface */
+    int open_flags;                      /* or-ed into O_WRONLY */
+    bool direct;                         /* O_DIRECT: aligned lengths and offsets */
+    bool queued;                         /* several ops in flight (iodepth applies) */
+    /* a sync call after the writes: sync_every applies, and the write and
+     * sync parts are recorded separately */
+    bool syncs;
+};
+
+const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
+
+/* The loops the table points at: the synchronous loop with no sync call,
+ * with fsync and with fdatasync (engine_sync.c), and the queued loop over
+ * the mode's backend (engine_queued.c). */
+void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+
+/* xorshift64*: a fast, seedable generator; quality is ample for offsets
+ * and for the buffer contents. */
+static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * UINT64_C(2685821657736338717);
+}
+
+/* ---- the loops' slow paths (engine_slow.c): never on the common path,
+ * kept out of line so the inlined loops stay small ---- */
+
+/* Finish a write that came back short, interrupted or failed (first is
+ * what pwrite returned): the length written, or -errno, or
+ * -DISKIO_E_SHORT_WRITE when no progress is made. */
+ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
+                   ssize_t first) DISKIO_HIDDEN;
+/* Retry a sync call that failed with EINTR; 0 or -errno. */
+int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
+/* The append pattern reached file_size: truncate to 0 (sets e->error). */
+int append_wrap(struct engine *e) DISKIO_HIDDEN;
+/* Fixed rate: sleep, then spin, until due_ns (or until stop rises). */
+void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+/* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
+int trace_write_header(int fd) DISKIO_HIDDEN;
+/* Format the buffered trace rows and write them out; the first error. */
+int trace_flush(struct trace *t) DISKIO_HIDDEN;
+
+#endif

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timed loop, written once and specialised at compile time.
+ *
+ * engine_loop() is always inlined with constant arguments (the sync
+ * function, the pattern, whether to trace), so each mode gets a loop in
+ * which every option was decided before the loop started: between the
+ * two clock reads there is only the write (and the sync), and after the
+ * second read only an inlined histogram record.
+ */
+#ifndef DISKIO_ENGINE_LOOP_H
+#define DISKIO_ENGINE_LOOP_H
+
+#include <errno.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+/* Where the writes go.  The loops keep this in locals (registers): the
+ * engine struct lives in memory that every syscall might touch, as far as
+ * the compiler can tell, so fields would be reloaded on every op. */
+struct offsets {
+    uint64_t next; /* seq, append */
+    uint64_t rng;  /* rand */
+    uint64_t block_size;
+    uint64_t file_size;
+    uint64_t nblocks;
+};
+
+static DISKIO_ALWAYS_INLINE struct offsets offsets_load(const struct engine *e)
+{
+    return (struct offsets){e->next_offset, e->rng, e->block_size, e->file_size, e->nblocks};
+}
+
+static DISKIO_ALWAYS_INLINE void offsets_store(struct engine *e, const struct offsets *o)
+{
+    e->next_offset = o->next;
+    e->rng = o->rng;
+}
+
+/* The next write's offset, or UINT64_MAX when the append pattern failed
+ * to truncate the file (e->error is then set). */
+static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e, struct offsets *o,
+                                                 const enum diskio_pattern pattern)
+{
+    uint64_t offset = o->next;
+    switch (pattern) {
+    case DISKIO_PATTERN_SEQ:
+        o->next += o->block_size;
+        if (DISKIO_UNLIKELY(o->next + o->block_size > o->file_size))
+            o->next = 0;
+        return offset;
+    case DISKIO_PATTERN_RAND:
+        /* multiply-high maps 64 random bits onto [0, nblocks) without a
+         * division */
+        return (uint64_t)(((unsigned __int128)rng_next(&o->rng) * o->nblocks) >> 64) *
+               o->block_size;
+    case DISKIO_PATTERN_APPEND:
+    default:
+        if (DISKIO_UNLIKELY(offset + o->block_size > o->file_size)) {
+            if (append_wrap(e) < 0)
+                return UINT64_MAX;
+            offset = 0;
+        }
+        o->next = offset + o->block_size;
+        return offset;
+    }
+}
+
+/* The first 16 bytes of every block say where it was meant to go and
+ * which op wrote it, so tests can read the file back and prove it. */
+static DISKIO_ALWAYS_INLINE void stamp_block(unsigned char *buf, uint64_t offset, uint64_t op)
+{
+    __builtin_memcpy(buf, &offset, sizeof(offset));
+    __builtin_memcpy(buf + sizeof(offset), &op, sizeof(op));
+}
+
+static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf, uint64_t len,
+                                                uint64_t offset)
+{
+    ssize_t written = pwrite(fd, buf, len, (off_t)offset);
+    if (DISKIO_UNLIKELY((uint64_t)written != len))
+        written = write_rest(fd, buf, len, offset, written);
+    return written;
+}
+
+static DISKIO_ALWAYS_INLINE int sync_file(int fd, int (*const sync_fn)(int))
+{
+    int rc = sync_fn(fd);
+    if (DISKIO_UNLIKELY(rc != 0))
+        rc = sync_retry(fd, sync_fn);
+    return rc;
+}
+
+static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_t start_ns,
+                                           uint64_t latency_ns, uint64_t write_ns, uint64_t sync_ns)
+{
+    struct trace_row *row = &t->rows[t->rows_used++];
+    row->op = op;
+    row->start_ns = start_ns - t->origin_ns;
+    row->latency_ns = latency_ns;
+    row->write_ns = write_ns;
+    row->sync_ns = sync_ns;
+    if (DISKIO_UNLIKELY(t->rows_used == TRACE_ROWS))
+        (void)trace_flush(t);
+}
+
+static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
+                                             int (*const sync_fn)(int),
+                                             const enum diskio_pattern pattern, const bool tracing,
+                                             const bool paced)
+{
+    const int fd = e->fd;
+    unsigned char *const buf = e->buf;
+    const uint64_t len = e->block_size;
+    const uint64_t limit = ph->limit;
+    const uint64_t deadline_ns = ph->deadline_ns;
+    struct diskio_hist *const total = ph->total;
+    struct diskio_hist *const write_part = ph->write;
+    struct diskio_hist *const sync_part = ph->sync;
+    struct diskio_hist *const service = ph->service;
+    const volatile sig_atomic_t *const stop = e->stop;
+    volatile uint64_t *const progress = e->progress;
+    const uint64_t interval_ns = e->rate_interval_ns;
+    const uint64_t op_base = e->op_base;
+    uint64_t due_ns = ph->schedule_ns, max_lag_ns = 0;
+    unsigned writes_until_sync = e->sync_every;
+    struct offsets offsets = offsets_load(e);
+    uint64_t op = 0;
+
+    while (op < limit) {
+        if (DISKIO_UNLIKELY(*stop)) {
+            e->error = -DISKIO_E_INTERRUPTED;
+            e->error_during = "interrupted";
+            e->error_op = op;
+            break;
+        }
+        const uint64_t offset = next_offset(e, &offsets, pattern);
+        if (pattern == DISKIO_PATTERN_APPEND && DISKIO_UNLIKELY(offset == UINT64_MAX)) {
+            e->error_op = op;
+            break;
+        }
+        stamp_block(buf, offset, op_base + op);
+        if (paced)
+            wait_until(due_ns, stop);
+
+        uint64_t start_ns, write_done_ns, end_ns;
+        ssize_t written;
+        int synced = 0;
+        bool carried_sync = false;
+        if (sync_fn && --writes_until_sync == 0) {
+            writes_until_sync = e->sync_every;
+            carried_sync = true;
+            start_ns = now_ns();
+            written = write_block(fd, buf, len, offset);
+            write_done_ns = now_ns();
+            synced = sync_file(fd, sync_fn);
+            end_ns = now_ns();
+        } else {
+            start_ns = now_ns();
+            written = write_block(fd, buf, len, offset);
+            end_ns = now_ns();
+            write_done_ns = end_ns;
+        }
+
+        if (DISKIO_UNLIKELY(written < 0 || synced < 0)) {
+            e->error = written < 0 ? (int)written : synced;
+            e->error_during = written < 0 ? "write" : "sync";
+            e->error_op = op;
+            break;
+        }
+        uint64_t latency_ns = end_ns - start_ns;
+        if (paced) {
+            /* coordinated omission: an op that could not start on time
+             * because its predecessor was slow counts the wait too */
+            hist_record(service, latency_ns);
+            uint64_t lag_ns = start_ns > due_ns ? start_ns - due_ns : 0;
+            if (lag_ns > max_lag_ns)
+                max_lag_ns = lag_ns;
+            latency_ns = end_ns - (start_ns < due_ns ? start_ns : due_ns);
+            due_ns += interval_ns;
+        }
+        hist_record(total, latency_ns);
+        if (sync_fn) {
+            hist_record(write_part, write_done_ns - start_ns);
+            if (carried_sync)
+                hist_record(sync_part, end_ns - write_done_ns);
+        }
+        if (tracing)
+            trace_add(ph->trace, op_base + op, paced ? due_ns - interval_ns : start_ns, latency_ns,
+                      write_done_ns - start_ns, end_ns - write_done_ns);
+        op++;
+        *progress = op_base + op;
+        if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
+            break;
+    }
+    offsets_store(e, &offsets);
+    ph->done = op;
+    ph->max_lag_ns = max_lag_ns;
+}
+
+/*
+ * LOOP(args..., pattern, tracing) called with both as compile-time
+ * constants, so that every pattern, traced or not, gets a loop of its own
+ * with no test of either inside.  Used by every mode's dispatch.
+ */
+#define ENGINE_SPECIALISE(pattern, tracing, LOOP, ...)                                             \
+    do {                                                                                           \
+        switch (pattern) {                                                                         \
+        case DISKIO_PATTERN_SEQ:                                                                   \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, true);                                       \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_SEQ, false);                                      \
+            break;                                                                                 \
+        case DISKIO_PATTERN_RAND:                                                                  \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, true);                                      \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_RAND, false);                                     \
+            break;                                                                                 \
+        case DISKIO_PATTERN_APPEND:                                                                \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, true);                                    \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, false);                                   \
+            break;                                                                                 \
+        }                                                                                          \
+    } while (0)
+
+static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct engine_phase *ph,
+                                                     int (*const sync_fn)(int),
+                                                     const enum diskio_pattern pattern,
+                                                     const bool tracing)
+{
+    engine_loop(e, ph, sync_fn, pattern, tracing, false);
+}
+
+/* The synchronous modes' dispatch.  Pacing is rare: one specialisation
+ * covers it, with the pattern and tracing decided at run time outside the
+ * timed region. */
+static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
+                                                 int (*const sync_fn)(int))
+{
+    if (ph->service != NULL) {
+        engine_loop(e, ph, sync_fn, e->cfg->pattern, ph->trace != NULL, true);
+        return;
+    }
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn);
+}
+
+#endif

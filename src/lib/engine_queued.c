@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The queued modes' loop (aio, uring), written once over a backend's
+ * three hooks: prepare a request, submit the prepared ones, reap what
+ * completed (struct queue_backend, engine.h).  The backends differ only
+ * in system calls; what an op is, when it counts as done, short writes,
+ * errors, the deadline and stop are decided here.
+ *
+ * An op's latency runs from just before the submit that carries it to
+ * just after the reap that returns it, so it includes the submission
+ * call and any time the completion waited to be reaped: what an
+ * application using the same interface would see.  Each request owns
+ * its buffer, so stamps of requests in flight cannot overwrite each
+ * other.  The hooks are called through pointers once per op (prepare)
+ * and once per batch (submit, reap); the clock is read by the engine
+ * around submit and by the backend right after its wait returns.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "engine_loop.h"
+
+/*
+ * A queued mode's (aio, uring) op came back whole: record its latency from
+ * submission to reaping, trace and count it.  Returns false once the
+ * deadline has passed, when no further op may be issued.
+ */
+static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
+                                                uint64_t op, uint64_t submit_ns, uint64_t reaped_ns,
+                                                uint64_t *completed, const bool tracing)
+{
+    const uint64_t latency_ns = reaped_ns - submit_ns;
+    hist_record(ph->total, latency_ns);
+    if (tracing)
+        trace_add(ph->trace, e->op_base + op, submit_ns, latency_ns, latency_ns, 0);
+    ++*completed;
+    *e->progress = e->op_base + *completed;
+    return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
+}
+
+struct queue {
+    const struct queue_backend *b;
+    void *state;
+    struct queue_slot *slots;
+    struct queue_slot **pending; /* prepared since the last submit */
+    struct queue_done *done;
+    unsigned npending;
+    unsigned depth;
+};
+
+/* A new op in slot: stamp its block and queue it. */
+static DISKIO_ALWAYS_INLINE void queue_op(struct engine *e, struct queue *q,
+                                          struct queue_slot *slot, uint64_t offset, uint64_t op)
+{
+    slot->offset = offset;
+    slot->written = 0;
+    slot->op = op;
+    slot->submit_ns = 0;
+    stamp_block(e->buf + (size_t)slot->index * e->block_size, offset, e->op_base + op);
+    q->b->prepare(q->state, e, slot);
+    q->pending[q->npending++] = slot;
+}
+
+/* Submit what is pending; the ops not yet submitted (not the rest of a
+ * short write) start their clock now.  Returns how many the kernel took
+ * and sets *error to -errno when it refused the rest. */
+static unsigned queue_submit(struct queue *q, int *error)
+{
+    const uint64_t submit_ns = now_ns();
+    /* pending[0..npending) were all set by queue_op() or a short write's
+     * resend; clang-analyzer loses that across the backend's indirect
+     * calls and reports the calloc()ed zeros */
+    for (unsigned i = 0; i < q->npending; i++)
+        if (q->pending[i]->submit_ns == 0) // NOLINT(clang-analyzer-core.NullDereference)
+            q->pending[i]->submit_ns = submit_ns;
+    unsigned taken = 0;
+    *error = q->b->submit(q->state, q->pending, q->npending, &taken);
+    return taken;
+}
+
+static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
+                                             struct queue *q, const enum diskio_pattern pattern,
+                                             const bool tracing)
+{
+    const volatile sig_atomic_t *const stop = e->stop;
+    uint64_t issued = 0, completed = 0, in_flight = 0;
+    bool issuing = true;
+    struct offsets offsets = offsets_load(e);
+
+    for (unsigned i = 0; i < q->depth && issued < ph->limit; i++) {
+        uint64_t offset = next_offset(e, &offsets, pattern);
+        if (offset == UINT64_MAX) {
+            issuing = false;
+            break;
+        }
+        queue_op(e, q, &q->slots[i], offset, issued++);
+    }
+    for (;;) {
+        if (q->npending > 0) {
+            int error = 0;
+            unsigned taken = queue_submit(q, &error);
+            in_flight += taken;
+            if (error) {
+                /* the requests not taken never ran: the run ends here */
+                if (!e->error) {
+                    e->error = error;
+                    e->error_during = "submit";
+                    e->error_op = q->pending[taken]->op;
+                }
+                issuing = false;
+            }
+            q->npending = 0;
+        }
+        if (in_flight == 0)
+            break;
+
+        uint64_t reaped_ns;
+        int got = q->b->reap(q->state, q->done, q->depth, &reaped_ns);
+        if (got < 0) {
+            if (got == -EINTR)
+                continue;
+            /* cannot reap: the teardown waits for what is in flight */
+            e->error = got;
+            e->error_during = q->b->reap_during;
+            e->error_op = completed;
+            break;
+        }
+        for (int i = 0; i < got; i++) {
+            struct queue_slot *slot = q->done[i].slot;
+            const long res = q->done[i].res;
+            in_flight--;
+            if (DISKIO_UNLIKELY(res <= 0 || slot->written + (uint64_t)res < e->block_size)) {
+                if (res <= 0) {
+                    if (!e->error) {
+                        e->error = res < 0 ? (int)res : -DISKIO_E_SHORT_WRITE;
+                        e->error_during = "write";
+                        e->error_op = slot->op;
+                    }
+                    issuing = false;
+                    continue;
+                }
+                /* a short write: send the rest, keeping the op's start time */
+                slot->written += (uint64_t)res;
+                q->b->prepare(q->state, e, slot);
+                q->pending[q->npending++] = slot;
+                continue;
+            }
+            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
+                issuing = false;
+            if (issuing && issued < ph->limit) {
+                uint64_t offset = next_offset(e, &offsets, pattern);
+                if (offset == UINT64_MAX) {
+                    e->error_op = issued;
+                    issuing = false;
+                    continue;
+                }
+                queue_op(e, q, slot, offset, issued++);
+            }
+        }
+        if (DISKIO_UNLIKELY(*stop) && issuing) {
+            /* stop issuing; the loop still reaps what is in flight, and
+             * what was prepared but not submitted never runs */
+            issuing = false;
+            q->npending = 0;
+            if (!e->error) {
+                e->error = -DISKIO_E_INTERRUPTED;
+                e->error_during = "interrupted";
+                e->error_op = completed;
+            }
+        }
+    }
+    offsets_store(e, &offsets);
+    ph->done = completed;
+}
+
+void engine_run_queued(struct engine *e, struct engine_phase *ph)
+{
+    struct queue q = {.b = mode_ops_of(e->cfg->mode)->backend, .depth = e->cfg->iodepth};
+    const char *during = "setup";
+    ph->done = 0;
+    int rc = q.b->setup(e, q.depth, &q.state, &during);
+    if (rc < 0) {
+        e->error = rc;
+        e->error_during = during;
+        return;
+    }
+    q.slots = calloc(q.depth, sizeof(*q.slots));
+    q.pending = calloc(q.depth, sizeof(*q.pending));
+    q.done = calloc(q.depth, sizeof(*q.done));
+    if (!q.slots || !q.pending || !q.done) {
+        e->error = -ENOMEM;
+        e->error_during = "setup";
+        goto out;
+    }
+    for (unsigned i = 0; i < q.depth; i++)
+        q.slots[i].index = i;
+
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, &q);
+out:
+    q.b->teardown(q.state);
+    free(q.slots);
+    free(q.pending);
+    free(q.done);
+}

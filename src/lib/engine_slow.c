@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timed loops' slow paths: short and interrupted writes, interrupted
+ * syncs, the append pattern's wrap, the fixed rate's wait and the trace's
+ * batch output.  They run between operations or after a failed call,
+ * never on the common path, and call nothing in the loops.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first)
+{
+    uint64_t done = 0;
+    ssize_t n = first;
+    for (;;) {
+        if (n < 0) {
+            if (errno != EINTR)
+                return -errno;
+            /* interrupted before writing anything: write() semantics say
+             * retry */
+        } else if (n == 0) {
+            return -DISKIO_E_SHORT_WRITE;
+        } else {
+            done += (uint64_t)n;
+            if (done == len)
+                return (ssize_t)len;
+            /* a short write: the rest still has to go out for the op to be
+             * the op we claim to time */
+        }
+        n = pwrite(fd, buf + done, len - done, (off_t)(offset + done));
+    }
+}
+
+int sync_retry(int fd, int (*sync_fn)(int))
+{
+    int rc = -1;
+    while (rc != 0) {
+        if (errno != EINTR)
+            return -errno;
+        rc = sync_fn(fd);
+    }
+    return 0;
+}
+
+int append_wrap(struct engine *e)
+{
+    /* The file reached its size: start growing it again from empty. */
+    if (ftruncate(e->fd, 0) != 0) {
+        e->error = -errno;
+        e->error_during = "truncate";
+        return e->error;
+    }
+    return 0;
+}
+
+/* Sleep until shortly before due_ns, then spin to it: a timer wakeup is
+ * tens of microseconds late, which would blur the schedule that a fixed
+ * rate promises.  Returns early when asked to stop. */
+#define SPIN_BEFORE_DUE_NS 100000u
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop)
+{
+    uint64_t now = now_ns();
+    if (due_ns > now + SPIN_BEFORE_DUE_NS) {
+        uint64_t wake_ns = due_ns - SPIN_BEFORE_DUE_NS;
+        struct timespec wake = {.tv_sec = (time_t)(wake_ns / 1000000000u),
+                                .tv_nsec = (long)(wake_ns % 1000000000u)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR)
+            if (*stop)
+                return;
+    }
+    while (now_ns() < due_ns && !*stop)
+        cpu_relax();
+}
+
+int trace_write_header(int fd)
+{
+    static const char header[] = TRACE_HEADER;
+    const size_t len = sizeof(header) - 1;
+    ssize_t n;
+    do
+        n = write(fd, header, len);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+        return -errno;
+    return (size_t)n == len ? 0 : -EIO;
+}
+
+int trace_flush(struct trace *t)
+{
+    char line[128];
+    char chunk[16384];
+    size_t used = 0;
+    for (size_t i = 0; i < t->rows_used; i++) {
+        const struct trace_row *r = &t->rows[i];
+        int n = snprintf(line, sizeof(line),
+                         "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->op,
+                         r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
+        if (used + (size_t)n > sizeof(chunk)) {
+            if (t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
+                t->error = errno ? -errno : -EIO;
+            used = 0;
+        }
+        memcpy(chunk + used, line, (size_t)n);
+        used += (size_t)n;
+    }
+    if (used && t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
+        t->error = errno ? -errno : -EIO;
+    t->rows_used = 0;
+    return t->error;
+}

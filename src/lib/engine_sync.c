@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The synchronous loops the mode table points at: engine_loop.h
+ * instantiated with no sync call, with fsync(2) and with fdatasync(2).
+ * Each is a compile-time constant of its instance, so no mode pays for
+ * a test of which sync to call.
+ */
+#include "config.h"
+
+#include <unistd.h>
+
+#include "engine_loop.h"
+
+void engine_run_write(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, NULL);
+}
+
+void engine_run_fsync(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, fsync);
+}
+
+void engine_run_fdatasync(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, fdatasync);
+}

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* The latency histogram: bucket math in histogram.h, reading here. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "histogram.h"
+
+size_t diskio_hist_memory_size(void)
+{
+    return sizeof(struct diskio_hist);
+}
+
+static void hist_clear(struct diskio_hist *h)
+{
+    bool owned = h->owned;
+    memset(h, 0, sizeof(*h));
+    h->min = UINT64_MAX;
+    h->owned = owned;
+}
+
+int diskio_hist_init(void *mem, size_t size, struct diskio_hist **out)
+{
+    if (!mem || !out || size < sizeof(struct diskio_hist) ||
+        ((uintptr_t)mem % _Alignof(struct diskio_hist)) != 0)
+        return -EINVAL;
+    struct diskio_hist *h = mem;
+    h->owned = false;
+    hist_clear(h);
+    *out = h;
+    return 0;
+}
+
+int diskio_hist_new(struct diskio_hist **out)
+{
+    if (!out)
+        return -EINVAL;
+    struct diskio_hist *h = aligned_alloc(_Alignof(struct diskio_hist), sizeof(struct diskio_hist));
+    if (!h)
+        return -ENOMEM;
+    h->owned = true;
+    hist_clear(h);
+    *out = h;
+    return 0;
+}
+
+void diskio_hist_free(struct diskio_hist *h)
+{
+    if (h && h->owned)
+        free(h);
+}
+
+void diskio_hist_reset(struct diskio_hist *h)
+{
+    hist_clear(h);
+}
+
+/* Reading adds up what recording does not keep. */
+static uint64_t hist_overflow(const struct diskio_hist *h)
+{
+    uint64_t n = 0;
+    for (size_t i = HIST_BUCKETS; i < HIST_ALL_BUCKETS; i++)
+        n += h->counts[i];
+    return n;
+}
+
+static uint64_t hist_count(const struct diskio_hist *h)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
+        n += h->counts[i];
+    return n;
+}
+
+void diskio_hist_record(struct diskio_hist *h, uint64_t value_ns)
+{
+    hist_record(h, value_ns);
+}
+
+bool diskio_hist_record_n(struct diskio_hist *h, uint64_t value_ns, uint64_t n)
+{
+    bool in_range = value_ns <= DISKIO_HIST_MAX_TRACKABLE_NS;
+    if (n == 0)
+        return in_range;
+    h->counts[hist_index(value_ns)] += n;
+    h->sum += value_ns * n;
+    h->sum_sq += (unsigned __int128)value_ns * value_ns * n;
+    if (value_ns < h->min)
+        h->min = value_ns;
+    if (value_ns > h->max)
+        h->max = value_ns;
+    return in_range;
+}
+
+uint64_t diskio_hist_record_corrected(struct diskio_hist *h, uint64_t value_ns,
+                                      uint64_t expected_interval_ns)
+{
+    uint64_t recorded = 1;
+    hist_record(h, value_ns);
+    if (expected_interval_ns == 0 || value_ns <= expected_interval_ns)
+        return recorded;
+    /* The ops that a fixed schedule would have issued while this one was
+     * stuck would each have waited correspondingly less (HdrHistogram's
+     * recordValueWithExpectedInterval). */
+    for (uint64_t missing = value_ns - expected_interval_ns; missing >= expected_interval_ns;
+         missing -= expected_interval_ns) {
+        hist_record(h, missing);
+        recorded++;
+    }
+    return recorded;
+}
+
+int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
+{
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
+        dst->counts[i] += src->counts[i];
+    dst->sum += src->sum;
+    dst->sum_sq += src->sum_sq;
+    if (src->min < dst->min)
+        dst->min = src->min;
+    if (src->max > dst->max)
+        dst->max = src->max;
+    return 0;
+}
+
+uint64_t diskio_hist_count(const struct diskio_hist *h)
+{
+    return hist_count(h);
+}
+uint64_t diskio_hist_min(const struct diskio_hist *h)
+{
+    return h->min == UINT64_MAX ? 0 : h->min;
+}
+uint64_t diskio_hist_max(const struct diskio_hist *h)
+{
+    return h->max;
+}
+uint64_t diskio_hist_overflow(const struct diskio_hist *h)
+{
+    return hist_overflow(h);
+}
+
+double diskio_hist_mean(const struct diskio_hist *h)
+{
+    uint64_t count = hist_count(h);
+    return count ? (double)h->sum / (double)count : 0.0;
+}
+
+double diskio_hist_stddev(const struct diskio_hist *h)
+{
+    uint64_t count = hist_count(h);
+    if (count < 2)
+        return 0.0;
+    /* long double keeps 64 bits of mantissa: E[x^2] - E[x]^2 stays
+     * accurate to well below a nanosecond for latencies up to seconds. */
+    long double n = (long double)count;
+    long double mean = (long double)h->sum / n;
+    long double variance = (long double)h->sum_sq / n - mean * mean;
+    return variance > 0 ? (double)sqrtl(variance) : 0.0;
+}
+
+static void bucket_bounds(size_t index, uint64_t *lowest, uint64_t *highest)
+{
+    if (index <= HIST_LINEAR_MASK) {
+        *lowest = *highest = index;
+        return;
+    }
+    unsigned shift = (unsigned)(index >> HIST_SUB_BITS) - 1;
+    uint64_t sub = (index & ((1u << HIST_SUB_BITS) - 1)) + (1u << HIST_SUB_BITS);
+    *lowest = sub << shift;
+    *highest = *lowest + (UINT64_C(1) << shift) - 1;
+}
+
+void diskio_hist_bucket_bounds(uint64_t value_ns, uint64_t *lowest_ns, uint64_t *highest_ns)
+{
+    if (value_ns > DISKIO_HIST_MAX_TRACKABLE_NS) {
+        *lowest_ns = DISKIO_HIST_MAX_TRACKABLE_NS + 1;
+        *highest_ns = UINT64_MAX;
+        return;
+    }
+    bucket_bounds(hist_index(value_ns), lowest_ns, highest_ns);
+}
+
+/* Nearest rank: the smallest rank r with r >= pct/100 * count. */
+static uint64_t rank_for(uint64_t count, double pct)
+{
+    double exact = pct / 100.0 * (double)count;
+    uint64_t rank = (uint64_t)ceil(exact - 1e-9 * exact);
+    if (rank < 1)
+        rank = 1;
+    if (rank > count)
+        rank = count;
+    return rank;
+}
+
+static uint64_t clamp_to_range(const struct diskio_hist *h, uint64_t v)
+{
+    if (v < h->min)
+        return h->min;
+    if (v > h->max)
+        return h->max;
+    return v;
+}
+
+int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts, uint64_t *values_ns,
+                            size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (!(pcts[k] >= 0.0 && pcts[k] <= 100.0) || (k > 0 && pcts[k] < pcts[k - 1]))
+            return -EINVAL;
+    }
+    size_t bucket = 0;
+    uint64_t cumulative = 0;
+    const uint64_t count = hist_count(h), overflow = hist_overflow(h);
+    for (size_t k = 0; k < n; k++) {
+        if (count == 0) {
+            values_ns[k] = 0;
+            continue;
+        }
+        if (pcts[k] == 0.0) {
+            values_ns[k] = h->min;
+            continue;
+        }
+        if (pcts[k] == 100.0) {
+            values_ns[k] = h->max;
+            continue;
+        }
+        uint64_t rank = rank_for(count, pcts[k]);
+        if (rank > count - overflow) {
+            /* it lies among the overflowed values: only max is known */
+            values_ns[k] = h->max;
+            continue;
+        }
+        while (cumulative + h->counts[bucket] < rank) {
+            cumulative += h->counts[bucket];
+            bucket++;
+        }
+        uint64_t lowest, highest;
+        bucket_bounds(bucket, &lowest, &highest);
+        values_ns[k] = clamp_to_range(h, lowest + (highest - lowest) / 2);
+    }
+    return 0;
+}
+
+uint64_t diskio_hist_percentile(const struct diskio_hist *h, double pct)
+{
+    uint64_t value = 0;
+    if (pct < 0.0)
+        pct = 0.0;
+    if (pct > 100.0)
+        pct = 100.0;
+    (void)diskio_hist_percentiles(h, &pct, &value, 1);
+    return value;
+}
+
+void diskio_hist_iter_init(struct diskio_hist_iter *it, const struct diskio_hist *h)
+{
+    memset(it, 0, sizeof(*it));
+    it->hist_ = h;
+}
+
+bool diskio_hist_iter_next(struct diskio_hist_iter *it)
+{
+    const struct diskio_hist *h = it->hist_;
+    while (it->index_ < HIST_BUCKETS) {
+        size_t i = it->index_++;
+        if (h->counts[i] == 0)
+            continue;
+        bucket_bounds(i, &it->lowest_ns, &it->highest_ns);
+        it->count = h->counts[i];
+        it->cumulative += h->counts[i];
+        return true;
+    }
+    return false;
+}

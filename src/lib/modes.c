@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mode table: every fact about a mode, one row each.  A mode that
+ * only differs in open flags and in the sync call after its writes is a
+ * row here and nothing else; a mode with code of its own (a queued
+ * backend: mode_aio.c, mode_uring.c) adds a row pointing at it.  Adding
+ * a mode adds a row and touches no other.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+
+#include "engine.h"
+
+static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
+    /* pwrite into the page cache; nothing is made durable.  It measures
+     * the copy into memory and, when dirty pages pile up, writeback
+     * throttling in balance_dirty_pages(). */
+    [DISKIO_MODE_ASYNC] = {.name = "async",
+                           .open_flags = 0,
+                           .open_flags_text = "O_WRONLY",
+                           .run = engine_run_write},
+    /* pwrite, then fsync(2); the write part and the sync part are also
+     * recorded separately.  With sync_every N, one fsync follows every N
+     * writes (group commit). */
+    [DISKIO_MODE_FSYNC] = {.name = "fsync",
+                           .open_flags = 0,
+                           .open_flags_text = "O_WRONLY",
+                           .syncs = true,
+                           .run = engine_run_fsync},
+    /* pwrite, then fdatasync(2), which skips metadata not needed to read
+     * the data back (mtime); otherwise as fsync. */
+    [DISKIO_MODE_FDATASYNC] = {.name = "fdatasync",
+                               .open_flags = 0,
+                               .open_flags_text = "O_WRONLY",
+                               .syncs = true,
+                               .run = engine_run_fdatasync},
+    /* every write returns only after data and all metadata (mtime
+     * included) are durable */
+    [DISKIO_MODE_OSYNC] = {.name = "osync",
+                           .open_flags = O_SYNC,
+                           .open_flags_text = "O_WRONLY|O_SYNC",
+                           .run = engine_run_write},
+    /* every write returns only after the data and the metadata needed to
+     * read it back are durable (PostgreSQL's wal_sync_method=open_datasync) */
+    [DISKIO_MODE_ODSYNC] = {.name = "odsync",
+                            .open_flags = O_DSYNC,
+                            .open_flags_text = "O_WRONLY|O_DSYNC",
+                            .run = engine_run_write},
+    /* the page cache is bypassed, but the device's volatile write cache
+     * may still hold the data, so this is not durable by itself */
+    [DISKIO_MODE_DIRECT] = {.name = "direct",
+                            .open_flags = O_DIRECT,
+                            .open_flags_text = "O_WRONLY|O_DIRECT",
+                            .direct = true,
+                            .run = engine_run_write},
+    /* bypasses the page cache and, on devices with a volatile cache,
+     * issues a cache flush (or FUA write) per write */
+    [DISKIO_MODE_DIRECT_DSYNC] = {.name = "direct-dsync",
+                                  .open_flags = O_DIRECT | O_DSYNC,
+                                  .open_flags_text = "O_WRONLY|O_DIRECT|O_DSYNC",
+                                  .direct = true,
+                                  .run = engine_run_write},
+    /* libaio, iodepth writes in flight (backend: mode_aio.c) */
+    [DISKIO_MODE_AIO] = {.name = "aio",
+                         .open_flags = O_DIRECT,
+                         .open_flags_text = "O_WRONLY|O_DIRECT",
+                         .direct = true,
+                         .queued = true,
+                         .run = engine_run_queued,
+                         .backend = &aio_backend},
+    /* io_uring with registered file and buffers (backend: mode_uring.c) */
+    [DISKIO_MODE_URING] = {.name = "uring",
+                           .open_flags = O_DIRECT,
+                           .open_flags_text = "O_WRONLY|O_DIRECT",
+                           .direct = true,
+                           .queued = true,
+                           .run = engine_run_queued,
+                           .backend = &uring_backend},
+};
+
+const struct mode_ops *mode_ops_of(enum diskio_mode mode)
+{
+    return (unsigned)mode < DISKIO_MODE_COUNT ? &modes[mode] : NULL;
+}
+
+const char *diskio_mode_name(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops ? ops->name : NULL;
+}
+
+int diskio_mode_parse(const char *name, enum diskio_mode *out)
+{
+    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
+        if (name && strcmp(name, modes[m].name) == 0) {
+            *out = (enum diskio_mode)m;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+bool diskio_mode_is_direct(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->direct;
+}
+
+bool diskio_mode_is_queued(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->queued;
+}
+
+bool diskio_mode_syncs(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->syncs;
+}
+
+static const char *const pattern_names[] = {
+    [DISKIO_PATTERN_SEQ] = "seq",
+    [DISKIO_PATTERN_RAND] = "rand",
+    [DISKIO_PATTERN_APPEND] = "append",
+};
+
+const char *diskio_pattern_name(enum diskio_pattern p)
+{
+    return (unsigned)p <= DISKIO_PATTERN_APPEND ? pattern_names[p] : NULL;
+}
+
+int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
+{
+    for (unsigned p = 0; p <= DISKIO_PATTERN_APPEND; p++) {
+        if (name && strcmp(name, pattern_names[p]) == 0) {
+            *out = (enum diskio_pattern)p;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+static const char *const format_names[] = {
+    [DISKIO_FORMAT_TEXT] = "text",
+    [DISKIO_FORMAT_JSON] = "json",
+    [DISKIO_FORMAT_CSV] = "csv",
+};
+
+int diskio_format_parse(const char *name, enum diskio_format *out)
+{
+    for (unsigned f = 0; f <= DISKIO_FORMAT_CSV; f++) {
+        if (name && strcmp(name, format_names[f]) == 0) {
+            *out = (enum diskio_format)f;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}

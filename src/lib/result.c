@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/* A result: the environment and the runs made there. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "diskio_internal.h"
+
+const double summary_pcts[SUMMARY_PCTS] = {50.0, 90.0, 99.0, 99.9, 99.99};
+const char *const summary_pct_keys[SUMMARY_PCTS] = {"p50", "p90", "p99", "p99_9", "p99_99"};
+
+int diskio_result_new(const char *label, struct diskio_result **out)
+{
+    if (!out)
+        return -EINVAL;
+    struct diskio_result *res = calloc(1, sizeof(*res));
+    if (!res)
+        return -ENOMEM;
+    if (label && !(res->label = strdup(label))) {
+        free(res);
+        return -ENOMEM;
+    }
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(res->start_time, sizeof(res->start_time), "%Y-%m-%dT%H:%M:%SZ", &utc);
+    *out = res;
+    return 0;
+}
+
+int diskio_result_probe(struct diskio_result *res, const char *dir)
+{
+    struct env *env = env_probe(dir);
+    if (!env)
+        return -ENOMEM;
+    env_free(res->env);
+    res->env = env;
+    return 0;
+}
+
+const char *diskio_result_env(const struct diskio_result *res, const char *key)
+{
+    return env_get(res->env, key);
+}
+
+int diskio_result_add_run(struct diskio_result *res, struct diskio_run *run)
+{
+    if (res->nruns == res->cap) {
+        size_t cap = res->cap ? res->cap * 2 : 8;
+        struct diskio_run **runs = realloc(res->runs, cap * sizeof(*runs));
+        if (!runs) {
+            diskio_run_free(run);
+            return -ENOMEM;
+        }
+        res->runs = runs;
+        res->cap = cap;
+    }
+    res->runs[res->nruns++] = run;
+    return 0;
+}
+
+size_t diskio_result_run_count(const struct diskio_result *res)
+{
+    return res->nruns;
+}
+
+const struct diskio_run *diskio_result_run(const struct diskio_result *res, size_t i)
+{
+    return i < res->nruns ? res->runs[i] : NULL;
+}
+
+void diskio_result_set_incomplete(struct diskio_result *res)
+{
+    res->incomplete = true;
+}
+
+bool diskio_result_complete(const struct diskio_result *res)
+{
+    if (res->incomplete)
+        return false;
+    for (size_t i = 0; i < res->nruns; i++)
+        if (!res->runs[i]->info.complete)
+            return false;
+    return true;
+}
+
+int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt, FILE *out)
+{
+    int rc;
+    switch (fmt) {
+    case DISKIO_FORMAT_JSON: rc = emit_json(res, out); break;
+    case DISKIO_FORMAT_CSV: rc = emit_csv(res, out); break;
+    case DISKIO_FORMAT_TEXT: rc = emit_text(res, out); break;
+    default: return -EINVAL;
+    }
+    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
+        rc = errno ? -errno : -EIO;
+    return rc;
+}
+
+void diskio_result_free(struct diskio_result *res)
+{
+    if (!res)
+        return;
+    for (size_t i = 0; i < res->nruns; i++)
+        diskio_run_free(res->runs[i]);
+    free(res->runs);
+    env_free(res->env);
+    free(res->label);
+    free(res);
+}
