@@ -284,12 +284,10 @@ DISKIO_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_
     return after_write(fd, r);
 }
 
-DISKIO_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+/* RWF_DSYNC/RWF_SYNC make a single pwritev2 durable: delayed like a sync
+ * whatever the descriptor's flags; otherwise as any other write. */
+static ssize_t after_pwritev2(int fd, ssize_t r, int flags)
 {
-    NEXT(pwritev2_fn, pwritev2);
-    ssize_t r = real ? real(fd, iov, cnt, off, flags)
-                     : syscall(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
-    /* RWF_DSYNC/RWF_SYNC make a single pwritev2 durable. */
     if (r >= 0 && (flags & (RWF_DSYNC | RWF_SYNC)) != 0) {
         long us = get_delay();
         if (us > 0)
@@ -299,16 +297,18 @@ DISKIO_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t o
     return after_write(fd, r);
 }
 
+DISKIO_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t off, int flags)
+{
+    NEXT(pwritev2_fn, pwritev2);
+    ssize_t r = real ? real(fd, iov, cnt, off, flags)
+                     : syscall(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
+    return after_pwritev2(fd, r, flags);
+}
+
 DISKIO_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off64_t off, int flags)
 {
     NEXT(pwritev64v2_fn, pwritev64v2);
     ssize_t r = real ? real(fd, iov, cnt, off, flags)
                      : syscall(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
-    if (r >= 0 && (flags & (RWF_DSYNC | RWF_SYNC)) != 0) {
-        long us = get_delay();
-        if (us > 0)
-            do_delay(us);
-        return r;
-    }
-    return after_write(fd, r);
+    return after_pwritev2(fd, r, flags);
 }
