@@ -152,6 +152,21 @@ def compare(results, metrics=DEFAULT_METRICS, baseline=None,
                          f"only one environment ({names})",
                          "give results of at least two environments: "
                          "results that share a --label are repetitions of one")
+    return compare_environments(envs, metrics, baseline, min_change)
+
+
+def environment_of(name, results):
+    """An environment made of the given results, whatever their labels
+    (diskio-correlate: one environment per directory)."""
+    env = Environment(name)
+    for result in results:
+        env.results.append(result)
+        add_samples(env, result)
+    return env
+
+
+def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
+                         min_change=noise.DEFAULT_MIN_CHANGE):
     base = choose_baseline(envs, baseline)
     rows, missing = [], []      # missing: (has it, run key, lacks it)
     for env in envs:
@@ -165,7 +180,8 @@ def compare(results, metrics=DEFAULT_METRICS, baseline=None,
         missing.extend((env.name, key, base.name) for key in env.run_order
                        if key not in base.samples)
     if not rows:
-        raise InputError(" ".join(r.path for r in results), None,
+        raise InputError(" ".join(r.path for env in envs for r in env.results),
+                         None,
                          "no run of the baseline matches a run of another "
                          "environment (mode, block size, pattern, iodepth "
                          "and sync_every must agree)",

@@ -13,6 +13,8 @@ from .render import markdown_table, text_table
 
 SCHEMA = "diskio-compare"
 SCHEMA_VERSION = 1
+
+
 def header(base, other):
     return ("run", "metric", base, other, "ratio", "95% interval", "verdict")
 MAX_NAMED = 4       # runs named in a summary line before "and N more"

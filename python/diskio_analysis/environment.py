@@ -30,6 +30,7 @@ class Environment:
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     wal_sync_method: str = None                      # from diskio-pgphases
+    results: list = field(default_factory=list)      # the diskio Results read
 
     def add_phase(self, path, line, name, seconds):
         if not name:
@@ -83,6 +84,7 @@ def usable_run(env, path, run):
 def load_diskio_result(env, path, text, doc):
     """Read a diskio result into env; returns its label (or None)."""
     result = result_from_json(path, text, doc)
+    env.results.append(result)
     if not result.complete:
         env.notes.append(f"{path}: result marked incomplete")
     usable = []
@@ -164,7 +166,10 @@ CSV_SOURCES = (("metrics.csv", load_metrics),
                ("wal.csv", load_wal))
 
 
-def load_environment(directory):
+def load_environment(directory, need_phases=True):
+    """One ENVDIR read and checked; need_phases=False lets a directory
+    without phase timings through (diskio-correlate then compares the
+    disks alone)."""
     if not os.path.isdir(directory):
         raise InputError(directory, None, "no such directory",
                          "give directories holding diskio results and phase "
@@ -189,11 +194,13 @@ def load_environment(directory):
         if os.path.isfile(path):
             loader(env, path)
             env.sources.append(path)
-    check_environment(env)
+    check_environment(env, need_phases)
     env.name = environment_name(env, labels)
     return env
-def check_environment(env):
-    if not env.phases:
+
+
+def check_environment(env, need_phases=True):
+    if not env.phases and need_phases:
         raise InputError(env.directory, None,
                          "no phase timings (q_time.csv or phases.csv)",
                          "add phases.csv with lines phase,seconds or the "

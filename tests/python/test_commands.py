@@ -43,6 +43,39 @@ class CorrelateTest(unittest.TestCase):
                       err)
 
 
+class CorrelateWithoutPhasesTest(TempDirTest):
+    """Directories holding diskio results and no phase timings: the disks
+    are compared alone, one environment per directory."""
+
+    def envdirs(self, with_phases=False):
+        dirs = []
+        for name, fixture in (("a", A), ("b", B)):
+            with open(os.path.join(fixture, "result.json")) as src:
+                self.write(f"{name}/result.json", src.read())
+            dirs.append(os.path.join(self.dir, name))
+        if with_phases:
+            with open(os.path.join(A, "q_time.csv")) as src:
+                self.write("a/q_time.csv", src.read())
+        return dirs
+
+    def test_results_alone_give_the_disk_comparison(self):
+        status, out, err = call(correlate.main, *self.envdirs())
+        self.assertEqual((status, err), (0, ""))
+        lines = out.splitlines()
+        self.assertIn("no phase timings in any ENVDIR", lines[0])
+        self.assertTrue(lines[2].startswith("B vs A (mean): slower in fsync 8 KiB"))
+
+    def test_json_is_the_compare_document(self):
+        status, out, _ = call(correlate.main, "--format", "json", *self.envdirs())
+        self.assertEqual(status, 0)
+        self.assertEqual(json.loads(out)["schema"], "diskio-compare")
+
+    def test_timings_on_one_side_only_is_still_an_error(self):
+        status, out, err = call(correlate.main, *self.envdirs(with_phases=True))
+        self.assertEqual((status, out), (1, ""))
+        self.assertIn("b: no phase timings", err)
+
+
 class PlotTest(TempDirTest):
     def test_statuses(self):
         result = os.path.join(A, "result.json")

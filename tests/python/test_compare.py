@@ -92,6 +92,14 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(len(c["rows"]), 1)
         self.assertEqual(c["missing"][0][0], "a")
 
+    def test_environments_can_be_given_whatever_the_labels(self):
+        envs = [compare.environment_of("dir1", [result("x", [run("fsync", 100)]),
+                                                result("y", [run("fsync", 102)])]),
+                compare.environment_of("dir2", [result("x", [run("fsync", 300)])])]
+        c = compare.compare_environments(envs)
+        self.assertEqual(c["rows"][0].base_values, [100.0, 102.0])
+        self.assertEqual(c["baseline"].name, "dir1")
+
     def test_one_environment_is_refused(self):
         with self.assertRaises(InputError):
             compare.compare([result("a", [run("fsync", 100)]),

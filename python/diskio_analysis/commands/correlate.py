@@ -12,7 +12,9 @@ import sys
 
 from ..cli import new_parser, run_command
 from ..correlate import build_report
-from ..environment import check_names_unique, choose_baseline, load_environment
+from .. import compare, compare_render
+from ..environment import (check_environment, check_names_unique,
+                           choose_baseline, load_environment)
 from ..errors import UsageError
 from ..inputs import WAL_SYNC_METHODS
 from ..render import RENDERERS
@@ -51,8 +53,33 @@ def parse_args(argv):
 
 def run(argv):
     args = parse_args(argv)
-    envs = [load_environment(d) for d in args.envdirs]
+    envs = [load_environment(d, need_phases=False) for d in args.envdirs]
     check_names_unique(envs)
+    if not any(env.phases for env in envs) and all(env.results for env in envs):
+        output = disks_only(envs, args)
+    else:
+        for env in envs:
+            check_environment(env)
+        output = correlation(envs, args)
+    # Everything is computed before anything reaches stdout.
+    sys.stdout.write(output)
+    sys.stdout.flush()
+
+
+def disks_only(envs, args):
+    """No database timings anywhere: the comparison diskio-compare prints,
+    one environment per ENVDIR."""
+    comparison = compare.compare_environments(
+        [compare.environment_of(env.name, env.results) for env in envs],
+        baseline=args.baseline)
+    output = compare_render.RENDERERS[args.format](comparison)
+    if args.format in ("text", "markdown"):
+        output = ("no phase timings in any ENVDIR: the disks compared alone "
+                  "(as diskio-compare does)\n\n" + output)
+    return output
+
+
+def correlation(envs, args):
     baseline = choose_baseline(envs, args.baseline)
     method = args.wal_sync_method or baseline.wal_sync_method or "fdatasync"
     for env in envs:
@@ -60,11 +87,7 @@ def run(argv):
             env.notes.append(f"{env.name}: diskio-pgphases ran with "
                              f"wal_sync_method {env.wal_sync_method}, the "
                              f"model uses {method}")
-    report = build_report(envs, baseline, method)
-    # Everything is computed before anything reaches stdout.
-    output = RENDERERS[args.format](report)
-    sys.stdout.write(output)
-    sys.stdout.flush()
+    return RENDERERS[args.format](build_report(envs, baseline, method))
 
 
 def main(argv=None):
