@@ -123,6 +123,35 @@ class EndingsTest(TempDirs):
         self.assertEqual((record["complete"], record["interrupted_by_signal"],
                           record["error"]), (False, 15, "interrupted by SIGTERM"))
 
+    def record(self):
+        with open(os.path.join(self.out, "settings.json")) as f:
+            return json.load(f)
+
+    def test_an_error_escaping_the_run_never_leaves_it_complete(self):
+        with mock.patch.object(command.Run, "run_all", side_effect=KeyError("x")):
+            status, _, err = call(["-o", self.out, "--pg-bindir", self.fake_bindir(),
+                                   self.store])
+        self.assertEqual(status, 1)
+        self.assertIn("internal error: KeyError", err)
+        record = self.record()
+        self.assertFalse(record["complete"])
+        self.assertIn("unforeseen error", record["error"])
+
+    def test_an_unwritable_stderr_neither_stops_nor_completes_a_failed_run(self):
+        class Full(io.StringIO):
+            def write(self, text):
+                raise OSError(28, "No space left on device")
+
+        def failing(run):
+            raise command.RunError("initdb failed")
+        with mock.patch.object(command.Run, "run_all", failing), \
+                contextlib.redirect_stderr(Full()):
+            status = command.main(["-o", self.out, "--pg-bindir", self.fake_bindir(),
+                                   self.store])
+        self.assertEqual(status, 1)
+        self.assertEqual((self.record()["complete"], self.record()["error"]),
+                         (False, "initdb failed"))
+
     def test_an_unforeseen_error_is_one_line_and_status_1(self):
         with mock.patch.object(command, "execute", side_effect=KeyError("x")):
             status, _, err = call(["-o", self.out, self.store])

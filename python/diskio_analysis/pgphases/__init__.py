@@ -34,5 +34,11 @@ class RunError(ToolError):
 
 
 def progress(msg):
-    sys.stderr.write("%s: %s\n" % (PROG, msg))
-    sys.stderr.flush()
+    """A progress line on stderr.  One that cannot be written (2>/dev/full,
+    a closed stderr) is dropped: the measurement goes on, and settings.json
+    says how it ended."""
+    try:
+        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

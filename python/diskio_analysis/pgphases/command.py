@@ -142,8 +142,10 @@ def execute(argv):
     atexit.register(run.cleanup)
 
     status = EXIT_OK
-    try:
+    finished = False    # complete means the workload ran to its end: not
+    try:                # an exception that escaped, whatever status says
         run.run_all()
+        finished = True
     except Interrupted as e:
         name = signal.Signals(e.signum).name
         run.error = "interrupted by %s" % name
@@ -161,9 +163,11 @@ def execute(argv):
         # No more interruptions while cleaning up.
         for sig in SIGNALS:
             signal.signal(sig, signal.SIG_IGN)
+        if not finished and run.error is None:
+            run.error = "stopped by an unforeseen error (see the message that follows)"
         run.cleanup()
         try:
-            run.write_results(status == EXIT_OK)
+            run.write_results(finished and status == EXIT_OK)
         except OSError as e:
             progress("cannot write results to %s: %s" % (out, e))
             if status == EXIT_OK:
