@@ -56,6 +56,11 @@ class OptionsTest(TempDirs):
     def test_bad_values_are_refused_with_argparse_messages(self):
         self.assertEqual(self.bad("--sf", "0.0005"),
                          "diskio-pgphases: error: --sf must be at least 0.001")
+        for infinite in ("inf", "Infinity", "nan"):
+            self.assertIn(self.bad("--sf", infinite),
+                          ("diskio-pgphases: error: --sf must be a finite number "
+                           "such as 0.01 or 1",
+                           "diskio-pgphases: error: --sf must be at least 0.001"))
         self.assertEqual(self.bad("--streams", "0"),
                          "diskio-pgphases: error: --streams must be at least 1")
         self.assertEqual(self.bad("--refresh-size", "0"),

@@ -8,6 +8,7 @@ environment is 2, a failed run 1."""
 import argparse
 import atexit
 import datetime
+import math
 import os
 import re
 import signal
@@ -75,6 +76,8 @@ def parse_args(argv):
     a = p.parse_args(argv)
     if not a.sf > 0 or a.sf < 0.001:
         p.error("--sf must be at least 0.001")
+    if not math.isfinite(a.sf):
+        p.error("--sf must be a finite number such as 0.01 or 1")
     if a.streams < 1:
         p.error("--streams must be at least 1")
     if a.refresh_size is not None and a.refresh_size < 1:
