@@ -5,7 +5,9 @@ millisecond times, settings.csv flattens settings.json, and no result
 file that exists is ever overwritten."""
 
 import argparse
+import contextlib
 import datetime
+import io
 import json
 import os
 import shutil
@@ -108,6 +110,33 @@ class WriteTest(unittest.TestCase):
             self.write()
         self.assertEqual(self.read("wal.csv"), "mine\n")
         self.assertEqual(results.existing(self.out), ["q_time.csv", "wal.csv"])
+
+    def log(self):
+        path = os.path.join(self.out, "server.log")
+        with open(path, "w") as f:
+            f.write("LOG:  checkpoint complete\n")
+        return path
+
+    def test_the_log_is_copied_beside_the_results(self):
+        results.copy_log(self.log(), self.out)
+        self.assertEqual(self.read("postgres.log"), "LOG:  checkpoint complete\n")
+
+    def test_the_log_is_never_copied_through_a_dangling_symlink(self):
+        victim = os.path.join(self.out, "victim")
+        os.symlink(victim, os.path.join(self.out, "postgres.log"))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            results.copy_log(self.log(), self.out)
+        self.assertFalse(os.path.lexists(victim))
+        self.assertIn("the server log was not kept", err.getvalue())
+        self.assertEqual(results.existing(self.out), ["postgres.log"])
+
+    def test_another_runs_log_is_never_replaced(self):
+        with open(os.path.join(self.out, "postgres.log"), "w") as f:
+            f.write("the winner's log\n")
+        with contextlib.redirect_stderr(io.StringIO()):
+            results.copy_log(self.log(), self.out)
+        self.assertEqual(self.read("postgres.log"), "the winner's log\n")
 
     def test_a_log_that_cannot_be_copied_is_skipped_quietly(self):
         results.copy_log("/nonexistent/postgres.log", self.out)

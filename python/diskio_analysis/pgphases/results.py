@@ -11,7 +11,7 @@ import shutil
 import socket
 
 from .. import __version__
-from . import PROG
+from . import PROG, progress
 
 RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
                 "postgres.log"]
@@ -34,8 +34,9 @@ def fmt_diff(seconds):
 
 
 def existing(out):
-    """The result files already in out."""
-    return [f for f in RESULT_FILES if os.path.exists(os.path.join(out, f))]
+    """The result files already in out (a symlink counts, dangling or not:
+    nothing is ever written through one)."""
+    return [f for f in RESULT_FILES if os.path.lexists(os.path.join(out, f))]
 
 
 def qtime_row(name, t0, t1, sec):
@@ -115,9 +116,21 @@ def write(out, tasks, walrows, record):
 
 
 def copy_log(log_file, out):
-    """Keep the server log beside the results; a failure to copy it must
-    not hide the run's own outcome."""
+    """Keep the server log beside the results: created with O_EXCL, which
+    refuses any file at the name, a symlink (dangling or not) included, so
+    that nothing is written through a link planted there or over another
+    run's log.  A failure must not hide the run's own outcome: a server
+    log that does not exist is skipped quietly, one that cannot be kept is
+    said on stderr."""
     try:
-        shutil.copyfile(log_file, os.path.join(out, "postgres.log"))
+        src = open(log_file, "rb")
     except OSError:
-        pass
+        return
+    dest = os.path.join(out, "postgres.log")
+    with src:
+        try:
+            with open(dest, "xb") as dst:
+                shutil.copyfileobj(src, dst)
+        except OSError as err:
+            progress("the server log was not kept: %s: %s (another run's "
+                     "output directory?)" % (dest, err.strerror))
