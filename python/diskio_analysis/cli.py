@@ -5,11 +5,31 @@ run_command(), which turns each kind of failure into one line on stderr
 and the command's documented exit status.  Never a traceback."""
 
 import argparse
+import io
 import os
+import signal
 import sys
 
 from . import __version__ as VERSION
 from .errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
+
+
+# Signals that end a command the way Ctrl-C does: through the finally
+# blocks (temporary directories and half-written images removed).
+TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP, raised in the main thread by run_command's
+    handler: a BaseException, so no except Exception swallows it."""
+
+    def __init__(self, signum):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
 
 
 class QuietParser(argparse.ArgumentParser):
@@ -30,22 +50,70 @@ def new_parser(prog, description, epilog):
 
 
 def report(prog, message):
-    sys.stderr.write(f"{prog}: {message}\n")
-    sys.stderr.flush()
+    """One line on stderr; dropped when stderr cannot take it (2>/dev/full,
+    2>&-): the exit status still tells."""
+    try:
+        sys.stderr.write(f"{prog}: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def write_stdout(text):
+    """The command's output, written and flushed at once.  A standard
+    output that cannot take it (a full disk, a closed descriptor) is an
+    error of its own, status 1; a reader that went away (| head) is not
+    (BrokenPipeError goes on to run_command)."""
+    if sys.stdout is None:      # started with >&-
+        raise ToolError("standard output is closed; redirect it to a file")
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        _discard_stdout()
+        raise ToolError(f"cannot write to standard output: {err.strerror}; "
+                        "check where it goes (a full disk?)")
+
+
+def _discard_stdout():
+    """Point stdout at /dev/null, so that Python's own flush at exit does
+    not fail (and complain) a second time."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
 
 
 def run_command(prog, body, argv=None, *, internal_status,
                 os_error_status=None):
     """Call body(argv) and return the exit status.
 
-    ToolError: its message and status.  KeyboardInterrupt: 130.  A reader
+    ToolError: its message and status.  KeyboardInterrupt: 130; SIGTERM
+    and SIGHUP: 128 + the signal, after body's finally blocks ran.  A reader
     that went away (| head): 0, silently.  --help/--version: their status.
     OSError: os_error_status with the file and reason when the command
     treats it as bad input, else an internal error.  Anything else is an
     internal error with internal_status, reported in one line."""
     argv = sys.argv[1:] if argv is None else argv
+    # An inherited ignore (nohup) is kept, as diskio keeps it.
+    previous = {signum: signal.signal(signum, _terminate)
+                for signum in TERMINATING_SIGNALS
+                if signal.getsignal(signum) is signal.SIG_DFL}
+    try:
+        return _run(prog, body, argv, internal_status, os_error_status)
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _run(prog, body, argv, internal_status, os_error_status):
     try:
         body(argv)
+    except Terminated as err:
+        report(prog, f"interrupted by {signal.Signals(err.signum).name}")
+        return 128 + err.signum
     except ToolError as err:
         report(prog, err)
         return err.exit_status
@@ -53,8 +121,7 @@ def run_command(prog, body, argv=None, *, internal_status,
         report(prog, "interrupted")
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        # Keep Python from complaining again when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _discard_stdout()
         return EXIT_OK
     except SystemExit as err:   # --help / --version
         return err.code if isinstance(err.code, int) else EXIT_OK

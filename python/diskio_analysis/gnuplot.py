@@ -103,7 +103,35 @@ def run_gnuplot(gnuplot, script_path):
                            EXIT_GNUPLOT_FAILED)
 
 
-def render(charts, fmt, outdir, workdir):
+def commit(temp, final, force):
+    """Give the finished image its name.  Without force, never replace a
+    file that appeared since check_outputs() looked: link() fails when the
+    name exists, where a rename would replace it (a filesystem without hard
+    links gets an O_EXCL copy, which refuses an existing name too)."""
+    if force:
+        os.replace(temp, final)
+        return
+    try:
+        os.link(temp, final)
+    except FileExistsError:
+        raise appeared(final)
+    except OSError:
+        with open(temp, "rb") as src:
+            try:
+                with open(final, "xb") as dst:
+                    shutil.copyfileobj(src, dst)
+            except FileExistsError:
+                raise appeared(final)
+    os.unlink(temp)
+
+
+def appeared(final):
+    return InputError(final, None, "appeared while the charts were drawn; "
+                      "left as it is", "remove it, pick another --outdir or "
+                      "pass --force")
+
+
+def render(charts, fmt, outdir, workdir, force=False):
     """Draw charts into outdir as fmt images (gnuplot script in workdir);
     returns the images' paths."""
     gnuplot = os.environ.get("GNUPLOT", "gnuplot")
@@ -120,7 +148,7 @@ def render(charts, fmt, outdir, workdir):
                 raise GnuplotError(f"gnuplot wrote no {final}",
                                    EXIT_GNUPLOT_FAILED)
         for temp, final in temps:
-            os.replace(temp, final)
+            commit(temp, final, force)
     finally:
         for temp, _ in temps:
             if os.path.exists(temp):

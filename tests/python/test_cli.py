@@ -4,10 +4,13 @@ stderr and the documented exit status, never a traceback."""
 
 import contextlib
 import io
+import os
+import signal
 import unittest
+from unittest import mock
 
 from diskio_analysis import __version__
-from diskio_analysis.cli import new_parser, run_command
+from diskio_analysis.cli import new_parser, run_command, write_stdout
 from diskio_analysis.errors import InputError, ToolError, UsageError
 
 
@@ -62,6 +65,66 @@ class RunCommandTest(unittest.TestCase):
 
     def test_keyboard_interrupt_is_130(self):
         self.assertEqual(call(raising(KeyboardInterrupt()))[0], 130)
+
+
+    def test_sigterm_runs_the_finally_blocks_and_exits_143(self):
+        cleaned = []
+
+        def body(argv):
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                signal.pause()
+            finally:
+                cleaned.append(True)
+        status, _, err = call(body)
+        self.assertEqual((status, cleaned), (143, [True]))
+        self.assertEqual(err, "prog: interrupted by SIGTERM\n")
+        self.assertIs(signal.getsignal(signal.SIGTERM), signal.SIG_DFL)
+
+    def test_an_inherited_sighup_ignore_is_kept(self):
+        previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        try:
+            def body(argv):
+                self.assertIs(signal.getsignal(signal.SIGHUP), signal.SIG_IGN)
+            self.assertEqual(call(body)[0], 0)
+        finally:
+            signal.signal(signal.SIGHUP, previous)
+
+    def test_an_unwritable_stderr_does_not_turn_an_error_into_a_traceback(self):
+        class Full(io.StringIO):
+            def write(self, text):
+                raise OSError(28, "No space left on device")
+        with contextlib.redirect_stderr(Full()):
+            status = run_command("prog", raising(UsageError("x")), [],
+                                 internal_status=3)
+        self.assertEqual(status, 2)
+
+
+class WriteStdoutTest(unittest.TestCase):
+    def test_a_full_stdout_is_an_error_that_says_so(self):
+        class Full(io.StringIO):
+            def write(self, text):
+                raise OSError(28, "No space left on device")
+        with contextlib.redirect_stdout(Full()):
+            with self.assertRaises(ToolError) as ctx:
+                write_stdout("report\n")
+        self.assertIn("cannot write to standard output: No space left on device",
+                      str(ctx.exception))
+        self.assertEqual(ctx.exception.exit_status, 1)
+
+    def test_a_closed_stdout_is_an_error_that_says_so(self):
+        with mock.patch("sys.stdout", None):
+            with self.assertRaises(ToolError) as ctx:
+                write_stdout("report\n")
+        self.assertIn("standard output is closed", str(ctx.exception))
+
+    def test_a_reader_that_went_away_is_left_to_run_command(self):
+        class Gone(io.StringIO):
+            def write(self, text):
+                raise BrokenPipeError(32, "Broken pipe")
+        with contextlib.redirect_stdout(Gone()):
+            with self.assertRaises(BrokenPipeError):
+                write_stdout("report\n")
 
 
 class ParserTest(unittest.TestCase):

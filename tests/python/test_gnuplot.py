@@ -10,7 +10,7 @@ from unittest import mock
 
 from diskio_analysis.charts import Chart
 from diskio_analysis.errors import InputError
-from diskio_analysis.gnuplot import (GnuplotError, check_outputs, gp_string,
+from diskio_analysis.gnuplot import (GnuplotError, check_outputs, commit, gp_string,
                                      gnuplot_script, plot_lines, render,
                                      terminal)
 from filelib import TempDirTest
@@ -51,6 +51,25 @@ class ScriptTest(TempDirTest):
         check_outputs([CHART], self.dir, True)
         with self.assertRaises(InputError):
             check_outputs([CHART], os.path.join(self.dir, "none"), True)
+
+
+class CommitTest(TempDirTest):
+    def test_an_image_that_appeared_meanwhile_is_not_replaced(self):
+        temp = self.write(".diskio-x.svg.tmp1", "new")
+        final = self.write("diskio-x.svg", "appeared")
+        with self.assertRaises(InputError) as ctx:
+            commit(temp, final, force=False)
+        self.assertIn("appeared while the charts were drawn", str(ctx.exception))
+        with open(final) as f:
+            self.assertEqual(f.read(), "appeared")
+
+    def test_force_replaces_and_no_force_links_into_place(self):
+        final = os.path.join(self.dir, "diskio-x.svg")
+        commit(self.write(".a.tmp", "one"), final, force=False)
+        commit(self.write(".b.tmp", "two"), final, force=True)
+        with open(final) as f:
+            self.assertEqual(f.read(), "two")
+        self.assertEqual(sorted(os.listdir(self.dir)), ["diskio-x.svg"])
 
 
 class RunTest(TempDirTest):

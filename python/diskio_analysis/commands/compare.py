@@ -3,9 +3,7 @@
 ratio to the baseline with a noise band and a slower / faster / same
 verdict.  See diskio-compare(1)."""
 
-import sys
-
-from ..cli import new_parser, run_command
+from ..cli import new_parser, run_command, write_stdout
 from ..compare import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
 from ..compare_render import RENDERERS
 from ..errors import UsageError
@@ -71,8 +69,7 @@ def run(argv):
     comparison = compare(results, args.metrics, args.baseline,
                          args.min_change / 100.0)
     output = RENDERERS[args.format](comparison)
-    sys.stdout.write(output)
-    sys.stdout.flush()
+    write_stdout(output)
 
 
 def main(argv=None):

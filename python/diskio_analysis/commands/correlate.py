@@ -8,11 +8,9 @@ side) and optionally wal.csv (PostgreSQL WAL counters per phase).  See
 diskio-correlate(1).
 """
 
-import sys
-
-from ..cli import new_parser, run_command
-from ..correlate import build_report
 from .. import compare, compare_render
+from ..cli import new_parser, run_command, write_stdout
+from ..correlate import build_report
 from ..environment import (check_environment, check_names_unique,
                            choose_baseline, load_environment)
 from ..errors import UsageError
@@ -62,8 +60,7 @@ def run(argv):
             check_environment(env)
         output = correlation(envs, args)
     # Everything is computed before anything reaches stdout.
-    sys.stdout.write(output)
-    sys.stdout.flush()
+    write_stdout(output)
 
 
 def disks_only(envs, args):

@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 from ..charts import build_charts
-from ..cli import new_parser, run_command
+from ..cli import new_parser, run_command, write_stdout
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
 from ..gnuplot import check_outputs, render
 from ..plotinputs import load_inputs
@@ -62,8 +62,8 @@ def run(argv):
                              "give results with recorded ops or a report "
                              "with comparisons")
         check_outputs(charts, args.outdir, args.force)
-        for path in render(charts, args.format, args.outdir, workdir):
-            print(path)
+        paths = render(charts, args.format, args.outdir, workdir, args.force)
+        write_stdout("".join(f"{path}\n" for path in paths))
     finally:
         if args.keep_temp:
             sys.stderr.write(f"{PROG}: gnuplot script and data kept in "
