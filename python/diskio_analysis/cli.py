@@ -67,7 +67,13 @@ def write_stdout(text):
     if sys.stdout is None:      # started with >&-
         raise ToolError("standard output is closed; redirect it to a file")
     try:
-        sys.stdout.write(text)
+        try:
+            sys.stdout.write(text)
+        except UnicodeEncodeError:
+            # a path given in another encoding (non-UTF-8 bytes arrive as
+            # surrogate escapes): give back the bytes the user gave
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
         sys.stdout.flush()
     except BrokenPipeError:
         raise

@@ -31,15 +31,21 @@ def phase_sort_key(phases_in_order):
     return lambda name: ("." in name, order[name])
 
 
+def listing(names, most=8):
+    """names for a message: the first few and how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+
+
 def check_same_phases(baseline, env):
     missing = [p for p in baseline.phases if p not in env.phases]
     extra = [p for p in env.phases if p not in baseline.phases]
     if missing or extra:
         what = []
         if missing:
-            what.append("missing " + ", ".join(missing))
+            what.append("missing " + listing(missing))
         if extra:
-            what.append("extra " + ", ".join(extra))
+            what.append("extra " + listing(extra))
         raise InputError(env.phase_files[0], None,
                          f"phases differ from baseline {baseline.name} "
                          f"({'; '.join(what)})",

@@ -16,6 +16,7 @@ import re
 
 from .errors import InputError
 from .metrics import MAX_VALUE, MIN_POSITIVE
+from .textfile import read_text
 
 # PostgreSQL wal_sync_method -> (diskio mode whose mean latency one WAL
 # flush costs, wal.csv column counting those flushes, column with
@@ -49,12 +50,7 @@ def phase_name_from_task(task):
 def read_csv_rows(path):
     """(line number, row) for every non-blank, non-comment CSV line.
     A psql footer such as '(22 rows)' is skipped."""
-    try:
-        with open(path, newline="", encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(path, None, f"cannot read: {err}",
-                         "check the file exists and is readable UTF-8 text")
+    text = read_text(path, newline="")
     rows = []
     reader = csv.reader(io.StringIO(text))
     try:

@@ -15,6 +15,7 @@ import sys
 
 from . import __version__ as VERSION
 from .errors import InputError
+from .textfile import read_text
 
 # Counts, sizes, times and option values beyond this are corrupt, not
 # measured.
@@ -104,6 +105,13 @@ class JsonFile:
         value = self._typed(value, where, optional, str, "a string")
         if nonempty and value == "":
             self.fail(where, "empty string, expected a name")
+        if value is not None and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                # json.loads accepts "\ud800"; nothing can print it later
+                self.fail(where, f"{json.dumps(value)[:40]} is not valid "
+                          "Unicode (a lone surrogate escape)")
         return value
 
     def as_number(self, value, where, optional=False, minimum=None):
@@ -166,12 +174,7 @@ def long_digit_run_line(text, limit):
 def read_json(path):
     """(text, parsed document) of a JSON file; InputError when it cannot
     be read or parsed."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(path, None, f"cannot read: {err}",
-                         "check the file exists and is readable UTF-8 text")
+    text = read_text(path)
     try:
         return text, json.loads(text)
     except json.JSONDecodeError as err:

@@ -112,6 +112,12 @@ class WriteStdoutTest(unittest.TestCase):
                       str(ctx.exception))
         self.assertEqual(ctx.exception.exit_status, 1)
 
+    def test_non_utf8_path_bytes_are_written_back_as_given(self):
+        out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+        with contextlib.redirect_stdout(out):
+            write_stdout("/tmp/\udcff/chart.png\n")
+        self.assertEqual(out.buffer.getvalue(), b"/tmp/\xff/chart.png\n")
+
     def test_a_closed_stdout_is_an_error_that_says_so(self):
         with mock.patch("sys.stdout", None):
             with self.assertRaises(ToolError) as ctx:

@@ -60,6 +60,15 @@ class RatioTest(unittest.TestCase):
             check_same_phases(base, other)
         self.assertIn("missing power; extra throughput", str(ctx.exception))
 
+    def test_a_huge_phase_mismatch_is_named_in_a_short_line(self):
+        base = make_env("A", {f"q{i}": 1.0 for i in range(10000)}, {"m_us": 1.0})
+        other = make_env("B", {"load": 1.0}, {"m_us": 1.0})
+        with self.assertRaises(InputError) as ctx:
+            check_same_phases(base, other)
+        self.assertIn("missing q0, q1, q2, q3, q4, q5, q6, q7 and 9992 more",
+                      str(ctx.exception))
+        self.assertLess(len(str(ctx.exception)), 300)
+
 
 class VerdictTest(unittest.TestCase):
     ROWS = {"fsync.mean_us": {"normalized_ratio": 3.0},

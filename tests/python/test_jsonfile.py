@@ -10,6 +10,7 @@ from diskio_analysis.errors import InputError
 from diskio_analysis.jsonfile import (MISSING, JsonFile, check_version,
                                       json_key_line, json_kind, json_path,
                                       json_short, read_json)
+from diskio_analysis.textfile import MAX_INPUT_BYTES
 from filelib import TempDirTest
 
 
@@ -39,6 +40,11 @@ class AccessorTest(unittest.TestCase):
         with self.assertRaises(InputError) as ctx:
             call(*args, **kw)
         return str(ctx.exception)
+
+    def test_a_lone_surrogate_is_refused_not_printed_later(self):
+        message = self.fails(self.src.as_string, "\ud800", "label")
+        self.assertIn("label: ", message)
+        self.assertIn("not valid Unicode", message)
 
     def test_missing_and_null(self):
         self.assertEqual(self.fails(self.src.get_number, {}, "a", "b"),
@@ -86,6 +92,14 @@ class ReadJsonTest(TempDirTest):
         with self.assertRaises(InputError) as ctx:
             self.read(data)
         return str(ctx.exception)
+
+    def test_a_file_beyond_the_size_limit_is_refused_before_it_is_read(self):
+        path = os.path.join(self.dir, "huge.json")
+        with open(path, "wb") as f:
+            f.truncate(MAX_INPUT_BYTES + 1)     # sparse: no disk used
+        with self.assertRaises(InputError) as ctx:
+            read_json(path)
+        self.assertIn("more than the 256 MiB", str(ctx.exception))
 
     def test_returns_text_and_document(self):
         self.assertEqual(self.read(b'{"a": 1}'), ('{"a": 1}', {"a": 1}))

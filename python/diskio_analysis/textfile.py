@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+"""Reading an input file whole, written once for every reader: a clear
+InputError when it cannot be read, is not UTF-8 text, or is larger than
+any input the tools are made for (a file of gigabytes, sparse or not,
+would exhaust memory before it could be judged)."""
+
+import os
+
+from .errors import InputError
+
+# A diskio result with a hundred runs and full histograms is tens of MB;
+# a DBT-3 kit's q_time.csv is kilobytes.
+MAX_INPUT_BYTES = 256 << 20
+
+
+def read_text(path, newline=None):
+    """The whole of path as str (newline as open() takes it)."""
+    try:
+        with open(path, newline=newline, encoding="utf-8") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_INPUT_BYTES:
+                raise InputError(path, None, f"{size} bytes, more than the "
+                                 f"{MAX_INPUT_BYTES >> 20} MiB any input of "
+                                 "these tools holds",
+                                 "check that this is the file you meant")
+            # read one byte past the limit: a file that grows (or a pipe)
+            # is caught as well
+            text = handle.read(MAX_INPUT_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(path, None, f"cannot read: {err}",
+                         "check the file exists and is readable UTF-8 text")
+    if len(text) > MAX_INPUT_BYTES:
+        raise InputError(path, None, f"more than {MAX_INPUT_BYTES >> 20} MiB",
+                         "check that this is the file you meant")
+    return text
