@@ -13,6 +13,7 @@ import os
 import shutil
 import tempfile
 import unittest
+from unittest import mock
 
 from diskio_analysis import __version__
 from diskio_analysis.pgphases import results
@@ -110,6 +111,26 @@ class WriteTest(unittest.TestCase):
             self.write()
         self.assertEqual(self.read("wal.csv"), "mine\n")
         self.assertEqual(results.existing(self.out), ["q_time.csv", "wal.csv"])
+
+    def test_a_full_disk_leaves_whole_files_or_none_and_says_which(self):
+        real_put = results.put
+
+        def full_after_two(path, text):
+            if path.endswith("settings.json"):
+                raise OSError(28, "No space left on device")
+            real_put(path, text)
+        with mock.patch.object(results, "put", full_after_two):
+            with self.assertRaises(OSError) as ctx:
+                self.write()
+        self.assertEqual(ctx.exception.written, ["q_time.csv", "wal.csv"])
+        self.assertEqual(sorted(os.listdir(self.out)), ["q_time.csv", "wal.csv"])
+
+    def test_a_file_that_cannot_be_finished_is_not_left_truncated(self):
+        path = os.path.join(self.out, "wal.csv")
+        with mock.patch("os.fsync", side_effect=OSError(28, "No space left on device")):
+            with self.assertRaises(OSError):
+                results.put(path, "phase,wal_write\n")
+        self.assertEqual(os.listdir(self.out), [])
 
     def log(self):
         path = os.path.join(self.out, "server.log")

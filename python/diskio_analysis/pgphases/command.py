@@ -169,16 +169,19 @@ def execute(argv):
         if not finished and run.error is None:
             run.error = "stopped by an unforeseen error (see the message that follows)"
         run.cleanup()
+        written = None      # the files written, when not all were
         try:
             run.write_results(finished and status == EXIT_OK)
         except OSError as e:
-            progress("cannot write results to %s: %s" % (out, e))
+            written = getattr(e, "written", [])
+            progress("cannot write results to %s: %s: %s; %s" % (
+                out, e.filename, e.strerror,
+                "written: " + ", ".join(written) if written else "nothing written"))
             if status == EXIT_OK:
                 status = RunError.exit_status
-    if status == EXIT_OK:
-        progress("results in %s" % out)
-    else:
-        progress("partial results (marked incomplete) in %s" % out)
+    if written is None:     # else the message above said what there is
+        progress(("results in %s" if status == EXIT_OK else
+                  "partial results (marked incomplete) in %s") % out)
     return status
 
 

@@ -2,9 +2,10 @@
 """The result files: q_time.csv (the DBT-3 kit's format), wal.csv (the
 per-phase counters), settings.json and settings.csv (what was run, where
 and how), and the server log's copy.  A result file that exists is never
-overwritten: each is opened with mode "x"."""
+overwritten, and none is left half-written."""
 
 import csv
+import io
 import json
 import os
 import shutil
@@ -94,25 +95,52 @@ def settings_rows(record):
             yield [k, "" if v is None else v]
 
 
-def write_csv(path, header, rows):
-    with open(path, "x", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
+def csv_text(header, rows):
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+    return out.getvalue()
+
+
+def put(path, text):
+    """path holds text whole, or does not exist: written under a temporary
+    name beside it and linked into place (link() refuses an existing name,
+    links included, so nothing is ever overwritten or written through a
+    symlink); a file that could not be finished is removed, not left
+    truncated."""
+    temp = "%s.tmp.%d" % (path, os.getpid())
+    try:
+        with open(temp, "x") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.link(temp, path)
+    finally:
+        if os.path.lexists(temp):
+            os.unlink(temp)
 
 
 def write(out, tasks, walrows, record):
-    """Write the four result files into out (created if need be)."""
+    """Write the four result files into out (created if need be), each
+    whole or not at all.  The OSError of a file that could not be written
+    carries .written, the names of those that were."""
     os.makedirs(out, exist_ok=True)
-    write_csv(os.path.join(out, "q_time.csv"), QTIME_HEADER,
-              [qtime_row(*t) for t in tasks])
-    write_csv(os.path.join(out, "wal.csv"), WAL_HEADER,
-              [wal_row(name, d) for name, d in walrows])
-    with open(os.path.join(out, "settings.json"), "x") as f:
-        json.dump(record, f, indent=2, sort_keys=False)
-        f.write("\n")
-    write_csv(os.path.join(out, "settings.csv"), ["name", "value"],
-              settings_rows(record))
+    files = [
+        ("q_time.csv", csv_text(QTIME_HEADER, [qtime_row(*t) for t in tasks])),
+        ("wal.csv", csv_text(WAL_HEADER, [wal_row(name, d) for name, d in walrows])),
+        ("settings.json", json.dumps(record, indent=2, sort_keys=False) + "\n"),
+        ("settings.csv", csv_text(["name", "value"], settings_rows(record))),
+    ]
+    written = []
+    for name, text in files:
+        try:
+            put(os.path.join(out, name), text)
+        except OSError as err:
+            err.filename = err.filename or os.path.join(out, name)
+            err.written = written
+            raise
+        written.append(name)
 
 
 def copy_log(log_file, out):
