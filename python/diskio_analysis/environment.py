@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from .errors import InputError, UsageError
 from .fio import is_fio_output, load_fio_result
 from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
-                     read_q_time_csv, read_wal_csv, settings_wal_sync_method)
+                     read_q_time_csv, read_settings, read_wal_csv)
 from .jsonfile import read_json
-from .metrics import SYNC_PART_STATS, TOTAL_STATS, new_metric, unique_run_names
+from .metrics import SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names
 from .result import is_result, result_from_json
 
 
@@ -24,15 +24,35 @@ class Environment:
     phase_sources: dict = field(default_factory=dict)  # phase -> "file:line"
     phase_files: list = field(default_factory=list)
     metrics: dict = field(default_factory=dict)      # name -> Metric
+    repeats: dict = field(default_factory=dict)      # name -> its repeat_of
     runs: list = field(default_factory=list)         # what each source mapped to
     wal: dict = field(default_factory=dict)          # phase -> {column: float}
     wal_file: str = None
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)
-    wal_sync_method: str = None                      # from diskio-pgphases
+    settings: object = None                          # inputs.PgSettings
     results: list = field(default_factory=list)      # the diskio Results read
+    # --lenient: the refusals of rows left out (None: strict)
+    skipped: list = None
+
+    @property
+    def wal_sync_method(self):
+        """The wal_sync_method diskio-pgphases recorded, or None."""
+        return self.settings.wal_sync_method if self.settings else None
+
+    def refuse(self, error):
+        """A row's refusal: raised (strict) or kept in skipped (lenient)."""
+        if self.skipped is None:
+            raise error
+        self.skipped.append(f"{error}; row skipped (--lenient)")
 
     def add_phase(self, path, line, name, seconds):
+        try:
+            self._add_phase(path, line, name, seconds)
+        except InputError as err:
+            self.refuse(err)
+
+    def _add_phase(self, path, line, name, seconds):
         if not name:
             raise InputError(path, line, "empty phase name", "name the phase")
         if name in self.phases:
@@ -44,7 +64,26 @@ class Environment:
         self.phases[name] = seconds
         self.phase_sources[name] = f"{path}:{line}"
 
-    def add_metric(self, name, value, path, line=None):
+    def add_metric(self, name, value, path, line=None, repeat_of=None):
+        """A metric read from path (at line).  repeat_of names the kind of
+        source (a diskio run) whose metrics of the same name are
+        repetitions: their values become samples of one metric."""
+        existing = self.metrics.get(name)
+        if existing is not None and repeat_of is not None \
+                and self.repeats.get(name) == repeat_of:
+            existing.add_sample(new_metric(name, value, path, line).value)
+            return
+        try:
+            self._add_metric(name, value, path, line)
+        except InputError as err:
+            if line is None:        # not a row: the file itself is wrong
+                raise
+            self.refuse(err)
+            return
+        if repeat_of is not None:
+            self.repeats[name] = repeat_of
+
+    def _add_metric(self, name, value, path, line):
         if name in self.metrics:
             raise InputError(path, line,
                              f"metric {name} is also given by "
@@ -96,25 +135,28 @@ def load_diskio_result(env, path, text, doc):
                                           ("block_size", "pattern", "iodepth",
                                            "sync_every")})
                    for run, _ in usable]
-    prefixes = unique_run_names(path, descriptors)
+    # Runs that repeat the same parameters are repetitions: one name,
+    # several samples (as diskio-compare takes them).
+    prefixes = qualified_names(descriptors)
     for prefix, (run, figures) in zip(prefixes, usable):
         add_diskio_run_metrics(env, path, prefix, run, figures)
     return result.label
 
 
 def add_diskio_run_metrics(env, path, prefix, run, figures):
+    def add(name, value):
+        env.add_metric(name, value, path, repeat_of="diskio")
     total = figures["total"]
     for key, stat in TOTAL_STATS:
-        env.add_metric(f"{prefix}.{stat}", total[key] / 1000.0, path)
-    env.add_metric(f"{prefix}.ops_per_s", float(figures["ops_per_s"]), path)
+        add(f"{prefix}.{stat}", total[key] / 1000.0)
+    add(f"{prefix}.ops_per_s", float(figures["ops_per_s"]))
     write, sync = figures["write"], figures["sync"]
     if write is not None and write["count"]:
-        env.add_metric(f"{prefix}.write_mean_us", write["mean"] / 1000.0,
-                       path)
+        add(f"{prefix}.write_mean_us", write["mean"] / 1000.0)
     if sync is not None and sync["count"]:
-        env.add_metric(f"{prefix}.sync_mean_us", sync["mean"] / 1000.0, path)
+        add(f"{prefix}.sync_mean_us", sync["mean"] / 1000.0)
         for key, stat in SYNC_PART_STATS:
-            env.add_metric(f"{prefix}.{stat}", sync[key] / 1000.0, path)
+            add(f"{prefix}.{stat}", sync[key] / 1000.0)
     env.runs.append({"source": path, "tool": "diskio", "metric_prefix": prefix,
                      "mode": run.mode,
                      "block_size": run.parameters["block_size"],
@@ -127,14 +169,22 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
 def load_json_source(env, path):
     """Read one *.json of the directory into env: a diskio result, fio
     output or diskio-pgphases settings; returns (handled, label)."""
-    text, doc = read_json(path)
+    # fio prints "note: ..." lines before its JSON on the same output
+    text, doc = read_json(path, preamble_ok=is_fio_output, notes=env.notes)
     if is_result(doc):
         return True, load_diskio_result(env, path, text, doc)
     if is_fio_output(doc):
         load_fio_result(env, path, doc)
     elif is_settings(doc):
-        # the runner's settings: which wal_sync_method wal.csv counts
-        env.wal_sync_method = settings_wal_sync_method(path, doc)
+        # the runner's settings: which wal_sync_method wal.csv counts, how
+        # the run ended, what PostgreSQL timed
+        env.settings = read_settings(path, doc)
+        if not env.settings.complete:
+            env.notes.append(f"{path}: the diskio-pgphases run did not "
+                             "complete (" + (env.settings.error or
+                                             "no reason given")
+                             + "): its phase timings and counters may be "
+                             "partial")
     else:
         env.notes.append(f"{path}: neither a diskio result nor fio "
                          "output; ignored")
@@ -149,32 +199,33 @@ def load_phases(env, path, rows):
 
 
 def load_metrics(env, path):
-    for line, name, value in read_metrics_csv(path):
+    for line, name, value in read_metrics_csv(path, env.skipped):
         env.add_metric(name, value, path, line)
 
 
 def load_wal(env, path):
-    env.wal = read_wal_csv(path)
+    env.wal = read_wal_csv(path, env.skipped)
     env.wal_file = path
 
 
 CSV_SOURCES = (("metrics.csv", load_metrics),
                ("q_time.csv", lambda env, path:
-                load_phases(env, path, read_q_time_csv(path))),
+                load_phases(env, path, read_q_time_csv(path, env.skipped))),
                ("phases.csv", lambda env, path:
-                load_phases(env, path, read_phases_csv(path))),
+                load_phases(env, path, read_phases_csv(path, env.skipped))),
                ("wal.csv", load_wal))
 
 
-def load_environment(directory, need_phases=True):
+def load_environment(directory, need_phases=True, lenient=False):
     """One ENVDIR read and checked; need_phases=False lets a directory
     without phase timings through (diskio-correlate then compares the
-    disks alone)."""
+    disks alone); lenient keeps the rows of a CSV around a bad one (each
+    refusal becomes a note)."""
     if not os.path.isdir(directory):
         raise InputError(directory, None, "no such directory",
                          "give directories holding diskio results and phase "
                          "timings")
-    env = Environment(directory=directory)
+    env = Environment(directory=directory, skipped=[] if lenient else None)
     labels = []
     try:
         entries = sorted(os.listdir(directory))
@@ -194,6 +245,8 @@ def load_environment(directory, need_phases=True):
         if os.path.isfile(path):
             loader(env, path)
             env.sources.append(path)
+    if env.skipped:
+        env.notes.extend(env.skipped)
     check_environment(env, need_phases)
     env.name = environment_name(env, labels)
     return env

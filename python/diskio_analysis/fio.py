@@ -150,6 +150,11 @@ def load_fio_result(env, path, doc):
             env.notes.append(f"{path}: fio job {name} did no writes; skipped")
             continue
         mode, sync_interval = fio_job_mode(options)
+        if options.integer("numjobs") > 1:
+            env.notes.append(f"{path}: fio job {name} ran "
+                             f"{options.integer('numjobs')} clones at once "
+                             "(numjobs): its latencies are under that "
+                             "concurrency, unlike diskio's single writer")
         usable.append((job, where, name, mode, sync_interval))
         descriptors.append({"mode": mode,
                             "block_size": options.size("bs", "4k"),
@@ -157,9 +162,38 @@ def load_fio_result(env, path, doc):
                             options.text("rw", "write") else "seq",
                             "iodepth": options.integer("iodepth") or 1,
                             "sync_every": sync_interval})
+    check_distinct_jobs(path, usable, descriptors)
     prefixes = unique_run_names(path, descriptors)
     for prefix, job_info, desc in zip(prefixes, usable, descriptors):
         add_fio_job_metrics(env, src, prefix, job_info, desc)
+
+
+def check_distinct_jobs(path, usable, descriptors):
+    """Two jobs that measured the same thing cannot both be a metric.
+    Clones of one job (numjobs=N) share its name: fio reports each clone
+    apart unless told to report the group as one."""
+    seen = {}
+    for (_, where, name, _, _), desc in zip(usable, descriptors):
+        key = tuple(sorted(desc.items()))
+        if key not in seen:
+            seen[key] = (where, name)
+            continue
+        first_where, first_name = seen[key]
+        if name == first_name:
+            raise InputError(path, None,
+                             f"fio job {name} is reported once per clone "
+                             f"({first_where} and {where}: numjobs without "
+                             "group_reporting)",
+                             "rerun fio with --group_reporting (or "
+                             "group_reporting=1 in the job file) so that the "
+                             "clones are reported as one job")
+        raise InputError(path, None,
+                         f"fio jobs {first_name} ({first_where}) and {name} "
+                         f"({where}) measure the same {desc['mode']} writes "
+                         "(block size, pattern, iodepth, sync interval)",
+                         "give one of them other options, report them as one "
+                         "with --group_reporting, or put each job's output "
+                         "in its own environment directory")
 
 
 def fio_sync_count(src, sync, where):

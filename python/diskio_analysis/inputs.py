@@ -13,6 +13,7 @@ import csv
 import io
 import math
 import re
+from dataclasses import dataclass
 
 from .errors import InputError
 from .metrics import MAX_VALUE, MIN_POSITIVE
@@ -31,8 +32,16 @@ WAL_SYNC_METHODS = {
 
 WAL_REQUIRED_COLUMNS = ("phase", "wal_write", "wal_sync", "wal_write_time_ms",
                         "wal_sync_time_ms", "wal_bytes")
+# Optional: the checkpoints' times (pg_stat_bgwriter/pg_stat_checkpointer)
+# and the files they synced (server log); the WAL flushes made on the
+# commit path by client backends and their time (pg_stat_io, object 'wal',
+# PostgreSQL 18: the rest of wal_sync is background, the WAL writer's);
+# the WAL segment switches (segment numbers of pg_current_wal_lsn() before
+# and after the phase).  A column left out, or a cell left empty, is "not
+# measured", never 0.
 WAL_OPTIONAL_COLUMNS = ("checkpoint_write_time_ms", "checkpoint_sync_time_ms",
-                        "checkpoint_sync_files")
+                        "checkpoint_sync_files", "wal_sync_commit",
+                        "wal_sync_commit_time_ms", "wal_segment_switches")
 Q_TIME_HEADER = "task_name,s_time,e_time,diff_time,seconds"
 
 
@@ -107,33 +116,48 @@ def header_index(path, line, header, required, what):
     return columns
 
 
+def tolerant(rows, parse, skipped):
+    """parse(line, row) of each (line, row), as it comes.  Strict (skipped
+    None, the default): a row parse refuses ends the read with its
+    InputError.  Lenient (skipped a list, --lenient): the refusal, which
+    names FILE:LINE, goes into skipped and the other rows are kept."""
+    for line, row in rows:
+        try:
+            value = parse(line, row)
+        except InputError as err:
+            if skipped is None:
+                raise
+            skipped.append(f"{err}; row skipped (--lenient)")
+            continue
+        yield value
+
+
+def check_width(path, line, row, width):
+    if len(row) != width:
+        raise InputError(path, line, f"{len(row)} fields, header has {width}",
+                         "give every row the header's columns")
+
+
 def headed_rows(path, required, header_text, expected):
-    """The header's columns and an iterator over the rows after it, each
-    checked to be as long as the header when it comes; header_text is
-    what the header should be, expected what an empty file should hold."""
+    """The header's columns, its width and the rows after it; header_text
+    is what the header should be, expected what an empty file should
+    hold."""
     rows = read_csv_rows(path)
     if not rows:
         raise InputError(path, 1, "empty file", expected)
     line, header = rows[0]
     columns = header_index(path, line, header, required, header_text)
-
-    def checked():
-        for line, row in rows[1:]:
-            if len(row) != len(header):
-                raise InputError(path, line,
-                                 f"{len(row)} fields, header has "
-                                 f"{len(header)}",
-                                 "give every row the header's columns")
-            yield line, row
-    return columns, checked()
+    return columns, len(header), rows[1:]
 
 
-def read_q_time_csv(path):
+def read_q_time_csv(path, skipped=None):
     """The DBT-3 kit's q_time.csv: yields (line, phase, seconds)."""
-    columns, rows = headed_rows(path, ("task_name", "seconds"),
-                                Q_TIME_HEADER, f"expected header "
-                                f"{Q_TIME_HEADER} and one row per task")
-    for line, row in rows:
+    columns, width, rows = headed_rows(path, ("task_name", "seconds"),
+                                       Q_TIME_HEADER, f"expected header "
+                                       f"{Q_TIME_HEADER} and one row per task")
+
+    def parse(line, row):
+        check_width(path, line, row, width)
         seconds_text = row[columns["seconds"]]
         if not seconds_text:
             raise InputError(path, line, "empty seconds",
@@ -141,65 +165,122 @@ def read_q_time_csv(path):
                              "the row")
         seconds = csv_number(path, line, "seconds", seconds_text,
                              positive=True)
-        yield line, phase_name_from_task(row[columns["task_name"]]), seconds
+        return line, phase_name_from_task(row[columns["task_name"]]), seconds
+    return tolerant(rows, parse, skipped)
 
 
-def two_column_rows(path, header, what):
+def two_column_rows(path, header):
     """Rows of a name,value file whose header line (header) is optional."""
-    for index, (line, row) in enumerate(read_csv_rows(path)):
-        if index == 0 and [c.lower() for c in row[:2]] == list(header):
-            continue
-        if len(row) != 2:
-            raise InputError(path, line, f"{len(row)} fields, expected 2",
-                             f"write lines as {what}")
-        yield line, row
+    rows = read_csv_rows(path)
+    if rows and [c.lower() for c in rows[0][1][:2]] == list(header):
+        rows = rows[1:]
+    return rows
 
 
-def read_phases_csv(path):
+def check_two_columns(path, line, row, what):
+    if len(row) != 2:
+        raise InputError(path, line, f"{len(row)} fields, expected 2",
+                         f"write lines as {what}")
+
+
+def read_phases_csv(path, skipped=None):
     """A plain phase,seconds file (header optional): yields (line, phase,
     seconds)."""
-    for line, row in two_column_rows(path, ("phase", "seconds"),
-                                     "phase,seconds"):
+    def parse(line, row):
+        check_two_columns(path, line, row, "phase,seconds")
         seconds = csv_number(path, line, "seconds", row[1], positive=True)
-        yield line, row[0].lower(), seconds
+        return line, row[0].lower(), seconds
+    return tolerant(two_column_rows(path, ("phase", "seconds")), parse,
+                    skipped)
 
 
-def read_metrics_csv(path):
+def read_metrics_csv(path, skipped=None):
     """metric,value lines (header optional) for figures from elsewhere:
     yields (line, metric, value)."""
-    for line, row in two_column_rows(path, ("metric", "value"),
-                                     "metric,value"):
+    def parse(line, row):
+        check_two_columns(path, line, row, "metric,value")
         name = row[0]
         if not name or " " in name:
             raise InputError(path, line, f"bad metric name '{name}'",
                              "use names like fsync.mean_us (no spaces)")
-        yield line, name, csv_number(path, line, "value", row[1],
-                                     positive=True)
+        return line, name, csv_number(path, line, "value", row[1],
+                                      positive=True)
+    return tolerant(two_column_rows(path, ("metric", "value")), parse,
+                    skipped)
 
 
-def read_wal_csv(path):
+def read_wal_csv(path, skipped=None):
     """Per-phase PostgreSQL WAL counters (differences of pg_stat_wal):
-    {phase: {column: value, '_line': line}}."""
+    {phase: {column: value, '_line': line}}.  Optional columns the file
+    does not have are absent from the rows: not measured."""
     header_text = ",".join(WAL_REQUIRED_COLUMNS)
-    columns, rows = headed_rows(path, WAL_REQUIRED_COLUMNS, header_text,
-                                "expected header " + header_text)
+    columns, width, rows = headed_rows(path, WAL_REQUIRED_COLUMNS,
+                                       header_text,
+                                       "expected header " + header_text)
     numeric = [c for c in WAL_REQUIRED_COLUMNS + WAL_OPTIONAL_COLUMNS
                if c != "phase" and c in columns]
     wal = {}
-    for line, row in rows:
+
+    def parse(line, row):
+        check_width(path, line, row, width)
         phase = phase_name_from_task(row[columns["phase"]])
         if phase in wal:
             raise InputError(path, line, f"phase '{phase}' given twice",
                              "give each phase once")
-        wal[phase] = {c: csv_number(path, line, c, row[columns[c]])
-                      for c in numeric}
-        wal[phase]["_line"] = line
+        values = {c: csv_number(path, line, c, row[columns[c]])
+                  for c in numeric if row[columns[c]] != ""}
+        missing = [c for c in WAL_REQUIRED_COLUMNS[1:] if c not in values]
+        if missing:
+            raise InputError(path, line, f"empty {', '.join(missing)}",
+                             "give every required counter (0 when none)")
+        values["_line"] = line
+        return phase, values
+    for phase, values in tolerant(rows, parse, skipped):
+        wal[phase] = values
     return wal
 
 
 def is_settings(doc):
     """Whether a parsed JSON document is diskio-pgphases' settings.json."""
     return isinstance(doc, dict) and doc.get("tool") == "diskio-pgphases"
+
+
+@dataclass
+class PgSettings:
+    """What diskio-pgphases' settings.json says about its run."""
+    path: str
+    wal_sync_method: str
+    complete: bool = True
+    error: str = None
+    track_wal_io_timing: bool = None     # None: not recorded
+    wal_segment_size: int = None         # bytes; None: not recorded
+
+
+PG_UNITS = {"B": 1, "kB": 1024, "8kB": 8192, "MB": 1 << 20, "GB": 1 << 30}
+
+
+def pg_setting_bytes(text):
+    """'16777216 B' or '16 MB' (a setting and its unit, as pgphases records
+    them from pg_settings) in bytes; None when not a size."""
+    match = re.fullmatch(r"\s*(\d{1,15})\s*(B|kB|8kB|MB|GB)?\s*", str(text))
+    if not match:
+        return None
+    return int(match.group(1)) * PG_UNITS[match.group(2) or "B"]
+
+
+def read_settings(path, doc):
+    """The PgSettings of a parsed settings.json."""
+    server = doc.get("server_settings")
+    server = server if isinstance(server, dict) else {}
+    timing = server.get("track_wal_io_timing")
+    error = doc.get("error")
+    return PgSettings(
+        path, settings_wal_sync_method(path, doc),
+        complete=doc.get("complete") is not False,
+        error=error if isinstance(error, str) else None,
+        track_wal_io_timing=None if not isinstance(timing, str)
+        else timing.strip() == "on",
+        wal_segment_size=pg_setting_bytes(server.get("wal_segment_size", "")))
 
 
 def settings_wal_sync_method(path, doc):

@@ -171,12 +171,20 @@ def long_digit_run_line(text, limit):
     return None if match is None else text.count("\n", 0, match.start()) + 1
 
 
-def read_json(path):
-    """(text, parsed document) of a JSON file; InputError when it cannot
-    be read or parsed."""
-    text = read_text(path)
+def split_preamble(text):
+    """(lines before the first line that opens a JSON object, the text with
+    those lines blanked, so that line numbers still match the file), or
+    ([], text) when the first line opens it."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith("{"):
+            return lines[:index], "\n" * index + "\n".join(lines[index:])
+    return [], text
+
+
+def _parse(path, text):
     try:
-        return text, json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise InputError(path, err.lineno, f"malformed JSON: {err.msg}",
                          "regenerate the file or fix it by hand")
@@ -191,6 +199,36 @@ def read_json(path):
                          f"malformed JSON: number out of range "
                          f"({str(err).split(';')[0]})",
                          "regenerate the file or fix it by hand")
+
+
+def read_json(path, preamble_ok=None, notes=None):
+    """(text, parsed document) of a JSON file; InputError when it cannot
+    be read or parsed.
+
+    preamble_ok: a test of the parsed document under which lines before
+    the JSON are allowed (fio prints "note: ..." lines to the same output
+    as its JSON); such lines are named in notes.  Every other document must
+    be JSON from its first line."""
+    text = read_text(path)
+    try:
+        return text, _parse(path, text)
+    except InputError as err:
+        first_error = err
+    preamble, rest = split_preamble(text)
+    if preamble_ok is None or not preamble:
+        raise first_error
+    try:
+        doc = _parse(path, rest)
+    except InputError:
+        raise first_error
+    if not preamble_ok(doc):
+        raise first_error
+    if notes is not None:
+        first = preamble[0].strip()
+        first = first if len(first) <= 60 else first[:57] + "..."
+        notes.append(f"{path}: skipped {len(preamble)} line(s) before the "
+                     f"JSON (\"{first}\")")
+    return rest, doc
 
 
 def check_version(path, text, doc, supported, what):

@@ -3,8 +3,9 @@
 higher value is the better one), the bounds every value must lie within,
 and the names given to the runs of one file (fsync@8k.mean_us)."""
 
+import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .errors import InputError
 
@@ -22,10 +23,23 @@ SYNC_PART_NAMES = {name for _, name in SYNC_PART_STATS}
 
 @dataclass
 class Metric:
+    """A disk metric of one environment: its value (the geometric mean of
+    its samples, one per repetition: several diskio results in the
+    directory, or runs of one result with the same parameters)."""
     value: float
     unit: str
     higher_is_better: bool
     source: str
+    samples: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.samples:
+            self.samples = [self.value]
+
+    def add_sample(self, value):
+        self.samples.append(value)
+        self.value = math.exp(sum(math.log(v) for v in self.samples)
+                              / len(self.samples))
 
 
 def metric_unit(name):

@@ -2,7 +2,9 @@
 """Reading an input file whole, written once for every reader: a clear
 InputError when it cannot be read, is not UTF-8 text, or is larger than
 any input the tools are made for (a file of gigabytes, sparse or not,
-would exhaust memory before it could be judged)."""
+would exhaust memory before it could be judged).  A UTF-8 byte order mark
+(what Windows editors and Excel put first) is dropped: no reader should
+see it as part of the first field or refuse the JSON that follows."""
 
 import os
 
@@ -16,7 +18,7 @@ MAX_INPUT_BYTES = 256 << 20
 def read_text(path, newline=None):
     """The whole of path as str (newline as open() takes it)."""
     try:
-        with open(path, newline=newline, encoding="utf-8") as handle:
+        with open(path, newline=newline, encoding="utf-8-sig") as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_INPUT_BYTES:
                 raise InputError(path, None, f"{size} bytes, more than the "

@@ -24,7 +24,7 @@ class Trace:
 def load_trace(path):
     trace = Trace(name=os.path.splitext(os.path.basename(path))[0], path=path)
     try:
-        with open(path, newline="", encoding="utf-8") as handle:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
             if header is None or [h.strip() for h in header] != TRACE_HEADER:
@@ -73,7 +73,7 @@ def load_trace(path):
 
 def is_trace_file(path):
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             return handle.readline().strip() == ",".join(TRACE_HEADER)
     except (OSError, UnicodeDecodeError):
         return False

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Description: an environment directory is read into one Environment:
 diskio results become metrics (runs without ops skipped, incomplete ones
-noted), phases and metrics are given once, the name comes from the label
-or the directory, and a baseline is chosen by name."""
+noted; several results or repeated runs become a metric's samples),
+fio's leading note lines are skipped, phases and metrics are given once
+(with --lenient a repeated or bad row is noted and left out), the name
+comes from the label or the directory, a diskio-pgphases run that did
+not complete is noted, and a baseline is chosen by name."""
 
 import copy
 import json
@@ -71,6 +74,50 @@ class DirectoryTest(TempDirTest):
             self.make(doc, files=[("metrics.csv", f"{mode}.mean_us,5\n")])
         self.assertIn(f"metric {mode}.mean_us is also given by",
                       str(ctx.exception))
+
+    def test_several_results_are_repetitions(self):
+        doc = fixture_result()
+        self.write("env/second.json", json.dumps(doc))
+        mode = doc["runs"][0]["mode"]
+        doc["runs"][0]["latency"]["total"]["mean"] *= 2
+        self.write("env/third.json", json.dumps(doc))
+        env = self.make(fixture_result())
+        metric = env.metrics[f"{mode}.mean_us"]
+        first = fixture_result()["runs"][0]["latency"]["total"]["mean"] / 1000
+        self.assertEqual(len(metric.samples), 3)
+        self.assertAlmostEqual(metric.value, first * 2 ** (1 / 3))
+
+    def test_repeated_runs_of_one_result_are_repetitions(self):
+        doc = fixture_result()
+        doc["runs"].append(copy.deepcopy(doc["runs"][0]))
+        env = self.make(doc)
+        mode = doc["runs"][0]["mode"]
+        self.assertEqual(len(env.metrics[f"{mode}.mean_us"].samples), 2)
+
+    def test_fio_notes_before_the_json_are_skipped(self):
+        with open(os.path.join(FIXTURES, "fio", "fio.json")) as src:
+            self.write("env/fio.json", "note: both iodepth >= 1 and "
+                       "synchronous I/O engine are selected\n" + src.read())
+        env = self.make(None)
+        self.assertIn("skipped 1 line(s) before the JSON", env.notes[0])
+        self.assertTrue(env.metrics)
+
+    def test_lenient_notes_a_repeated_phase_and_keeps_the_rest(self):
+        self.write("env/result.json", json.dumps(fixture_result()))
+        self.write("env/phases.csv", "load,10\nload,12\npower,5\n")
+        env = load_environment(os.path.join(self.dir, "env"), lenient=True)
+        self.assertEqual(env.phases, {"load": 10.0, "power": 5.0})
+        self.assertIn("phases.csv:2: phase 'load' already given at", env.notes[-1])
+        self.assertIn("row skipped (--lenient)", env.notes[-1])
+
+    def test_an_incomplete_pgphases_run_is_noted(self):
+        self.write("env/settings.json", json.dumps(
+            {"tool": "diskio-pgphases", "wal_sync_method": "fdatasync",
+             "complete": False, "error": "interrupted by SIGTERM"}))
+        env = self.make(fixture_result())
+        self.assertFalse(env.settings.complete)
+        self.assertIn("did not complete (interrupted by SIGTERM)",
+                      env.notes[0])
 
     def test_other_json_is_ignored_with_a_note(self):
         self.write("env/other.json", "{}")

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Description: a fio job becomes the diskio mode it measured (by its
 options), its sizes are read as fio reads them, and its output becomes
-metrics named like diskio's, with fsync jobs' mean = write + sync."""
+metrics named like diskio's, with fsync jobs' mean = write + sync; the
+clones of a job run without group_reporting get the advice to report
+them as one, two distinct jobs measuring the same thing other advice."""
 
 import copy
 import unittest
@@ -90,6 +92,38 @@ class LoadTest(unittest.TestCase):
         self.assertEqual(env.metrics, {})
         self.assertIn("failed (error 5)", env.notes[0])
         self.assertIn("did no writes", env.notes[1])
+
+    def test_clones_without_group_reporting_are_told_how_to_report_them(self):
+        doc = copy.deepcopy(DOC)
+        clone = copy.deepcopy(doc["jobs"][0])
+        for j in (doc["jobs"][0], clone):
+            j["job options"]["numjobs"] = "2"
+        doc["jobs"].insert(1, clone)
+        with self.assertRaises(InputError) as ctx:
+            self.load(doc)
+        self.assertEqual(str(ctx.exception),
+                         "fio.json: fio job w is reported once per clone "
+                         "(jobs[0] and jobs[1]: numjobs without "
+                         "group_reporting); rerun fio with --group_reporting "
+                         "(or group_reporting=1 in the job file) so that the "
+                         "clones are reported as one job")
+
+    def test_distinct_jobs_measuring_the_same_thing(self):
+        doc = copy.deepcopy(DOC)
+        other = copy.deepcopy(doc["jobs"][0])
+        other["jobname"] = "w2"
+        doc["jobs"].append(other)
+        with self.assertRaises(InputError) as ctx:
+            self.load(doc)
+        self.assertIn("fio jobs w (jobs[0]) and w2 (jobs[2]) measure the same "
+                      "async writes", str(ctx.exception))
+        self.assertIn("--group_reporting", str(ctx.exception))
+
+    def test_a_grouped_job_of_clones_is_noted(self):
+        doc = copy.deepcopy(DOC)
+        doc["jobs"][0]["job options"]["numjobs"] = "4"
+        env = self.load(doc)
+        self.assertIn("fio job w ran 4 clones at once (numjobs)", env.notes[0])
 
     def test_output_without_jobs_is_refused(self):
         with self.assertRaises(InputError) as ctx:

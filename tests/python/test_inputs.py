@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: MIT
 """Description: each reader of the database side accepts its format
-(headers, comments, psql footers, DBT-3 task names) and rejects what it
-cannot use with FILE:LINE and what to do."""
+(headers, comments, psql footers, DBT-3 task names, a UTF-8 byte order
+mark) and rejects what it cannot use with FILE:LINE and what to do; with
+--lenient a bad row is named with its FILE:LINE and the other rows are
+kept; an empty optional wal.csv cell is "not measured"; settings.json
+tells how the run ended and what PostgreSQL timed."""
 
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.inputs import (csv_number, phase_name_from_task,
-                                    read_metrics_csv, read_phases_csv,
-                                    read_q_time_csv, read_wal_csv,
+from diskio_analysis.inputs import (csv_number, pg_setting_bytes,
+                                    phase_name_from_task, read_metrics_csv,
+                                    read_phases_csv, read_q_time_csv,
+                                    read_settings, read_wal_csv,
                                     settings_wal_sync_method)
 from filelib import TempDirTest
 
@@ -31,6 +35,11 @@ class PhaseNameTest(unittest.TestCase):
         self.assertEqual(phase_name_from_task("PERF.POWER"), "power")
         self.assertEqual(phase_name_from_task("PERF.THRUPUT.QS1.ALL"),
                          "throughput.qs1.all")
+        # the kit's refresh streams (dbt3-throughput-stream-wrapper)
+        self.assertEqual(phase_name_from_task("PERF.THRUPUT.RFST2.RF1"),
+                         "throughput.rfst2.rf1")
+        self.assertEqual(phase_name_from_task("PERF.THRUPUT.QS3.Q14"),
+                         "throughput.qs3.q14")
 
 
 class NumberTest(unittest.TestCase):
@@ -67,6 +76,26 @@ class QTimeTest(Reads):
         self.assertIn(":2: empty seconds",
                       self.rejects(read_q_time_csv,
                                    "task_name,seconds\nLOAD,\n"))
+
+    def test_a_byte_order_mark_is_not_part_of_the_header(self):
+        self.assertEqual(self.read(read_q_time_csv,
+                                   "\ufefftask_name,seconds\nLOAD,5\n"),
+                         [(2, "load", 5.0)])
+
+    def test_lenient_names_the_bad_row_and_keeps_the_rest(self):
+        text = ("task_name,seconds\nLOAD,5\nPERF.POWER,x\nPERF.THRUPUT,,\n"
+                "PERF.POWER.Q1,2\n")
+        self.assertIn(":3: seconds 'x' is not a number",
+                      self.rejects(read_q_time_csv, text))
+        skipped = []
+        path = self.write("f.csv", text)
+        self.assertEqual(list(read_q_time_csv(path, skipped)),
+                         [(2, "load", 5.0), (5, "power.q1", 2.0)])
+        self.assertEqual(skipped, [
+            f"{path}:3: seconds 'x' is not a number; write a plain decimal "
+            "number; row skipped (--lenient)",
+            f"{path}:4: 3 fields, header has 2; give every row the header's "
+            "columns; row skipped (--lenient)"])
 
 
 class TwoColumnTest(Reads):
@@ -108,6 +137,20 @@ class WalTest(Reads):
                                       "load,1,1,1,1,1,7\n"))
         self.assertEqual(wal["load"]["checkpoint_sync_files"], 7.0)
 
+    def test_an_empty_optional_cell_is_not_measured(self):
+        wal = read_wal_csv(self.write("w.csv", WAL_HEADER +
+                                      ",wal_segment_switches\n"
+                                      "load,1,1,1,1,1,\npower,1,1,1,1,1,3\n"))
+        self.assertNotIn("wal_segment_switches", wal["load"])
+        self.assertEqual(wal["power"]["wal_segment_switches"], 3.0)
+
+    def test_lenient_wal_rows(self):
+        skipped = []
+        wal = read_wal_csv(self.write("w.csv", WAL_HEADER + "\nload,1,1,1,1,"
+                                      "\npower,1,1,1,1,1\n"), skipped)
+        self.assertEqual(list(wal), ["power"])
+        self.assertIn(":2: empty wal_bytes", skipped[0])
+
     def test_rejections(self):
         def rejects(text):
             with self.assertRaises(InputError) as ctx:
@@ -121,6 +164,22 @@ class WalTest(Reads):
 
 
 class SettingsTest(unittest.TestCase):
+    def test_what_the_run_recorded(self):
+        settings = read_settings("s.json", {
+            "wal_sync_method": "fdatasync", "complete": False,
+            "error": "interrupted by SIGINT",
+            "server_settings": {"track_wal_io_timing": "off",
+                                "wal_segment_size": "16777216 B"}})
+        self.assertEqual((settings.complete, settings.error,
+                          settings.track_wal_io_timing,
+                          settings.wal_segment_size),
+                         (False, "interrupted by SIGINT", False, 16 << 20))
+        settings = read_settings("s.json", {"wal_sync_method": "fsync"})
+        self.assertEqual((settings.complete, settings.track_wal_io_timing,
+                          settings.wal_segment_size), (True, None, None))
+        self.assertEqual(pg_setting_bytes("16 MB"), 16 << 20)
+        self.assertIsNone(pg_setting_bytes("lots"))
+
     def test_wal_sync_method(self):
         self.assertEqual(settings_wal_sync_method(
             "s.json", {"wal_sync_method": "open_sync"}), "open_sync")

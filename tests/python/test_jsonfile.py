@@ -111,6 +111,31 @@ class ReadJsonTest(TempDirTest):
         self.assertIn(":2: malformed JSON: number out of range",
                       self.rejects(b"[\n" + b"1" * 5000 + b"]"))
 
+    def test_a_byte_order_mark_is_dropped(self):
+        self.assertEqual(self.read(b'\xef\xbb\xbf{"a": 1}'),
+                         ('{"a": 1}', {"a": 1}))
+
+    def test_lines_before_the_json_only_where_allowed(self):
+        path = self.write("fio.json", 'note: both iodepth >= 1 and '
+                          'synchronous I/O engine\nnote: x\n{\n"fio '
+                          'version": "fio-3.33"}\n')
+        with self.assertRaises(InputError) as ctx:
+            read_json(path)
+        self.assertIn(":1: malformed JSON", str(ctx.exception))
+        notes = []
+        text, doc = read_json(path, lambda d: "fio version" in d, notes)
+        self.assertEqual(doc, {"fio version": "fio-3.33"})
+        self.assertEqual(json_key_line(text, "fio version"), 4)
+        self.assertEqual(notes, [f'{path}: skipped 2 line(s) before the JSON '
+                                 '("note: both iodepth >= 1 and synchronous '
+                                 'I/O engine")'])
+        with self.assertRaises(InputError):
+            read_json(path, lambda d: False)
+        with self.assertRaises(InputError) as ctx:
+            read_json(self.write("bad.json", "note: x\n{\n]"),
+                      lambda d: True)
+        self.assertIn(":1: malformed JSON", str(ctx.exception))
+
     def test_missing_file(self):
         with self.assertRaises(InputError) as ctx:
             read_json(os.path.join(self.dir, "none.json"))

@@ -28,6 +28,9 @@ class TraceTest(TempDirTest):
 
     def test_recognises_its_header(self):
         self.assertTrue(is_trace_file(self.write("a.csv", HEADER)))
+        self.assertTrue(is_trace_file(self.write("bom.csv", "\ufeff" + HEADER)))
+        self.assertEqual(load_trace(self.write("bom.csv", "\ufeff" + HEADER +
+                                               "0,0,1000,0,0\n")).ops, [0])
         self.assertFalse(is_trace_file(self.write("b.csv", "phase,seconds\n")))
         self.assertFalse(is_trace_file(self.write("c.csv", b"\xff\n")))
 
