@@ -9,7 +9,7 @@ import json
 
 from . import noise
 from .compare import run_label
-from .render import markdown_table, text_table
+from .document import Heading, Items, Para, Table, draw_markdown, text_table
 
 SCHEMA = "diskio-compare"
 SCHEMA_VERSION = 1
@@ -122,17 +122,18 @@ def render_text(comparison):
 
 
 def render_markdown(comparison):
-    out = ["# diskio-compare", ""]
-    out += [f"- {line}" for line in summary_lines(comparison)]
-    out += [""] + [f"_{note}_" for note in noise_notes(comparison)]
+    """Each summary line a list item, each note its own paragraph (never
+    run together), each environment's table a GFM table."""
+    blocks = [Heading(1, "diskio-compare"), Items(summary_lines(comparison))]
+    blocks += [Para(note) for note in noise_notes(comparison)]
     base = comparison["baseline"].name
     for name, rows in by_environment(comparison).items():
-        out += ["", f"## {name} vs {base}", ""]
-        out += markdown_table(header(base, name), table_rows(rows))
+        blocks += [Heading(2, f"{name} vs {base}"),
+                   Table(header(base, name), table_rows(rows))]
     extra = other_lines(comparison)
     if extra:
-        out += ["", "## Notes", ""] + [f"- {line}" for line in extra]
-    return "\n".join(out) + "\n"
+        blocks += [Heading(2, "Notes"), Items(extra)]
+    return draw_markdown(blocks)
 
 
 def row_record(row, base):

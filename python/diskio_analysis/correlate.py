@@ -1,27 +1,33 @@
 # SPDX-License-Identifier: MIT
 """The correlation: each environment's ratios against the baseline (phase
-times and disk metrics, normalized so that > 1 is always worse), the
-direction each metric moved in relative to each phase, a verdict per
-phase, and across three or more environments the Pearson and Spearman
-correlations of metric ratios with phase ratios.  build_report() puts
-them, the environments and the WAL model into the report every renderer
-prints."""
+times and disk metrics, normalized so that > 1 is always worse), each
+judged against its noise (noise.judge: a metric inside its band is
+"same"), the metrics each phase's change is consistent with (candidates),
+and across environments the correlations and least-squares fits (fit).
+build_report() puts them, the environments and the WAL model into the
+report every renderer prints."""
 
 import math
+import re
 
 from . import __version__ as VERSION
+from . import noise
+from .candidates import analyse_phase
 from .errors import InputError
+from .fit import correlations, fits
 from .metrics import is_higher_better, metric_unit
 from .walmodel import wal_model
 
 REPORT_SCHEMA = "diskio-correlate"
-REPORT_SCHEMA_VERSION = 1
+REPORT_SCHEMA_VERSION = 2
 
 DIRECTION_NOTE = ("ratio = other / baseline; normalized ratio > 1 always means "
                   "worse/slower: for throughput-like metrics (ops_per_s and "
                   "other *per_s, iops, tps, qph names) it is baseline / other")
 
-MAX_LISTED_OPPOSITES = 4
+# What the summary shows unless told otherwise: the top-level phases and
+# the mean latencies (the statistics whose ratio scales a phase's time).
+DEFAULT_METRICS = r"mean_us$"
 
 
 def phase_sort_key(phases_in_order):
@@ -68,164 +74,114 @@ def normalized_ratio(ratio, higher_is_better):
     return 1.0 / ratio if higher_is_better else ratio
 
 
-def direction_of(log_ratio):
-    if log_ratio > 0:
-        return 1
-    if log_ratio < 0:
-        return -1
-    return 0
+def select_phases(phases, wanted):
+    """The phases shown: None = the top-level ones (no dot), 'all', or a
+    compiled regular expression (searched)."""
+    if wanted is None:
+        return [p for p in phases if "." not in p] or list(phases)
+    if wanted == "all":
+        return list(phases)
+    return [p for p in phases if wanted.search(p)]
 
 
-def compare_environment(baseline, env, phases, metrics):
-    """Ratios of one environment against the baseline, and per phase the
-    metrics that moved with it."""
-    phase_rows = {}
-    for phase in phases:
-        base, other = baseline.phases[phase], env.phases[phase]
-        phase_rows[phase] = {"baseline_s": base, "value_s": other,
-                             "ratio": other / base}
-    metric_rows = {}
-    for name in metrics:
-        base, other = baseline.metrics.get(name), env.metrics.get(name)
-        row = {"unit": metric_unit(name),
-               "higher_is_better": is_higher_better(name),
-               "baseline": base.value if base else None,
-               "value": other.value if other else None,
-               "ratio": None, "normalized_ratio": None}
-        if base and other:
-            row["ratio"] = other.value / base.value
-            row["normalized_ratio"] = normalized_ratio(row["ratio"],
-                                                       row["higher_is_better"])
-        metric_rows[name] = row
-    analysis = {phase: analyse_phase(phase, phase_rows[phase]["ratio"],
-                                     metric_rows)
+def select_metrics(metrics, wanted):
+    """The metrics shown: 'all' or a compiled regular expression."""
+    if wanted == "all":
+        return list(metrics)
+    pattern = wanted or re.compile(DEFAULT_METRICS)
+    return [m for m in metrics if pattern.search(m)]
+
+
+def judge_phase(base_s, other_s, min_change):
+    """A phase time is one run on each side: a change beyond min_change is
+    called, the rest is "same"."""
+    ratio = other_s / base_s
+    band = math.log1p(min_change)
+    verdict = ("slower" if math.log(ratio) > band else
+               "faster" if math.log(ratio) < -band else "same")
+    return {"baseline_s": base_s, "value_s": other_s, "ratio": ratio,
+            "verdict": verdict, "min_change": min_change}
+
+
+def metric_row(name, base, other, min_change, baseline_name, env_name):
+    """Both values, the ratio, its interval and verdict (noise.judge on
+    the repetitions); a metric missing on one side says which."""
+    higher_is_better = is_higher_better(name)
+    row = {"unit": metric_unit(name), "higher_is_better": higher_is_better,
+           "baseline": base.value if base else None,
+           "value": other.value if other else None,
+           "n_baseline": len(base.samples) if base else 0,
+           "n_other": len(other.samples) if other else 0,
+           "ratio": None, "normalized_ratio": None, "interval": None,
+           "basis": None, "verdict": None, "not_compared": None}
+    if not (base and other):
+        row["not_compared"] = (f"only in {baseline_name}" if base
+                               else f"only in {env_name}")
+        return row
+    judgement = noise.judge(base.samples, other.samples, higher_is_better,
+                            min_change)
+    row["ratio"] = other.value / base.value
+    row["normalized_ratio"] = normalized_ratio(row["ratio"], higher_is_better)
+    if judgement.low is not None:
+        low, high = judgement.low, judgement.high
+        row["interval"] = [1.0 / high, 1.0 / low] if higher_is_better \
+            else [low, high]
+    row["basis"] = judgement.basis
+    row["verdict"] = judgement.verdict
+    return row
+
+
+def compare_environment(baseline, env, phases, metrics,
+                        min_change=noise.DEFAULT_MIN_CHANGE, weighed=None):
+    """Ratios of one environment against the baseline, judged, and per
+    phase the metrics it is consistent with among those weighed (default:
+    all)."""
+    phase_rows = {phase: judge_phase(baseline.phases[phase],
+                                     env.phases[phase], min_change)
+                  for phase in phases}
+    metric_rows = {name: metric_row(name, baseline.metrics.get(name),
+                                    env.metrics.get(name), min_change,
+                                    baseline.name, env.name)
+                   for name in metrics}
+    weighed_rows = {name: metric_rows[name] for name in (weighed or metrics)}
+    analysis = {phase: analyse_phase(phase, phase_rows[phase], weighed_rows)
                 for phase in phases}
     return {"environment": env.name, "baseline": baseline.name,
             "phases": phase_rows, "metrics": metric_rows,
             "phase_analysis": analysis}
 
 
-def analyse_phase(phase, phase_ratio, metric_rows):
-    log_phase = math.log(phase_ratio)
-    groups = {1: [], -1: [], 0: []}
-    distances = []
-    for name, row in metric_rows.items():
-        if row["normalized_ratio"] is None:
-            continue
-        log_metric = math.log(row["normalized_ratio"])
-        relation = metric_relation(direction_of(log_metric),
-                                   direction_of(log_phase))
-        groups[relation].append(name)
-        distances.append((abs(log_metric - log_phase), name, relation))
-    closest = None
-    if distances:
-        distance, name, relation = min(distances, key=lambda d: d[0])
-        closest = {"metric": name,
-                   "normalized_ratio": metric_rows[name]["normalized_ratio"],
-                   "log_distance": distance,
-                   "direction": relation_word(relation)}
-    result = {"ratio": phase_ratio,
-              "direction": ("slower" if log_phase > 0 else
-                            "faster" if log_phase < 0 else "unchanged"),
-              "same_direction": groups[1], "other_direction": groups[-1],
-              "unchanged": groups[0], "closest": closest}
-    result["verdict"] = verdict_text(phase, result)
-    return result
-
-
-def metric_relation(metric_dir, phase_dir):
-    """1 same direction, -1 other direction, 0 metric unchanged.  A metric
-    that moved while the phase did not counts as the other direction."""
-    if metric_dir == 0:
-        return 0
-    if phase_dir == 0:
-        return -1
-    return metric_dir * phase_dir
-
-
-def relation_word(relation):
-    return {1: "same direction", -1: "other direction", 0: "unchanged"}[relation]
-
-
-def verdict_text(phase, analysis):
-    ratio = analysis["ratio"]
-    if analysis["direction"] == "slower":
-        head = f"{phase}: {ratio:.2f}× slower"
-    elif analysis["direction"] == "faster":
-        head = f"{phase}: {1.0 / ratio:.2f}× faster"
-    else:
-        head = f"{phase}: unchanged"
-    closest = analysis["closest"]
-    if closest is None:
-        return head + "; no metric in both environments"
-    head += (f"; closest: {closest['metric']} "
-             f"{closest['normalized_ratio']:.2f}× ({closest['direction']})")
-    opposite = analysis["other_direction"]
-    if not opposite:
-        return head + "; no metric moved the other way"
-    listed = ", ".join(opposite[:MAX_LISTED_OPPOSITES])
-    if len(opposite) > MAX_LISTED_OPPOSITES:
-        listed += f" and {len(opposite) - MAX_LISTED_OPPOSITES} more"
-    return head + f"; {listed} moved the other way"
-
-
-def pearson(xs, ys):
-    n = len(xs)
-    mean_x, mean_y = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys))
-    sxx = sum((x - mean_x) ** 2 for x in xs)
-    syy = sum((y - mean_y) ** 2 for y in ys)
-    if sxx <= 0 or syy <= 0:
-        return None
-    return sxy / math.sqrt(sxx * syy)
-
-
-def ranks(values):
-    """Ranks 1..n, ties given their average rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    result = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and \
-                values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for k in range(start, end + 1):
-            result[order[k]] = (start + end) / 2.0 + 1.0
-        start = end + 1
-    return result
-
-
-def spearman(xs, ys):
-    return pearson(ranks(xs), ranks(ys))
-
-
-def correlations(baseline, envs, phases, metrics):
-    """Across environments, each metric's normalized ratio against each
-    phase's ratio (baseline = 1 for both)."""
-    if len(envs) < 3:
-        return None
-    common = [m for m in metrics if all(m in e.metrics for e in envs)]
-    table = {}
+def candidate_metrics(comparisons, phases):
+    """{phase: metrics that are a candidate in some comparison}."""
+    result = {}
     for phase in phases:
-        phase_ratios = [e.phases[phase] / baseline.phases[phase] for e in envs]
-        table[phase] = {}
-        for name in common:
-            ratios = [normalized_ratio(e.metrics[name].value /
-                                       baseline.metrics[name].value,
-                                       is_higher_better(name)) for e in envs]
-            table[phase][name] = {"pearson": pearson(ratios, phase_ratios),
-                                  "spearman": spearman(ratios, phase_ratios)}
-    return {"environments": [e.name for e in envs],
-            "method": "Pearson and Spearman (average ranks for ties) of the "
-                      "metric's normalized ratio against the phase ratio, "
-                      "one point per environment",
-            "phases": table}
+        names = []
+        for comparison in comparisons:
+            names += [c["metric"] for c in
+                      comparison["phase_analysis"][phase]["candidates"]
+                      if c["metric"] not in names]
+        result[phase] = names
+    return result
 
 
 # ---------------------------------------------------------------- report
 
-def build_report(envs, baseline, method):
+def noise_notes(comparisons, min_change):
+    """How the verdicts were reached, in words."""
+    bases = {row["basis"] for c in comparisons for row in c["metrics"].values()
+             if row["basis"]}
+    notes = [f"phases are single runs (beyond {min_change:.0%} is a change)"]
+    if "unrepeated" in bases:
+        notes.append("disk metrics with one value per side need beyond "
+                     f"{noise.UNREPEATED_NOISE:.0%}")
+    if bases & {"interval", "identical"}:
+        notes.append(f"disk metrics with repetitions: their "
+                     f"{noise.CONFIDENCE:.0%} interval beyond {min_change:.0%}")
+    return notes
+
+
+def build_report(envs, baseline, method, phases_wanted=None,
+                 metrics_wanted=None, min_change=noise.DEFAULT_MIN_CHANGE):
     for env in envs:
         if env is not baseline:
             check_same_phases(baseline, env)
@@ -244,20 +200,41 @@ def build_report(envs, baseline, method):
         if only_other:
             notes.append(f"only in {env.name}, not in {baseline.name}: "
                          + ", ".join(only_other))
+    shown_phases = select_phases(phases, phases_wanted)
+    shown_metrics = select_metrics(metrics, metrics_wanted)
+    # The verdicts weigh the metrics shown (by default the mean latencies,
+    # which scale a phase's time); every metric keeps its ratio and verdict.
+    comparisons = [compare_environment(baseline, e, phases, metrics,
+                                       min_change, shown_metrics)
+                   for e in ordered[1:]]
     report = {
         "schema": REPORT_SCHEMA, "schema_version": REPORT_SCHEMA_VERSION,
         "tool": {"name": "diskio-correlate", "version": VERSION},
         "baseline": baseline.name,
         "direction_note": DIRECTION_NOTE,
+        "min_change": min_change,
+        "noise_notes": noise_notes(comparisons, min_change),
         "phase_order": phases, "metric_order": metrics,
+        "shown": {"phases": shown_phases, "metrics": shown_metrics,
+                  "phase_filter": describe_filter(phases_wanted,
+                                                  "top-level"),
+                  "metric_filter": describe_filter(metrics_wanted,
+                                                   DEFAULT_METRICS)},
         "environments": [environment_summary(e) for e in ordered],
-        "comparisons": [compare_environment(baseline, e, phases, metrics)
-                        for e in ordered[1:]],
-        "correlations": correlations(baseline, ordered, phases, metrics),
+        "comparisons": comparisons,
+        "correlations": correlations(ordered, baseline, phases, metrics),
+        "fits": fits(ordered, baseline, phases,
+                     candidate_metrics(comparisons, phases)),
         "wal_model": wal_model(baseline, ordered, method, notes),
         "notes": notes,
     }
     return report
+
+
+def describe_filter(wanted, default):
+    if wanted is None:
+        return default
+    return wanted if isinstance(wanted, str) else wanted.pattern
 
 
 def environment_summary(env):
@@ -266,8 +243,15 @@ def environment_summary(env):
             "phases": dict(env.phases),
             "metrics": {name: {"value": m.value, "unit": m.unit,
                                "higher_is_better": m.higher_is_better,
-                               "source": m.source}
+                               "source": m.source, "samples": m.samples}
                         for name, m in env.metrics.items()},
             "runs": env.runs,
             "wal": {phase: {k: v for k, v in row.items() if k != "_line"}
-                    for phase, row in env.wal.items()} or None}
+                    for phase, row in env.wal.items()} or None,
+            "pgphases": None if env.settings is None else {
+                "settings": env.settings.path,
+                "complete": env.settings.complete,
+                "error": env.settings.error,
+                "wal_sync_method": env.settings.wal_sync_method,
+                "track_wal_io_timing": env.settings.track_wal_io_timing,
+                "wal_segment_size": env.settings.wal_segment_size}}

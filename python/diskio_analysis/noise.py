@@ -136,6 +136,9 @@ def judge(base, other, higher_is_better=False, min_change=DEFAULT_MIN_CHANGE,
         low_log, high_log = log_ratio - half, log_ratio + half
         if half == 0.0 and log_ratio == 0.0:
             judgement.basis = "identical"
+    # A ratio exactly at the edge of the band is not beyond it, however
+    # the logarithms of its two values round.
+    band += 1e-12
     if low_log > band:
         worse = not higher_is_better
     elif high_log < -band:

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from .jsonfile import JsonFile, check_version, json_path
 
 REPORT_SCHEMA = "diskio-correlate"
-SUPPORTED_REPORT_VERSIONS = (1,)
+# Version 2 (the noise verdicts, candidates and the WAL model's bases)
+# keeps every field the charts read where version 1 had it.
+SUPPORTED_REPORT_VERSIONS = (1, 2)
 REPORT_TODO = "regenerate it with diskio-correlate --format json"
 
 

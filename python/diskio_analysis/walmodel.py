@@ -1,58 +1,95 @@
 # SPDX-License-Identifier: MIT
-"""The WAL sync model: with PostgreSQL's WAL counters per phase (wal.csv),
-phase time ≈ other + syncs × sync latency, so each phase's sync share can
-be estimated from the measured latency of the mode wal_sync_method maps
-to, and each other environment's phase time predicted from its latency
-when only that latency changes (checkpoint-heavy phases: from the
-checkpointer's data-file fsyncs)."""
+"""The WAL sync model: a phase's time is its other work plus, for each
+kind of sync it made (walbases: WAL flushes on the commit path, the WAL
+writer's, new segment files', the checkpoints'), count × the latency of
+the diskio mode that sync is.  Each basis is estimated apart in each
+environment; another environment's phase time is predicted as the
+baseline's plus every basis' count × its latency difference.  The
+background bases (WAL writer, checkpointer) are shown apart: they weigh
+on the phase only as far as the phase waits for them.
 
+Every prediction carries what it rests on (trust): the share of the
+phase the model's bases account for, how the diskio estimate compares
+with PostgreSQL's own time for the same syncs, whether the latencies had
+repetitions to give an interval, and which bases were not measured."""
+
+import math
+
+from . import noise
 from .inputs import WAL_SYNC_METHODS
+from .metrics import size_label
+from .walbases import BASES, phase_bases
 
-# The checkpointer fsync()s data files whatever wal_sync_method says.
-CHECKPOINT_SYNC_MODE = "fsync"
-
-
-def latency_metric(env, mode):
-    """The mean latency metric for a mode: the plain name, else the 8 KiB
-    run (PostgreSQL's WAL block size) of a block-size sweep."""
-    for name in (f"{mode}.mean_us", f"{mode}@8k.mean_us"):
-        if name in env.metrics:
-            return name
-    return None
+# Beyond this factor between diskio's count × latency and PostgreSQL's own
+# time for the same syncs, the two disagree.
+PG_AGREEMENT = 1.25
 
 
-def wal_phase_estimate(env, phase, row, method, notes):
-    mode, count_column, time_column = WAL_SYNC_METHODS[method]
-    lat_name = latency_metric(env, mode)
-    phase_s = env.phases[phase]
-    count = row[count_column]
-    estimate = {"phase_s": phase_s, "wal_write": row["wal_write"],
-                "wal_sync": row["wal_sync"], "counted": count_column,
-                "sync_count": count, "latency_metric": lat_name,
-                "latency_us": None, "est_sync_s": None, "share": None,
-                "pg_sync_time_s": row[time_column] / 1000.0,
-                "pg_share": row[time_column] / 1000.0 / phase_s,
-                "checkpoint_sync_time_s": None, "checkpoint_share": None,
-                "checkpoint_sync_files": row.get("checkpoint_sync_files"),
-                "basis": "wal_sync"}
+def latency_metric(env, mode, block_size=None):
+    """The mean latency metric for a mode: the run at block_size when
+    given and measured, the plain name, else the 8 KiB run (PostgreSQL's
+    WAL block) of a block-size sweep."""
+    names = [f"{mode}.mean_us", f"{mode}@8k.mean_us"]
+    if block_size:
+        names.insert(0, f"{mode}@{size_label(block_size)}.mean_us")
+    return next((name for name in names if name in env.metrics), None)
+
+
+def segment_size(env):
+    return env.settings.wal_segment_size if env.settings else None
+
+
+def estimate_basis(env, phase_s, name, entry):
+    """Fill in one basis of one environment's phase: its latency, the
+    time count × latency, its share of the phase, PostgreSQL's share."""
+    block = segment_size(env) if name == "segment_switch" else None
+    lat_name = latency_metric(env, entry["mode"], block)
+    entry.update(latency_metric=lat_name, latency_us=None, est_s=None,
+                 share=None, share_source=None, pg_share=None,
+                 pg_agreement=None)
     if lat_name:
-        estimate["latency_us"] = env.metrics[lat_name].value
-        estimate["est_sync_s"] = count * estimate["latency_us"] / 1e6
-        estimate["share"] = estimate["est_sync_s"] / phase_s
-    if count_column == "wal_sync" and count == 0 and row["wal_write"] > 0:
-        notes.append(f"{env.name} {phase}: wal_sync is 0 but wal_write is "
-                     f"{row['wal_write']:g}; if PostgreSQL uses open_datasync "
-                     "or open_sync, pass --wal-sync-method")
-    checkpoint_ms = row.get("checkpoint_sync_time_ms")
-    if checkpoint_ms is not None:
-        estimate["checkpoint_sync_time_s"] = checkpoint_ms / 1000.0
-        estimate["checkpoint_share"] = checkpoint_ms / 1000.0 / phase_s
-        # Compare with PostgreSQL's WAL sync time when it was tracked
-        # (track_wal_io_timing), else with our own estimate.
-        wal_ms = row[time_column] or (estimate["est_sync_s"] or 0) * 1000.0
-        if checkpoint_ms > wal_ms:
-            estimate["basis"] = "checkpoint_sync_time"
-    return estimate
+        entry["latency_us"] = env.metrics[lat_name].value
+    elif entry["not_measured"] is None:
+        entry["not_measured"] = (f"no {entry['mode']}.mean_us measured in "
+                                 f"{env.name}: run diskio --mode "
+                                 f"{entry['mode']} there")
+    if entry["count"] is not None and lat_name:
+        entry["est_s"] = entry["count"] * entry["latency_us"] / 1e6
+    if entry["pg_time_s"] is not None:
+        entry["pg_share"] = entry["pg_time_s"] / phase_s
+        if entry["est_s"]:
+            entry["pg_agreement"] = entry["est_s"] / entry["pg_time_s"] \
+                if entry["pg_time_s"] > 0 else None
+    if entry["est_s"] is not None:
+        entry["share"], entry["share_source"] = entry["est_s"] / phase_s, \
+            "count x diskio latency"
+    elif entry["pg_time_s"] is not None and entry["background"]:
+        entry["share"], entry["share_source"] = entry["pg_share"], \
+            "PostgreSQL's time"
+    return entry
+
+
+def estimate_phase(env, phase, row, method):
+    phase_s = env.phases[phase]
+    bases = {name: estimate_basis(env, phase_s, name, entry)
+             for name, entry in phase_bases(row, method,
+                                            env.settings).items()}
+
+    def total(background):
+        shares = [b["share"] for b in bases.values()
+                  if b["background"] == background and b["share"] is not None]
+        return sum(shares) if shares else None
+    commit, background = total(False), total(True)
+    wal = [bases[n]["share"] for n in ("wal_commit", "wal_background")
+           if bases[n]["share"] is not None]
+    return {"phase_s": phase_s, "bases": bases,
+            "complete": env.settings.complete if env.settings else None,
+            "commit_path_share": commit, "background_share": background,
+            "modelled_share": None if commit is None and background is None
+            else (commit or 0.0) + (background or 0.0),
+            # what diskio-plot's sync-share chart draws
+            "share": sum(wal) if wal else None,
+            "checkpoint_share": bases["checkpoint"]["share"]}
 
 
 def wal_estimates(env, method, notes):
@@ -64,91 +101,162 @@ def wal_estimates(env, method, notes):
                      f"measured (wal_sync_method {method}); sync time not "
                      f"estimated: run diskio --mode {mode} there or pass "
                      "--wal-sync-method")
-    return {phase: wal_phase_estimate(env, phase, row, method, notes)
+    for phase, row in env.wal.items():
+        if method in ("fdatasync", "fsync") and row["wal_sync"] == 0 \
+                and row["wal_write"] > 0:
+            notes.append(f"{env.name} {phase}: wal_sync is 0 but wal_write "
+                         f"is {row['wal_write']:g}; if PostgreSQL uses "
+                         "open_datasync or open_sync, pass --wal-sync-method")
+    return {phase: estimate_phase(env, phase, row, method)
             for phase, row in env.wal.items()}
 
 
-def checkpoint_latency(baseline, env, method, notes):
-    """Sync latencies (baseline, other, in us) for checkpoint-heavy phases:
-    the checkpointer fsync()s data files; fall back to the WAL method's
-    latency.  (None, None) when neither was measured in both."""
-    for mode in (CHECKPOINT_SYNC_MODE, WAL_SYNC_METHODS[method][0]):
-        base_name, other_name = latency_metric(baseline, mode), \
-            latency_metric(env, mode)
-        if base_name and other_name:
-            if mode != CHECKPOINT_SYNC_MODE:
-                notes.append(f"{env.name}: no fsync.mean_us in both "
-                             f"environments; checkpoint predictions use "
-                             f"{mode} latency")
-            return baseline.metrics[base_name].value, env.metrics[other_name].value
-    return None, None
+def latency_interval(baseline, env, base_name, other_name):
+    """The interval of the latency ratio other/baseline from the metrics'
+    repetitions, or None without repetitions on both sides."""
+    judgement = noise.judge(baseline.metrics[base_name].samples,
+                            env.metrics[other_name].samples)
+    return None if judgement.low is None else (judgement.low, judgement.high)
 
 
-def predict_phase(baseline, env, phase, base_est, other_est, ckpt_latency):
-    mode_metric = base_est["latency_metric"]
-    other_name = latency_metric(env, mode_metric.split(".")[0].split("@")[0]) \
-        if mode_metric else None
+def predict_basis(baseline, env, name, base, other):
+    """The time one basis adds in env: count_base × (lat_other − lat_base)
+    (the checkpoints without a file count: PostgreSQL's sync time ×
+    (lat_other / lat_base − 1))."""
+    block = segment_size(baseline) if name == "segment_switch" else None
+    other_name = latency_metric(env, base["mode"], block)
+    result = {"count": base["count"], "estimated": base["estimated"],
+              "background": base["background"],
+              "latency_baseline_us": base["latency_us"],
+              "latency_other_us": env.metrics[other_name].value
+              if other_name else None,
+              "delta_s": None, "delta_alt_s": None, "how": None,
+              "latency_ratio_interval": None, "delta_range_s": None,
+              "not_measured": base["not_measured"]}
+    lat_b, lat_o = result["latency_baseline_us"], result["latency_other_us"]
+    if lat_b is None or lat_o is None:
+        if result["not_measured"] is None or base["count"] is not None:
+            result["not_measured"] = (f"no {base['mode']}.mean_us in both "
+                                      f"{baseline.name} and {env.name}")
+        return result
+    interval = latency_interval(baseline, env, base["latency_metric"],
+                                other_name)
+    if base["count"] is not None:
+        # Each sync pays the latency difference once.  (A checkpoint's fsync
+        # of a data file flushes every dirty page of it, more than diskio's
+        # one block: pg_check says how far count x latency falls short of
+        # PostgreSQL's own time for them.)
+        scale = base["count"] * lat_b / 1e6      # the baseline's time
+        result["how"] = "count x latency difference"
+        result["not_measured"] = None
+        if other is not None and other["count"] is not None:
+            result["delta_alt_s"] = (other["count"] * lat_o -
+                                     base["count"] * lat_b) / 1e6
+    elif name == "checkpoint" and base["pg_time_s"] is not None:
+        scale = base["pg_time_s"]
+        result["how"] = "PostgreSQL's sync time x (latency ratio - 1)"
+        result["not_measured"] = None
+    else:
+        return result
+    result["delta_s"] = scale * (lat_o / lat_b - 1.0)
+    if interval:
+        result["latency_ratio_interval"] = list(interval)
+        result["delta_range_s"] = [scale * (r - 1.0) for r in interval]
+    return result
+
+
+def fmt_factor(factor):
+    """1.00, 0.89; 0.00042 rather than 0.00."""
+    return f"{factor:.2f}" if factor >= 0.1 else f"{factor:.2g}"
+
+
+def pg_check(base_est):
+    """How diskio's count × latency compares with PostgreSQL's own time for
+    the same syncs, basis by basis: (text, worst factor or None)."""
+    factors = {name: b["pg_agreement"] for name, b in base_est["bases"].items()
+               if b["pg_agreement"]}
+    if not factors:
+        return "not checked: PostgreSQL did not time these syncs", None
+    name, factor = max(factors.items(),
+                       key=lambda item: abs(math.log(item[1])))
+    verdict = "agrees" if max(factor, 1.0 / factor) <= PG_AGREEMENT \
+        else "disagrees"
+    return (f"diskio's count x latency is {fmt_factor(factor)}x "
+            f"PostgreSQL's own time for {name} ({verdict})"), factor
+
+
+def predict_phase(baseline, env, phase, base_est, other_est, envs_incomplete):
     phase_base = baseline.phases[phase]
-    prediction = {"basis": base_est["basis"], "baseline_s": phase_base,
-                  "actual_s": env.phases[phase],
+    bases = {name: predict_basis(baseline, env, name, base_est["bases"][name],
+                                 (other_est or {}).get("bases", {}).get(name))
+             for name in BASES}
+    used = {n: b for n, b in bases.items() if b["delta_s"] is not None}
+    prediction = {"baseline_s": phase_base, "actual_s": env.phases[phase],
                   "actual_ratio": env.phases[phase] / phase_base,
-                  "latency_baseline_us": base_est["latency_us"],
-                  "latency_other_us": None,
-                  "predicted_wal_s": None, "predicted_wal_alt_s": None,
-                  "predicted_checkpoint_s": None,
-                  "checkpoint_basis": None,
-                  "checkpoint_latency_ratio": None,
-                  "predicted_s": None, "predicted_ratio": None}
-    if other_name and base_est["latency_us"] is not None:
-        lat_other = env.metrics[other_name].value
-        prediction["latency_other_us"] = lat_other
-        prediction["predicted_wal_s"] = phase_base + base_est["sync_count"] * \
-            (lat_other - base_est["latency_us"]) / 1e6
-        if other_est is not None:
-            prediction["predicted_wal_alt_s"] = phase_base + \
-                (other_est["sync_count"] * lat_other -
-                 base_est["sync_count"] * base_est["latency_us"]) / 1e6
-    lat_base, lat_other = ckpt_latency
-    if lat_base is not None and base_est["checkpoint_sync_time_s"] is not None:
-        prediction["checkpoint_latency_ratio"] = lat_other / lat_base
-        files = base_est["checkpoint_sync_files"]
-        if files is not None:
-            # counted like WAL flushes: each file sync pays the difference
-            prediction["checkpoint_basis"] = "checkpoint_sync_files"
-            prediction["predicted_checkpoint_s"] = phase_base + \
-                files * (lat_other - lat_base) / 1e6
-        else:
-            # no count (PostgreSQL reports none): scale the sync time
-            prediction["checkpoint_basis"] = "checkpoint_sync_time_ratio"
-            prediction["predicted_checkpoint_s"] = phase_base + \
-                base_est["checkpoint_sync_time_s"] * (lat_other / lat_base - 1.0)
-    chosen = prediction["predicted_checkpoint_s"] \
-        if prediction["basis"] == "checkpoint_sync_time" \
-        else prediction["predicted_wal_s"]
-    if chosen is not None:
-        prediction["predicted_s"] = chosen
-        prediction["predicted_ratio"] = chosen / phase_base
+                  "bases": bases, "predicted_s": None,
+                  "predicted_ratio": None, "predicted_commit_path_s": None,
+                  "predicted_commit_path_ratio": None,
+                  "background_delta_s": None, "predicted_alt_s": None,
+                  "dominant_basis": None, "trust": None}
+    if used:
+        commit = sum(b["delta_s"] for b in used.values() if not b["background"])
+        background = sum(b["delta_s"] for b in used.values() if b["background"])
+        prediction.update(
+            predicted_s=phase_base + commit + background,
+            predicted_ratio=(phase_base + commit + background) / phase_base,
+            predicted_commit_path_s=phase_base + commit,
+            predicted_commit_path_ratio=(phase_base + commit) / phase_base,
+            background_delta_s=background,
+            dominant_basis=max(used, key=lambda n: abs(used[n]["delta_s"])))
+        if any(b["delta_alt_s"] is not None for b in used.values()):
+            prediction["predicted_alt_s"] = phase_base + sum(
+                b["delta_s"] if b["delta_alt_s"] is None else b["delta_alt_s"]
+                for b in used.values())
+    prediction["trust"] = trust(prediction, base_est, used, envs_incomplete)
     return prediction
+
+
+def trust(prediction, base_est, used, envs_incomplete):
+    """What the prediction rests on, in facts a reader can weigh."""
+    text, factor = pg_check(base_est)
+    ranges = [b["delta_range_s"] for b in used.values()]
+    predicted_range = None
+    if used and all(ranges):
+        base_s = prediction["baseline_s"]
+        predicted_range = [(base_s + sum(r[0] for r in ranges)) / base_s,
+                           (base_s + sum(r[1] for r in ranges)) / base_s]
+    result = {"modelled_share": base_est["modelled_share"],
+              "background_share": base_est["background_share"],
+              "pg_check": text, "pg_agreement": factor,
+              "latency_noise": ("interval from the diskio repetitions"
+                                if predicted_range else
+                                "no repetitions of the diskio latencies: "
+                                "their run-to-run noise is unknown"),
+              "predicted_ratio_range": predicted_range,
+              "not_measured": {n: b["not_measured"]
+                               for n, b in prediction["bases"].items()
+                               if b["delta_s"] is None},
+              "estimated_counts": [n for n, b in used.items()
+                                   if b["estimated"]],
+              "incomplete_runs": envs_incomplete,
+              "residual_s": None}
+    if prediction["predicted_s"] is not None:
+        result["residual_s"] = prediction["actual_s"] - prediction["predicted_s"]
+    return result
 
 
 def wal_model(baseline, envs, method, notes):
     per_env = {env.name: wal_estimates(env, method, notes) for env in envs}
     if not any(per_env.values()):
         return None
-    mode = WAL_SYNC_METHODS[method][0]
-    model = {"sync_method": method, "latency_mode": mode,
-             "counted": WAL_SYNC_METHODS[method][1],
-             "pg_time_column": WAL_SYNC_METHODS[method][2],
-             "checkpoint_latency_mode": CHECKPOINT_SYNC_MODE,
-             "formula": "predicted_other = phase_base + sync_count_base × "
-                        "(lat_other − lat_base); alt uses the other "
-                        "environment's own sync count: phase_base + "
-                        "count_other × lat_other − count_base × lat_base; "
-                        "checkpoint basis: phase_base + "
-                        "checkpoint_sync_files_base × (lat_other − lat_base) "
-                        "when wal.csv counts the synced files, else "
-                        "phase_base + checkpoint_sync_time_base × "
-                        "(lat_other/lat_base − 1)",
+    model = {"sync_method": method, "bases": list(BASES),
+             "formula": "predicted = phase_base + sum over bases of "
+                        "count_base x (lat_other - lat_base); checkpoints "
+                        "without a file count: checkpoint_sync_time_base x "
+                        "(lat_other / lat_base - 1); commit path = the same "
+                        "without the background bases (wal_background, "
+                        "checkpoint); alt = with each environment's own "
+                        "counts where it has them",
              "environments": {name: {"phases": est}
                               for name, est in per_env.items() if est},
              "predictions": []}
@@ -160,11 +268,12 @@ def wal_model(baseline, envs, method, notes):
     for env in envs:
         if env is baseline:
             continue
-        ckpt_latency = checkpoint_latency(baseline, env, method, notes)
+        incomplete = [e.name for e in (baseline, env)
+                      if e.settings and not e.settings.complete]
         other_est = per_env[env.name] or {}
         model["predictions"].append({
             "environment": env.name, "baseline": baseline.name,
             "phases": {phase: predict_phase(baseline, env, phase, est,
-                                            other_est.get(phase), ckpt_latency)
+                                            other_est.get(phase), incomplete)
                        for phase, est in base_est.items()}})
     return model

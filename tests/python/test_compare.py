@@ -142,6 +142,14 @@ class RenderTest(unittest.TestCase):
         self.assertIn("| run | metric | a | b |", text)
         self.assertIn("| --- |", text)
 
+    def test_markdown_verdicts_and_notes_stand_apart(self):
+        text = compare_render.render_markdown(self.c)
+        self.assertIn("\n\n- b vs a (mean): slower in fsync 8 KiB 2x; same "
+                      "in 1 of 2\n\n", text)
+        # each note its own paragraph: a blank line between them
+        for note in compare_render.noise_notes(self.c):
+            self.assertIn("\n\n" + note.replace("_", "\\_") + "\n", text)
+
     def test_measures_are_scaled_like_diskios_table(self):
         self.assertEqual(compare_render.fmt_measure(73200, "ns"), "73.2 us")
         self.assertEqual(compare_render.fmt_measure(2.5e6, "ns"), "2.5 ms")

@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: MIT
 """Description: ratios are other/baseline, normalized so that > 1 is
-worse; each metric is classed as moving in the phase's direction, the
-other way or not at all; verdicts say so; correlations need three
-environments and refuse constant series."""
+worse; every metric is judged against its noise (inside the band it is
+"same", whatever its ratio), every phase against --min-change; a metric
+on one side only says so; the summary shows the top-level phases and the
+mean latencies unless told otherwise, and the verdicts weigh those; the
+report of two environments withholds correlations and fits with a
+reason instead of printing null."""
 
-import math
+import re
 import unittest
 
-from diskio_analysis.correlate import (analyse_phase, build_report,
-                                       check_same_phases, compare_environment,
-                                       direction_of, metric_relation,
+from diskio_analysis.correlate import (build_report, check_same_phases,
+                                       compare_environment, judge_phase,
                                        normalized_ratio, ordered_phases,
-                                       pearson, ranks, spearman)
+                                       select_metrics, select_phases)
 from diskio_analysis.errors import InputError
 from envlib import make_env
 
@@ -22,17 +24,6 @@ class RatioTest(unittest.TestCase):
     def test_higher_is_better_metrics_are_inverted(self):
         self.assertEqual(normalized_ratio(2.0, False), 2.0)
         self.assertEqual(normalized_ratio(2.0, True), 0.5)
-
-    def test_direction_of_log_ratio(self):
-        self.assertEqual([direction_of(x) for x in (0.1, -0.1, 0.0)],
-                         [1, -1, 0])
-
-    def test_metric_relation(self):
-        self.assertEqual(metric_relation(1, 1), 1)
-        self.assertEqual(metric_relation(-1, 1), -1)
-        self.assertEqual(metric_relation(0, 1), 0)
-        # moved while the phase did not: the other direction
-        self.assertEqual(metric_relation(1, 0), -1)
 
     def test_top_level_phases_come_first(self):
         env = make_env("A", PHASES, {"fsync.mean_us": 1.0})
@@ -51,7 +42,11 @@ class RatioTest(unittest.TestCase):
         self.assertEqual(metrics["fsync.mean_us"]["normalized_ratio"], 3.0)
         self.assertEqual(metrics["fsync.ops_per_s"]["ratio"], 0.25)
         self.assertEqual(metrics["fsync.ops_per_s"]["normalized_ratio"], 4.0)
-        self.assertIsNone(metrics["async.mean_us"]["ratio"])
+        self.assertEqual(metrics["fsync.ops_per_s"]["verdict"], "slower")
+        row = metrics["async.mean_us"]
+        self.assertIsNone(row["ratio"])
+        self.assertIsNone(row["verdict"])
+        self.assertEqual(row["not_compared"], "only in B")
 
     def test_check_same_phases_names_missing_and_extra(self):
         base = make_env("A", {"load": 1.0, "power": 1.0}, {"m_us": 1.0})
@@ -70,70 +65,123 @@ class RatioTest(unittest.TestCase):
         self.assertLess(len(str(ctx.exception)), 300)
 
 
-class VerdictTest(unittest.TestCase):
-    ROWS = {"fsync.mean_us": {"normalized_ratio": 3.0},
-            "async.mean_us": {"normalized_ratio": 0.5},
-            "direct.mean_us": {"normalized_ratio": 1.0},
-            "aio.mean_us": {"normalized_ratio": None}}
+class NoiseTest(unittest.TestCase):
+    def metric(self, base, other, name="async.mean_us"):
+        comparison = compare_environment(
+            make_env("A", {"load": 1.0}, {name: base}),
+            make_env("B", {"load": 1.0}, {name: other}), ["load"], [name])
+        return comparison["metrics"][name]
 
-    def test_groups_closest_and_verdict(self):
-        analysis = analyse_phase("load", 2.0, self.ROWS)
-        self.assertEqual(analysis["direction"], "slower")
-        self.assertEqual(analysis["same_direction"], ["fsync.mean_us"])
-        self.assertEqual(analysis["other_direction"], ["async.mean_us"])
-        self.assertEqual(analysis["unchanged"], ["direct.mean_us"])
-        self.assertEqual(analysis["closest"]["metric"], "fsync.mean_us")
-        self.assertAlmostEqual(analysis["closest"]["log_distance"],
-                               math.log(1.5))
-        self.assertEqual(analysis["verdict"],
-                         "load: 2.00× slower; closest: fsync.mean_us 3.00× "
-                         "(same direction); async.mean_us moved the other way")
+    def test_a_tiny_change_is_same_not_a_direction(self):
+        # the issue's example: async 16 -> 16.001 us was "the other way"
+        row = self.metric(16.0, 16.001)
+        self.assertEqual(row["verdict"], "same")
+        self.assertEqual(row["basis"], "unrepeated")
 
-    def test_faster_phase_verdict(self):
-        analysis = analyse_phase("power", 0.5, {"m_us": {"normalized_ratio":
-                                                         0.4}})
-        self.assertEqual(analysis["verdict"],
-                         "power: 2.00× faster; closest: m_us 0.40× (same "
-                         "direction); no metric moved the other way")
+    def test_single_values_need_a_change_beyond_the_unrepeated_band(self):
+        self.assertEqual(self.metric(20.0, 18.6)["verdict"], "same")
+        self.assertEqual(self.metric(100.0, 124.0)["verdict"], "same")
+        self.assertEqual(self.metric(100.0, 151.0)["verdict"], "slower")
+        self.assertEqual(self.metric(100.0, 60.0)["verdict"], "faster")
 
-    def test_no_common_metric(self):
-        self.assertEqual(analyse_phase("load", 1.0, {})["verdict"],
-                         "load: unchanged; no metric in both environments")
+    def test_repetitions_give_an_interval(self):
+        row = self.metric([100.0, 101.0, 99.0], [110.0, 111.0, 109.0])
+        self.assertEqual(row["verdict"], "slower")
+        self.assertEqual((row["n_baseline"], row["n_other"]), (3, 3))
+        low, high = row["interval"]
+        self.assertTrue(low < 1.1 < high)
 
-    def test_many_opposites_are_cut_short(self):
-        rows = {f"m{i}_us": {"normalized_ratio": 0.5} for i in range(6)}
-        self.assertIn("m0_us, m1_us, m2_us, m3_us and 2 more moved the other "
-                      "way", analyse_phase("load", 2.0, rows)["verdict"])
+    def test_interval_of_a_throughput_metric_is_normalized(self):
+        row = self.metric([100.0, 101.0], [50.0, 51.0], "fsync.ops_per_s")
+        low, high = row["interval"]
+        self.assertTrue(low < row["normalized_ratio"] < high)
+        self.assertTrue(low > 1.5)
+
+    def test_phase_verdict_uses_min_change(self):
+        self.assertEqual(judge_phase(100.0, 104.0, 0.05)["verdict"], "same")
+        self.assertEqual(judge_phase(100.0, 106.0, 0.05)["verdict"], "slower")
+        self.assertEqual(judge_phase(100.0, 90.0, 0.05)["verdict"], "faster")
+        self.assertEqual(judge_phase(100.0, 106.0, 0.10)["verdict"], "same")
 
 
-class CorrelationTest(unittest.TestCase):
-    def test_pearson(self):
-        self.assertAlmostEqual(pearson([1, 2, 3], [2, 4, 6]), 1.0)
-        self.assertAlmostEqual(pearson([1, 2, 3], [3, 2, 1]), -1.0)
-        self.assertIsNone(pearson([1, 1, 1], [1, 2, 3]))
+class SelectionTest(unittest.TestCase):
+    PHASES = ["load", "power", "throughput", "power.q1", "throughput.qs1.all"]
 
-    def test_ranks_average_ties(self):
-        self.assertEqual(ranks([10, 20, 20, 5]), [2.0, 3.5, 3.5, 1.0])
+    def test_phases(self):
+        self.assertEqual(select_phases(self.PHASES, None),
+                         ["load", "power", "throughput"])
+        self.assertEqual(select_phases(self.PHASES, "all"), self.PHASES)
+        self.assertEqual(select_phases(self.PHASES, re.compile(r"^power")),
+                         ["power", "power.q1"])
+        self.assertEqual(select_phases(["q1", "q2"], None), ["q1", "q2"])
 
-    def test_spearman_is_rank_based(self):
-        self.assertAlmostEqual(spearman([1, 2, 3], [1, 10, 1000]), 1.0)
+    def test_metrics(self):
+        names = ["fsync.mean_us", "fsync.p99_us", "fsync.write_mean_us",
+                 "pg.tps"]
+        self.assertEqual(select_metrics(names, None),
+                         ["fsync.mean_us", "fsync.write_mean_us"])
+        self.assertEqual(select_metrics(names, "all"), names)
+        self.assertEqual(select_metrics(names, re.compile("tps")), ["pg.tps"])
 
-    def test_report_correlates_only_with_three_environments(self):
-        envs = [make_env(n, {"load": s}, {"fsync.mean_us": m})
-                for n, s, m in (("A", 10.0, 1.0), ("B", 20.0, 2.0),
-                                ("C", 40.0, 3.0))]
+    def test_verdicts_weigh_the_selected_metrics_only(self):
+        envs = [make_env("A", {"load": 10.0}, {"fsync.mean_us": 100.0,
+                                               "fsync.max_us": 100.0}),
+                make_env("B", {"load": 15.0}, {"fsync.mean_us": 200.0,
+                                               "fsync.max_us": 1000.0})]
+        report = build_report(envs, envs[0], "fdatasync")
+        analysis = report["comparisons"][0]["phase_analysis"]["load"]
+        self.assertEqual([c["metric"] for c in analysis["candidates"]],
+                         ["fsync.mean_us"])
+        self.assertEqual(report["comparisons"][0]["metrics"]["fsync.max_us"]
+                         ["verdict"], "slower")
+        report = build_report(envs, envs[0], "fdatasync",
+                              metrics_wanted="all")
+        analysis = report["comparisons"][0]["phase_analysis"]["load"]
+        self.assertEqual([c["metric"] for c in analysis["candidates"]],
+                         ["fsync.max_us", "fsync.mean_us"])
+
+
+class ReportTest(unittest.TestCase):
+    def envs(self, n):
+        return [make_env(name, {"load": s}, {"fsync.mean_us": m})
+                for name, s, m in (("A", 10.0, 1.0), ("B", 20.0, 2.0),
+                                   ("C", 40.0, 3.0), ("D", 30.0, 2.5))[:n]]
+
+    def test_two_environments_withhold_with_a_reason_not_null(self):
+        envs = self.envs(2)
+        report = build_report(envs, envs[0], "fdatasync")
+        self.assertEqual(report["schema_version"], 2)
+        self.assertEqual(report["correlations"]["n"], 2)
+        self.assertIn("n = 2 < 4", report["correlations"]["withheld"])
+        self.assertIn("n = 2 < 3", report["fits"]["withheld"])
+
+    def test_three_environments_fit_but_withhold_correlations(self):
+        envs = self.envs(3)
+        report = build_report(envs, envs[0], "fdatasync")
+        self.assertIn("n = 3 < 4", report["correlations"]["withheld"])
+        self.assertIsNone(report["fits"]["withheld"])
+        self.assertEqual(report["fits"]["phases"]["load"][0]["metric"],
+                         "fsync.mean_us")
+
+    def test_four_environments_correlate_with_their_n(self):
+        envs = self.envs(4)
         report = build_report(envs, envs[0], "fdatasync")
         cell = report["correlations"]["phases"]["load"]["fsync.mean_us"]
+        self.assertEqual(cell["n"], 4)
         self.assertAlmostEqual(cell["spearman"], 1.0)
-        self.assertEqual(report["schema"], "diskio-correlate")
-        self.assertIsNone(build_report(envs[:2], envs[0],
-                                       "fdatasync")["correlations"])
 
     def test_report_notes_metrics_in_one_environment_only(self):
         envs = [make_env("A", {"load": 1.0}, {"x_us": 1.0, "y_us": 1.0}),
                 make_env("B", {"load": 1.0}, {"x_us": 1.0})]
         self.assertIn("only in A, not in B: y_us",
                       build_report(envs, envs[0], "fdatasync")["notes"])
+
+    def test_noise_notes_say_how_verdicts_were_reached(self):
+        envs = self.envs(2)
+        notes = build_report(envs, envs[0], "fdatasync")["noise_notes"]
+        self.assertIn("phases are single runs (beyond 5% is a change)", notes)
+        self.assertIn("disk metrics with one value per side need beyond 25%",
+                      notes)
 
 
 if __name__ == "__main__":

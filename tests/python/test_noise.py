@@ -60,6 +60,12 @@ class JudgeTest(unittest.TestCase):
         j = noise.judge([100], [50])
         self.assertEqual((j.verdict, j.basis, j.low), ("faster", "unrepeated", None))
 
+    def test_a_ratio_at_the_edge_of_the_band_is_not_beyond_it(self):
+        # log(225000) - log(180000) rounds a hair above log1p(0.25)
+        self.assertEqual(noise.judge([180000.0], [225000.0], True).verdict,
+                         "same")
+        self.assertEqual(noise.judge([4.0], [5.0]).verdict, "same")
+
     def test_ratio_is_of_geometric_means(self):
         j = noise.judge([1.0, 4.0], [2.0, 8.0])
         self.assertAlmostEqual(j.ratio, 2.0)

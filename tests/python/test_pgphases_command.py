@@ -90,6 +90,16 @@ class OptionsTest(TempDirs):
         self.assertEqual((status, err), (2, "diskio-pgphases: --output %s exists and "
                                             "is not a directory\n" % self.out))
 
+    def test_the_output_directory_is_created_as_every_command_does(self):
+        blocker = os.path.join(self.tmp, "file")
+        open(blocker, "w").close()
+        out = os.path.join(blocker, "sub")
+        status, _, err = call(["-o", out, self.store])
+        self.assertEqual((status, err), (2, "diskio-pgphases: %s: cannot create "
+                                            "the directory: Not a directory; check "
+                                            "--output and the permissions of its "
+                                            "parent\n" % out))
+
     def test_a_refresh_size_too_large_stops_before_anything_is_created(self):
         status, _, err = call(["-o", self.out, "--refresh-size", "5001", self.store])
         self.assertEqual(status, 2)

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-"""Description: the renderers' shapes: text and markdown share one layout
-(headings, tables, verdicts, WAL model, notes), CSV is long format with
-one value per row, JSON is the report itself; numbers are shown with the
-precision their size needs."""
+"""Description: the renderers' shapes: text and markdown are the summary
+(and the details with --details) drawn from one list of blocks; CSV is
+long format with one value per row and holds every metric, the
+candidates, the withheld statistics and the WAL model; JSON is the
+report itself and refuses NaN."""
 
 import csv
 import io
@@ -10,9 +11,8 @@ import json
 import unittest
 
 from diskio_analysis.correlate import build_report
-from diskio_analysis.render import (CSV_HEADER, fmt_share, fmt_value,
-                                    markdown_table, render_csv, render_json,
-                                    render_markdown, render_text, text_table)
+from diskio_analysis.render import (CSV_HEADER, render_csv, render_json,
+                                    render_markdown, render_text)
 from envlib import make_env
 
 WAL = {"wal_write": 10.0, "wal_sync": 10.0, "wal_write_time_ms": 1.0,
@@ -27,49 +27,34 @@ def report():
     return build_report(envs, envs[0], "fdatasync")
 
 
-class FormatTest(unittest.TestCase):
-    def test_value_precision_follows_magnitude(self):
-        self.assertEqual(fmt_value(1234.5, "us"), "1234 us")
-        self.assertEqual(fmt_value(123.45, "s"), "123.5 s")
-        self.assertEqual(fmt_value(1.234, ""), "1.23")
-        self.assertEqual(fmt_value(0.1234, "s"), "0.123 s")
-        self.assertEqual(fmt_value(None, "s"), "n/a")
-        self.assertEqual(fmt_share(0.0123), "1.23%")
-
-    def test_text_table_aligns_names_left_and_numbers_right(self):
-        self.assertEqual(text_table(("k", "name", "v"),
-                                    [("a", "b", "1"), ("a", "bb", "100")]),
-                         ["  k  name    v", "  a  b       1",
-                          "  a  bb    100"])
-
-    def test_markdown_table(self):
-        self.assertEqual(markdown_table(("a", "b"), [(1, 2)]),
-                         ["| a | b |", "| --- | --- |", "| 1 | 2 |"])
-
-
 class DocumentTest(unittest.TestCase):
-    def test_text_layout(self):
+    def test_text_is_the_summary_unless_details_are_asked_for(self):
         text = render_text(report())
         lines = text.splitlines()
-        self.assertEqual(lines[0], "diskio-correlate: 2 environments, "
-                                   "baseline A")
+        self.assertEqual(lines[0], "diskio-correlate: B vs A (baseline)")
         self.assertIn("== B vs A (baseline) ==", lines)
-        self.assertIn("-- verdicts", lines)
-        self.assertIn("  load: 2.00× slower; closest: pg.tps 2.00× (same "
-                      "direction); no metric moved the other way", lines)
-        self.assertIn("  metric  pg.tps                50.00     25.00   "
-                      "0.50        2.00", lines)
-        self.assertTrue(any(line.startswith("== WAL model (wal_sync_method "
-                                            "fdatasync") for line in lines))
+        self.assertTrue(lines[5].startswith("  load: 2.00× slower;"))
+        self.assertIn("load: 2.00× slower; consistent with "
+                      "fdatasync.mean_us 4.00× (needs 33%). WAL model 1.00× "
+                      "(commit path 1.00×; syncs 0.010%; vs PostgreSQL "
+                      "0.50×).", " ".join(text.split()))
+        self.assertNotIn("== WAL model", text)
         self.assertTrue(text.endswith("\n") and not text.endswith("\n\n"))
+        details = render_text(report(), details=True)
+        self.assertTrue(details.startswith(text.replace(" More: --details.",
+                                                        "").rstrip("\n")))
+        self.assertIn("== WAL model (wal_sync_method fdatasync) ==", details)
+        self.assertIn("  metric  fdatasync.mean_us  100.0 us  400.0 us   "
+                      "4.00        4.00           n/a  1/1   slower", details)
 
     def test_markdown_layout(self):
-        text = render_markdown(report())
-        self.assertTrue(text.startswith("# diskio-correlate: 2 environments"))
+        text = render_markdown(report(), details=True)
+        self.assertTrue(text.startswith("# diskio-correlate: B vs A "
+                                        "(baseline)\n\n"))
         self.assertIn("\n## B vs A (baseline)\n", text)
-        self.assertIn("| kind | name | baseline | other | ratio | "
-                      "normalized |", text)
-        self.assertIn("- same direction (2): fdatasync.mean_us, pg.tps", text)
+        self.assertIn("\n- load: 2.00× slower; consistent with", text)
+        self.assertIn("| kind | name | baseline | other | ratio | normalized "
+                      "| 95% interval | n | verdict |", text)
 
     def test_csv_is_long_format(self):
         rows = list(csv.reader(io.StringIO(render_csv(report()))))
@@ -77,11 +62,18 @@ class DocumentTest(unittest.TestCase):
         self.assertTrue(all(len(row) == len(CSV_HEADER) for row in rows))
         self.assertIn(["phase", "B", "A", "load", "", "ratio", "2.0", ""],
                       rows)
+        # every metric, not only those the summary shows
         self.assertIn(["metric", "B", "A", "", "pg.tps", "normalized_ratio",
                        "2.0", ""], rows)
+        self.assertIn(["candidate", "B", "A", "load", "fdatasync.mean_us",
+                       "plausible", "True", ""], rows)
+        self.assertIn(["correlation", "", "", "", "", "withheld",
+                       "n = 2 < 4: so few points give ±1 by chance", ""], rows)
         sections = {row[0] for row in rows[1:]}
-        self.assertEqual(sections, {"phase", "metric", "direction", "closest",
-                                    "verdict", "wal", "prediction"})
+        self.assertEqual(sections, {"phase", "metric", "candidate",
+                                    "verdict", "correlation",
+                                    "fit", "wal", "wal_basis", "prediction",
+                                    "trust"})
 
     def test_json_is_the_report(self):
         the_report = report()

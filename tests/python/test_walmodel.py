@@ -1,109 +1,162 @@
 # SPDX-License-Identifier: MIT
-"""Description: the WAL model's arithmetic: sync time = syncs × measured
-latency, the share of the phase, the prediction when only the latency
-changes (and with the other environment's own count), and the checkpoint
-basis scaled by files or by time."""
+"""Description: the WAL model estimates each kind of sync as count ×
+the latency of its diskio mode, predicts the other environment's phase
+as the baseline's plus every basis' count × latency difference (the
+checkpoints without a file count: their time × (latency ratio − 1)),
+shows the background share and the commit path alone apart, and says
+what each prediction rests on: the share of the phase it covers, how it
+compares with PostgreSQL's own time, the latency noise, the bases not
+measured and the incomplete runs."""
 
 import unittest
 
-from diskio_analysis.walmodel import (checkpoint_latency, latency_metric,
-                                      wal_model, wal_phase_estimate)
+from diskio_analysis.walmodel import latency_metric, wal_model
 from envlib import make_env
 
 ROW = {"wal_write": 1000.0, "wal_sync": 500.0, "wal_write_time_ms": 300.0,
-       "wal_sync_time_ms": 800.0, "wal_bytes": 1e6}
+       "wal_sync_time_ms": 50.0, "wal_bytes": 32 << 20}
+LAT = {"fdatasync.mean_us": 100.0, "fsync.mean_us": 200.0}
+LAT_B = {"fdatasync.mean_us": 300.0, "fsync.mean_us": 600.0}
 
 
-def pair(base_row=ROW, other_row=ROW, other_latency=300.0):
-    base = make_env("A", {"load": 10.0}, {"fdatasync.mean_us": 100.0},
-                    {"load": base_row})
-    other = make_env("B", {"load": 12.0},
-                     {"fdatasync.mean_us": other_latency},
-                     {"load": other_row})
-    return base, other
+def model(base_row=ROW, other_row=ROW, base_lat=LAT, other_lat=LAT_B,
+          base_settings=None, other_settings=None, notes=None):
+    base = make_env("A", {"load": 10.0}, base_lat, {"load": base_row},
+                    base_settings)
+    other = make_env("B", {"load": 12.0}, other_lat, {"load": other_row},
+                     other_settings)
+    return wal_model(base, [base, other], "fdatasync",
+                     [] if notes is None else notes)
 
 
 class EstimateTest(unittest.TestCase):
-    def test_sync_time_and_share(self):
-        base, _ = pair()
-        notes = []
-        est = wal_phase_estimate(base, "load", base.wal["load"], "fdatasync",
-                                 notes)
-        self.assertEqual(est["sync_count"], 500.0)
-        self.assertAlmostEqual(est["est_sync_s"], 0.05)     # 500 × 100 us
-        self.assertAlmostEqual(est["share"], 0.005)
-        self.assertAlmostEqual(est["pg_sync_time_s"], 0.8)
-        self.assertEqual(est["basis"], "wal_sync")
-        self.assertEqual(notes, [])
+    def test_sync_time_share_and_the_check_against_postgresql(self):
+        est = model()["environments"]["A"]["phases"]["load"]
+        commit = est["bases"]["wal_commit"]
+        self.assertAlmostEqual(commit["est_s"], 0.05)        # 500 × 100 us
+        self.assertAlmostEqual(commit["share"], 0.005)
+        self.assertAlmostEqual(commit["pg_share"], 0.005)
+        self.assertAlmostEqual(commit["pg_agreement"], 1.0)
+        self.assertAlmostEqual(est["commit_path_share"], 0.005)
+        self.assertIsNone(est["background_share"])
 
-    def test_open_sync_methods_count_writes(self):
-        env = make_env("A", {"load": 10.0}, {"odsync.mean_us": 10.0},
-                       {"load": ROW})
-        est = wal_phase_estimate(env, "load", env.wal["load"],
-                                 "open_datasync", [])
-        self.assertEqual((est["counted"], est["sync_count"]),
-                         ("wal_write", 1000.0))
-        self.assertAlmostEqual(est["est_sync_s"], 0.01)
-
-    def test_no_syncs_but_writes_suggests_the_method(self):
-        base, _ = pair(dict(ROW, wal_sync=0.0))
-        notes = []
-        wal_phase_estimate(base, "load", base.wal["load"], "fdatasync", notes)
-        self.assertIn("pass --wal-sync-method", notes[0])
-
-    def test_checkpoint_time_above_wal_time_changes_the_basis(self):
-        base, _ = pair(dict(ROW, checkpoint_sync_time_ms=2000.0))
-        est = wal_phase_estimate(base, "load", base.wal["load"], "fdatasync",
-                                 [])
-        self.assertEqual(est["basis"], "checkpoint_sync_time")
-        self.assertAlmostEqual(est["checkpoint_share"], 0.2)
+    def test_background_share_apart(self):
+        row = dict(ROW, checkpoint_sync_files=100.0,
+                   checkpoint_sync_time_ms=1000.0)
+        est = model(row, row)["environments"]["A"]["phases"]["load"]
+        self.assertAlmostEqual(est["background_share"], 100 * 200e-6 / 10)
+        self.assertAlmostEqual(est["modelled_share"],
+                               0.005 + 100 * 200e-6 / 10)
+        self.assertAlmostEqual(est["checkpoint_share"], 0.002)
 
     def test_latency_metric_falls_back_to_the_8k_run(self):
-        env = make_env("A", {"load": 1.0}, {"fsync@8k.mean_us": 5.0})
+        env = make_env("A", {"load": 1.0}, {"fsync@8k.mean_us": 5.0,
+                                            "fsync@16m.mean_us": 9.0})
         self.assertEqual(latency_metric(env, "fsync"), "fsync@8k.mean_us")
+        self.assertEqual(latency_metric(env, "fsync", 16 << 20),
+                         "fsync@16m.mean_us")
         self.assertIsNone(latency_metric(env, "osync"))
 
 
 class PredictionTest(unittest.TestCase):
-    def test_prediction_when_only_latency_changes(self):
-        base, other = pair(other_row=dict(ROW, wal_sync=400.0))
-        model = wal_model(base, [base, other], "fdatasync", [])
-        p = model["predictions"][0]["phases"]["load"]
-        # 10 s + 500 syncs × (300 − 100) us
-        self.assertAlmostEqual(p["predicted_wal_s"], 10.1)
-        # 10 s + (400 × 300 − 500 × 100) us
-        self.assertAlmostEqual(p["predicted_wal_alt_s"], 10.07)
-        self.assertAlmostEqual(p["predicted_ratio"], 1.01)
+    def test_the_bases_add_up(self):
+        row = dict(ROW, checkpoint_sync_files=100.0,
+                   checkpoint_sync_time_ms=1000.0, wal_segment_switches=2.0)
+        p = model(row, dict(row, wal_sync=400.0))["predictions"][0][
+            "phases"]["load"]
+        wal = 500 * (300 - 100) / 1e6
+        segments = 2 * (600 - 200) / 1e6
+        checkpoint = 100 * (600 - 200) / 1e6
+        self.assertAlmostEqual(p["bases"]["wal_commit"]["delta_s"], wal)
+        self.assertAlmostEqual(p["bases"]["segment_switch"]["delta_s"],
+                               segments)
+        self.assertAlmostEqual(p["bases"]["checkpoint"]["delta_s"], checkpoint)
+        self.assertAlmostEqual(p["predicted_s"],
+                               10.0 + wal + segments + checkpoint)
+        self.assertAlmostEqual(p["predicted_commit_path_s"],
+                               10.0 + wal + segments)
+        self.assertAlmostEqual(p["background_delta_s"], checkpoint)
+        self.assertEqual(p["dominant_basis"], "wal_commit")
         self.assertAlmostEqual(p["actual_ratio"], 1.2)
+        # the other environment's own WAL count: 400 × 300 − 500 × 100 us
+        self.assertAlmostEqual(p["bases"]["wal_commit"]["delta_alt_s"], 0.07)
 
-    def test_checkpoint_prediction_by_files_and_by_time(self):
-        for extra, basis, predicted in (
-                ({"checkpoint_sync_files": 100.0}, "checkpoint_sync_files",
-                 10.0 + 100 * 200 / 1e6),
-                ({}, "checkpoint_sync_time_ratio", 10.0 + 2.0 * (3.0 - 1.0))):
-            row = dict(ROW, checkpoint_sync_time_ms=2000.0, **extra)
-            base, other = pair(row, row)
-            p = wal_model(base, [base, other], "fdatasync",
-                          [])["predictions"][0]["phases"]["load"]
-            with self.subTest(basis=basis):
-                self.assertEqual(p["checkpoint_basis"], basis)
-                self.assertEqual(p["basis"], "checkpoint_sync_time")
-                self.assertAlmostEqual(p["predicted_s"], predicted)
+    def test_checkpoints_without_a_file_count_scale_their_time(self):
+        row = dict(ROW, checkpoint_sync_time_ms=2000.0)
+        p = model(row, row)["predictions"][0]["phases"]["load"]
+        self.assertEqual(p["bases"]["checkpoint"]["how"],
+                         "PostgreSQL's sync time x (latency ratio - 1)")
+        self.assertAlmostEqual(p["bases"]["checkpoint"]["delta_s"],
+                               2.0 * (600 / 200 - 1))
+        self.assertEqual(p["dominant_basis"], "checkpoint")
 
-    def test_checkpoint_latency_falls_back_to_the_wal_mode(self):
-        base, other = pair()
+    def test_counted_checkpoint_files_far_below_their_time_are_flagged(self):
+        row = dict(ROW, checkpoint_sync_time_ms=2000.0,
+                   checkpoint_sync_files=3.0, wal_sync_time_ms=0.0)
+        p = model(row, row)["predictions"][0]["phases"]["load"]
+        self.assertEqual(p["bases"]["checkpoint"]["how"],
+                         "count x latency difference")
+        self.assertAlmostEqual(p["bases"]["checkpoint"]["delta_s"],
+                               3 * 400e-6)
+        self.assertIn("is 0.0003x PostgreSQL's own time for checkpoint "
+                      "(disagrees)", p["trust"]["pg_check"])
+
+    def test_trust_names_what_was_not_measured(self):
+        p = model()["predictions"][0]["phases"]["load"]
+        trust = p["trust"]
+        self.assertEqual(sorted(trust["not_measured"]),
+                         ["checkpoint", "segment_switch", "wal_background"])
+        self.assertIn("is 1.00x PostgreSQL's own time for wal_commit "
+                      "(agrees)", trust["pg_check"])
+        self.assertIn("no repetitions", trust["latency_noise"])
+        self.assertIsNone(trust["predicted_ratio_range"])
+        self.assertAlmostEqual(trust["residual_s"], 12.0 - p["predicted_s"])
+
+    def test_untimed_wal_io_is_not_checked(self):
+        p = model(dict(ROW, wal_sync_time_ms=0.0))["predictions"][0][
+            "phases"]["load"]
+        self.assertIsNone(p["trust"]["pg_agreement"])
+        self.assertIn("not checked", p["trust"]["pg_check"])
+        est = model(dict(ROW, wal_sync_time_ms=0.0))["environments"]["A"][
+            "phases"]["load"]
+        self.assertIsNone(est["bases"]["wal_commit"]["pg_time_s"])
+
+    def test_a_disagreement_with_postgresql_is_said(self):
+        p = model(dict(ROW, wal_sync_time_ms=500.0))["predictions"][0][
+            "phases"]["load"]
+        self.assertIn("0.10x PostgreSQL's own time for wal_commit "
+                      "(disagrees)", p["trust"]["pg_check"])
+
+    def test_repeated_latencies_give_a_predicted_range(self):
+        p = model(base_lat={"fdatasync.mean_us": [99.0, 100.0, 101.0]},
+                  other_lat={"fdatasync.mean_us": [290.0, 300.0, 310.0]}
+                  )["predictions"][0]["phases"]["load"]
+        low, high = p["trust"]["predicted_ratio_range"]
+        self.assertTrue(low < p["predicted_ratio"] < high)
+        self.assertIn("interval", p["trust"]["latency_noise"])
+
+    def test_incomplete_runs_are_flagged(self):
+        p = model(other_settings={"complete": False})["predictions"][0][
+            "phases"]["load"]
+        self.assertEqual(p["trust"]["incomplete_runs"], ["B"])
+        est = model(base_settings={"complete": False})["environments"]["A"][
+            "phases"]["load"]
+        self.assertIs(est["complete"], False)
+
+    def test_a_missing_latency_is_not_measured(self):
         notes = []
-        self.assertEqual(checkpoint_latency(base, other, "fdatasync", notes),
-                         (100.0, 300.0))
-        self.assertIn("checkpoint predictions use fdatasync latency",
-                      notes[0])
+        p = model(other_lat={"fsync.mean_us": 600.0}, notes=notes)[
+            "predictions"][0]["phases"]["load"]
+        self.assertIn("no fdatasync.mean_us in both A and B",
+                      p["bases"]["wal_commit"]["not_measured"])
+        self.assertIn("B: wal.csv present but no fdatasync.mean_us", notes[0])
 
     def test_no_wal_no_model_and_baseline_without_wal_no_predictions(self):
-        base, other = pair()
-        base.wal = {}
+        base = make_env("A", {"load": 10.0}, LAT)
+        other = make_env("B", {"load": 12.0}, LAT_B, {"load": ROW})
         notes = []
-        model = wal_model(base, [base, other], "fdatasync", notes)
-        self.assertEqual(model["predictions"], [])
+        result = wal_model(base, [base, other], "fdatasync", notes)
+        self.assertEqual(result["predictions"], [])
         self.assertIn("baseline A has no wal.csv", notes[-1])
         other.wal = {}
         self.assertIsNone(wal_model(base, [base, other], "fdatasync", []))

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checkpoint-heavy phases: when wal.csv counts the files the checkpoints
-synced (checkpoint_sync_files, from log_checkpoints), diskio-correlate
-predicts the phase like the WAL model does, count x latency difference;
-without the count it scales the checkpoint sync time by the latency ratio.
+"""The checkpoints' basis of the WAL model: when wal.csv counts the files
+the checkpoints synced (checkpoint_sync_files, from log_checkpoints),
+count x latency difference, like the WAL flushes' (a data file's fsync
+flushes every dirty page of it, so the files times diskio's one-block
+fsync latency falls far short of PostgreSQL's own time, and the check
+against that time says so); without the count, the checkpoint sync time
+scaled by the latency ratio.
 The runner's settings.json tells which wal_sync_method wal.csv counts.
 The fixtures' load phase is checkpoint-heavy (60 s of checkpoint sync
-against 0.4 s of WAL sync)."""
+against 0.4 s of WAL sync), so the checkpoints dominate its
+prediction."""
 import json
 import os
 import shutil
@@ -40,22 +44,29 @@ try:
     check(status == 0, "diskio-correlate accepts checkpoint_sync_files", err)
     report = json.loads(out)
     load = report["wal_model"]["predictions"][0]["phases"]["load"]
-    check(load["basis"] == "checkpoint_sync_time", "load is checkpoint-heavy", load)
-    check(load["checkpoint_basis"] == "checkpoint_sync_files",
-          "the counted files are the basis", load)
-    expected = 1000.0 + 250 * (lat_b - lat_a) / 1e6
+    ckpt = load["bases"]["checkpoint"]
+    wal = 5000 * (104 - 80) / 1e6
+    check(ckpt["how"] == "count x latency difference" and ckpt["count"] == 250,
+          "the counted files are the basis", ckpt)
+    expected = 1000.0 + wal + 250 * (lat_b - lat_a) / 1e6
     check(close(load["predicted_s"], expected),
-          "load predicted = 1000 s + 250 x (%.1f - %.1f) us = %.6f s" % (lat_b, lat_a, expected),
-          load["predicted_s"])
+          "load predicted = 1000 s + 5000 x 24 us + 250 x (%.1f - %.1f) us = "
+          "%.6f s" % (lat_b, lat_a, expected), load["predicted_s"])
+    check("is 0.00042x PostgreSQL's own time for checkpoint (disagrees)"
+          in load["trust"]["pg_check"],
+          "250 files x one-block fsync latency vs 60 s: the disagreement is "
+          "said", load["trust"])
 
     # without the column: the ratio of the sync time
     shutil.copy(os.path.join(FIXTURES, "env-a", "wal.csv"), path)
     status, out, err = run(CORRELATE, "--format", "json",
                            os.path.join(work, "env-a"), os.path.join(work, "env-b"))
     load = json.loads(out)["wal_model"]["predictions"][0]["phases"]["load"]
-    check(load["checkpoint_basis"] == "checkpoint_sync_time_ratio",
+    check(status == 0 and load["bases"]["checkpoint"]["how"] ==
+          "PostgreSQL's sync time x (latency ratio - 1)"
+          and load["dominant_basis"] == "checkpoint",
           "without a count the sync time is scaled", load)
-    expected = 1000.0 + 60.0 * (lat_b / lat_a - 1.0)
+    expected = 1000.0 + wal + 60.0 * (lat_b / lat_a - 1.0)
     check(close(load["predicted_s"], expected), "load predicted = %.6f s" % expected,
           load["predicted_s"])
 

@@ -8,25 +8,40 @@ side) and optionally wal.csv (PostgreSQL WAL counters per phase).  See
 diskio-correlate(1).
 """
 
+import re
+
 from .. import compare, compare_render
 from ..cli import new_parser, run_command, write_stdout
-from ..correlate import build_report
+from ..correlate import DEFAULT_METRICS, build_report
 from ..environment import (check_environment, check_names_unique,
                            choose_baseline, load_environment)
 from ..errors import UsageError
 from ..inputs import WAL_SYNC_METHODS
+from ..noise import DEFAULT_MIN_CHANGE
+from ..outputs import write_output_file
 from ..render import RENDERERS
 
 PROG = "diskio-correlate"
 EXIT_INTERNAL = 3
 
 
+def pattern(option, text):
+    """'all', or a compiled regular expression."""
+    if text == "all":
+        return text
+    try:
+        return re.compile(text)
+    except re.error as err:
+        raise UsageError(f"{option}: bad regular expression {text!r}: {err}")
+
+
 def parse_args(argv):
     parser = new_parser(
         PROG,
         "Compare disk write-latency ratios between environments with "
-        "database phase-time ratios.",
-        "Exit status: 0 ok, 1 bad input data, 2 usage error, "
+        "database phase-time ratios: a one-screen summary, the details on "
+        "request.",
+        "Exit status: 0 ok, 1 bad input data or output, 2 usage error, "
         "3 internal error. See diskio-correlate(1).")
     parser.add_argument("envdirs", metavar="ENVDIR", nargs="+",
                         help="environment directory; the first is the "
@@ -36,22 +51,52 @@ def parse_args(argv):
                              "compare against")
     parser.add_argument("--format", choices=sorted(RENDERERS), default="text",
                         help="output format (default: text)")
+    parser.add_argument("--phases", metavar="all|REGEX", default=None,
+                        help="phases the text and markdown show (default: "
+                             "the top-level ones, load, power, throughput)")
+    parser.add_argument("--metrics", metavar="all|REGEX", default=None,
+                        help="disk metrics the text and markdown show "
+                             f"(default: those matching {DEFAULT_METRICS})")
+    parser.add_argument("--details", action="store_true",
+                        help="after the summary, every metric with its "
+                             "interval, each phase's lists, the correlations "
+                             "and the WAL model basis by basis")
+    parser.add_argument("--min-change", type=float, metavar="PCT",
+                        default=100 * DEFAULT_MIN_CHANGE,
+                        help="smallest change in percent called slower or "
+                             f"faster (default {100 * DEFAULT_MIN_CHANGE:g})")
     parser.add_argument("--wal-sync-method", choices=list(WAL_SYNC_METHODS),
                         default=None,
                         help="PostgreSQL wal_sync_method the wal.csv counters "
                              "come from (default: what diskio-pgphases "
                              "recorded in the baseline's settings.json, else "
                              "fdatasync)")
+    parser.add_argument("--lenient", action="store_true",
+                        help="leave out a bad CSV row (named with its "
+                             "file:line in the notes) instead of stopping")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the report to FILE (its directory is "
+                             "created) instead of standard output")
+    parser.add_argument("--force", action="store_true",
+                        help="let --output replace an existing file")
     args = parser.parse_args(argv)
     if len(args.envdirs) < 2:
         raise UsageError(f"need at least two ENVDIRs, got "
                          f"{len(args.envdirs)} (see {PROG} --help)")
+    if not 0 <= args.min_change < 1000:
+        raise UsageError(f"--min-change {args.min_change:g}: want a "
+                         "percentage from 0 to 1000")
+    if args.phases is not None:
+        args.phases = pattern("--phases", args.phases)
+    if args.metrics is not None:
+        args.metrics = pattern("--metrics", args.metrics)
     return args
 
 
 def run(argv):
     args = parse_args(argv)
-    envs = [load_environment(d, need_phases=False) for d in args.envdirs]
+    envs = [load_environment(d, need_phases=False, lenient=args.lenient)
+            for d in args.envdirs]
     check_names_unique(envs)
     if not any(env.phases for env in envs) and all(env.results for env in envs):
         output = disks_only(envs, args)
@@ -59,8 +104,11 @@ def run(argv):
         for env in envs:
             check_environment(env)
         output = correlation(envs, args)
-    # Everything is computed before anything reaches stdout.
-    write_stdout(output)
+    # Everything is computed before anything is written.
+    if args.output:
+        write_output_file(args.output, output, force=args.force)
+    else:
+        write_stdout(output)
 
 
 def disks_only(envs, args):
@@ -68,11 +116,14 @@ def disks_only(envs, args):
     one environment per ENVDIR."""
     comparison = compare.compare_environments(
         [compare.environment_of(env.name, env.results) for env in envs],
-        baseline=args.baseline)
+        baseline=args.baseline, min_change=args.min_change / 100.0)
     output = compare_render.RENDERERS[args.format](comparison)
-    if args.format in ("text", "markdown"):
+    if args.format == "text":
         output = ("no phase timings in any ENVDIR: the disks compared alone "
                   "(as diskio-compare does)\n\n" + output)
+    elif args.format == "markdown":
+        output = ("No phase timings in any ENVDIR: the disks compared alone "
+                  "(as diskio-compare does).\n\n" + output)
     return output
 
 
@@ -84,7 +135,12 @@ def correlation(envs, args):
             env.notes.append(f"{env.name}: diskio-pgphases ran with "
                              f"wal_sync_method {env.wal_sync_method}, the "
                              f"model uses {method}")
-    return RENDERERS[args.format](build_report(envs, baseline, method))
+    report = build_report(envs, baseline, method, args.phases, args.metrics,
+                          args.min_change / 100.0)
+    if not report["shown"]["phases"]:
+        raise UsageError(f"--phases matches none of the phases "
+                         f"({', '.join(report['phase_order'][:8])}...)")
+    return RENDERERS[args.format](report, args.details)
 
 
 def main(argv=None):

@@ -16,6 +16,7 @@ import signal
 from .. import __version__
 from ..cli import run_command
 from ..errors import EXIT_INTERRUPTED, EXIT_OK, UsageError
+from ..outputs import make_output_dir
 from . import PROG, RunError, progress, results
 from .cluster import Cluster
 from .workload import Workload
@@ -130,10 +131,8 @@ def execute(argv):
     out = args.output
     check_output(out)
     run = Run(args)
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        raise UsageError("cannot create --output %s: %s" % (out, e))
+    # created the way every analysis command creates its output directory
+    make_output_dir(out, "--output", status=UsageError.exit_status)
 
     def on_signal(signum, frame):
         if run.interrupted_by is None and not run.cluster.cleaned:

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: MIT
+"""Which disk metrics a phase's change is consistent with.
+
+A phase that took r_p times as long is consistent with a metric whose
+normalized ratio r_m moved the same way, beyond its noise, if a share s
+of the baseline's phase time was spent in what the metric measures and
+only that changed:  r_p = (1 − s) + s × r_m,  so  s = (r_p − 1)/(r_m − 1).
+The smaller s, the less the hypothesis asks; s above 1 asks for more than
+the whole phase, which is implausible.  Candidates are ranked by s.
+Metrics within their noise band are "same", whatever their ratio; metrics
+that moved the other way are named as such.  The wording is "consistent
+with", never "explains": a ratio that matches proves no cause."""
+
+MAX_NAMED = 2           # candidates named in a verdict line
+
+
+def implied_share(phase_ratio, metric_ratio):
+    """s with phase_ratio = 1 + s × (metric_ratio − 1)."""
+    return (phase_ratio - 1.0) / (metric_ratio - 1.0)
+
+
+def analyse_phase(phase, phase_row, metric_rows):
+    """The candidates, the metrics that moved the other way, those within
+    noise and those not in both environments, and the verdict line."""
+    direction = phase_row["verdict"]
+    groups = {"candidates": [], "other_direction": [], "moved": [],
+              "same": [], "not_compared": []}
+    for name, row in metric_rows.items():
+        if row["verdict"] is None:
+            groups["not_compared"].append(name)
+        elif row["verdict"] == "same":
+            groups["same"].append(name)
+        elif direction == "same":
+            groups["moved"].append(name)
+        elif row["verdict"] == direction:
+            share = implied_share(phase_row["ratio"], row["normalized_ratio"])
+            groups["candidates"].append({
+                "metric": name, "normalized_ratio": row["normalized_ratio"],
+                "share": share, "plausible": share <= 1.0})
+        else:
+            groups["other_direction"].append(name)
+    groups["candidates"].sort(key=lambda c: c["share"])
+    if direction == "same":
+        conclusion = "nothing to explain"
+    elif any(c["plausible"] for c in groups["candidates"]):
+        conclusion = "consistent"
+    else:
+        conclusion = "none"
+    analysis = {"ratio": phase_row["ratio"], "direction": direction,
+                "conclusion": conclusion, **groups}
+    analysis["verdict"] = verdict_text(phase, phase_row, analysis)
+    return analysis
+
+
+def fmt_share(share):
+    return f"{share:.0%}" if share < 10 else f"{share:.3g}x"
+
+
+def phase_head(phase, phase_row):
+    ratio = phase_row["ratio"]
+    if phase_row["verdict"] == "slower":
+        return f"{phase}: {ratio:.2f}× slower"
+    if phase_row["verdict"] == "faster":
+        return f"{phase}: {1.0 / ratio:.2f}× faster"
+    return (f"{phase}: same ({ratio:.2f}×, within "
+            f"{phase_row['min_change']:.0%})")
+
+
+def named(items, most, describe):
+    shown = ", ".join(describe(item) for item in items[:most])
+    more = len(items) - most
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def verdict_text(phase, phase_row, analysis):
+    head = phase_head(phase, phase_row)
+    if analysis["conclusion"] == "nothing to explain":
+        moved = analysis["moved"]
+        return head + ("; nothing to explain" + (
+            f" ({named(moved, MAX_NAMED, str)} changed without it)"
+            if moved else ""))
+    plausible = [c for c in analysis["candidates"] if c["plausible"]]
+    implausible = [c for c in analysis["candidates"] if not c["plausible"]]
+    if plausible:
+        text = head + "; consistent with " + named(
+            plausible, MAX_NAMED,
+            lambda c: f"{c['metric']} {c['normalized_ratio']:.2f}× (needs "
+                      f"{fmt_share(c['share'])})")
+    else:
+        text = head + "; no disk metric moved enough to explain this phase"
+        if implausible:
+            c = implausible[0]
+            text += (f" ({c['metric']} {c['normalized_ratio']:.2f}× would "
+                     f"need {fmt_share(c['share'])} of it: implausible)")
+    if analysis["other_direction"]:
+        text += (f"; {named(analysis['other_direction'], 2, str)} moved the "
+                 "other way")
+    return text

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+"""How the reports show numbers: values with their unit, ratios,
+shares, seconds, intervals; "n/a" for what is not there, so that nothing
+prints as a bare null."""
+
+
+def fmt_value(value, unit):
+    if value is None:
+        return "n/a"
+    if abs(value) >= 1000:
+        text = f"{value:.0f}"
+    elif abs(value) >= 100:
+        text = f"{value:.1f}"
+    elif abs(value) >= 1:
+        text = f"{value:.2f}"
+    else:
+        text = f"{value:.3f}"
+    return f"{text} {unit}" if unit else text
+
+
+def fmt_ratio(value):
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def fmt_times(value):
+    """A ratio as a factor: 1.51×."""
+    return "n/a" if value is None else f"{value:.2f}×"
+
+
+def fmt_corr(value):
+    return "n/a" if value is None else f"{value:+.2f}"
+
+
+def fmt_share(value):
+    if value is None:
+        return "n/a"
+    if abs(value) < 0.001:
+        return f"{100.0 * value:.3f}%"
+    return f"{100.0 * value:.1f}%"
+
+
+def fmt_seconds(value):
+    """Predictions differ from the baseline by little: keep milliseconds."""
+    return "n/a" if value is None else f"{value:.3f} s"
+
+
+def fmt_signed_seconds(value):
+    return "n/a" if value is None else f"{value:+.3f} s"
+
+
+def fmt_interval(interval):
+    return "n/a" if not interval else f"{interval[0]:.2f}-{interval[1]:.2f}"
+
+
+def fmt_count(value):
+    return "n/a" if value is None else f"{value:.6g}"
