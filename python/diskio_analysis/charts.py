@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: MIT
-"""diskio-plot's charts: for each, its data tables (tab-separated files
-in a work directory) and the gnuplot commands that draw it.  Latency
-histograms and percentile curves per mode, block-size sweeps, per-op
-traces, and from a diskio-correlate report the ratio bars and the WAL
-model's sync shares."""
+"""diskio-plot's charts of diskio results and traces: for each, its data
+tables (tab-separated files in a work directory) and the gnuplot commands
+that draw it.  Latency histograms and percentile curves per mode,
+block-size sweeps, per-op traces (report_charts.py draws a
+diskio-correlate report's).  Every latency axis is logarithmic with ticks
+in µs/ms/s; titles say the block size and pattern; each series has its
+own dash type, so the charts read in monochrome too."""
 
 import math
 import os
 import re
-import sys
 from dataclasses import dataclass
 
-from .gnuplot import common_settings, gp_string, plot_lines
+from .gnuplot import (common_settings, gp_string, latency_tics, log_axis,
+                      plot_lines, size_tics)
 
 HIST_BINS_PER_DECADE = 20
 # x positions of the percentile axis: 1/(1-p).
@@ -24,6 +26,7 @@ class Chart:
     filename: str     # final name in outdir
     title: str
     commands: str     # gnuplot commands after set output
+    size: tuple = None    # (width, height) in pixels; None: the default
 
 
 # ---------------------------------------------------------------- data
@@ -94,25 +97,57 @@ def mode_order(runs):
     return modes
 
 
+def bytes_label(nbytes):
+    """8192 -> '8 KiB', 1048576 -> '1 MiB', 512 -> '512 B'."""
+    for shift, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB")):
+        if nbytes >= 1 << shift and nbytes % (1 << shift) == 0:
+            return f"{nbytes >> shift} {unit}"
+    return f"{nbytes} B"
+
+
+def what_was_written(runs):
+    """'8 KiB seq writes' when the runs agree, naming what differs
+    otherwise (it is in the legend then)."""
+    sizes = {run.block_size for run in runs}
+    patterns = {run.pattern for run in runs}
+    pattern = patterns.pop() if len(patterns) == 1 else "mixed"
+    if len(sizes) == 1:
+        return f"{bytes_label(sizes.pop())} {pattern} writes"
+    return f"{pattern} writes of several block sizes"
+
+
 def mode_series(runs, mode, workdir, kind, header, rows_of):
-    """A data table per run of mode (KIND-MODE-I.dat, rows_of(run)) and
-    the plot series drawing them."""
-    series = []
+    """A data table per run of mode (KIND-MODE-I.dat, rows_of(run)), the
+    plot series drawing them and every value in their second column."""
+    series, values = [], []
     for i, run in enumerate(r for r in runs if r.mode == mode):
         path = os.path.join(workdir, f"{kind}-{safe_name(mode)}-{i}.dat")
-        write_table(path, header, rows_of(run))
+        rows = rows_of(run)
+        write_table(path, header, rows)
         series.append((path, "1:2", run.series))
-    return series
+        values.append([float(row[0]) for row in rows])
+        values.append([float(row[1]) for row in rows])
+    return series, values
+
+
+def span(columns, positive=True):
+    values = [v for column in columns for v in column
+              if not positive or v > 0]
+    return (min(values), max(values)) if values else (1.0, 10.0)
 
 
 def histogram_charts(runs, workdir, ext):
     charts = []
     for mode in mode_order(runs):
-        series = mode_series(runs, mode, workdir, "hist",
-                             ("latency_us", "percent"), histogram_rows)
+        mode_runs = [r for r in runs if r.mode == mode]
+        series, values = mode_series(runs, mode, workdir, "hist",
+                                     ("latency_us", "percent"),
+                                     histogram_rows)
         commands = common_settings(
-            f"Latency histogram, mode {mode}", "latency per op (us, log scale)",
-            "share of ops (%)") + "set logscale x\nset yrange [0:*]\n" + \
+            f"Latency histogram, {mode}, {what_was_written(mode_runs)}",
+            "latency per op (log scale)", "share of ops (%)") + \
+            "set logscale x\nset yrange [0:*]\n" + \
+            latency_tics("x", *span(values[0::2])) + \
             plot_lines(series, "with steps lw 2")
         charts.append(Chart(f"diskio-hist-{safe_name(mode)}.{ext}",
                             f"histogram {mode}", commands))
@@ -125,12 +160,14 @@ def percentile_charts(runs, workdir, ext):
     tics = ", ".join(f"{gp_string(label.replace('%', '%%'))} {value:g}"
                      for label, value in TAIL_TICS)
     for mode in mode_order(runs):
-        series = mode_series(runs, mode, workdir, "pct",
-                             ("tail", "latency_us"), percentile_rows)
+        mode_runs = [r for r in runs if r.mode == mode]
+        series, values = mode_series(runs, mode, workdir, "pct",
+                                     ("tail", "latency_us"), percentile_rows)
         commands = common_settings(
-            f"Latency by percentile, mode {mode}", "percentile",
-            "latency per op (us, log scale)") + \
+            f"Latency by percentile, {mode}, {what_was_written(mode_runs)}",
+            "percentile", "latency per op (log scale)") + \
             f"set logscale xy\nset xtics ({tics})\nset xrange [1:*]\n" + \
+            latency_tics("y", *span(values[1::2])) + \
             plot_lines(series, "with lines lw 2")
         charts.append(Chart(f"diskio-percentiles-{safe_name(mode)}.{ext}",
                             f"percentiles {mode}", commands))
@@ -138,41 +175,50 @@ def percentile_charts(runs, workdir, ext):
 
 
 def sweep_groups(runs):
-    """(env, mode) groups that ran at two or more block sizes."""
+    """(env, mode, pattern) groups that ran at two or more block sizes."""
     groups = {}
     for run in runs:
-        groups.setdefault((run.env, run.mode), []).append(run)
+        groups.setdefault((run.env, run.mode, run.pattern), []).append(run)
     return {key: sorted(group, key=lambda r: r.block_size)
             for key, group in groups.items()
             if len({r.block_size for r in group}) > 1}
 
 
 def sweep_charts(runs, workdir, ext):
+    """Throughput and mean latency by block size, both axes logarithmic:
+    the modes differ by decades."""
     groups = sweep_groups(runs)
     if not groups:
         return []
-    series_tp, series_lat = [], []
-    for i, ((env, mode), group) in enumerate(groups.items()):
+    patterns = {pattern for _, _, pattern in groups}
+    series_tp, series_lat, sizes, tp, lat = [], [], [], [], []
+    for i, ((env, mode, pattern), group) in enumerate(groups.items()):
         path = os.path.join(workdir, f"sweep-{i}.dat")
         write_table(path, ("block_kib", "mb_per_s", "mean_us"),
                     [(r.block_size / 1024.0, r.mb_per_s, r.mean_us)
                      for r in group])
-        series_tp.append((path, "1:2", f"{env} {mode}"))
-        series_lat.append((path, "1:3", f"{env} {mode}"))
-    xaxis = "set logscale x 2\n"
+        name = f"{env} {mode}" + (f" {pattern}" if len(patterns) > 1 else "")
+        series_tp.append((path, "1:2", name))
+        series_lat.append((path, "1:3", name))
+        sizes += [r.block_size / 1024.0 for r in group]
+        tp += [r.mb_per_s for r in group]
+        lat += [r.mean_us for r in group]
+    what = f"{patterns.pop()} writes" if len(patterns) == 1 else "writes"
+    xaxis = "set logscale x 2\n" + size_tics("x", sizes)
+    tp_tics = log_axis("y", *span([tp]), label=lambda v: f"{v:g}")
     return [
-        Chart(f"diskio-bs-throughput.{ext}", "throughput by I/O size",
-              common_settings("Throughput by I/O length",
-                              "I/O length (KiB, log2 scale)",
-                              "throughput (MB/s, 10^6 bytes)")
-              + xaxis + "set yrange [0:*]\n"
-              + plot_lines(series_tp, "with linespoints lw 2 pt 7")),
-        Chart(f"diskio-bs-latency.{ext}", "mean latency by I/O size",
-              common_settings("Mean latency by I/O length",
-                              "I/O length (KiB, log2 scale)",
-                              "mean latency per op (us)")
-              + xaxis + "set yrange [0:*]\n"
-              + plot_lines(series_lat, "with linespoints lw 2 pt 7")),
+        Chart(f"diskio-bs-throughput.{ext}", "throughput by block size",
+              common_settings(f"Throughput by block size, {what}",
+                              "block size (log scale)",
+                              "throughput (MB/s, 10^6 bytes, log scale)")
+              + xaxis + "set logscale y\n" + tp_tics
+              + plot_lines(series_tp, "with linespoints lw 2")),
+        Chart(f"diskio-bs-latency.{ext}", "mean latency by block size",
+              common_settings(f"Mean latency by block size, {what}",
+                              "block size (log scale)",
+                              "mean latency per op (log scale)")
+              + xaxis + "set logscale y\n" + latency_tics("y", *span([lat]))
+              + plot_lines(series_lat, "with linespoints lw 2")),
     ]
 
 
@@ -184,122 +230,25 @@ def trace_charts(traces, workdir, ext):
                     zip(trace.ops, trace.elapsed_s, trace.latency_us))
         name = safe_name(trace.name)
         style = "with points pt 7 ps 0.3"
+        tics = "set logscale y\n" + latency_tics("y", *span([trace.latency_us]))
         charts.append(Chart(
             f"diskio-trace-{name}-index.{ext}", f"trace {trace.name} by op",
             common_settings(f"Per-op latency, {trace.name}", "op index",
-                            "latency (us, log scale)")
-            + "set logscale y\n"
-            + plot_lines([(path, "1:3", trace.name)], style)))
+                            "latency (log scale)")
+            + tics + plot_lines([(path, "1:3", trace.name)], style)))
         charts.append(Chart(
             f"diskio-trace-{name}-time.{ext}", f"trace {trace.name} by time",
             common_settings(f"Per-op latency over time, {trace.name}",
                             "elapsed time since first op (s)",
-                            "latency (us, log scale)")
-            + "set logscale y\n"
-            + plot_lines([(path, "2:3", trace.name)], style)))
+                            "latency (log scale)")
+            + tics + plot_lines([(path, "2:3", trace.name)], style)))
     return charts
 
 
-def report_suffix(reports, path):
-    if len(reports) == 1:
-        return ""
-    return "-" + safe_name(os.path.splitext(os.path.basename(path))[0])
-
-
-def ratio_chart(path, report, suffix, metric_filter, workdir, ext):
-    """Environment ratios per metric (normalized: > 1 worse) beside the
-    phase ratios, one bar per compared environment."""
-    if not report.comparisons:
-        return []
-    metrics = [m for m in report.metrics if metric_filter.search(m)]
-    envs = [env for env, _, _ in report.comparisons]
-    header = ["name"] + envs
-    phase_rows = [[p] + [phase_ratios[p]
-                         for _, phase_ratios, _ in report.comparisons]
-                  for p in report.phases]
-    metric_rows = [[m] + [metric_ratios[m]
-                          for _, _, metric_ratios in report.comparisons]
-                   for m in metrics]
-    phase_file = os.path.join(workdir, f"ratios-phases{suffix}.dat")
-    metric_file = os.path.join(workdir, f"ratios-metrics{suffix}.dat")
-    write_table(phase_file, header, phase_rows)
-    write_table(metric_file, header, metric_rows)
-    values = [v for row in phase_rows + metric_rows for v in row[1:]
-              if isinstance(v, float) and math.isfinite(v)]
-    # Headroom above the tallest bar, kept finite for gnuplot.
-    top = min(max(values + [1.0]) * 1.15, sys.float_info.max)
-    columns = len(envs) + 1
-
-    def panel(title, datafile, count):
-        if count == 0:
-            return (f"set title {gp_string(title + ' (none)')}\n"
-                    "unset key\nplot 1 with lines dt 2 lc 'black' notitle\n")
-        return (f"set title {gp_string(title)}\n"
-                "set key top left\n"
-                f"plot for [i=2:{columns}] {gp_string(datafile)} using "
-                "i:xtic(1) title columnheader(i)\n")
-    commands = "\n".join([
-        "set datafile separator '\\t'",
-        "set style data histograms",
-        "set style histogram clustered gap 1",
-        "set style fill solid 0.8 border -1",
-        "set boxwidth 0.9",
-        "set grid ytics",
-        f"set yrange [0:{top:.6g}]",
-        "set xtics rotate by -40 left",
-        "set ylabel " + gp_string(f"ratio to baseline {report.baseline} "
-                                  "(> 1 = slower/worse)"),
-        "set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead "
-        "dt 2 lw 2 lc 'black' front",
-        "set multiplot layout 1,2 title "
-        + gp_string(f"Environment ratios against baseline {report.baseline}"),
-        panel("DB phase time ratio", phase_file, len(phase_rows)),
-        panel("disk metric ratio (normalized)", metric_file, len(metric_rows)),
-        "unset multiplot"]) + "\n"
-    return [Chart(f"diskio-ratios{suffix}.{ext}", "ratios", commands)]
-
-
-def sync_share_chart(path, report, suffix, workdir, ext):
-    """Stacked bar per environment and phase: estimated WAL sync time,
-    PostgreSQL's checkpoint sync time and the rest, as % of the phase."""
-    if not report.sync_shares:
-        return []
-    rows = []
-    for env, phase, share, checkpoint_share in report.sync_shares:
-        wal = 100.0 * share
-        checkpoint = 100.0 * checkpoint_share
-        rest = max(0.0, 100.0 - wal - checkpoint)
-        rows.append((f"{env} {phase}", f"{wal:.6g}", f"{checkpoint:.6g}",
-                     f"{rest:.6g}"))
-    datafile = os.path.join(workdir, f"sync-share{suffix}.dat")
-    write_table(datafile, ("phase", "WAL sync (syncs x measured latency)",
-                           "checkpoint sync (PostgreSQL)", "rest of phase"),
-                rows)
-    commands = common_settings(
-        f"Estimated sync share of each phase (wal_sync_method "
-        f"{report.sync_method})", "environment and phase",
-        "share of phase time (%)") + "\n".join([
-            "set style data histograms",
-            "set style histogram rowstacked",
-            "set style fill solid 0.8 border -1",
-            "set boxwidth 0.7",
-            "set yrange [0:*]",
-            "set xtics rotate by -40 left",
-            f"plot for [i=2:4] {gp_string(datafile)} using i:xtic(1) "
-            "title columnheader(i)"]) + "\n"
-    return [Chart(f"diskio-sync-share{suffix}.{ext}", "sync share", commands)]
-
-
-def build_charts(runs, traces, reports, ext, metric_filter, workdir):
-    """Every chart the inputs make, as ext images; their data tables are
-    written into workdir."""
-    charts = histogram_charts(runs, workdir, ext) + \
+def run_charts(runs, traces, ext, workdir):
+    """Every chart of the results and traces, as ext images; their data
+    tables are written into workdir."""
+    return histogram_charts(runs, workdir, ext) + \
         percentile_charts(runs, workdir, ext) + \
         sweep_charts(runs, workdir, ext) + \
         trace_charts(traces, workdir, ext)
-    for path, report in reports:
-        suffix = report_suffix(reports, path)
-        charts += ratio_chart(path, report, suffix, metric_filter, workdir,
-                              ext)
-        charts += sync_share_chart(path, report, suffix, workdir, ext)
-    return charts

@@ -4,6 +4,7 @@ chart shares, and one script for all charts, run once; each image is
 written under a temporary name and renamed into place only when gnuplot
 succeeded."""
 
+import math
 import os
 import re
 import shutil
@@ -44,15 +45,83 @@ def common_settings(title, xlabel, ylabel):
         "set datafile separator '\\t'"]) + "\n"
 
 
+# Line styles that stay apart in monochrome: a dash type and a point type
+# per series, besides the colour.
+DASH_TYPES = 5
+POINT_TYPES = (7, 5, 9, 11, 13, 4, 6, 8)
+
+
+def series_style(index, style=""):
+    """Colour, dash type (lines) and point type (points) of the index-th
+    series drawn with style."""
+    words = style.split()
+    points = any("points" in w for w in words)
+    lines = not points or "linespoints" in words
+    parts = [f"lc {index % 8 + 1}"]
+    if lines:
+        parts.append(f"dt {index % DASH_TYPES + 1}")
+    if points and "pt" not in words:
+        parts.append(f"pt {POINT_TYPES[index % len(POINT_TYPES)]}")
+    return " ".join(parts)
+
+
 def plot_lines(series, style):
-    """plot clause for [(datafile, using, title)]."""
+    """plot clause for [(datafile, using, title)], each series in its own
+    colour, dash type and point type."""
     return "plot " + ", \\\n     ".join(
-        f"{gp_string(path)} using {using} {style} title {gp_string(title)}"
-        for path, using, title in series) + "\n"
+        f"{gp_string(path)} using {using} {style} {series_style(i, style)} "
+        f"title {gp_string(title)}"
+        for i, (path, using, title) in enumerate(series)) + "\n"
 
 
-def terminal(fmt):
-    width, height = CHART_SIZE
+def fmt_latency_us(value_us):
+    """A latency tick label: 500 ns, 20 µs, 1.5 ms, 2 s."""
+    for scale, unit in ((1e6, "s"), (1e3, "ms"), (1.0, "µs")):
+        if value_us >= scale:
+            return f"{value_us / scale:g} {unit}"
+    return f"{value_us * 1000:g} ns"
+
+
+def log_steps(low, high):
+    """Values at 1-2-5 steps covering low..high (decades only when the
+    range spans more than four decades)."""
+    low, high = max(low, 1e-12), max(high, low * 1.0001, 1e-12)
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    steps = (1,) if last - first > 4 else (1, 2, 5)
+    values = [m * 10.0 ** e for e in range(first, last + 1) for m in steps]
+    inside = [v for v in values if low / 1.0001 <= v <= high * 1.0001]
+    return inside if len(inside) >= 2 else values
+
+
+def latency_tics(axis, low_us, high_us):
+    """'set Xtics (...)' for a log latency axis whose data are in µs,
+    labelled in ns/µs/ms/s."""
+    return log_axis(axis, low_us, high_us, fmt_latency_us)
+
+
+def log_axis(axis, low, high, label):
+    """A log axis over low..high (with a margin) and its ticks at 1-2-5
+    steps, labelled by label(value)."""
+    return (f"set {axis}range [{low / 1.4:.6g}:{high * 1.4:.6g}]\n"
+            f"set {axis}tics (" + ", ".join(
+                f"{gp_string(label(v))} {v:.6g}"
+                for v in log_steps(low, high)) + ")\n")
+
+
+def size_tics(axis, sizes_kib):
+    """'set Xtics (...)' at the block sizes run, labelled 4 KiB, 1 MiB,
+    and a range that shows them all."""
+    def label(kib):
+        return f"{kib / 1024:g} MiB" if kib >= 1024 else f"{kib:g} KiB"
+    sizes = sorted(set(sizes_kib))
+    # a margin, so that the outermost sizes' ticks are inside the axis
+    return (f"set {axis}range [{sizes[0] / 1.15:.6g}:{sizes[-1] * 1.15:.6g}]\n"
+            f"set {axis}tics (" + ", ".join(
+                f"{gp_string(label(k))} {k:.6g}" for k in sizes) + ")\n")
+
+
+def terminal(fmt, size=None):
+    width, height = size or CHART_SIZE
     if fmt == "png":
         return (f"set terminal pngcairo noenhanced size {width},{height} "
                 "font 'sans,10'")
@@ -80,7 +149,8 @@ def gnuplot_script(charts, fmt, outdir):
     for chart in charts:
         temp = os.path.join(outdir, f".{chart.filename}.tmp{os.getpid()}")
         temps.append((temp, os.path.join(outdir, chart.filename)))
-        parts += ["reset", terminal(fmt), f"set output {gp_string(temp)}",
+        parts += ["reset", terminal(fmt, chart.size),
+                  f"set output {gp_string(temp)}",
                   chart.commands, "unset output", ""]
     return "\n".join(parts), temps
 

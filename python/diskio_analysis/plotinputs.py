@@ -27,6 +27,7 @@ class PlotRun:
     count: int
     buckets: list          # [(lowest_ns, highest_ns, count)]
     series: str = ""       # legend: environment and mode (and size)
+    pattern: str = "seq"   # seq, rand or append
 
 
 def environment_name(result):
@@ -51,7 +52,8 @@ def plot_runs(result):
             continue
         runs.append(PlotRun(env, run.mode, run.parameters["block_size"],
                             float(ops_per_s), float(mb_per_s), mean / 1000.0,
-                            count, buckets))
+                            count, buckets,
+                            pattern=run.parameters.get("pattern") or "seq"))
     return runs
 
 
@@ -80,7 +82,7 @@ def load_inputs(paths):
         if path.endswith(".csv"):
             traces.append(load_trace(path))
             continue
-        text, doc = read_json(path)
+        text, doc = read_json(path, preamble_ok=is_fio_output)
         if is_result(doc):
             runs.extend(plot_runs(result_from_json(path, text, doc)))
         elif is_report(doc):
@@ -103,12 +105,15 @@ def load_inputs(paths):
 
 
 def name_series(runs):
-    """Legend text: 'ENV MODE', plus the block size where one environment
-    ran the mode at several sizes."""
-    sizes = {}
+    """Legend text: 'ENV MODE', plus the block size and the pattern where
+    one environment ran the mode with several."""
+    sizes, patterns = {}, {}
     for run in runs:
         sizes.setdefault((run.env, run.mode), set()).add(run.block_size)
+        patterns.setdefault((run.env, run.mode), set()).add(run.pattern)
     for run in runs:
         run.series = f"{run.env} {run.mode}"
         if len(sizes[(run.env, run.mode)]) > 1:
             run.series += f" {size_label(run.block_size, 'KMG')}"
+        if len(patterns[(run.env, run.mode)]) > 1:
+            run.series += f" {run.pattern}"

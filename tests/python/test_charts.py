@@ -2,26 +2,28 @@
 """Description: the charts' data tables (log-binned histogram, percentile
 curve at each bucket's top) and which charts the inputs make: a
 histogram and a percentile chart per mode, sweeps only for modes run at
-several sizes, two charts per trace, the ratio bars filtered by --metrics
-and the sync shares of a report."""
+several sizes, two charts per trace; every latency axis logarithmic with
+ticks in µs/ms/s, the sweeps logarithmic on both axes, block size and
+pattern in the titles, a dash type per series."""
 
 import os
-import re
 import unittest
 
-from diskio_analysis.charts import (build_charts, histogram_rows, one_line,
-                                    percentile_rows, safe_name, sweep_groups)
+from diskio_analysis.charts import (bytes_label, histogram_rows, one_line,
+                                    percentile_rows, run_charts, safe_name,
+                                    sweep_groups, what_was_written)
 from diskio_analysis.plotinputs import PlotRun
-from diskio_analysis.reportfile import Report
 from diskio_analysis.trace import Trace
 from filelib import TempDirTest
 
 
-def run(env="A", mode="fsync", block_size=8192, buckets=None):
+def run(env="A", mode="fsync", block_size=8192, buckets=None, pattern="seq",
+        mean_us=7.0):
     buckets = [(1000, 1000, 1), (10000, 10000, 3)] if buckets is None \
         else buckets
-    return PlotRun(env, mode, block_size, 100.0, 0.8, 7.0,
-                   sum(b[2] for b in buckets), buckets, f"{env} {mode}")
+    return PlotRun(env, mode, block_size, 100.0, block_size / 1e4, mean_us,
+                   sum(b[2] for b in buckets), buckets, f"{env} {mode}",
+                   pattern)
 
 
 class TableTest(unittest.TestCase):
@@ -45,14 +47,24 @@ class TableTest(unittest.TestCase):
 
     def test_sweeps_need_two_sizes(self):
         runs = [run(block_size=4096), run(block_size=8192), run(mode="async")]
-        self.assertEqual(list(sweep_groups(runs)), [("A", "fsync")])
+        self.assertEqual(list(sweep_groups(runs)), [("A", "fsync", "seq")])
+
+    def test_what_was_written(self):
+        self.assertEqual(bytes_label(8192), "8 KiB")
+        self.assertEqual(bytes_label(1 << 20), "1 MiB")
+        self.assertEqual(bytes_label(1000), "1000 B")
+        self.assertEqual(what_was_written([run()]), "8 KiB seq writes")
+        self.assertEqual(what_was_written([run(), run(block_size=4096,
+                                                      pattern="rand")]),
+                         "mixed writes of several block sizes")
 
 
 class BuildTest(TempDirTest):
-    def names(self, runs=(), traces=(), reports=(), metrics=r"mean_us$"):
-        charts = build_charts(list(runs), list(traces), list(reports), "svg",
-                              re.compile(metrics), self.dir)
-        return [chart.filename for chart in charts]
+    def charts(self, runs=(), traces=()):
+        return run_charts(list(runs), list(traces), "svg", self.dir)
+
+    def names(self, runs=(), traces=()):
+        return [chart.filename for chart in self.charts(runs, traces)]
 
     def test_run_charts(self):
         self.assertEqual(self.names([run(block_size=4096), run(),
@@ -64,25 +76,41 @@ class BuildTest(TempDirTest):
         self.assertTrue(os.path.exists(os.path.join(self.dir,
                                                     "hist-fsync-1.dat")))
 
+    def test_latency_axes_are_logarithmic_in_time_units(self):
+        hist, pct = self.charts([run(buckets=[(2000, 2000, 1),
+                                              (3000000, 3000000, 1)])])
+        self.assertIn('set title "Latency histogram, fsync, 8 KiB seq '
+                      'writes"', hist.commands)
+        self.assertIn("set logscale x\n", hist.commands)
+        self.assertIn('"2 µs" 2', hist.commands)
+        self.assertIn('"1 ms" 1000', hist.commands)
+        self.assertIn('"2 ms" 2000', pct.commands)
+        self.assertIn("set logscale xy", pct.commands)
+
+    def test_sweeps_are_log_log_with_sizes_as_ticks(self):
+        runs = [run(block_size=4096, mean_us=5.0),
+                run(block_size=1 << 20, mean_us=5000.0),
+                run("A", "async", 4096, mean_us=1.0),
+                run("A", "async", 1 << 20, mean_us=50.0)]
+        charts = {c.filename: c for c in self.charts(runs)}
+        tp = charts["diskio-bs-throughput.svg"].commands
+        lat = charts["diskio-bs-latency.svg"].commands
+        for commands in (tp, lat):
+            self.assertIn("set logscale x 2", commands)
+            self.assertIn("set logscale y", commands)
+            self.assertIn('"4 KiB" 4, "1 MiB" 1024', commands)
+        self.assertIn('"1 µs" 1', lat)
+        self.assertIn('"5 ms" 5000', lat)
+        self.assertIn("Mean latency by block size, seq writes", lat)
+        # each series its own dash type
+        self.assertIn("dt 1", lat)
+        self.assertIn("dt 2", lat)
+
     def test_trace_charts(self):
         trace = Trace("t 1", "t 1.csv", [0], [0.0], [1.0])
         self.assertEqual(self.names(traces=[trace]),
                          ["diskio-trace-t_1-index.svg",
                           "diskio-trace-t_1-time.svg"])
-
-    def test_report_charts_filter_metrics(self):
-        report = Report("A", ["load"], ["fsync.mean_us", "fsync.p99_us"],
-                        [("B", {"load": 2.0}, {"fsync.mean_us": 4.0,
-                                               "fsync.p99_us": 3.0})],
-                        "fsync", [("A", "load", 0.1, 0.2)])
-        self.assertEqual(self.names(reports=[("r.json", report)]),
-                         ["diskio-ratios.svg", "diskio-sync-share.svg"])
-        with open(os.path.join(self.dir, "ratios-metrics.dat"),
-                  encoding="utf-8") as table:
-            self.assertEqual(table.read(), "name\tB\nfsync.mean_us\t4.0\n")
-        with open(os.path.join(self.dir, "sync-share.dat"),
-                  encoding="utf-8") as table:
-            self.assertEqual(table.read().splitlines()[1], "A load\t10\t20\t70")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Description: the commands' main() map their failures to the documented
 exit statuses (diskio-correlate 0/1/2/3, diskio-plot 0/1/2/3/4/5) and
-write their output only when everything was computed."""
+write their output only when everything was computed; --output and
+--outdir create a missing directory, and a failure names the user's
+path."""
 
 import contextlib
 import io
@@ -41,6 +43,52 @@ class CorrelateTest(unittest.TestCase):
         self.assertEqual((status, out), (3, ""))
         self.assertIn("diskio-correlate: internal error: ZeroDivisionError",
                       err)
+        self.assertEqual(call(correlate.main, "--phases", "(", A, B)[0], 2)
+        status, out, err = call(correlate.main, "--phases", "nomatch", A, B)
+        self.assertEqual((status, out), (2, ""))
+        self.assertIn("--phases matches none of the phases", err)
+
+
+class CorrelateOutputTest(TempDirTest):
+    def test_output_into_a_missing_directory(self):
+        path = os.path.join(self.dir, "new", "report.md")
+        status, out, err = call(correlate.main, "--format", "markdown",
+                                "--output", path, A, B)
+        self.assertEqual((status, out, err), (0, "", ""))
+        with open(path, encoding="utf-8") as report:
+            self.assertTrue(report.read().startswith("# diskio-correlate"))
+        status, out, err = call(correlate.main, "--output", path, A, B)
+        self.assertEqual(status, 1)
+        self.assertEqual(err, f"diskio-correlate: {path}: exists; remove it, "
+                         "choose another --output or pass --force\n")
+        self.assertEqual(call(correlate.main, "--force", "--output", path,
+                              A, B)[0], 0)
+
+    def test_output_under_a_file_names_the_users_path(self):
+        blocker = self.write("file", "x")
+        path = os.path.join(blocker, "report.txt")
+        status, out, err = call(correlate.main, "--output", path, A, B)
+        self.assertEqual(status, 1)
+        self.assertEqual(err, f"diskio-correlate: {blocker}: exists and is "
+                         "not a directory; give --output a file name in a "
+                         "directory\n")
+
+    def test_lenient_keeps_the_other_rows(self):
+        for name, fixture in (("a", A), ("b", B)):
+            for entry in ("result.json", "q_time.csv"):
+                with open(os.path.join(fixture, entry)) as src:
+                    text = src.read()
+                if name == "b" and entry == "q_time.csv":
+                    text = text.replace(",142.00", ",oops")
+                self.write(f"{name}/{entry}", text)
+        dirs = [os.path.join(self.dir, n) for n in ("a", "b")]
+        status, out, err = call(correlate.main, *dirs)
+        self.assertEqual((status, out), (1, ""))
+        self.assertIn("q_time.csv:6: seconds 'oops' is not a number", err)
+        status, out, err = call(correlate.main, "--lenient", "--format",
+                                "json", *dirs)
+        self.assertEqual(status, 1)     # b now lacks power: phases differ
+        self.assertIn("missing power", err)
 
 
 class CorrelateWithoutPhasesTest(TempDirTest):
@@ -84,9 +132,7 @@ class PlotTest(TempDirTest):
             status, out, err = call(plot.main, "--outdir", self.dir, result)
         self.assertEqual((status, out), (3, ""))
         self.assertIn("diskio-plot: gnuplot not found", err)
-        self.assertEqual(call(plot.main, "--outdir",
-                              os.path.join(self.dir, "none"), result)[0], 1)
-        with mock.patch.object(plot, "build_charts",
+        with mock.patch.object(plot, "run_charts",
                                side_effect=KeyError("x")):
             self.assertEqual(call(plot.main, result)[0], 5)
         with mock.patch.object(plot, "load_inputs",
@@ -94,6 +140,20 @@ class PlotTest(TempDirTest):
             status, _, err = call(plot.main, result)
         self.assertEqual(status, 1)
         self.assertIn("f: denied; check the paths and permissions", err)
+
+    def test_a_missing_outdir_is_created(self):
+        result = os.path.join(A, "result.json")
+        outdir = os.path.join(self.dir, "new", "charts")
+        with mock.patch.object(plot, "render", return_value=[]):
+            status, out, err = call(plot.main, "--outdir", outdir, result)
+        self.assertEqual((status, err), (0, ""))
+        self.assertTrue(os.path.isdir(outdir))
+        blocker = self.write("file", "x")
+        status, out, err = call(plot.main, "--outdir",
+                                os.path.join(blocker, "x"), result)
+        self.assertEqual(status, 1)
+        self.assertIn(f"diskio-plot: {blocker}/x: cannot create the "
+                      "directory", err)
 
 
 if __name__ == "__main__":

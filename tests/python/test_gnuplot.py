@@ -10,8 +10,10 @@ from unittest import mock
 
 from diskio_analysis.charts import Chart
 from diskio_analysis.errors import InputError
-from diskio_analysis.gnuplot import (GnuplotError, check_outputs, commit, gp_string,
-                                     gnuplot_script, plot_lines, render,
+from diskio_analysis.gnuplot import (GnuplotError, check_outputs, commit,
+                                     fmt_latency_us, gnuplot_script, gp_string,
+                                     latency_tics, log_steps, plot_lines,
+                                     render, series_style, size_tics,
                                      terminal)
 from filelib import TempDirTest
 
@@ -27,11 +29,28 @@ class ScriptTest(TempDirTest):
                                                    "noenhanced size 1000,600"))
         self.assertTrue(terminal("svg").startswith("set terminal svg"))
 
-    def test_plot_lines(self):
+    def test_plot_lines_gives_each_series_its_dash_and_point_type(self):
         self.assertEqual(plot_lines([("a.dat", "1:2", "A"),
                                      ("b.dat", "1:3", "B")], "with lines"),
-                         'plot "a.dat" using 1:2 with lines title "A", \\\n'
-                         '     "b.dat" using 1:3 with lines title "B"\n')
+                         'plot "a.dat" using 1:2 with lines lc 1 dt 1 '
+                         'title "A", \\\n'
+                         '     "b.dat" using 1:3 with lines lc 2 dt 2 '
+                         'title "B"\n')
+        self.assertEqual(series_style(1, "with linespoints"),
+                         "lc 2 dt 2 pt 5")
+        self.assertEqual(series_style(0, "with points pt 7"), "lc 1")
+
+    def test_latency_ticks_in_time_units(self):
+        self.assertEqual([fmt_latency_us(v) for v in (0.5, 20, 1500, 2e6)],
+                         ["500 ns", "20 µs", "1.5 ms", "2 s"])
+        self.assertEqual(log_steps(3, 60), [5, 10, 20, 50])
+        self.assertEqual(log_steps(1, 1e6), [1, 10, 100, 1000, 10000,
+                                             100000, 1000000])
+        tics = latency_tics("y", 3, 60)
+        self.assertIn('set ytics ("5 µs" 5, "10 µs" 10, "20 µs" 20, '
+                      '"50 µs" 50)', tics)
+        self.assertIn("set yrange [2.14286:84]", tics)
+        self.assertIn('"4 KiB" 4, "1 MiB" 1024', size_tics("x", [4, 1024, 4]))
 
     def test_script_writes_each_chart_to_a_temporary_name(self):
         script, temps = gnuplot_script([CHART], "svg", "/out")

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """diskio-plot on the fixtures: every chart exists as PNG (magic bytes,
-> 2 KB) or SVG (XML with <svg); existing files are not overwritten
-without --force; a missing gnuplot gives status 3.  Skips (77) without
-gnuplot."""
+> 2 KB) or SVG (XML with <svg); the SVGs' text says what the charts
+promise (ticks in µs, block size and pattern in titles, the ratio axis
+centred on 1 with the top-level phases); existing files are not
+overwritten without --force; a missing --outdir is created; a missing
+gnuplot gives status 3.  Skips (77) without gnuplot."""
 
 import json
 import os
@@ -65,8 +67,7 @@ try:
         os.path.join(png_dir, "diskio-ratios.png")) >= before,
         "--force overwrites", err)
 
-    svg_dir = os.path.join(work, "svg")
-    os.mkdir(svg_dir)
+    svg_dir = os.path.join(work, "svg", "created")    # created by the tool
     status, out, err = run(PLOT, "--format", "svg", "--outdir", svg_dir,
                            *inputs)
     check(status == 0, "SVG run: exit 0", err)
@@ -82,8 +83,21 @@ try:
           "ratio chart names metrics, phases and environments")
     text = open(os.path.join(svg_dir, "diskio-hist-fsync.svg"),
                 encoding="utf-8").read()
-    check("A fsync" in text and "B fsync" in text and "(us, log scale)" in text,
-          "histogram legend names environment and mode; axis has units")
+    check("A fsync" in text and "B fsync" in text and "(log scale)" in text
+          and " µs<" in text
+          and "fsync, seq writes of several block sizes" in text,
+          "histogram legend names environment and mode; ticks in µs; the "
+          "title says block size and pattern")
+    text = open(os.path.join(svg_dir, "diskio-bs-latency.svg"),
+                encoding="utf-8").read()
+    check("64 KiB<" in text and " µs<" in text
+          and "seq writes" in text,
+          "block-size sweep: sizes and latencies as ticks, pattern in the title")
+    text = open(os.path.join(svg_dir, "diskio-ratios.svg"),
+                encoding="utf-8").read()
+    check(">1×<" in text and "centred on 1" in text
+          and "power.q1" not in text,
+          "ratio chart: log axis centred on 1, top-level phases only")
 
     status, out, err = run(PLOT, "--outdir", work, inputs[0],
                            env={"GNUPLOT": "/nonexistent/gnuplot"})

@@ -7,15 +7,17 @@ import shutil
 import sys
 import tempfile
 
-from ..charts import build_charts
+from ..charts import run_charts
 from ..cli import new_parser, run_command, write_stdout
+from ..correlate import DEFAULT_METRICS
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
 from ..gnuplot import check_outputs, render
+from ..outputs import make_output_dir
 from ..plotinputs import load_inputs
+from ..report_charts import report_charts
 
 PROG = "diskio-plot"
 EXIT_INTERNAL = 5
-DEFAULT_METRICS = r"(^|\.)mean_us$"
 
 
 def parse_args(argv):
@@ -32,21 +34,29 @@ def parse_args(argv):
     parser.add_argument("--format", choices=("png", "svg"), default="png",
                         help="image format (default: png)")
     parser.add_argument("--outdir", default=".",
-                        help="where the images go (default: .)")
+                        help="where the images go, created if missing "
+                             "(default: .)")
     parser.add_argument("--force", action="store_true",
                         help="overwrite existing images")
     parser.add_argument("--metrics", default=DEFAULT_METRICS,
-                        metavar="REGEX",
+                        metavar="all|REGEX",
                         help="metrics shown in the ratio chart (Python "
                              f"regular expression, default {DEFAULT_METRICS})")
+    parser.add_argument("--phases", default=None, metavar="all|REGEX",
+                        help="phases shown in the ratio and sync-share "
+                             "charts (default: the top-level ones)")
     parser.add_argument("--keep-temp", action="store_true",
                         help="keep the gnuplot script and data files and "
                              "print where they are")
     args = parser.parse_args(argv)
-    try:
-        args.metrics = re.compile(args.metrics)
-    except re.error as err:
-        raise UsageError(f"--metrics: bad regular expression: {err}")
+    for option in ("metrics", "phases"):
+        text = getattr(args, option)
+        if text is None or text == "all":
+            continue
+        try:
+            setattr(args, option, re.compile(text))
+        except re.error as err:
+            raise UsageError(f"--{option}: bad regular expression: {err}")
     return args
 
 
@@ -55,12 +65,14 @@ def run(argv):
     runs, traces, reports = load_inputs(args.inputs)
     workdir = tempfile.mkdtemp(prefix="diskio-plot.")
     try:
-        charts = build_charts(runs, traces, reports, args.format,
-                              args.metrics, workdir)
+        charts = run_charts(runs, traces, args.format, workdir) + \
+            report_charts(reports, args.format, args.phases, args.metrics,
+                          workdir)
         if not charts:
             raise InputError(" ".join(args.inputs), None, "nothing to plot",
                              "give results with recorded ops or a report "
                              "with comparisons")
+        make_output_dir(args.outdir, "--outdir")
         check_outputs(charts, args.outdir, args.force)
         paths = render(charts, args.format, args.outdir, workdir, args.force)
         write_stdout("".join(f"{path}\n" for path in paths))
