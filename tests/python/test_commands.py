@@ -12,7 +12,7 @@ import os
 import unittest
 from unittest import mock
 
-from diskio_analysis.commands import correlate, plot
+from diskio_analysis.commands import compare, correlate, plot
 from filelib import FIXTURES, TempDirTest
 
 A, B = (os.path.join(FIXTURES, d) for d in ("env-a", "env-b"))
@@ -122,6 +122,19 @@ class CorrelateWithoutPhasesTest(TempDirTest):
         status, out, err = call(correlate.main, *self.envdirs(with_phases=True))
         self.assertEqual((status, out), (1, ""))
         self.assertIn("b: no phase timings", err)
+
+
+class CompareOutputTest(TempDirTest):
+    def test_output_into_a_missing_directory_and_no_overwrite(self):
+        results = [os.path.join(d, "result.json") for d in (A, B)]
+        path = os.path.join(self.dir, "a", "b", "cmp.csv")
+        self.assertEqual(call(compare.main, "--format", "csv", "--output",
+                              path, *results), (0, "", ""))
+        with open(path, encoding="utf-8") as out:
+            self.assertTrue(out.read().startswith("environment,baseline,"))
+        status, out, err = call(compare.main, "--output", path, *results)
+        self.assertEqual((status, out), (1, ""))
+        self.assertIn(f"{path}: exists; remove it", err)
 
 
 class PlotTest(TempDirTest):

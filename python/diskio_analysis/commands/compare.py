@@ -8,6 +8,7 @@ from ..compare import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
 from ..compare_render import RENDERERS
 from ..errors import UsageError
 from ..noise import DEFAULT_MIN_CHANGE
+from ..outputs import write_output_file
 from ..result import load_result
 
 PROG = "diskio-compare"
@@ -31,7 +32,8 @@ def parse_args(argv):
         "Compare diskio results of two or more environments: each run's "
         "ratio to the baseline, its noise band and a verdict.",
         "Results with the same --label are repetitions of one environment. "
-        "Exit status: 0 ok, 1 bad input, 2 usage error, 3 internal error. "
+        "Exit status: 0 ok, 1 bad input or output, 2 usage error, "
+        "3 internal error. "
         "See diskio-compare(1).")
     parser.add_argument("results", metavar="RESULT", nargs="+",
                         help="diskio result JSON (diskio --output); the "
@@ -52,6 +54,11 @@ def parse_args(argv):
                              f"{100 * DEFAULT_MIN_CHANGE:g})")
     parser.add_argument("--format", choices=sorted(RENDERERS),
                         default="text", help="output format (default: text)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write the comparison to FILE (its directory is "
+                             "created) instead of standard output")
+    parser.add_argument("--force", action="store_true",
+                        help="let --output replace an existing file")
     args = parser.parse_args(argv)
     if len(args.results) < 2:
         raise UsageError(f"need at least two RESULTs, got "
@@ -69,7 +76,10 @@ def run(argv):
     comparison = compare(results, args.metrics, args.baseline,
                          args.min_change / 100.0)
     output = RENDERERS[args.format](comparison)
-    write_stdout(output)
+    if args.output:
+        write_output_file(args.output, output, force=args.force)
+    else:
+        write_stdout(output)
 
 
 def main(argv=None):
