@@ -53,7 +53,8 @@ def analyse_phase(phase, phase_row, metric_rows):
 
 
 def fmt_share(share):
-    return f"{share:.0%}" if share < 10 else f"{share:.3g}x"
+    """55%, 0.016%, 1500%."""
+    return f"{100 * share:.2g}%" if share < 0.1 else f"{share:.0%}"
 
 
 def phase_head(phase, phase_row):

@@ -164,8 +164,11 @@ def prediction_rows(model, phases):
                          fmt_signed_seconds(p["trust"]["residual_s"])))
             t = p["trust"]
             text = (f"{env} {phase}: the model's syncs are "
-                    f"{fmt_share(t['modelled_share'])} of the phase; "
-                    f"{t['pg_check']}; {t['latency_noise']}")
+                    f"{fmt_share(t['modelled_share'])} of the baseline's "
+                    "phase" + (f", {fmt_share(t['modelled_share_other'])} "
+                               f"of {env}'s" if t["modelled_share_other"]
+                               is not None else "")
+                    + f"; {t['pg_check']}; {t['latency_noise']}")
             if t["estimated_counts"]:
                 text += "; estimated counts: " + ", ".join(t["estimated_counts"])
             if t["not_measured"]:

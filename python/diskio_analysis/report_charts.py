@@ -20,7 +20,8 @@ MAX_RATIO = 1e6
 
 
 def ratio_label(value):
-    return f"{value:.3g}×"
+    """0.001×, 0.5×, 1.25×, 1000×."""
+    return (f"{value:.0f}×" if value >= 10 else f"{value:.3g}×")
 
 
 def ratio_tics(limit):
@@ -85,7 +86,8 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
                     rows)
         series.append((path, env, len(rows)))
         values += [float(r[0]) for r in rows]
-    limit = max([max(v, 1.0 / v) for v in values] + [1.25]) * 1.3
+    # room beyond the longest bar for its label, in proportion on the log axis
+    limit = max([max(v, 1.0 / v) for v in values] + [1.25]) ** 1.25 * 1.3
     labels = len(categories) * len(envs) <= 40
     plots = []
     for i, (path, env, count) in enumerate(series):

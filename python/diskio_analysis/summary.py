@@ -61,10 +61,14 @@ def wal_clause(prediction):
         low, high = trust["predicted_ratio_range"]
         text += f", range {low:.2f}-{high:.2f}×"
     text += f"; syncs {fmt_share(trust['modelled_share'])}"
+    if trust["modelled_share_other"] is not None:
+        text += f"→{fmt_share(trust['modelled_share_other'])}"
     if trust["background_share"]:
         text += f", {fmt_share(trust['background_share'])} background"
-    if trust["pg_agreement"] is not None:
-        text += f"; vs PostgreSQL {fmt_factor(trust['pg_agreement'])}×"
+    if trust["pg_agreement"]:
+        text += "; vs PostgreSQL " + ", ".join(
+            f"{env} {fmt_factor(factor)}×"
+            for env, factor in trust["pg_agreement"].items())
     if trust["incomplete_runs"]:
         text += "; incomplete run: " + ", ".join(trust["incomplete_runs"])
     return text + ")."
@@ -162,8 +166,8 @@ def footer(report, details):
             "take to account for it alone. ")
     if report["wal_model"] and report["wal_model"]["predictions"]:
         text += ("WAL model: the ratio predicted from each kind of sync's "
-                 "count × diskio latency; syncs: their share of the phase; "
-                 "vs PostgreSQL: their time / its own")
+                 "count × diskio latency; syncs: their share of the phase "
+                 "(baseline→other); vs PostgreSQL: their time / its own")
         missing = not_measured(report)
         text += ("; not measured: " + ", ".join(missing) if missing
                  else "") + ". "

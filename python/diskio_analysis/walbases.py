@@ -24,13 +24,15 @@ FSYNC_MODE = "fsync"
 
 def basis(count=None, source=None, mode=None, pg_time_s=None,
           pg_time_note=None, not_measured=None, estimated=False,
-          caveat=None):
+          caveat=None, pg_time_column=None):
     """One basis of one phase: count (None: not measured, the reason in
     not_measured), where the count comes from (and a caveat about it),
     the diskio mode whose latency one sync costs, and PostgreSQL's own
-    time (None: not measured, the reason in pg_time_note)."""
+    time (None: not measured, the reason in pg_time_note) and the wal.csv
+    column it comes from."""
     return {"count": count, "count_source": source, "estimated": estimated,
             "caveat": caveat, "mode": mode, "pg_time_s": pg_time_s,
+            "pg_time_column": pg_time_column,
             "pg_time_note": pg_time_note, "not_measured": not_measured,
             "background": False}
 
@@ -58,20 +60,22 @@ def wal_bases(row, method, settings):
         commit_count = min(row["wal_sync_commit"], total)
         time_s, note = wal_time_s(row, "wal_sync_commit_time_ms",
                                   commit_count, settings)
-        commit = basis(commit_count, "wal_sync_commit", mode, time_s, note)
+        commit = basis(commit_count, "wal_sync_commit", mode, time_s, note,
+                       pg_time_column="wal_sync_commit_time_ms")
         rest = total - commit_count
         total_time, total_note = wal_time_s(row, time_column, total, settings)
         rest_time = None if total_time is None or time_s is None \
             else max(total_time - time_s, 0.0)
         background = basis(rest, f"{count_column} - wal_sync_commit", mode,
                            rest_time, None if rest_time is not None
-                           else total_note or note)
+                           else total_note or note,
+                           pg_time_column=time_column)
     else:
         time_s, note = wal_time_s(row, time_column, total, settings)
         commit = basis(total, count_column, mode, time_s, note, caveat=(
             None if count_column == "wal_write" else
             "all WAL flushes: the WAL writer's are counted on the commit "
-            "path"))
+            "path"), pg_time_column=time_column)
         background = basis(
             mode=mode, not_measured=(
                 "the sync happens in each WAL write (open_*): on the commit "
@@ -109,7 +113,7 @@ def checkpoint_basis(row):
     files = row.get("checkpoint_sync_files")
     if files is not None:
         result = basis(files, "checkpoint_sync_files", FSYNC_MODE, time_s,
-                       note)
+                       note, pg_time_column="checkpoint_sync_time_ms")
     else:
         result = basis(mode=FSYNC_MODE, pg_time_s=time_s, pg_time_note=note,
                        not_measured="wal.csv has no checkpoint_sync_files "

@@ -23,6 +23,9 @@ from .walbases import BASES, phase_bases
 # Beyond this factor between diskio's count × latency and PostgreSQL's own
 # time for the same syncs, the two disagree.
 PG_AGREEMENT = 1.25
+# Below this (both times), the comparison says nothing: a sync on tmpfs
+# takes a fraction of a microsecond, and PostgreSQL reports milliseconds.
+MIN_CHECKED_S = 0.001
 
 
 def latency_metric(env, mode, block_size=None):
@@ -39,9 +42,21 @@ def segment_size(env):
     return env.settings.wal_segment_size if env.settings else None
 
 
+def check_latency(env, entry):
+    """The latency to hold against PostgreSQL's own time for a basis: the
+    sync part of the diskio op where PostgreSQL times the sync alone
+    (wal_sync_time, checkpoint_sync_time), else the whole op."""
+    if entry["pg_time_column"] in ("wal_write_time_ms", None):
+        return entry["latency_us"]
+    base = entry["latency_metric"][:-len("mean_us")]
+    part = env.metrics.get(base + "sync_mean_us")
+    return part.value if part else entry["latency_us"]
+
+
 def estimate_basis(env, phase_s, name, entry):
     """Fill in one basis of one environment's phase: its latency, the
-    time count × latency, its share of the phase, PostgreSQL's share."""
+    time count × latency, its share of the phase, PostgreSQL's share and
+    how diskio's estimate of that time agrees with it."""
     block = segment_size(env) if name == "segment_switch" else None
     lat_name = latency_metric(env, entry["mode"], block)
     entry.update(latency_metric=lat_name, latency_us=None, est_s=None,
@@ -57,9 +72,11 @@ def estimate_basis(env, phase_s, name, entry):
         entry["est_s"] = entry["count"] * entry["latency_us"] / 1e6
     if entry["pg_time_s"] is not None:
         entry["pg_share"] = entry["pg_time_s"] / phase_s
-        if entry["est_s"]:
-            entry["pg_agreement"] = entry["est_s"] / entry["pg_time_s"] \
-                if entry["pg_time_s"] > 0 else None
+        if entry["est_s"] is not None:
+            checked = entry["count"] * check_latency(env, entry) / 1e6
+            if max(checked, entry["pg_time_s"]) >= MIN_CHECKED_S and \
+                    min(checked, entry["pg_time_s"]) > 0:
+                entry["pg_agreement"] = checked / entry["pg_time_s"]
     if entry["est_s"] is not None:
         entry["share"], entry["share_source"] = entry["est_s"] / phase_s, \
             "count x diskio latency"
@@ -170,22 +187,32 @@ def fmt_factor(factor):
     return f"{factor:.2f}" if factor >= 0.1 else f"{factor:.2g}"
 
 
-def pg_check(base_est):
+def pg_check(estimates):
     """How diskio's count × latency compares with PostgreSQL's own time for
-    the same syncs, basis by basis: (text, worst factor or None)."""
-    factors = {name: b["pg_agreement"] for name, b in base_est["bases"].items()
-               if b["pg_agreement"]}
-    if not factors:
-        return "not checked: PostgreSQL did not time these syncs", None
-    name, factor = max(factors.items(),
-                       key=lambda item: abs(math.log(item[1])))
-    verdict = "agrees" if max(factor, 1.0 / factor) <= PG_AGREEMENT \
-        else "disagrees"
-    return (f"diskio's count x latency is {fmt_factor(factor)}x "
-            f"PostgreSQL's own time for {name} ({verdict})"), factor
+    the same syncs, in each environment ({name: estimate}) where both are
+    large enough to compare: (text, {environment: worst factor})."""
+    worst = {}
+    for env_name, est in estimates.items():
+        factors = {name: b["pg_agreement"] for name, b in est["bases"].items()
+                   if b["pg_agreement"]}
+        if factors:
+            worst[env_name] = max(factors.items(),
+                                  key=lambda item: abs(math.log(item[1])))
+    if not worst:
+        return ("not checked: PostgreSQL did not time these syncs, or too "
+                f"little of them (under {MIN_CHECKED_S * 1000:g} ms)"), {}
+    parts = []
+    for env_name, (name, factor) in worst.items():
+        verdict = "agrees" if max(factor, 1.0 / factor) <= PG_AGREEMENT \
+            else "disagrees"
+        parts.append(f"{fmt_factor(factor)}x in {env_name} ({name}, "
+                     f"{verdict})")
+    return ("diskio's count x latency against PostgreSQL's own time: "
+            + ", ".join(parts)), {e: f for e, (_, f) in worst.items()}
 
 
-def predict_phase(baseline, env, phase, base_est, other_est, envs_incomplete):
+def predict_phase(baseline, env, phase, base_est, other_est,
+                  envs_incomplete):
     phase_base = baseline.phases[phase]
     bases = {name: predict_basis(baseline, env, name, base_est["bases"][name],
                                  (other_est or {}).get("bases", {}).get(name))
@@ -212,13 +239,18 @@ def predict_phase(baseline, env, phase, base_est, other_est, envs_incomplete):
             prediction["predicted_alt_s"] = phase_base + sum(
                 b["delta_s"] if b["delta_alt_s"] is None else b["delta_alt_s"]
                 for b in used.values())
-    prediction["trust"] = trust(prediction, base_est, used, envs_incomplete)
+    prediction["trust"] = trust(prediction, {baseline.name: base_est,
+                                             env.name: other_est},
+                                used, envs_incomplete)
     return prediction
 
 
-def trust(prediction, base_est, used, envs_incomplete):
-    """What the prediction rests on, in facts a reader can weigh."""
-    text, factor = pg_check(base_est)
+def trust(prediction, estimates, used, envs_incomplete):
+    """What the prediction rests on, in facts a reader can weigh; estimates
+    are the baseline's and the other environment's ({name: estimate},
+    the other's None without a wal.csv)."""
+    base_est, other_est = list(estimates.values())
+    text, factors = pg_check({n: e for n, e in estimates.items() if e})
     ranges = [b["delta_range_s"] for b in used.values()]
     predicted_range = None
     if used and all(ranges):
@@ -226,8 +258,10 @@ def trust(prediction, base_est, used, envs_incomplete):
         predicted_range = [(base_s + sum(r[0] for r in ranges)) / base_s,
                            (base_s + sum(r[1] for r in ranges)) / base_s]
     result = {"modelled_share": base_est["modelled_share"],
+              "modelled_share_other": other_est["modelled_share"]
+              if other_est else None,
               "background_share": base_est["background_share"],
-              "pg_check": text, "pg_agreement": factor,
+              "pg_check": text, "pg_agreement": factors,
               "latency_noise": ("interval from the diskio repetitions"
                                 if predicted_range else
                                 "no repetitions of the diskio latencies: "

@@ -60,7 +60,8 @@ class DetailsTest(unittest.TestCase):
         self.assertEqual(out.count("segment_switch not measured: wal.csv has "
                                    "no wal_segment_switches"), 1)
         self.assertIn("-- how much to trust each prediction", out)
-        self.assertIn("B load: the model's syncs are 1.0% of the phase", out)
+        self.assertIn("B load: the model's syncs are 1.0% of the baseline's "
+                      "phase, 1.3% of B's", out)
         self.assertIn("== notes ==\n  a note", out)
 
 

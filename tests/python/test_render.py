@@ -36,8 +36,8 @@ class DocumentTest(unittest.TestCase):
         self.assertTrue(lines[5].startswith("  load: 2.00× slower;"))
         self.assertIn("load: 2.00× slower; consistent with "
                       "fdatasync.mean_us 4.00× (needs 33%). WAL model 1.00× "
-                      "(commit path 1.00×; syncs 0.010%; vs PostgreSQL "
-                      "0.50×).", " ".join(text.split()))
+                      "(commit path 1.00×; syncs 0.010%→0.020%; vs PostgreSQL "
+                      "A 0.50×, B 2.00×).", " ".join(text.split()))
         self.assertNotIn("== WAL model", text)
         self.assertTrue(text.endswith("\n") and not text.endswith("\n\n"))
         details = render_text(report(), details=True)

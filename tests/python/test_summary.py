@@ -133,7 +133,7 @@ class SummaryTest(unittest.TestCase):
             env.add_metric("fdatasync.mean_us",
                            80.0 if env.name == "A" else 104.0, "m.csv")
         text = " ".join(self.text(envs).split())
-        self.assertIn("WAL model 1.02× (commit path 1.02×; syncs 8.0%).",
+        self.assertIn("WAL model 1.02× (commit path 1.02×; syncs 8.0%→8.0%).",
                       text)
         self.assertIn("vs PostgreSQL: their time / its own; not measured: "
                       "wal_background, segment_switch, checkpoint.", text)

@@ -98,24 +98,29 @@ class PredictionTest(unittest.TestCase):
                          "count x latency difference")
         self.assertAlmostEqual(p["bases"]["checkpoint"]["delta_s"],
                                3 * 400e-6)
-        self.assertIn("is 0.0003x PostgreSQL's own time for checkpoint "
-                      "(disagrees)", p["trust"]["pg_check"])
+        self.assertIn("0.0003x in A (checkpoint, disagrees)",
+                      p["trust"]["pg_check"])
 
     def test_trust_names_what_was_not_measured(self):
-        p = model()["predictions"][0]["phases"]["load"]
+        p = model(other_row=dict(ROW, wal_sync_time_ms=150.0))[
+            "predictions"][0]["phases"]["load"]
         trust = p["trust"]
         self.assertEqual(sorted(trust["not_measured"]),
                          ["checkpoint", "segment_switch", "wal_background"])
-        self.assertIn("is 1.00x PostgreSQL's own time for wal_commit "
-                      "(agrees)", trust["pg_check"])
+        self.assertEqual(trust["pg_check"],
+                         "diskio's count x latency against PostgreSQL's own "
+                         "time: 1.00x in A (wal_commit, agrees), 1.00x in B "
+                         "(wal_commit, agrees)")
+        self.assertAlmostEqual(trust["modelled_share"], 0.005)
+        self.assertAlmostEqual(trust["modelled_share_other"], 0.15 / 12)
         self.assertIn("no repetitions", trust["latency_noise"])
         self.assertIsNone(trust["predicted_ratio_range"])
         self.assertAlmostEqual(trust["residual_s"], 12.0 - p["predicted_s"])
 
     def test_untimed_wal_io_is_not_checked(self):
-        p = model(dict(ROW, wal_sync_time_ms=0.0))["predictions"][0][
-            "phases"]["load"]
-        self.assertIsNone(p["trust"]["pg_agreement"])
+        untimed = dict(ROW, wal_sync_time_ms=0.0)
+        p = model(untimed, untimed)["predictions"][0]["phases"]["load"]
+        self.assertEqual(p["trust"]["pg_agreement"], {})
         self.assertIn("not checked", p["trust"]["pg_check"])
         est = model(dict(ROW, wal_sync_time_ms=0.0))["environments"]["A"][
             "phases"]["load"]
@@ -124,8 +129,21 @@ class PredictionTest(unittest.TestCase):
     def test_a_disagreement_with_postgresql_is_said(self):
         p = model(dict(ROW, wal_sync_time_ms=500.0))["predictions"][0][
             "phases"]["load"]
-        self.assertIn("0.10x PostgreSQL's own time for wal_commit "
-                      "(disagrees)", p["trust"]["pg_check"])
+        self.assertIn("0.10x in A (wal_commit, disagrees)",
+                      p["trust"]["pg_check"])
+
+    def test_the_sync_part_is_held_against_postgresqls_sync_time(self):
+        lat = dict(LAT, **{"fdatasync.sync_mean_us": 80.0})
+        est = model(base_lat=lat)["environments"]["A"]["phases"]["load"]
+        # 500 × 80 us against PostgreSQL's 50 ms
+        self.assertAlmostEqual(est["bases"]["wal_commit"]["pg_agreement"],
+                               0.8)
+        self.assertAlmostEqual(est["bases"]["wal_commit"]["est_s"], 0.05)
+
+    def test_times_too_small_to_compare_are_not_compared(self):
+        tiny = dict(ROW, wal_sync=5.0, wal_sync_time_ms=0.01)
+        est = model(tiny, tiny)["environments"]["A"]["phases"]["load"]
+        self.assertIsNone(est["bases"]["wal_commit"]["pg_agreement"])
 
     def test_repeated_latencies_give_a_predicted_range(self):
         p = model(base_lat={"fdatasync.mean_us": [99.0, 100.0, 101.0]},
