@@ -53,4 +53,7 @@ def fmt_interval(interval):
 
 
 def fmt_count(value):
-    return "n/a" if value is None else f"{value:.6g}"
+    """5000; an estimated count keeps three digits: 0.101."""
+    if value is None:
+        return "n/a"
+    return f"{value:.0f}" if value == int(value) else f"{value:.3g}"

@@ -45,7 +45,8 @@ def wal_time_s(row, column, count, settings):
     value = row.get(column)
     if value is None:
         return None, f"not measured: wal.csv has no {column}"
-    if value == 0 and count:
+    timed = settings is not None and settings.track_wal_io_timing
+    if value == 0 and count and not timed:
         return None, (f"not measured: {column} is 0 for {count:g} "
                       "operations (track_wal_io_timing off?)")
     return value / 1000.0, None

@@ -25,6 +25,7 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(fmt_signed_seconds(-0.5), "-0.500 s")
         self.assertEqual(fmt_interval([0.9, 1.1]), "0.90-1.10")
         self.assertEqual(fmt_count(5000.0), "5000")
+        self.assertEqual(fmt_count(0.1010584), "0.101")
 
     def test_missing_is_n_a(self):
         for show in (fmt_share, fmt_ratio, fmt_times, fmt_seconds,

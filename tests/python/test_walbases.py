@@ -58,6 +58,10 @@ class WalTest(unittest.TestCase):
         self.assertIsNone(commit["pg_time_s"])
         self.assertEqual(commit["pg_time_note"],
                          "not measured: track_wal_io_timing was off")
+        # recorded as timed: 0 ms is a measurement (tmpfs, rounded)
+        commit = phase_bases(dict(ROW, wal_sync_time_ms=0.0), "fdatasync",
+                             settings(track_wal_io_timing=True))["wal_commit"]
+        self.assertEqual(commit["pg_time_s"], 0.0)
         # no flushes and no time: a measured 0
         commit = phase_bases(dict(ROW, wal_sync=0.0, wal_sync_time_ms=0.0),
                              "fdatasync", None)["wal_commit"]
