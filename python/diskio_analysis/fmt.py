@@ -34,8 +34,10 @@ def fmt_corr(value):
 def fmt_share(value):
     if value is None:
         return "n/a"
-    if abs(value) < 0.001:
-        return f"{100.0 * value:.3f}%"
+    if 0 < abs(value) < 1e-5:
+        return "<0.001%"
+    if abs(value) < 0.01:
+        return f"{100.0 * value:.2g}%"
     return f"{100.0 * value:.1f}%"
 
 

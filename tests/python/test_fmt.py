@@ -19,6 +19,8 @@ class FormatTest(unittest.TestCase):
     def test_shares_ratios_seconds(self):
         self.assertEqual(fmt_share(0.0123), "1.2%")
         self.assertEqual(fmt_share(0.00005), "0.005%")
+        self.assertEqual(fmt_share(5.5e-7), "<0.001%")
+        self.assertEqual(fmt_share(0.0), "0%")
         self.assertEqual(fmt_ratio(1.234), "1.23")
         self.assertEqual(fmt_times(1.5), "1.50×")
         self.assertEqual(fmt_seconds(1.23456), "1.235 s")

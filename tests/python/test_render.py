@@ -36,7 +36,7 @@ class DocumentTest(unittest.TestCase):
         self.assertTrue(lines[5].startswith("  load: 2.00× slower;"))
         self.assertIn("load: 2.00× slower; consistent with "
                       "fdatasync.mean_us 4.00× (needs 33%). WAL model 1.00× "
-                      "(commit path 1.00×; syncs 0.010%→0.020%; vs PostgreSQL "
+                      "(commit path 1.00×; syncs 0.01%→0.02%; vs PostgreSQL "
                       "A 0.50×, B 2.00×).", " ".join(text.split()))
         self.assertNotIn("== WAL model", text)
         self.assertTrue(text.endswith("\n") and not text.endswith("\n\n"))
