@@ -52,17 +52,18 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
     int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
+        /* name the user's path, not the temporary one beside it */
         fprintf(stderr,
                 "diskio: cannot create %s: %s; check that its directory exists and is "
                 "writable\n",
-                f->tmp_path, strerror(errno));
+                path, strerror(errno));
         free(f->tmp_path);
         f->tmp_path = NULL;
         return -1;
     }
     f->stream = fdopen(fd, "w");
     if (!f->stream) {
-        fprintf(stderr, "diskio: cannot write %s: %s\n", f->tmp_path, strerror(errno));
+        fprintf(stderr, "diskio: cannot write %s: %s\n", path, strerror(errno));
         close(fd);
         unlink(f->tmp_path);
         free(f->tmp_path);

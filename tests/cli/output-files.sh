@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Description: output and trace files: an existing output is never
 # overwritten without --force; an unwritable output directory is found
-# before measuring (exit 3, no test file made); results appear whole under
+# before measuring (exit 3, no test file made, the message naming the path
+# given, never its temporary); results appear whole under
 # their name (no temporary left); the trace has one CSV row per op.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
@@ -25,6 +26,9 @@ t_expect_status 3 "missing output directory found before the run" -- "$DISKIO" -
     --output "$t_scratch/no-such-dir/r.json" "$dir"
 [ $(( $(date +%s) - start )) -lt 10 ] && t_ok "refused before measuring" || t_fail "measured first"
 grep -q "no-such-dir" "$t_scratch/stderr" || t_fail "message does not name the path"
+grep -q "cannot create $t_scratch/no-such-dir/r.json: " "$t_scratch/stderr" &&
+    ! grep -q "\.tmp\." "$t_scratch/stderr" && t_ok "message names the path given, not a temporary" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
 t_expect_empty_dir "$dir" "no test file after output refusal"
 
 t_expect_status 0 "trace, one run" -- "$DISKIO" --mode fsync --count 300 --quiet \
