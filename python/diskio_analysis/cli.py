@@ -49,6 +49,33 @@ def new_parser(prog, description, epilog):
     return parser
 
 
+def add_min_change_option(parser, default_fraction):
+    """--min-change PCT, as diskio-compare and diskio-correlate share it;
+    check_min_change() turns it into a fraction after parsing."""
+    parser.add_argument("--min-change", type=float, metavar="PCT",
+                        default=100 * default_fraction,
+                        help="smallest change in percent called slower or "
+                             f"faster (default {100 * default_fraction:g})")
+
+
+def check_min_change(args):
+    """The parsed --min-change as a fraction; UsageError outside 0-1000%."""
+    if not 0 <= args.min_change < 1000:
+        raise UsageError(f"--min-change {args.min_change:g}: want a "
+                         "percentage from 0 to 1000")
+    return args.min_change / 100.0
+
+
+def add_output_options(parser, what):
+    """-o/--output FILE and --force, the same for every command that writes
+    one file (see outputs.write_output_file)."""
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help=f"write the {what} to FILE (its directory is "
+                             "created) instead of standard output")
+    parser.add_argument("--force", action="store_true",
+                        help="let --output replace an existing file")
+
+
 def report(prog, message):
     """One line on stderr; dropped when stderr cannot take it (2>/dev/full,
     2>&-): the exit status still tells."""

@@ -10,7 +10,9 @@ import unittest
 from unittest import mock
 
 from diskio_analysis import __version__
-from diskio_analysis.cli import new_parser, run_command, write_stdout
+from diskio_analysis.cli import (add_min_change_option, add_output_options,
+                                 check_min_change, new_parser, run_command,
+                                 write_stdout)
 from diskio_analysis.errors import InputError, ToolError, UsageError
 
 
@@ -145,6 +147,25 @@ class ParserTest(unittest.TestCase):
         status, out, _ = call(lambda argv: parser.parse_args(argv), ["--version"])
         self.assertEqual((status, out), (0, f"prog {__version__}\n"))
         self.assertRegex(__version__, r"^\d+\.\d+\.\d+")
+
+    def test_min_change_is_a_percentage_turned_into_a_fraction(self):
+        parser = new_parser("prog", "d", "e")
+        add_min_change_option(parser, 0.05)
+        self.assertEqual(check_min_change(parser.parse_args([])), 0.05)
+        self.assertEqual(check_min_change(parser.parse_args(["--min-change", "12.5"])),
+                         0.125)
+        for bad in ("-1", "1000"):
+            with self.assertRaises(UsageError) as ctx:
+                check_min_change(parser.parse_args(["--min-change", bad]))
+            self.assertIn("want a percentage from 0 to 1000", str(ctx.exception))
+
+    def test_output_options_are_output_and_force(self):
+        parser = new_parser("prog", "d", "e")
+        add_output_options(parser, "report")
+        args = parser.parse_args(["-o", "r.txt", "--force"])
+        self.assertEqual((args.output, args.force), ("r.txt", True))
+        self.assertEqual((parser.parse_args([]).output, parser.parse_args([]).force),
+                         (None, False))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 ratio to the baseline with a noise band and a slower / faster / same
 verdict.  See diskio-compare(1)."""
 
-from ..cli import new_parser, run_command, write_stdout
+from ..cli import (add_min_change_option, add_output_options,
+                   check_min_change, new_parser, run_command, write_stdout)
 from ..compare import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
 from ..compare_render import RENDERERS
 from ..errors import UsageError
@@ -47,25 +48,15 @@ def parse_args(argv):
                              f"({', '.join(METRICS)}; default "
                              f"{','.join(DEFAULT_METRICS)}); the first "
                              "decides the summary")
-    parser.add_argument("--min-change", type=float, metavar="PCT",
-                        default=100 * DEFAULT_MIN_CHANGE,
-                        help="smallest change in percent worth calling "
-                             f"slower or faster (default "
-                             f"{100 * DEFAULT_MIN_CHANGE:g})")
+    add_min_change_option(parser, DEFAULT_MIN_CHANGE)
     parser.add_argument("--format", choices=sorted(RENDERERS),
                         default="text", help="output format (default: text)")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the comparison to FILE (its directory is "
-                             "created) instead of standard output")
-    parser.add_argument("--force", action="store_true",
-                        help="let --output replace an existing file")
+    add_output_options(parser, "comparison")
     args = parser.parse_args(argv)
     if len(args.results) < 2:
         raise UsageError(f"need at least two RESULTs, got "
                          f"{len(args.results)} (see {PROG} --help)")
-    if not 0 <= args.min_change < 1000:
-        raise UsageError(f"--min-change {args.min_change:g}: want a "
-                         "percentage from 0 to 1000")
+    args.min_change = check_min_change(args)
     args.metrics = metric_list(args.metrics)
     return args
 
@@ -74,7 +65,7 @@ def run(argv):
     args = parse_args(argv)
     results = [load_result(path) for path in args.results]
     comparison = compare(results, args.metrics, args.baseline,
-                         args.min_change / 100.0)
+                         args.min_change)
     output = RENDERERS[args.format](comparison)
     if args.output:
         write_output_file(args.output, output, force=args.force)

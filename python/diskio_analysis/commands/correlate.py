@@ -11,7 +11,8 @@ diskio-correlate(1).
 import re
 
 from .. import compare, compare_render
-from ..cli import new_parser, run_command, write_stdout
+from ..cli import (add_min_change_option, add_output_options,
+                   check_min_change, new_parser, run_command, write_stdout)
 from ..correlate import DEFAULT_METRICS, build_report
 from ..environment import (check_environment, check_names_unique,
                            choose_baseline, load_environment)
@@ -61,10 +62,7 @@ def parse_args(argv):
                         help="after the summary, every metric with its "
                              "interval, each phase's lists, the correlations "
                              "and the WAL model basis by basis")
-    parser.add_argument("--min-change", type=float, metavar="PCT",
-                        default=100 * DEFAULT_MIN_CHANGE,
-                        help="smallest change in percent called slower or "
-                             f"faster (default {100 * DEFAULT_MIN_CHANGE:g})")
+    add_min_change_option(parser, DEFAULT_MIN_CHANGE)
     parser.add_argument("--wal-sync-method", choices=list(WAL_SYNC_METHODS),
                         default=None,
                         help="PostgreSQL wal_sync_method the wal.csv counters "
@@ -74,18 +72,12 @@ def parse_args(argv):
     parser.add_argument("--lenient", action="store_true",
                         help="leave out a bad CSV row (named with its "
                              "file:line in the notes) instead of stopping")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="write the report to FILE (its directory is "
-                             "created) instead of standard output")
-    parser.add_argument("--force", action="store_true",
-                        help="let --output replace an existing file")
+    add_output_options(parser, "report")
     args = parser.parse_args(argv)
     if len(args.envdirs) < 2:
         raise UsageError(f"need at least two ENVDIRs, got "
                          f"{len(args.envdirs)} (see {PROG} --help)")
-    if not 0 <= args.min_change < 1000:
-        raise UsageError(f"--min-change {args.min_change:g}: want a "
-                         "percentage from 0 to 1000")
+    args.min_change = check_min_change(args)
     if args.phases is not None:
         args.phases = pattern("--phases", args.phases)
     if args.metrics is not None:
@@ -116,7 +108,7 @@ def disks_only(envs, args):
     one environment per ENVDIR."""
     comparison = compare.compare_environments(
         [compare.environment_of(env.name, env.results) for env in envs],
-        baseline=args.baseline, min_change=args.min_change / 100.0)
+        baseline=args.baseline, min_change=args.min_change)
     output = compare_render.RENDERERS[args.format](comparison)
     if args.format == "text":
         output = ("no phase timings in any ENVDIR: the disks compared alone "
@@ -136,7 +128,7 @@ def correlation(envs, args):
                              f"wal_sync_method {env.wal_sync_method}, the "
                              f"model uses {method}")
     report = build_report(envs, baseline, method, args.phases, args.metrics,
-                          args.min_change / 100.0)
+                          args.min_change)
     if not report["shown"]["phases"]:
         raise UsageError(f"--phases matches none of the phases "
                          f"({', '.join(report['phase_order'][:8])}...)")
