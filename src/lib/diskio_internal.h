@@ -40,11 +40,33 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
                 size_t block_len, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
 
 /* ---- run ---- */
+
+/* Summary statistics every emitter prints, in the same order. */
+#define SUMMARY_PCTS 5
+extern const double summary_pcts[SUMMARY_PCTS] DISKIO_HIDDEN;
+extern const char *const summary_pct_keys[SUMMARY_PCTS] DISKIO_HIDDEN;
+
+/* One part's figures in one repetition (a histogram reduced to what the
+ * emitters print, so a run of many repetitions stays small). */
+struct part_summary {
+    bool present;
+    uint64_t count, min_ns, max_ns;
+    double mean_ns, stddev_ns;
+    uint64_t pct_ns[SUMMARY_PCTS];
+};
+struct run_repetition {
+    uint64_t ops, bytes, duration_ns, start_ns;
+    bool complete;
+    struct part_summary parts[DISKIO_PART_COUNT];
+};
+
 struct diskio_run {
     struct diskio_run_info info;
     char *name_owned; /* custom runs */
     const char *open_flags_text;
     struct diskio_hist *hist[DISKIO_PART_COUNT];
+    struct run_repetition *reps; /* NULL until the first diskio_run_merge() */
+    size_t nreps;
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 
@@ -68,11 +90,6 @@ struct diskio_result {
     size_t nruns, cap;
     bool incomplete;
 };
-
-/* Summary statistics every emitter prints, in the same order. */
-#define SUMMARY_PCTS 5
-extern const double summary_pcts[SUMMARY_PCTS] DISKIO_HIDDEN;
-extern const char *const summary_pct_keys[SUMMARY_PCTS] DISKIO_HIDDEN;
 
 int emit_json(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;

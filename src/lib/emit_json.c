@@ -154,7 +154,60 @@ static void emit_hist(FILE *out, const struct diskio_hist *h)
     fputs("]\n        }", out);
 }
 
-static void emit_run(FILE *out, const struct diskio_run *run)
+static const char *const part_keys[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
+
+static void emit_summary(FILE *out, const struct part_summary *s)
+{
+    if (!s->present) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ",
+            s->count, s->min_ns, s->max_ns);
+    json_double(out, s->mean_ns);
+    fputs(", \"stddev\": ", out);
+    json_double(out, s->stddev_ns);
+    for (int i = 0; i < SUMMARY_PCTS; i++)
+        fprintf(out, ", \"%s\": %" PRIu64, summary_pct_keys[i], s->pct_ns[i]);
+    fputc('}', out);
+}
+
+/* Each repetition's own figures (diskio --repeat), in the order they ran;
+ * start_offset_ns counts from the start of the result's first measured
+ * run, so the interleaving of the runs can be read off. */
+static void emit_repetitions(FILE *out, const struct diskio_run *run, uint64_t origin_ns)
+{
+    if (!run->nreps) {
+        fputs("null", out);
+        return;
+    }
+    fputc('[', out);
+    for (size_t r = 0; r < run->nreps; r++) {
+        const struct run_repetition *rep = &run->reps[r];
+        double seconds = (double)rep->duration_ns / 1e9;
+        fprintf(out,
+                "%s\n        {\"complete\": %s, \"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
+                ", \"duration_ns\": %" PRIu64 ", \"start_offset_ns\": ",
+                r ? "," : "", rep->complete ? "true" : "false", rep->ops, rep->bytes,
+                rep->duration_ns);
+        /* custom runs have no start time */
+        if (rep->start_ns && rep->start_ns >= origin_ns)
+            fprintf(out, "%" PRIu64, rep->start_ns - origin_ns);
+        else
+            fputs("null", out);
+        fputs(", \"ops_per_s\": ", out);
+        json_double(out, seconds > 0 ? (double)rep->ops / seconds : 0.0);
+        fputs(",\n         \"latency\": {", out);
+        for (int part = 0; part < DISKIO_PART_COUNT; part++) {
+            fprintf(out, "%s\"%s\": ", part ? ",\n                     " : "", part_keys[part]);
+            emit_summary(out, &rep->parts[part]);
+        }
+        fputs("}}", out);
+    }
+    fputs("\n      ]", out);
+}
+
+static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns)
 {
     const struct diskio_run_info *info = &run->info;
     fputs("    {\n      \"mode\": ", out);
@@ -224,6 +277,8 @@ static void emit_run(FILE *out, const struct diskio_run *run)
     } else {
         fputs("null", out);
     }
+    fputs(",\n      \"repetitions\": ", out);
+    emit_repetitions(out, run, origin_ns);
     fputs(",\n      \"latency\": {\n        \"total\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_TOTAL]);
     fputs(",\n        \"write\": ", out);
@@ -245,9 +300,17 @@ int emit_json(const struct diskio_result *res, FILE *out)
     fprintf(out, ",\n  \"start_time\": \"%s\",\n  \"complete\": %s,\n", res->start_time,
             diskio_result_complete(res) ? "true" : "false");
     emit_environment(out, res->env);
+    /* the earliest start of a measured run: the runs' repetitions are
+     * placed in time from there */
+    uint64_t origin_ns = UINT64_MAX;
+    for (size_t i = 0; i < res->nruns; i++) {
+        uint64_t start_ns = res->runs[i]->info.start_ns;
+        if (start_ns && start_ns < origin_ns)
+            origin_ns = start_ns;
+    }
     fputs("  \"runs\": [\n", out);
     for (size_t i = 0; i < res->nruns; i++) {
-        emit_run(out, res->runs[i]);
+        emit_run(out, res->runs[i], origin_ns);
         fputs(i + 1 < res->nruns ? ",\n" : "\n", out);
     }
     fputs("  ]\n}\n", out);

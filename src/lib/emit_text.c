@@ -113,6 +113,20 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     1e9 / (double)info->config.rate_interval_ns,
                     info->rate_held ? "held" : "NOT HELD", (double)info->max_start_lag_ns / 1e6);
         }
+        if (run->nreps > 1) {
+            /* the spread between repetitions is what a comparison with
+             * another machine has to beat */
+            double lo = run->reps[0].parts[DISKIO_PART_TOTAL].mean_ns, hi = lo;
+            for (size_t i = 1; i < run->nreps; i++) {
+                double mean = run->reps[i].parts[DISKIO_PART_TOTAL].mean_ns;
+                lo = mean < lo ? mean : lo;
+                hi = mean > hi ? mean : hi;
+            }
+            char lo_text[32], hi_text[32];
+            fprintf(out, "  ^ %zu repetitions, means from %s to %s\n", run->nreps,
+                    format_ns(lo_text, sizeof(lo_text), lo),
+                    format_ns(hi_text, sizeof(hi_text), hi));
+        }
         if (!info->complete)
             fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",

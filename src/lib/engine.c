@@ -226,6 +226,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     /* Leave nothing dirty for the next run to pay for (untimed). */
     (void)fdatasync(fd);
     finish_info(run, &e, &measured, end_ns - start_ns);
+    run->info.start_ns = start_ns;
     *out = run;
     run = NULL;
     rc = e.error;

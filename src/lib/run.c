@@ -81,6 +81,7 @@ void diskio_run_free(struct diskio_run *run)
         return;
     for (int i = 0; i < DISKIO_PART_COUNT; i++)
         diskio_hist_free(run->hist[i]);
+    free(run->reps);
     free(run->name_owned);
     free(run);
 }

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Repetitions of one run (diskio --repeat): merged histograms for the
+ * figures, and each repetition's own summary beside them, because the
+ * spread between repetitions (a neighbour's load, writeback, a cache that
+ * filled) is the noise a comparison between machines has to beat, and it
+ * cannot be read from the merged histogram.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diskio_internal.h"
+
+static void summarise(const struct diskio_run *run, struct run_repetition *rep)
+{
+    memset(rep, 0, sizeof(*rep));
+    rep->ops = run->info.ops;
+    rep->bytes = run->info.bytes;
+    rep->duration_ns = run->info.duration_ns;
+    rep->start_ns = run->info.start_ns;
+    rep->complete = run->info.complete;
+    for (int part = 0; part < DISKIO_PART_COUNT; part++) {
+        const struct diskio_hist *h = run->hist[part];
+        struct part_summary *s = &rep->parts[part];
+        if (!h)
+            continue;
+        s->present = true;
+        s->count = diskio_hist_count(h);
+        s->min_ns = diskio_hist_min(h);
+        s->max_ns = diskio_hist_max(h);
+        s->mean_ns = diskio_hist_mean(h);
+        s->stddev_ns = diskio_hist_stddev(h);
+        diskio_hist_percentiles(h, summary_pcts, s->pct_ns, SUMMARY_PCTS);
+    }
+}
+
+/* Whether b measured the same workload as a: same name, the same
+ * parameters where they shape the figures, and the same parts. */
+static bool same_workload(const struct diskio_run *a, const struct diskio_run *b)
+{
+    if (strcmp(a->info.name, b->info.name) != 0 || a->info.has_config != b->info.has_config)
+        return false;
+    for (int part = 0; part < DISKIO_PART_COUNT; part++)
+        if (!a->hist[part] != !b->hist[part])
+            return false;
+    if (!a->info.has_config)
+        return true;
+    const struct diskio_config *x = &a->info.config, *y = &b->info.config;
+    return x->mode == y->mode && x->pattern == y->pattern && x->block_size == y->block_size &&
+           x->file_size == y->file_size && x->iodepth == y->iodepth &&
+           x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns;
+}
+
+int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetition)
+{
+    if (!into || !repetition || into == repetition || !same_workload(into, repetition))
+        return -EINVAL;
+    size_t have = into->nreps ? into->nreps : 1;
+    struct run_repetition *reps = realloc(into->reps, (have + 1) * sizeof(*reps));
+    if (!reps)
+        return -ENOMEM;
+    into->reps = reps;
+    if (into->nreps == 0)
+        summarise(into, &reps[0]);
+    summarise(repetition, &reps[have]);
+
+    /* Histograms last: a merge into an existing histogram cannot fail for
+     * want of memory, so nothing above needs undoing. */
+    for (int part = 0; part < DISKIO_PART_COUNT; part++)
+        if (into->hist[part])
+            (void)diskio_hist_merge(into->hist[part], repetition->hist[part]);
+    into->nreps = have + 1;
+
+    struct diskio_run_info *info = &into->info;
+    const struct diskio_run_info *add = &repetition->info;
+    info->ops = diskio_hist_count(into->hist[DISKIO_PART_TOTAL]);
+    info->bytes += add->bytes;
+    info->duration_ns += add->duration_ns;
+    if (!add->complete && info->complete) {
+        /* the first failure is the one reported */
+        info->complete = false;
+        info->error = add->error;
+        info->error_op = add->error_op;
+        info->error_during = add->error_during;
+    }
+    if (add->max_start_lag_ns > info->max_start_lag_ns)
+        info->max_start_lag_ns = add->max_start_lag_ns;
+    info->rate_held = info->rate_held && add->rate_held;
+    return 0;
+}
+
+size_t diskio_run_repetitions(const struct diskio_run *run)
+{
+    return run->nreps ? run->nreps : 1;
+}
