@@ -100,6 +100,7 @@ enum {
     OPT_ALLOW_DEVICE,
     OPT_SEED,
     OPT_RATE,
+    OPT_REPEAT,
 };
 
 static const struct option long_options[] = {
@@ -118,6 +119,7 @@ static const struct option long_options[] = {
     {"trace", required_argument, NULL, OPT_TRACE},
     {"seed", required_argument, NULL, OPT_SEED},
     {"rate", required_argument, NULL, OPT_RATE},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
     {"quiet", no_argument, NULL, 'q'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
@@ -147,6 +149,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->iodepth = defaults.iodepth;
     o->sync_every = defaults.sync_every;
     o->seed = defaults.seed;
+    o->repeat = 1;
     o->format = DISKIO_FORMAT_TEXT;
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
         o->modes[o->nmodes++] = (enum diskio_mode)m;
@@ -224,6 +227,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
             break;
         }
+        case OPT_REPEAT:
+            if (cli_parse_uint(optarg, 1, CLI_REPEAT_MAX, &v) != 0)
+                return cli_fail(err, err_size, "--repeat: '%s' is not a whole number from 1 to %u",
+                                optarg, CLI_REPEAT_MAX);
+            o->repeat = (unsigned)v;
+            break;
         case OPT_SEED:
             if (cli_parse_uint(optarg, 0, UINT64_MAX, &o->seed) != 0)
                 return cli_fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
@@ -321,6 +330,10 @@ void cli_usage(FILE *out)
           "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
           "                             measure each from when it was due (corrects for\n"
           "                             coordinated omission; not for aio and uring)\n"
+          "      --repeat N             run every mode and size N times, interleaved\n"
+          "                             (round 1 of every run, then round 2...); each\n"
+          "                             repetition's figures are kept beside the merged\n"
+          "                             ones, for diskio-compare's noise band (default: 1)\n"
           "\n"
           "Output:\n"
           "  -l, --label NAME           name of this environment in the result\n"
@@ -331,7 +344,8 @@ void cli_usage(FILE *out)
           "                             goes to stdout unless --quiet\n"
           "      --trace FILE           stream every write as CSV\n"
           "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
-          "                             (several runs: one FILE.MODE-BS per run)\n"
+          "                             (several runs: one FILE.MODE-BS per run;\n"
+          "                             with --repeat, FILE.MODE-BS-rN per repetition)\n"
           "  -q, --quiet                no table on stdout, no progress, no warnings\n"
           "      --force                use an existing TARGET file (its contents are\n"
           "                             overwritten) and overwrite existing output files\n"

@@ -13,6 +13,7 @@
 /* The command's own defaults; the others are diskio_config_init()'s. */
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
 #define CLI_DEFAULT_WARMUP 10
+#define CLI_REPEAT_MAX 1000
 
 /* Exit statuses, documented in diskio(1). */
 enum cli_exit {
@@ -39,6 +40,7 @@ struct cli_options {
     unsigned sync_every;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
+    unsigned repeat; /* each run this many times, interleaved (default 1) */
     const char *label;
     enum diskio_format format;
     bool format_given;

@@ -121,8 +121,10 @@ int out_file_commit(struct out_file *f, bool force)
 }
 
 /* With several runs each gets its own trace: trace.csv becomes
- * trace.fsync-8192.csv (the mode and block size before the extension). */
-char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t bs)
+ * trace.fsync-8192.csv (the mode and block size before the extension),
+ * and trace.fsync-8192-r2.csv for a run's second repetition. */
+char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t bs,
+                 unsigned repetition)
 {
     size_t len = strlen(path) + 64;
     char *name = malloc(len);
@@ -136,7 +138,10 @@ char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t
     const char *dot = strrchr(path, '.');
     if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
         dot = path + strlen(path);
-    snprintf(name, len, "%.*s.%s-%llu%s", (int)(dot - path), path, diskio_mode_name(mode),
-             (unsigned long long)bs, dot);
+    char rep[16] = "";
+    if (repetition)
+        snprintf(rep, sizeof(rep), "-r%u", repetition);
+    snprintf(name, len, "%.*s.%s-%llu%s%s", (int)(dot - path), path, diskio_mode_name(mode),
+             (unsigned long long)bs, rep, dot);
     return name;
 }

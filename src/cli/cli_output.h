@@ -29,8 +29,10 @@ int out_file_commit(struct out_file *f, bool force);
 /* Async-signal-safe: remove every temporary file still being written. */
 void out_file_unlink_pending(void);
 /* The trace file name for one run: PATH itself, or with several runs
- * PATH with ".MODE-BS" before its extension.  malloc()ed; NULL if out of
+ * PATH with ".MODE-BS" before its extension, and "-rN" after it for
+ * repetition N (repetition 0: not repeated).  malloc()ed; NULL if out of
  * memory. */
-char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t bs);
+char *trace_name(const char *path, bool several, enum diskio_mode mode, uint64_t bs,
+                 unsigned repetition);
 
 #endif

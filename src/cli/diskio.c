@@ -99,6 +99,24 @@ static int report_target_error(const char *target, int rc)
     return EXIT_TARGET;
 }
 
+/* Why a run failed: the op and what it was doing, or why it could not
+ * start. */
+static void report_run_error(const struct diskio_config *cfg, const struct diskio_run *run, int rc)
+{
+    const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
+    if (info)
+        fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
+                diskio_mode_name(cfg->mode), info->error_during ? info->error_during : "run",
+                info->error_op, diskio_strerror(rc));
+    else
+        fprintf(stderr,
+                "diskio: mode %s could not start: %s (preparing or opening its %llu-byte test "
+                "file%s)\n",
+                diskio_mode_name(cfg->mode), diskio_strerror(rc),
+                (unsigned long long)cfg->file_size,
+                rc == -ENOSPC || rc == -EFBIG ? "; a smaller --size needs less room" : "");
+}
+
 static void warn_memory_fs(const struct diskio_result *res, const char *target, bool quiet)
 {
     const char *fs = diskio_result_env(res, "target.filesystem");
@@ -149,17 +167,19 @@ int main(int argc, char **argv)
      * made per run; their names are checked now and a first one is opened
      * to prove the directory writable. */
     struct out_file output = {.slot = 0}, trace = {.slot = 1};
-    bool several_runs = opt.nmodes * opt.nsizes > 1;
+    bool several_runs = opt.nmodes * opt.nsizes > 1 || opt.repeat > 1;
     if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
         return EXIT_TARGET;
     if (opt.trace) {
         bool allowed = true;
-        for (size_t s = 0; s < opt.nsizes && allowed; s++)
-            for (size_t m = 0; m < opt.nmodes && allowed; m++) {
-                char *name = trace_name(opt.trace, several_runs, opt.modes[m], opt.block_sizes[s]);
-                allowed = name && out_file_allowed(name, opt.force);
-                free(name);
-            }
+        for (unsigned rep = 1; rep <= opt.repeat && allowed; rep++)
+            for (size_t s = 0; s < opt.nsizes && allowed; s++)
+                for (size_t m = 0; m < opt.nmodes && allowed; m++) {
+                    char *name = trace_name(opt.trace, several_runs, opt.modes[m],
+                                            opt.block_sizes[s], opt.repeat > 1 ? rep : 0);
+                    allowed = name && out_file_allowed(name, opt.force);
+                    free(name);
+                }
         if (!allowed || out_file_open(&trace, opt.trace, true) != 0) {
             out_file_discard(&output);
             return EXIT_TARGET;
@@ -223,67 +243,88 @@ int main(int argc, char **argv)
     if (!opt.quiet && isatty(STDERR_FILENO))
         progress.running = pthread_create(&progress.thread, NULL, progress_main, &progress) == 0;
 
-    int status = EXIT_OK;
-    char label[64];
-    for (size_t s = 0; s < opt.nsizes && status == EXIT_OK; s++) {
-        for (size_t m = 0; m < opt.nmodes && status == EXIT_OK; m++) {
-            if (stop_signal)
-                break;
-            if (!usable[opt.modes[m]])
-                continue;
-            struct diskio_config cfg;
-            cli_config(&opt, opt.modes[m], opt.block_sizes[s], &cfg);
-            char *trace_path = NULL;
-            if (opt.trace) {
-                trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size);
-                if (!trace_path || out_file_open(&trace, trace_path, opt.force) != 0) {
-                    free(trace_path);
-                    status = EXIT_TARGET;
+    /* The result's run for each (size, mode): the first repetition's,
+     * into which the later ones are merged. */
+    size_t nslots = opt.nsizes * opt.nmodes;
+    struct diskio_run **merged = calloc(nslots, sizeof(*merged));
+    int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
+    if (!merged)
+        fprintf(stderr, "diskio: out of memory\n");
+    char label[96];
+    /* --repeat: round after round of every run, so that a slow minute of
+     * the machine (writeback, a neighbour) spreads over all the modes
+     * instead of landing on one of them */
+    for (unsigned rep = 1; rep <= opt.repeat && status == EXIT_OK; rep++) {
+        for (size_t s = 0; s < opt.nsizes && status == EXIT_OK; s++) {
+            for (size_t m = 0; m < opt.nmodes && status == EXIT_OK; m++) {
+                if (stop_signal)
                     break;
+                if (!usable[opt.modes[m]])
+                    continue;
+                struct diskio_config cfg;
+                cli_config(&opt, opt.modes[m], opt.block_sizes[s], &cfg);
+                char *trace_path = NULL;
+                if (opt.trace) {
+                    trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size,
+                                            opt.repeat > 1 ? rep : 0);
+                    if (!trace_path || out_file_open(&trace, trace_path, opt.force) != 0) {
+                        free(trace_path);
+                        status = EXIT_TARGET;
+                        break;
+                    }
                 }
-            }
-            cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
-            cfg.stop = &stop_signal;
-            cfg.progress = &progress.ops;
+                cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
+                cfg.stop = &stop_signal;
+                cfg.progress = &progress.ops;
 
-            snprintf(label, sizeof(label), "%s %" PRIu64 "B", diskio_mode_name(cfg.mode),
-                     cfg.block_size);
-            progress.label = label;
-            progress.ops = 0;
-            progress.run_start_ns = diskio_now_ns();
-
-            struct diskio_run *run = NULL;
-            rc = diskio_run_execute(&cfg, target, &run);
-            progress.run_start_ns = 0;
-            progress_clear(&progress);
-            /* a trace keeps what it recorded, interrupted or not */
-            if (trace.stream && out_file_commit(&trace, opt.force) != 0 && rc == 0)
-                rc = -EIO;
-            free(trace_path);
-
-            if (run && diskio_result_add_run(result, run) != 0)
-                rc = -ENOMEM;
-            if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {
-                status = status_for_signal(stop_signal ? stop_signal : SIGINT);
-            } else if (rc < 0) {
-                const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
-                if (info)
-                    fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
-                            diskio_mode_name(cfg.mode),
-                            info->error_during ? info->error_during : "run", info->error_op,
-                            diskio_strerror(rc));
+                if (opt.repeat > 1)
+                    snprintf(label, sizeof(label), "%s %" PRIu64 "B (%u/%u)",
+                             diskio_mode_name(cfg.mode), cfg.block_size, rep, opt.repeat);
                 else
-                    fprintf(stderr,
-                            "diskio: mode %s could not start: %s (preparing or opening "
-                            "its %llu-byte test file%s)\n",
-                            diskio_mode_name(cfg.mode), diskio_strerror(rc),
-                            (unsigned long long)cfg.file_size,
-                            rc == -ENOSPC || rc == -EFBIG ? "; a smaller --size needs less room"
-                                                          : "");
-                status = EXIT_RUN_FAILED;
+                    snprintf(label, sizeof(label), "%s %" PRIu64 "B", diskio_mode_name(cfg.mode),
+                             cfg.block_size);
+                progress.label = label;
+                progress.ops = 0;
+                progress.run_start_ns = diskio_now_ns();
+
+                struct diskio_run *run = NULL;
+                rc = diskio_run_execute(&cfg, target, &run);
+                progress.run_start_ns = 0;
+                progress_clear(&progress);
+                /* a trace keeps what it recorded, interrupted or not */
+                if (trace.stream && out_file_commit(&trace, opt.force) != 0 && rc == 0)
+                    rc = -EIO;
+                free(trace_path);
+
+                if (rc < 0 && rc != -DISKIO_E_INTERRUPTED && !stop_signal)
+                    report_run_error(&cfg, run, rc);
+                /* every repetition measured, failed or interrupted ones
+                 * too, ends up in the result */
+                if (run) {
+                    struct diskio_run **slot = &merged[s * opt.nmodes + m];
+                    int keep_rc = 0;
+                    if (!*slot) {
+                        keep_rc = diskio_result_add_run(result, run);
+                        if (keep_rc == 0)
+                            *slot = run;
+                    } else {
+                        keep_rc = diskio_run_merge(*slot, run);
+                        diskio_run_free(run);
+                    }
+                    if (keep_rc < 0 && rc == 0) {
+                        fprintf(stderr, "diskio: mode %s: cannot keep the run: %s\n",
+                                diskio_mode_name(cfg.mode), diskio_strerror(keep_rc));
+                        rc = keep_rc;
+                    }
+                }
+                if (rc == -DISKIO_E_INTERRUPTED || stop_signal)
+                    status = status_for_signal(stop_signal ? stop_signal : SIGINT);
+                else if (rc < 0)
+                    status = EXIT_RUN_FAILED;
             }
         }
     }
+    free(merged);
     if (stop_signal && status == EXIT_OK)
         status = status_for_signal(stop_signal);
     if (status != EXIT_OK)

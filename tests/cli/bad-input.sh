@@ -51,6 +51,9 @@ done <<'LINES'
 --warmup many|--warmup
 --nonsense|--nonsense
 --bs 1000 -m direct|512
+--repeat 0|--repeat
+--repeat 1001|--repeat
+--repeat 2x|--repeat
 LINES
 
 # no target at all, and two targets
