@@ -6,7 +6,8 @@ the noise (noise.judge).
 An environment is the results that share a label (--label; a result
 without one is its own environment, named after its file), so several
 results of one machine are its repetitions, and so are runs of one result
-that repeat the same parameters.  Runs are matched by what makes their
+that repeat the same parameters, and the repetitions diskio --repeat kept
+in a run.  Runs are matched by what makes their
 figures comparable: mode, block size, pattern, queue depth and sync_every.
 """
 
@@ -116,19 +117,23 @@ def add_samples(env, result):
         env.notes.append(f"{result.path}: marked incomplete; its complete "
                          "runs are used")
     for run in result.runs:
-        if not run.complete or not run.ops:
-            reason = "did not complete" if not run.complete else "recorded no ops"
-            env.notes.append(f"{result.path}: {run.where} ({run.mode}) "
-                             f"{reason}; left out")
-            continue
-        key = run_key(run)
-        if key not in env.samples:
-            env.samples[key] = {}
-            env.run_order.append(key)
-        for metric in METRICS:
-            value = metric_value(run, metric)
-            if value is not None and value > 0:
-                env.samples[key].setdefault(metric, []).append(float(value))
+        # diskio --repeat: each repetition is a sample of its own, as a
+        # result per repetition would be
+        for sample in run.repetitions or [run]:
+            if not sample.complete or not sample.ops:
+                reason = ("did not complete" if not sample.complete
+                          else "recorded no ops")
+                env.notes.append(f"{result.path}: {sample.where} ({run.mode}) "
+                                 f"{reason}; left out")
+                continue
+            key = run_key(run)
+            if key not in env.samples:
+                env.samples[key] = {}
+                env.run_order.append(key)
+            for metric in METRICS:
+                value = metric_value(sample, metric)
+                if value is not None and value > 0:
+                    env.samples[key].setdefault(metric, []).append(float(value))
 
 
 def choose_baseline(envs, wanted):

@@ -74,6 +74,9 @@ class Run:
     ops_per_s: float = None
     mb_per_s: float = None
     parts: dict = field(default_factory=dict)
+    # diskio --repeat: each repetition's own figures (Repetition), in the
+    # order they ran; None when the run was measured once
+    repetitions: list = None
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
@@ -87,6 +90,21 @@ class Run:
             self._src.get_object(self._node["latency"],
                                  json_path(self.where, "latency"), name)
         return self.parts[name]
+
+
+@dataclass
+class Repetition:
+    """One entry of a run's repetitions[]: what one repetition measured,
+    with the same attributes a Run has for its figures (complete, ops,
+    ops_per_s, parts of Hists without buckets), so a tool can take the
+    repetitions of a run where it would take runs."""
+    where: str                      # JSON path: runs[0].repetitions[2]
+    complete: bool = True
+    ops: float = None
+    ops_per_s: float = None
+    duration_ns: float = None
+    start_offset_ns: float = None   # from the result's first measured run
+    parts: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -163,12 +181,37 @@ def read_run(src, node, where):
     if run.error is not None:
         src.get_string(run.error, json_path(where, "error"), "message",
                        optional=True)
+    read_parts(src, latency, latency_where, run.parts)
+    repetitions = src.get_list(node, where, "repetitions", optional=True)
+    if repetitions is not None:
+        run.repetitions = [
+            read_repetition(src, rep,
+                            json_path(json_path(where, "repetitions"), index))
+            for index, rep in enumerate(repetitions)]
+    return run
+
+
+def read_parts(src, latency, latency_where, parts):
     for name in PARTS:
         hist = src.get_object(latency, latency_where, name, optional=True)
         if hist is not None:
-            run.parts[name] = read_hist(src, hist,
-                                        json_path(latency_where, name))
-    return run
+            parts[name] = read_hist(src, hist, json_path(latency_where, name))
+
+
+def read_repetition(src, node, where):
+    node = src.as_object(node, where)
+    rep = Repetition(
+        where, complete=node.get("complete") is not False,
+        ops=src.get_number(node, where, "ops", optional=True, minimum=0),
+        ops_per_s=src.get_number(node, where, "ops_per_s", optional=True,
+                                 minimum=0),
+        duration_ns=src.get_number(node, where, "duration_ns", optional=True,
+                                   minimum=0),
+        start_offset_ns=src.get_number(node, where, "start_offset_ns",
+                                       optional=True, minimum=0))
+    latency = src.get_object(node, where, "latency")
+    read_parts(src, latency, json_path(where, "latency"), rep.parts)
+    return rep
 
 
 def read_hist(src, node, where):

@@ -58,6 +58,33 @@ class GroupingTest(unittest.TestCase):
         self.assertIn("did not complete", envs[0].notes[0])
 
 
+    def test_repetitions_of_one_run_are_its_samples(self):
+        repeated = run("fsync", 105)
+        repeated["repetitions"] = [
+            {"complete": True, "ops": 50, "ops_per_s": 1e7,
+             "latency": {"total": hist(mean)}} for mean in (100, 110)] + [
+            {"complete": False, "ops": 10, "ops_per_s": 1e7,
+             "latency": {"total": hist(900)}}]
+        envs = compare.group_environments([result("a", [repeated])])
+        key = ("fsync", 8192, "seq", 1, 1)
+        self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
+        self.assertEqual(len(envs[0].notes), 1)
+        self.assertIn("runs[0].repetitions[2] (fsync) did not complete",
+                      envs[0].notes[0])
+
+    def test_one_result_per_environment_gets_an_interval_from_its_repetitions(self):
+        def repeated(label, means):
+            r = run("fsync", sum(means) / len(means))
+            r["repetitions"] = [{"complete": True, "ops": 50,
+                                 "ops_per_s": 1e9 / m,
+                                 "latency": {"total": hist(m)}} for m in means]
+            return result(label, [r])
+        rows = compare.compare([repeated("a", [100, 101, 99, 100]),
+                                repeated("b", [200, 202, 198, 201])])["rows"]
+        self.assertEqual(rows[0].judgement.verdict, "slower")
+        self.assertEqual(len(rows[0].base_values), 4)
+
+
 class CompareTest(unittest.TestCase):
     def comparison(self, **kw):
         return compare.compare([

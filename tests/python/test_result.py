@@ -93,6 +93,34 @@ class AcceptedTest(ResultFileTest):
         self.assertIsNone(result.runs[0].parts["total"].buckets)
         self.assertIsNone(result.runs[0].ops_per_s)
 
+    def test_repetitions_come_with_their_own_figures_in_order(self):
+        summary = {k: v for k, v in HIST.items()
+                   if k not in ("buckets", "overflow")}
+        def mutate(doc):
+            doc["runs"][0]["repetitions"] = [
+                {"complete": True, "ops": 2, "bytes": 16384,
+                 "duration_ns": 2000, "start_offset_ns": 0,
+                 "ops_per_s": 1e6,
+                 "latency": {"total": summary, "write": None, "sync": None,
+                             "service": None}},
+                {"complete": False, "ops": 2, "bytes": 16384,
+                 "duration_ns": 4000, "start_offset_ns": 90000,
+                 "ops_per_s": 5e5,
+                 "latency": {"total": dict(summary, mean=2000.0),
+                             "write": None, "sync": None, "service": None}}]
+        reps = self.load(mutate=mutate).runs[0].repetitions
+        self.assertEqual([(r.complete, r.ops, r.start_offset_ns) for r in reps],
+                         [(True, 2, 0), (False, 2, 90000)])
+        self.assertEqual([r.parts["total"].mean for r in reps], [1000.5, 2000.0])
+        self.assertIsNone(reps[0].parts["total"].buckets)
+        self.assertNotIn("sync", reps[0].parts)
+        self.assertEqual(reps[1].where, "runs[0].repetitions[1]")
+
+    def test_a_run_measured_once_has_no_repetitions(self):
+        self.assertIsNone(self.load().runs[0].repetitions)
+        self.assertIsNone(self.load(mutate=lambda d: d["runs"][0].update(
+            repetitions=None)).runs[0].repetitions)
+
     def test_is_result_looks_at_the_schema_name(self):
         self.assertTrue(is_result(DOC))
         self.assertFalse(is_result({"fio version": "fio-3.33"}))
@@ -163,6 +191,13 @@ class RejectedTest(ResultFileTest):
              "runs[0].error: a string, expected an object or null"),
             (lambda d: d["runs"][0].update(ops_per_s=-1),
              "runs[0].ops_per_s: -1 is below 0"),
+            (lambda d: d["runs"][0].update(repetitions={}),
+             "runs[0].repetitions: an object, expected a list"),
+            (lambda d: d["runs"][0].update(repetitions=[{"ops": -2,
+                                                         "latency": {}}]),
+             "runs[0].repetitions[0].ops: -2 is below 0"),
+            (lambda d: d["runs"][0].update(repetitions=[{"ops": 2}]),
+             "runs[0].repetitions[0].latency: missing, expected an object"),
             (lambda d: d["runs"][0]["latency"]["total"].update(p50=True),
              "runs[0].latency.total.p50: true (a boolean)"),
             (lambda d: d["runs"][0]["latency"]["total"]["buckets"]
