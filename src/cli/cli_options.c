@@ -93,6 +93,72 @@ static int parse_sizes(const char *text, struct cli_options *o, char *err, size_
     return rc;
 }
 
+/* A label names a result in every output and in the analysis commands'
+ * reports, so it must be printable UTF-8 text: the length of the
+ * well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlong form,
+ * no surrogate, nothing above U+10FFFF, not cut short), or 0. */
+static size_t utf8_sequence(const unsigned char *s)
+{
+    const unsigned char c = s[0];
+    size_t n;
+    /* the second byte's range: narrower after E0, ED, F0 and F4 */
+    unsigned char lo = 0x80, hi = 0xbf;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        if (c == 0xe0)
+            lo = 0xa0;
+        if (c == 0xed)
+            hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        if (c == 0xf0)
+            lo = 0x90;
+        if (c == 0xf4)
+            hi = 0x8f;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if (s[i] < lo || s[i] > hi)
+            return 0;
+        lo = 0x80;
+        hi = 0xbf;
+    }
+    return n;
+}
+
+/* Refuse a label that is not printable UTF-8 text, naming the first bad
+ * byte by its position (the label itself is not echoed: it could hold
+ * terminal escapes). */
+static int check_label(const char *label, char *err, size_t size)
+{
+    const unsigned char *s = (const unsigned char *)label;
+    for (size_t i = 0; s[i];) {
+        const size_t n = utf8_sequence(s + i);
+        if (n == 0)
+            return cli_fail(err, size,
+                            "--label: byte %zu (0x%02x) is not part of UTF-8 text; give the "
+                            "label as UTF-8",
+                            i + 1, s[i]);
+        if (s[i] < 0x20 || s[i] == 0x7f)
+            return cli_fail(err, size,
+                            "--label: byte %zu is the control character 0x%02x; give a label "
+                            "of printable characters",
+                            i + 1, s[i]);
+        if (s[i] == 0xc2 && s[i + 1] < 0xa0) /* C1: U+0080..U+009F */
+            return cli_fail(err, size,
+                            "--label: bytes %zu-%zu are the control character U+%04X; give a "
+                            "label of printable characters",
+                            i + 1, i + 2, (unsigned)s[i + 1]);
+        i += n;
+    }
+    return 0;
+}
+
 enum {
     OPT_SYNC_EVERY = 256,
     OPT_TRACE,
@@ -240,6 +306,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case 'l':
             if (!*optarg || strlen(optarg) > 200)
                 return cli_fail(err, err_size, "--label: must be 1 to 200 characters");
+            if (check_label(optarg, err, err_size) != 0)
+                return -1;
             o->label = optarg;
             break;
         case 'f':

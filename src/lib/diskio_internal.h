@@ -91,6 +91,18 @@ struct diskio_result {
     bool incomplete;
 };
 
+/* Strings in the output (emit_string.c).  utf8_decode: the code point of
+ * the UTF-8 sequence at s (NUL-terminated) and its length in *len, or -1
+ * for an ill-formed one with its maximal subpart (at least 1 byte) in
+ * *len.  display_unsafe: cp is a control character (C0, DEL, C1), U+2028,
+ * U+2029 or a bidirectional formatting character, which no output shows
+ * as it is.  display_write: s for a terminal or a CSV cell; printable
+ * UTF-8 as it is, every byte of an ill-formed sequence or an unsafe
+ * character as \xHH, '"' doubled when csv; returns the bytes written. */
+int32_t utf8_decode(const unsigned char *s, size_t *len) DISKIO_HIDDEN;
+bool display_unsafe(int32_t cp) DISKIO_HIDDEN;
+size_t display_write(FILE *out, const char *s, bool csv) DISKIO_HIDDEN;
+
 int emit_json(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_text(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;

@@ -7,20 +7,19 @@
 
 #include "diskio_internal.h"
 
+/* A CSV cell (RFC 4180): shown as display_write() shows it, so that a
+ * cell is valid UTF-8 and a record is one line whatever the label or a
+ * run's name holds; quoted when it has a comma or a quote. */
 static void csv_field(FILE *out, const char *s)
 {
     if (!s)
         return;
-    if (strpbrk(s, ",\"\n\r") == NULL) {
-        fputs(s, out);
+    if (strpbrk(s, ",\"") == NULL) {
+        display_write(out, s, false);
         return;
     }
     fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
+    display_write(out, s, true);
     fputc('"', out);
 }
 

@@ -8,6 +8,12 @@
 
 #include "diskio_internal.h"
 
+/* s as a JSON string, valid UTF-8 whatever s holds (doc/result-schema.md,
+ * "Strings"): every ill-formed UTF-8 sequence becomes U+FFFD, and control
+ * characters (C0, DEL, C1), U+2028/U+2029 and the bidirectional
+ * formatting characters are escaped (\uXXXX reads back as the same
+ * character), so the document parses everywhere and, shown as it is,
+ * holds nothing a terminal acts on. */
 static void json_string(FILE *out, const char *s)
 {
     if (!s) {
@@ -15,18 +21,23 @@ static void json_string(FILE *out, const char *s)
         return;
     }
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    size_t len;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
+        const int32_t cp = utf8_decode(p, &len);
+        switch (cp) {
+        case -1: fputs("\\ufffd", out); break;
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
+        case '\b': fputs("\\b", out); break;
+        case '\f': fputs("\\f", out); break;
         case '\n': fputs("\\n", out); break;
-        case '\t': fputs("\\t", out); break;
         case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
         default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
+            if (display_unsafe(cp))
+                fprintf(out, "\\u%04x", (unsigned)cp);
             else
-                fputc(*p, out);
+                fwrite(p, 1, len, out);
         }
     }
     fputc('"', out);

@@ -35,14 +35,29 @@ static const char *format_size(char *buf, size_t size, uint64_t bytes)
     return buf;
 }
 
-static void row(FILE *out, const char *name, const char *bs, const char *rate,
+/* A name, label or path as display_write() shows it: no byte of it can
+ * move the cursor, change colours or retitle the terminal. */
+static size_t show(FILE *out, const char *s)
+{
+    return display_write(out, s, false);
+}
+
+#define NAME_WIDTH 14
+
+/* A table row: name (a mode, or a custom run's name, shown safely) and
+ * qd (0: none) padded to NAME_WIDTH, then the figures. */
+static void row(FILE *out, const char *name, unsigned qd, const char *bs, const char *rate,
                 const struct diskio_hist *h)
 {
     char mean[32], p50[32], p99[32], p999[32], max[32];
     static const double pcts[] = {50.0, 99.0, 99.9};
     uint64_t v[3];
     diskio_hist_percentiles(h, pcts, v, 3);
-    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", name, bs, rate,
+    size_t width = show(out, name);
+    if (qd)
+        width += (size_t)fprintf(out, " qd%u", qd);
+    fprintf(out, "%*s %8s %12s %10s %10s %10s %10s %10s\n",
+            width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, rate,
             format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
             format_ns(p50, sizeof(p50), (double)v[0]), format_ns(p99, sizeof(p99), (double)v[1]),
             format_ns(p999, sizeof(p999), (double)v[2]),
@@ -53,36 +68,56 @@ int emit_text(const struct diskio_result *res, FILE *out)
 {
     const struct env *env = res->env;
     fprintf(out, "diskio %s", diskio_version());
-    if (res->label)
-        fprintf(out, "  label %s", res->label);
+    if (res->label) {
+        fputs("  label ", out);
+        show(out, res->label);
+    }
     const char *host = env_get(env, "hostname"), *kernel = env_get(env, "kernel.release");
-    if (host)
-        fprintf(out, "  on %s", host);
-    if (kernel)
-        fprintf(out, " (Linux %s)", kernel);
+    if (host) {
+        fputs("  on ", out);
+        show(out, host);
+    }
+    if (kernel) {
+        fputs(" (Linux ", out);
+        show(out, kernel);
+        fputc(')', out);
+    }
     fputc('\n', out);
     const char *dir = env_get(env, "target.directory");
     if (dir) {
         const char *fs = env_get(env, "target.filesystem");
         const char *dev = env_get(env, "target.device.name");
-        fprintf(out, "target %s: %s", dir, fs ? fs : "unknown filesystem");
+        fputs("target ", out);
+        show(out, dir);
+        fputs(": ", out);
+        show(out, fs ? fs : "unknown filesystem");
         if (dev) {
             const char *rot = env_get(env, "target.device.rotational");
             const char *cache = env_get(env, "target.device.write_cache");
             const char *sched = env_get(env, "target.device.scheduler");
-            fprintf(out, " on %s (%s", dev,
+            fputs(" on ", out);
+            show(out, dev);
+            fprintf(out, " (%s",
                     rot ? (strcmp(rot, "0") == 0 ? "non-rotational" : "rotational") : "?");
-            if (cache)
-                fprintf(out, ", %s cache", cache);
-            if (sched)
-                fprintf(out, ", scheduler %s", sched);
+            if (cache) {
+                fputs(", ", out);
+                show(out, cache);
+                fputs(" cache", out);
+            }
+            if (sched) {
+                fputs(", scheduler ", out);
+                show(out, sched);
+            }
             fputc(')', out);
         }
         fputc('\n', out);
     }
     const char *overhead = env_get(env, "timer.overhead_ns");
-    if (overhead)
-        fprintf(out, "timer overhead %s ns per clock read\n", overhead);
+    if (overhead) {
+        fputs("timer overhead ", out);
+        show(out, overhead);
+        fputs(" ns per clock read\n", out);
+    }
     fputc('\n', out);
 
     fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", "mode", "bs", "ops/s", "mean", "p50",
@@ -95,18 +130,15 @@ int emit_text(const struct diskio_result *res, FILE *out)
             format_size(bs, sizeof(bs), info->config.block_size);
         double seconds = (double)info->duration_ns / 1e9;
         snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
-        char name[64];
-        snprintf(name, sizeof(name), "%s", info->name);
-        if (info->has_config && info->config.iodepth > 1)
-            snprintf(name, sizeof(name), "%s qd%u", info->name, info->config.iodepth);
-        row(out, name, bs, rate, run->hist[DISKIO_PART_TOTAL]);
+        unsigned qd = info->has_config && info->config.iodepth > 1 ? info->config.iodepth : 0;
+        row(out, info->name, qd, bs, rate, run->hist[DISKIO_PART_TOTAL]);
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, "  write", "", "", run->hist[DISKIO_PART_WRITE]);
+            row(out, "  write", 0, "", "", run->hist[DISKIO_PART_WRITE]);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, "  sync", "", "", run->hist[DISKIO_PART_SYNC]);
+            row(out, "  sync", 0, "", "", run->hist[DISKIO_PART_SYNC]);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, "  service", "", "", run->hist[DISKIO_PART_SERVICE]);
+            row(out, "  service", 0, "", "", run->hist[DISKIO_PART_SERVICE]);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",

@@ -154,8 +154,11 @@ ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offs
 int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
 /* The append pattern reached file_size: truncate to 0 (sets e->error). */
 int append_wrap(struct engine *e) DISKIO_HIDDEN;
-/* Fixed rate: sleep, then spin, until due_ns (or until stop rises). */
-void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+/* Fixed rate: sleep, then spin, until due_ns; true when the op due then
+ * may be issued.  False when stop rose, or when due_ns is at or after
+ * deadline_ns: the wait then ends at the deadline and the run with it. */
+bool wait_until(uint64_t due_ns, uint64_t deadline_ns,
+                const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
 /* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
 int trace_write_header(int fd) DISKIO_HIDDEN;
 /* Format the buffered trace rows and write them out; the first error. */

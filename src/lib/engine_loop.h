@@ -141,8 +141,11 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             break;
         }
         stamp_block(buf, offset, op_base + op);
-        if (paced)
-            wait_until(due_ns, stop);
+        if (paced && DISKIO_UNLIKELY(!wait_until(due_ns, deadline_ns, stop))) {
+            if (*stop)
+                continue; /* the check above records the interruption */
+            break;        /* the next op falls due after the deadline */
+        }
 
         uint64_t start_ns, write_done_ns, end_ns;
         ssize_t written;

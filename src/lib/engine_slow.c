@@ -63,7 +63,10 @@ int append_wrap(struct engine *e)
 
 /* Sleep until shortly before due_ns, then spin to it: a timer wakeup is
  * tens of microseconds late, which would blur the schedule that a fixed
- * rate promises.  Returns early when asked to stop. */
+ * rate promises.  An op due at or after the run's deadline is never
+ * issued: the wait then ends at the deadline (a --rate slower than
+ * 1/--runtime must not stretch the run to the next due time) and says
+ * no.  Returns early, saying no, when asked to stop. */
 #define SPIN_BEFORE_DUE_NS 100000u
 static inline void cpu_relax(void)
 {
@@ -74,19 +77,30 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void wait_until(uint64_t due_ns, const volatile sig_atomic_t *stop)
+/* Sleep until wake_ns on CLOCK_MONOTONIC; false when stop rose. */
+static bool sleep_until(uint64_t wake_ns, const volatile sig_atomic_t *stop)
 {
-    uint64_t now = now_ns();
-    if (due_ns > now + SPIN_BEFORE_DUE_NS) {
-        uint64_t wake_ns = due_ns - SPIN_BEFORE_DUE_NS;
-        struct timespec wake = {.tv_sec = (time_t)(wake_ns / 1000000000u),
-                                .tv_nsec = (long)(wake_ns % 1000000000u)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR)
-            if (*stop)
-                return;
+    struct timespec wake = {.tv_sec = (time_t)(wake_ns / 1000000000u),
+                            .tv_nsec = (long)(wake_ns % 1000000000u)};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR)
+        if (*stop)
+            return false;
+    return true;
+}
+
+bool wait_until(uint64_t due_ns, uint64_t deadline_ns, const volatile sig_atomic_t *stop)
+{
+    if (due_ns >= deadline_ns) {
+        /* the run ends at its deadline, with no op issued after it */
+        (void)sleep_until(deadline_ns, stop);
+        return false;
     }
+    uint64_t now = now_ns();
+    if (due_ns > now + SPIN_BEFORE_DUE_NS && !sleep_until(due_ns - SPIN_BEFORE_DUE_NS, stop))
+        return false;
     while (now_ns() < due_ns && !*stop)
         cpu_relax();
+    return !*stop;
 }
 
 int trace_write_header(int fd)

@@ -4,7 +4,9 @@
 # when it was due.  One injected 300 ms stall (the 400th fdatasync, through
 # a test preload) at 1000 ops/s holds up the ~300 ops due meanwhile: the
 # corrected percentiles show it, the uncorrected service times hide it in
-# a single op.  Without a stall the two agree and the rate is held.
+# a single op.  Without a stall the two agree and the rate is held.  A
+# paced run ends at its --runtime, even when the next op would fall due
+# later (issue 11, item 14).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
@@ -55,6 +57,38 @@ else:
 PY
     t_ok "corrected percentiles show the stall, service percentiles hide it" ||
     t_fail "rate checks"
+
+# --runtime bounds a paced run even when the next op would fall due after
+# it: at 0.2 ops/s in a 1 s run, the op at t=0 is the only one, and the
+# run does not sleep on to the op due at 5 s.  At 4 ops/s the ops due at
+# 0, 0.25, 0.5 and 0.75 s run; the one due at 1 s, the deadline, does not.
+t0=$(date +%s%N)
+t_expect_status 0 "--rate 0.2 --runtime 1" -- "$DISKIO" --mode fsync --rate 0.2 --runtime 1 \
+    --warmup 0 --size 1m --quiet --output "$t_scratch/slow.json" "$dir" || t_done
+t1=$(date +%s%N)
+elapsed_ms=$(((t1 - t0) / 1000000))
+# the run is 1 s; the rest is start-up, the 1 MiB fill and a loaded machine
+[ "$elapsed_ms" -lt 3000 ] && t_ok "--rate 0.2 --runtime 1 took ${elapsed_ms} ms" ||
+    t_fail "--rate 0.2 --runtime 1 took ${elapsed_ms} ms: waited past the deadline"
+t_expect_status 0 "--rate 4 --runtime 1" -- "$DISKIO" --mode fsync --rate 4 --runtime 1 \
+    --warmup 0 --size 1m --quiet --output "$t_scratch/four.json" "$dir" || t_done
+"$PYTHON3" - "$t_scratch/slow.json" "$t_scratch/four.json" <<'PY' &&
+import json, sys
+slow = json.load(open(sys.argv[1]))["runs"][0]
+four = json.load(open(sys.argv[2]))["runs"][0]
+for r, most in ((slow, 1), (four, 4)):
+    print("rate %g: %d ops in %.3f s" % (r["parameters"]["rate_ops_per_s"], r["ops"],
+                                         r["duration_ns"] / 1e9))
+    assert r["complete"] and r["error"] is None
+    assert 1 <= r["ops"] <= most, "an op was issued at or after the deadline"
+    assert r["latency"]["total"]["count"] == r["ops"]
+    # the run ends at its deadline: not before (it waits out the
+    # schedule), not at the next due time
+    assert 0.95e9 <= r["duration_ns"] < 1.2e9, r["duration_ns"]
+assert slow["ops"] == 1
+PY
+    t_ok "a paced run ends at its deadline with no op issued after it" ||
+    t_fail "paced run and --runtime"
 
 t_expect_status 2 "--rate with aio refused" -- "$DISKIO" --mode aio --rate 100 "$dir"
 t_expect_status 2 "--rate 0 refused" -- "$DISKIO" --mode fsync --rate 0 "$dir"

@@ -3,7 +3,8 @@
  * Description: diskio's option parsing: defaults, sizes with suffixes,
  * block-size sweeps, mode lists, durations, and every kind of bad value
  * (malformed, zero, negative, overflowing, out of range, conflicting)
- * rejected with a message that names the option.
+ * rejected with a message that names the option; a label that is not
+ * printable UTF-8 text refused, naming the byte.
  */
 #include "config.h"
 
@@ -197,6 +198,47 @@ START_TEST(test_bad_values_are_rejected_naming_the_option)
 }
 END_TEST
 
+/* A label is printable UTF-8 text: ill-formed UTF-8 and control
+ * characters are refused at parse time (exit status 2), naming the byte,
+ * never echoing the label; any printable text is taken as it is. */
+START_TEST(test_label_must_be_printable_utf8)
+{
+    static const struct {
+        const char *label, *says;
+    } bad[] = {
+        {"a\xff", "byte 2 (0xff) is not part of UTF-8"},
+        {"\xc0\x80", "byte 1 (0xc0) is not part of UTF-8"},      /* overlong NUL */
+        {"x\xe0\x80\xaf", "byte 2 (0xe0) is not part of UTF-8"}, /* overlong '/' */
+        {"x\xed\xa0\x80", "byte 2 (0xed) is not part of UTF-8"}, /* surrogate */
+        {"\xf4\x90\x80\x80", "byte 1 (0xf4)"},                   /* above U+10FFFF */
+        {"ab\xe2\x82", "byte 3 (0xe2) is not part of UTF-8"},    /* cut short */
+        {"\x80", "byte 1 (0x80)"},                               /* lone continuation */
+        {"a\x1b[31m", "byte 2 is the control character 0x1b"},
+        {"a\tb", "byte 2 is the control character 0x09"},
+        {"a\nb", "byte 2 is the control character 0x0a"},
+        {"del\x7f", "byte 4 is the control character 0x7f"},
+        {"a\xc2\x9b", "bytes 2-3 are the control character U+009B"},
+    };
+    struct cli_options o;
+    char err[512];
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        ck_assert_msg(t_parse(&o, err, sizeof(err), "--label", bad[i].label, "d", NULL) != 0,
+                      "bad label %zu accepted", i);
+        ck_assert_msg(strstr(err, "--label: ") == err && strstr(err, bad[i].says),
+                      "bad label %zu: message '%s' does not say '%s'", i, err, bad[i].says);
+        ck_assert_msg(strstr(err, bad[i].label) == NULL, "bad label %zu echoed", i);
+    }
+    static const char *const good[] = {"db1", "lab \"A\", rack 3",
+                                       "Z\xc3\xbcrich \xe2\x98\x83 \xf0\x9f\x9a\x80",
+                                       "\xc2\xa0nbsp \xef\xbf\xbd \xf4\x8f\xbf\xbf"};
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        ck_assert_msg(t_parse(&o, err, sizeof(err), "--label", good[i], "d", NULL) == 0,
+                      "good label %zu refused: %s", i, err);
+        ck_assert_str_eq(o.label, good[i]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("options");
@@ -208,6 +250,7 @@ int main(void)
     tcase_add_test(tc, test_mode_list_and_all);
     tcase_add_test(tc, test_output_extension_picks_format);
     tcase_add_test(tc, test_bad_values_are_rejected_naming_the_option);
+    tcase_add_test(tc, test_label_must_be_printable_utf8);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }
