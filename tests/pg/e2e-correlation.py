@@ -9,8 +9,8 @@ write latency and diskio-pgphases runs the DBT-3-style workload; then
 diskio-correlate must find
 
   * the fsync-family latency ratio B/A well above 1,
-  * the commit-heavy phases (PERF.POWER.RF1, PERF.POWER.RF2, PERF.THRUPUT)
-    slower in B,
+  * the commit-heavy phases (PERF.POWER.RF1, PERF.POWER.RF2, PERF.THRUPUT,
+    run with --commit-every 1, the commit-heavy variant) slower in B,
   * its prediction of those phases' time in B (from A's time and, for each
     kind of sync, A's count times the latency difference diskio measured)
     within 25% of the measured time, the WAL flushes on the commit path
@@ -86,7 +86,13 @@ def attempt(top, diskio, correlate, bindir, lib, plain_env, delay_env):
         run([diskio, "--mode", "fsync,fdatasync,async", "--count", "200",
              "--format", "json", "--output", os.path.join(envdir, "diskio.json"),
              "--label", name, testdir], env=env)
+        # The commit-heavy variant: a commit per order, 150 orders per
+        # refresh function (1% of SF 0.01), so that the refresh stream's
+        # 600 commits outlast the query streams.  The kit's default (one
+        # transaction of SF x 1500 orders) commits too rarely to test the
+        # WAL model's commit path.
         p = run(pgphases_cmd() + ["--sf", "0.01", "--streams", "2",
+                                  "--refresh-size", "150", "--commit-every", "1",
                                   "--pg-bindir", bindir, "--output", envdir]
                 + extra + [store], env=plain_env)
         check_no_cluster_left(store, cluster_from_stderr(p.stderr))

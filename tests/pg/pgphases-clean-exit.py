@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: MIT
 """Test: diskio-pgphases at a tiny scale writes q_time.csv, wal.csv and the
 settings files with the right headers and rows, and leaves no server and no
-cluster directory behind.  Also: it refuses to overwrite results (exit 2).
+cluster directory behind.  The rows follow the DBT-3 kit: the power test
+runs RF1, the queries in stream 0's order (Q14 first), then RF2; the
+refresh stream's tasks are PERF.THRUPUT.RFST<n>, .RF1, .RF2; RF1 and RF2
+are one transaction each (one WAL flush, give or take the WAL writer's).
+Also: it refuses to overwrite results (exit 2).
 
 Exit 0 pass, 77 skip, anything else fail."""
 import json
@@ -15,7 +19,7 @@ sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
                     pgphases_cmd, cluster_from_stderr, check_no_cluster_left,
-                    check_qtime, check_wal)
+                    check_qtime, check_wal, read_csv)
 
 
 def main():
@@ -42,12 +46,31 @@ def main():
 
         req = (["LOAD", "LOAD.CHECKPOINT", "PERF.POWER", "PERF.POWER.RF1",
                 "PERF.POWER.RF2", "PERF.THRUPUT", "PERF.THRUPUT.QS1.ALL",
-                "PERF.THRUPUT.QS2.ALL", "PERF.THRUPUT.RFST"]
-               + ["PERF.POWER.Q%d" % n for n in range(1, 23)])
+                "PERF.THRUPUT.QS2.ALL"]
+               + ["PERF.THRUPUT.RFST%d%s" % (n, part) for n in (1, 2)
+                  for part in ("", ".RF1", ".RF2")]
+               + ["PERF.POWER.Q%d" % n for n in range(1, 23)]
+               + ["PERF.THRUPUT.QS%d.Q%d" % (s, n) for s in (1, 2)
+                  for n in range(1, 23)])
         qt = check_qtime(os.path.join(out, "q_time.csv"), req)
+        if "PERF.THRUPUT.RFST" in qt:
+            fail("q_time.csv has the one PERF.THRUPUT.RFST row, not the kit's "
+                 "PERF.THRUPUT.RFST<n>")
         log("ok: q_time.csv header and %d rows (LOAD %.3f s, RF1 %.3f s, "
             "RF2 %.3f s, THRUPUT %.3f s)" % (len(qt), qt["LOAD"], qt["PERF.POWER.RF1"],
                                             qt["PERF.POWER.RF2"], qt["PERF.THRUPUT"]))
+        # the power test's parts in the kit's order, by their start times
+        starts = {r[0]: r[1] for r in read_csv(os.path.join(out, "q_time.csv"))[1:]}
+        power = (["PERF.POWER.RF1"]
+                 + ["PERF.POWER.Q%d" % n for n in (14, 2, 9, 20, 6, 17, 18, 8, 21, 13,
+                                                    3, 22, 16, 4, 11, 15, 1, 10, 19,
+                                                    5, 7, 12)]
+                 + ["PERF.POWER.RF2"])
+        ran = sorted(power, key=lambda n: starts[n])
+        if ran != power:
+            fail("the power test ran %s, expected the kit's order %s"
+                 % (", ".join(ran), ", ".join(power)))
+        log("ok: power test ran RF1, Q14, Q2, Q9 ... Q7, Q12, RF2")
         wal = check_wal(os.path.join(out, "wal.csv"),
                         ["LOAD", "LOAD.CHECKPOINT", "PERF.POWER", "PERF.POWER.RF1",
                          "PERF.POWER.RF2", "PERF.THRUPUT"])
@@ -56,21 +79,25 @@ def main():
                 fail("wal.csv phase %s has no q_time.csv row" % ph)
         with open(os.path.join(out, "settings.json")) as f:
             st = json.load(f)
-        refresh = st["refresh_size"]
+        refresh, commits = st["refresh_size"], st["refresh_commits"]
+        if (refresh, commits, st["commit_every"]) != (7, 1, None):
+            fail("settings.json: refresh_size %r, refresh_commits %r, commit_every %r;"
+                 " expected SF x 1500 = 7 orders in one transaction"
+                 % (refresh, commits, st["commit_every"]))
         for ph in ("PERF.POWER.RF1", "PERF.POWER.RF2"):
             n = wal[ph]["wal_sync"]
             # one WAL flush per commit; a few more from the WAL writer
-            if not refresh <= n <= refresh * 1.2 + 5:
+            if not commits <= n <= commits * 1.2 + 5:
                 fail("%s: wal_sync %d, expected about %d (one per commit)"
-                     % (ph, n, refresh))
+                     % (ph, n, commits))
         # the load's closing CHECKPOINT syncs every data file it wrote
         if wal["LOAD.CHECKPOINT"]["checkpoint_sync_files"] < 8:
             fail("LOAD.CHECKPOINT: %d files synced, expected one per table at least"
                  % wal["LOAD.CHECKPOINT"]["checkpoint_sync_files"])
-        log("ok: wal.csv: RF1 wal_sync %d, RF2 wal_sync %d for %d commits each; "
-            "LOAD checkpoint_sync_time %.0f ms over %d files"
+        log("ok: wal.csv: RF1 wal_sync %d, RF2 wal_sync %d for %d commit(s) of %d "
+            "orders each; LOAD checkpoint_sync_time %.0f ms over %d files"
             % (wal["PERF.POWER.RF1"]["wal_sync"], wal["PERF.POWER.RF2"]["wal_sync"],
-               refresh, wal["LOAD"]["checkpoint_sync_time_ms"],
+               commits, refresh, wal["LOAD"]["checkpoint_sync_time_ms"],
                wal["LOAD"]["checkpoint_sync_files"]))
         ss = st["server_settings"]
         expect = {"wal_sync_method": "fdatasync", "synchronous_commit": "on",

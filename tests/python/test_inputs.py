@@ -40,6 +40,8 @@ class PhaseNameTest(unittest.TestCase):
                          "throughput.rfst2.rf1")
         self.assertEqual(phase_name_from_task("PERF.THRUPUT.QS3.Q14"),
                          "throughput.qs3.q14")
+        # diskio-pgphases before it followed the kit: one refresh-stream row
+        self.assertEqual(phase_name_from_task("PERF.THRUPUT.RFST"), "throughput.rfst")
 
 
 class NumberTest(unittest.TestCase):

@@ -65,6 +65,8 @@ class OptionsTest(TempDirs):
                          "diskio-pgphases: error: --streams must be at least 1")
         self.assertEqual(self.bad("--refresh-size", "0"),
                          "diskio-pgphases: error: --refresh-size must be at least 1")
+        self.assertEqual(self.bad("--commit-every", "0"),
+                         "diskio-pgphases: error: --commit-every must be at least 1")
         self.assertEqual(self.bad("--delay-us", "-1"),
                          "diskio-pgphases: error: --delay-us must not be negative")
         self.assertEqual(self.bad("--shared-buffers", "1 XB"),

@@ -63,7 +63,8 @@ def finished_run():
     c.server_settings = {"wal_sync_method": "fdatasync", "fsync": "on"}
     run.workload = Fake()
     w = run.workload
-    w.sf, w.norders, w.refresh = 0.01, 15000, 150
+    w.sf, w.norders, w.refresh = 0.01, 15000, 15
+    w.commit_every, w.commits = None, 1
     w.tasks = [("LOAD", T0, T1, 1.881)]
     w.walrows = [("LOAD", WAL)]
     return run
@@ -103,6 +104,15 @@ class WriteTest(unittest.TestCase):
         record = json.loads(self.read("settings.json"))
         self.assertEqual(record["phase_counters"]["LOAD"]["wal_sync"], 7.0)
         self.assertIs(record["complete"], True)
+
+    def test_settings_record_how_the_refresh_functions_commit(self):
+        self.write()
+        record = json.loads(self.read("settings.json"))
+        self.assertEqual((record["refresh_size"], record["commit_every"],
+                          record["refresh_commits"]), (15, None, 1))
+        lines = self.read("settings.csv").splitlines()
+        self.assertIn("commit_every,", lines)
+        self.assertIn("refresh_commits,1", lines)
 
     def test_an_existing_result_file_is_never_overwritten(self):
         with open(os.path.join(self.out, "wal.csv"), "w") as f:

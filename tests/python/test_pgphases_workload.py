@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Description: the workload builds its psql scripts from the SQL files
 with the scale factor's sizes, times queries from the server's time
-stamps, checks the refresh size, and lists its q_time.csv and wal.csv
-rows in the documented order (run here against a fake cluster)."""
+stamps, runs the DBT-3 kit's power test (RF1, the 22 queries in stream
+0's order, RF2) and throughput test (each query stream in its own order,
+the refresh stream's RFST<n>, .RF1, .RF2 tasks), refreshes 0.1% of the
+orders in one transaction per RF1 and RF2 unless --commit-every asks
+for more commits, and lists its q_time.csv and wal.csv rows in the
+documented order (run here against a fake cluster)."""
 
 import argparse
 import datetime
@@ -14,7 +18,7 @@ from diskio_analysis.pgphases.workload import Workload
 
 
 def options(**kw):
-    a = dict(sf=0.01, streams=2, refresh_size=None)
+    a = dict(sf=0.01, streams=2, refresh_size=None, commit_every=None)
     a.update(kw)
     return argparse.Namespace(**a)
 
@@ -49,14 +53,26 @@ class ScriptsTest(unittest.TestCase):
             "SELECT 2;", "SELECT '@@E', 2, extract(epoch FROM clock_timestamp());"])
         self.assertEqual(lines[5], "SELECT 1;")
 
-    def test_a_refresh_function_commits_once_per_order(self):
+    def test_a_refresh_function_is_one_transaction_as_in_the_kit(self):
         text = workload.refresh_script("rf2", 7, 3)
-        self.assertEqual(text.count("BEGIN;"), 3)
+        self.assertEqual(text.count("BEGIN;"), 1)
+        self.assertEqual(text.count("COMMIT;"), 1)
+        self.assertIn("l_orderkey BETWEEN 7 AND 9;", text)
+        self.assertIn("o_orderkey BETWEEN 7 AND 9;", text)
+        self.assertIn("FROM new_lineitem\n  WHERE l_orderkey BETWEEN 15001 AND 15015;",
+                      workload.refresh_script("rf1", 15001, 15))
+
+    def test_commit_every_n_orders_splits_the_refresh_into_transactions(self):
+        text = workload.refresh_script("rf1", 101, 10, 4)
         self.assertEqual(text.count("COMMIT;"), 3)
-        self.assertIn("l_orderkey = 9;", text)
-        self.assertNotIn("= 10;", text)
-        self.assertIn("new_lineitem WHERE l_orderkey = 15001;",
-                      workload.refresh_script("rf1", 15001, 1))
+        for lo, hi in ((101, 104), (105, 108), (109, 110)):
+            self.assertIn("o_orderkey BETWEEN %d AND %d;" % (lo, hi), text)
+        one = workload.refresh_script("rf2", 7, 3, 1)
+        self.assertEqual(one.count("COMMIT;"), 3)
+        self.assertIn("l_orderkey BETWEEN 8 AND 8;", one)
+        self.assertEqual(workload.refresh_script("rf2", 7, 3, 50).count("COMMIT;"), 1)
+        self.assertEqual([workload.commits(10, e) for e in (None, 1, 4, 10, 50)],
+                         [1, 10, 3, 1, 1])
 
     def test_stream_rows_use_the_server_time_stamps(self):
         out = "@@B|3|1000.5\nsome|result\n@@E|3|1002.0\n@@B|1|1002.0\n@@E|1|1002.25\n"
@@ -65,11 +81,40 @@ class ScriptsTest(unittest.TestCase):
         self.assertEqual(rows[0][1], datetime.datetime.fromtimestamp(1000.5))
 
 
+class OrderTest(unittest.TestCase):
+    def test_the_power_stream_runs_qgens_stream_0_order(self):
+        self.assertEqual(workload.stream_order(0), [
+            14, 2, 9, 20, 6, 17, 18, 8, 21, 13, 3, 22, 16, 4, 11, 15, 1, 10, 19, 5, 7, 12])
+
+    def test_throughput_streams_take_the_following_rows(self):
+        self.assertEqual(workload.stream_order(1)[:6], [21, 3, 18, 5, 11, 7])
+        self.assertEqual(workload.stream_order(2)[:6], [6, 17, 14, 16, 19, 10])
+        self.assertEqual(workload.stream_order(40)[-3:], [12, 5, 19])
+        # qgen wraps the stream number around the 41 rows
+        self.assertEqual(workload.stream_order(41), workload.stream_order(0))
+        self.assertEqual(workload.stream_order(43), workload.stream_order(2))
+
+    def test_every_row_is_a_permutation_of_the_22_queries(self):
+        self.assertEqual(len(workload.PERMUTATIONS), 41)
+        for row in workload.PERMUTATIONS:
+            self.assertEqual(sorted(row), list(range(1, 23)))
+        self.assertEqual(len(set(workload.PERMUTATIONS)), 41)
+
+
 class SizesTest(unittest.TestCase):
-    def test_default_refresh_is_one_percent_of_the_orders(self):
+    def test_default_refresh_is_sf_times_1500_orders(self):
         w = Workload(options(sf=0.01))
-        self.assertEqual((w.norders, w.refresh), (15000, 150))
-        self.assertEqual(Workload(options(sf=0.001)).norders, 1500)
+        self.assertEqual((w.norders, w.refresh, w.commits), (15000, 15, 1))
+        self.assertEqual(Workload(options(sf=1.0)).refresh, 1500)
+        self.assertEqual(Workload(options(sf=0.005)).refresh, 7)
+        w = Workload(options(sf=0.001))
+        self.assertEqual((w.norders, w.refresh), (1500, 1))
+
+    def test_commit_every_sets_the_commits_per_refresh(self):
+        w = Workload(options(sf=0.01, commit_every=1))
+        self.assertEqual((w.refresh, w.commit_every, w.commits), (15, 1, 15))
+        w = Workload(options(sf=0.01, refresh_size=150, commit_every=20))
+        self.assertEqual((w.refresh, w.commits), (150, 8))
 
     def test_refresh_larger_than_the_orders_is_a_usage_error(self):
         with self.assertRaises(UsageError) as ctx:
@@ -83,10 +128,12 @@ class FakeCluster:
 
     def __init__(self):
         self.calls = []
+        self.scripts = {}
         self.clock = 1000.0
 
     def psql(self, script, what, capture=False):
         self.calls.append(what)
+        self.scripts.setdefault(what, []).append(script)
         out = []
         for line in script.splitlines():
             if line.startswith("SELECT '@@"):
@@ -96,8 +143,10 @@ class FakeCluster:
 
 
 class PhasesTest(unittest.TestCase):
-    def setUp(self):
-        self.w = Workload(options(sf=0.001, streams=2, refresh_size=5))
+    def setUp(self, **kw):
+        opts = dict(sf=0.001, streams=2, refresh_size=5)
+        opts.update(kw)
+        self.w = Workload(options(**opts))
         self.w.cluster = FakeCluster()
         self.n = 0
 
@@ -106,21 +155,74 @@ class PhasesTest(unittest.TestCase):
             return {"wal_sync": float(self.n), "checkpoint_sync_time_ms": 0.0}
         self.w.snapshot = snapshot
 
-    def test_rows_are_listed_in_the_documented_order(self):
+    def run_all(self):
         s = self.w.phase_load()
         s = self.w.phase_power(s)
         self.w.phase_throughput(s)
-        names = [t[0] for t in self.w.tasks]
+        return [t[0] for t in self.w.tasks]
+
+    def test_the_power_test_runs_rf1_then_the_queries_then_rf2(self):
+        s = self.w.phase_load()
+        self.w.cluster.calls.clear()
+        self.w.phase_power(s)
+        self.assertEqual(self.w.cluster.calls, ["RF1", "PERF.POWER", "RF2"])
+        names = [t[0] for t in self.w.tasks[3:]]
+        self.assertEqual(names, ["PERF.POWER", "PERF.POWER.RF1"]
+                         + ["PERF.POWER.Q%d" % n for n in workload.stream_order(0)]
+                         + ["PERF.POWER.RF2"])
+        self.assertEqual(names[2], "PERF.POWER.Q14")
+        rows = {t[0]: t for t in self.w.tasks}
+        power = rows["PERF.POWER"]
+        # RF1 + the query block + RF2 (the queries' own rows carry the
+        # server's time stamps, here the fake's clock)
+        self.assertGreaterEqual(power[3], rows["PERF.POWER.RF1"][3]
+                                + rows["PERF.POWER.RF2"][3])
+        self.assertEqual(power[1], rows["PERF.POWER.RF1"][1])
+        self.assertEqual(power[2], rows["PERF.POWER.RF2"][2])
+
+    def test_rows_are_listed_in_the_kits_task_names_and_order(self):
+        names = self.run_all()
         self.assertEqual(names[:3], ["LOAD", "LOAD.DATA", "LOAD.CHECKPOINT"])
-        self.assertEqual(names[3:25], ["PERF.POWER.Q%d" % n for n in range(1, 23)])
-        # q_time.csv: the power phase's row after its parts; wal.csv: before
-        self.assertEqual(names[25:29], ["PERF.POWER.RF1", "PERF.POWER.RF2",
-                                        "PERF.POWER", "PERF.THRUPUT"])
-        self.assertEqual(names[29], "PERF.THRUPUT.QS1.ALL")
-        self.assertEqual(names[-1], "PERF.THRUPUT.RFST")
+        self.assertEqual(names[3:5], ["PERF.POWER", "PERF.POWER.RF1"])
+        self.assertEqual(names[27:29], ["PERF.POWER.RF2", "PERF.THRUPUT"])
+        qs1 = ["PERF.THRUPUT.QS1.ALL"] + ["PERF.THRUPUT.QS1.Q%d" % n
+                                         for n in workload.stream_order(1)]
+        qs2 = ["PERF.THRUPUT.QS2.ALL"] + ["PERF.THRUPUT.QS2.Q%d" % n
+                                         for n in workload.stream_order(2)]
+        self.assertEqual(names[29:75], qs1 + qs2)
+        self.assertEqual(names[30], "PERF.THRUPUT.QS1.Q21")
+        self.assertEqual(names[75:], [
+            "PERF.THRUPUT.RFST1", "PERF.THRUPUT.RFST1.RF1", "PERF.THRUPUT.RFST1.RF2",
+            "PERF.THRUPUT.RFST2", "PERF.THRUPUT.RFST2.RF1", "PERF.THRUPUT.RFST2.RF2"])
+        self.assertNotIn("PERF.THRUPUT.RFST", names)
         self.assertEqual([r[0] for r in self.w.walrows], [
             "LOAD", "LOAD.DATA", "LOAD.CHECKPOINT", "PERF.POWER", "PERF.POWER.RF1",
             "PERF.POWER.RF2", "PERF.THRUPUT"])
+        rows = {t[0]: t for t in self.w.tasks}
+        for n in (1, 2):
+            rfst = "PERF.THRUPUT.RFST%d" % n
+            self.assertLessEqual(rows[rfst + ".RF1"][3] + rows[rfst + ".RF2"][3],
+                                 rows[rfst][3])
+
+    def test_each_refresh_is_one_transaction_by_default(self):
+        self.run_all()
+        scripts = self.w.cluster.scripts
+        self.assertEqual((len(scripts["RF1"]), len(scripts["RF2"])), (3, 3))
+        for text in scripts["RF1"] + scripts["RF2"]:
+            self.assertEqual(text.count("COMMIT;"), 1)
+        # RF1 inserts the refresh data set's orders after the 1500 loaded,
+        # RF2 deletes the oldest orders, five (--refresh-size) at a time
+        self.assertIn("o_orderkey BETWEEN 1501 AND 1505;", scripts["RF1"][0])
+        self.assertIn("o_orderkey BETWEEN 1511 AND 1515;", scripts["RF1"][2])
+        self.assertIn("o_orderkey BETWEEN 6 AND 10;", scripts["RF2"][1])
+
+    def test_commit_every_commits_that_many_orders_at_a_time(self):
+        self.setUp(commit_every=2)
+        self.run_all()
+        for text in self.w.cluster.scripts["RF1"] + self.w.cluster.scripts["RF2"]:
+            self.assertEqual(text.count("COMMIT;"), 3)
+        self.assertIn("o_orderkey BETWEEN 1505 AND 1505;",
+                      self.w.cluster.scripts["RF1"][0])
 
     def test_refresh_functions_walk_through_new_and_old_orders(self):
         self.w.rf1()

@@ -68,6 +68,8 @@ def settings(run, complete):
         "orders": work.norders,
         "streams": a.streams,
         "refresh_size": work.refresh,
+        "commit_every": work.commit_every,
+        "refresh_commits": work.commits,
         "wal_sync_method": a.wal_sync_method,
         "shared_buffers": a.shared_buffers,
         "postgresql_version": cluster.pg_version,
