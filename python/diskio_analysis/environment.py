@@ -95,29 +95,44 @@ class Environment:
 
 # ---------------------------------------------------------------- diskio
 
-def usable_run(env, path, run):
-    """The figures of one Run, or None (and a note) when it recorded no
-    ops."""
-    total = run.parts.get("total")
+def usable_run(env, path, run, sample=None):
+    """The figures of one Run (or of one of its repetitions, sample), or
+    None (and a note) when it recorded no ops."""
+    sample = sample or run
+    total = sample.parts.get("total")
     count = None if total is None else total.count
-    if not run.ops or not count:
-        env.notes.append(f"{path}: {run.where} ({run.mode}) recorded no ops; "
-                         "skipped")
+    if not sample.ops or not count:
+        env.notes.append(f"{path}: {sample.where} ({run.mode}) recorded no "
+                         "ops; skipped")
         return None
-    if not run.complete:
+    if not sample.complete:
         message = (run.error or {}).get("message")
-        env.notes.append(f"{path}: {run.where} ({run.mode}) is incomplete: "
+        env.notes.append(f"{path}: {sample.where} ({run.mode}) is incomplete: "
                          f"{message or 'no reason given'}; "
                          "its figures are used as measured")
     total_keys = ["count"] + [key for key, _ in TOTAL_STATS]
     figures = {"total": dict(zip(total_keys, total.need(*total_keys))),
-               "ops_per_s": run.need("ops_per_s")}
+               "ops_per_s": sample.need("ops_per_s")}
     for part, keys in (("write", ("mean", "count")),
                        ("sync", ("mean", "count", "p50", "p99"))):
-        hist = run.parts.get(part)
+        hist = sample.parts.get(part)
         figures[part] = None if hist is None else dict(zip(keys,
                                                            hist.need(*keys)))
     return figures
+
+
+def run_samples(env, path, run):
+    """The figures of each sample of a run: its complete repetitions
+    (diskio --repeat; the others are left out with a note, as
+    diskio-compare leaves them out), else the run itself."""
+    complete = [rep for rep in run.repetitions or [] if rep.complete]
+    for rep in run.repetitions or []:
+        if not rep.complete:
+            env.notes.append(f"{path}: {rep.where} ({run.mode}) did not "
+                             "complete; left out")
+    samples = [usable_run(env, path, run, rep) for rep in complete] \
+        if complete else [usable_run(env, path, run)]
+    return [figures for figures in samples if figures is not None]
 
 
 def load_diskio_result(env, path, text, doc):
@@ -128,19 +143,33 @@ def load_diskio_result(env, path, text, doc):
         env.notes.append(f"{path}: result marked incomplete")
     usable = []
     for run in result.runs:
-        figures = usable_run(env, path, run)
-        if figures is not None:
-            usable.append((run, figures))
+        samples = run_samples(env, path, run)
+        if samples:
+            usable.append((run, samples))
     descriptors = [dict(mode=run.mode, **{key: run.parameters[key] for key in
                                           ("block_size", "pattern", "iodepth",
                                            "sync_every")})
                    for run, _ in usable]
     # Runs that repeat the same parameters are repetitions: one name,
-    # several samples (as diskio-compare takes them).
+    # several samples (as diskio-compare takes them); so are the
+    # repetitions diskio --repeat keeps in a run.
     prefixes = qualified_names(descriptors)
-    for prefix, (run, figures) in zip(prefixes, usable):
-        add_diskio_run_metrics(env, path, prefix, run, figures)
+    for prefix, (run, samples) in zip(prefixes, usable):
+        for figures in samples:
+            add_diskio_run_metrics(env, path, prefix, run, figures)
+        record_run(env, path, prefix, run, samples)
     return result.label
+
+
+def record_run(env, path, prefix, run, samples):
+    """The run in the report's list of sources: its ops and syncs over
+    every sample."""
+    syncs = [figures["sync"]["count"] for figures in samples if figures["sync"]]
+    env.runs.append({"source": path, "tool": "diskio", "metric_prefix": prefix,
+                     "mode": run.mode,
+                     "block_size": run.parameters["block_size"],
+                     "ops": sum(figures["total"]["count"] for figures in samples),
+                     "syncs": sum(syncs) if syncs else None})
 
 
 def add_diskio_run_metrics(env, path, prefix, run, figures):
@@ -157,11 +186,6 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
         add(f"{prefix}.sync_mean_us", sync["mean"] / 1000.0)
         for key, stat in SYNC_PART_STATS:
             add(f"{prefix}.{stat}", sync[key] / 1000.0)
-    env.runs.append({"source": path, "tool": "diskio", "metric_prefix": prefix,
-                     "mode": run.mode,
-                     "block_size": run.parameters["block_size"],
-                     "ops": total["count"],
-                     "syncs": sync["count"] if sync else None})
 
 
 # ---------------------------------------------------------------- directory

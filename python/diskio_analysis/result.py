@@ -105,6 +105,12 @@ class Repetition:
     duration_ns: float = None
     start_offset_ns: float = None   # from the result's first measured run
     parts: dict = field(default_factory=dict)
+    _src: JsonFile = field(default=None, repr=False, compare=False)
+    _node: dict = field(default=None, repr=False, compare=False)
+
+    def need(self, key):
+        """A number of the repetition that must be there (ops_per_s)."""
+        return self._src.get_number(self._node, self.where, key)
 
 
 @dataclass
@@ -208,7 +214,8 @@ def read_repetition(src, node, where):
         duration_ns=src.get_number(node, where, "duration_ns", optional=True,
                                    minimum=0),
         start_offset_ns=src.get_number(node, where, "start_offset_ns",
-                                       optional=True, minimum=0))
+                                       optional=True, minimum=0),
+        _src=src, _node=node)
     latency = src.get_object(node, where, "latency")
     read_parts(src, latency, json_path(where, "latency"), rep.parts)
     return rep

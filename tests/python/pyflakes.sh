@@ -16,5 +16,5 @@ fi
 # The commands are Python files named without .py: name them explicitly.
 # shellcheck disable=SC2086
 $pyflakes "$top/python" "$top/tests/python" "$top/tests/scripts" "$top/tests/pg" \
-    "$top"/scripts/*.in "$top/bench/compare-peers" "$top/bench/peers" || exit 1
+    "$top"/scripts/*.in "$top/bench/compare-peers" "$top/bench/peers" "$top/bench/real-envs" || exit 1
 echo "pyflakes: clean"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Description: an environment directory is read into one Environment:
 diskio results become metrics (runs without ops skipped, incomplete ones
-noted; several results or repeated runs become a metric's samples),
+noted; several results, repeated runs or the repetitions of diskio
+--repeat become a metric's samples),
 fio's leading note lines are skipped, phases and metrics are given once
 (with --lenient a repeated or bad row is noted and left out), the name
 comes from the label or the directory, a diskio-pgphases run that did
@@ -93,6 +94,28 @@ class DirectoryTest(TempDirTest):
         env = self.make(doc)
         mode = doc["runs"][0]["mode"]
         self.assertEqual(len(env.metrics[f"{mode}.mean_us"].samples), 2)
+
+    def test_the_repetitions_of_a_run_are_its_samples(self):
+        doc = fixture_result()
+        run = doc["runs"][0]
+        summary = {k: v for k, v in run["latency"]["total"].items()
+                   if k not in ("buckets", "overflow", "max_trackable_ns",
+                                "sub_buckets")}
+        def repetition(mean, complete=True):
+            parts = {part: None if hist is None else dict(summary, mean=mean)
+                     for part, hist in run["latency"].items()}
+            return {"complete": complete, "ops": 100, "ops_per_s": 1e9 / mean,
+                    "latency": parts}
+        run["repetitions"] = [repetition(1000.0), repetition(4000.0),
+                              repetition(99000.0, complete=False)]
+        env = self.make(doc)
+        metric = env.metrics[f"{run['mode']}.mean_us"]
+        self.assertEqual(sorted(metric.samples), [1.0, 4.0])
+        self.assertAlmostEqual(metric.value, 2.0)    # geometric mean
+        self.assertTrue(any("repetitions[2]" in note and "left out" in note
+                            for note in env.notes), env.notes)
+        self.assertEqual(len([r for r in env.runs
+                              if r["mode"] == run["mode"]]), 1)
 
     def test_fio_notes_before_the_json_are_skipped(self):
         with open(os.path.join(FIXTURES, "fio", "fio.json")) as src:
