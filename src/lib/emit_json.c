@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON result document, schema version 1 (doc/result-schema.md). */
+/* The JSON result document, schema version 2 (doc/result-schema.md). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -154,6 +154,75 @@ static void emit_hist(FILE *out, const struct diskio_hist *h)
     fputs("]\n        }", out);
 }
 
+static void json_per_op(FILE *out, const char *key, double v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    json_double(out, v);
+}
+
+static void emit_device_io(FILE *out, const struct diskio_device_io *d, uint64_t ops, bool total)
+{
+    fputs("{\"name\": ", out);
+    json_string(out, d->name);
+    if (!total)
+        fprintf(out,
+                ", \"depth\": %u, \"leaf\": %s, \"own_io\": %s, \"volatile_cache\": %s, "
+                "\"fua\": %s, \"rotational\": %s",
+                d->depth, d->leaf ? "true" : "false", d->own_io ? "true" : "false",
+                d->volatile_cache ? "true" : "false", d->fua ? "true" : "false",
+                d->rotational ? "true" : "false");
+    fprintf(out,
+            ", \"reads\": %" PRIu64 ", \"read_sectors\": %" PRIu64 ", \"writes\": %" PRIu64
+            ", \"write_merges\": %" PRIu64 ", \"write_sectors\": %" PRIu64 ", \"flushes\": ",
+            d->reads, d->read_sectors, d->writes, d->write_merges, d->write_sectors);
+    if (d->flushes_known)
+        fprintf(out, "%" PRIu64, d->flushes);
+    else
+        fputs("null", out);
+    struct devstat_figures f;
+    devstat_figures(d, ops, &f);
+    json_per_op(out, "writes_per_op", f.writes_per_op);
+    json_per_op(out, "merges_per_op", f.merges_per_op);
+    json_per_op(out, "kib_per_write", f.kib_per_write);
+    json_per_op(out, "flushes_per_op", f.flushes_per_op);
+    fputs("}", out);
+}
+
+/* Schema 2: what the block devices under the target did during the
+ * measured ops, and the verdicts drawn from it. */
+static void emit_run_device(FILE *out, const struct diskio_run *run)
+{
+    size_t n = diskio_run_device_count(run);
+    uint64_t ops = run->info.ops;
+    fputs(",\n      \"device\": ", out);
+    if (n == 0) {
+        fputs("null", out);
+    } else {
+        fputs("{\n        \"total\": ", out);
+        emit_device_io(out, diskio_run_device_io(run, n), ops, true);
+        fprintf(out, ",\n        \"shared\": %s,\n        \"devices\": [",
+                (run->verdicts & DISKIO_VERDICT_SHARED) ? "true" : "false");
+        for (size_t i = 0; i < n; i++) {
+            fputs(i ? ",\n          " : "\n          ", out);
+            emit_device_io(out, diskio_run_device_io(run, i), ops, false);
+        }
+        fputs("]\n      }", out);
+    }
+    fputs(",\n      \"verdicts\": [", out);
+    bool first = true;
+    for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+        if (!(run->verdicts & bit))
+            continue;
+        fputs(first ? "\n        {\"code\": " : ",\n        {\"code\": ", out);
+        json_string(out, diskio_verdict_name((enum diskio_verdict)bit));
+        fputs(", \"message\": ", out);
+        json_string(out, diskio_verdict_text((enum diskio_verdict)bit));
+        fputs("}", out);
+        first = false;
+    }
+    fputs(first ? "]" : "\n      ]", out);
+}
+
 static void emit_run(FILE *out, const struct diskio_run *run)
 {
     const struct diskio_run_info *info = &run->info;
@@ -232,7 +301,9 @@ static void emit_run(FILE *out, const struct diskio_run *run)
     emit_hist(out, run->hist[DISKIO_PART_SYNC]);
     fputs(",\n        \"service\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_SERVICE]);
-    fputs("\n      }\n    }", out);
+    fputs("\n      }", out);
+    emit_run_device(out, run);
+    fputs("\n    }", out);
 }
 
 int emit_json(const struct diskio_result *res, FILE *out)

@@ -35,18 +35,70 @@ static const char *format_size(char *buf, size_t size, uint64_t bytes)
     return buf;
 }
 
+/* "1.07 · 1.00": device write requests and flushes per op, from the
+ * devices the filesystem sits on; "-" where the kernel does not count
+ * flushes.  Empty when the run has no device figures. */
+static const char *format_device(char *buf, size_t size, const struct diskio_run *run)
+{
+    size_t n = diskio_run_device_count(run);
+    buf[0] = '\0';
+    if (n == 0)
+        return buf;
+    struct devstat_figures f;
+    devstat_figures(diskio_run_device_io(run, n), run->info.ops, &f);
+    if (run->info.ops == 0)
+        return buf;
+    char flushes[16] = "-";
+    if (f.flushes_per_op == f.flushes_per_op)
+        snprintf(flushes, sizeof(flushes), "%.2f", f.flushes_per_op);
+    snprintf(buf, size, "%.2f \xc2\xb7 %s", f.writes_per_op, flushes);
+    return buf;
+}
+
+static bool any_device(const struct diskio_result *res)
+{
+    for (size_t r = 0; r < res->nruns; r++)
+        if (diskio_run_device_count(res->runs[r]) > 0)
+            return true;
+    return false;
+}
+
+/* The verdicts of every run, under the table. */
+static void verdict_lines(FILE *out, const struct diskio_result *res)
+{
+    bool first = true;
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+            if (!(run->verdicts & bit))
+                continue;
+            if (first)
+                fputc('\n', out);
+            first = false;
+            char bs[24] = "";
+            if (run->info.has_config)
+                format_size(bs, sizeof(bs), run->info.config.block_size);
+            fprintf(out, "%s%s%s: %s\n", run->info.name, bs[0] ? " " : "", bs,
+                    diskio_verdict_text((enum diskio_verdict)bit));
+        }
+    }
+}
+
 static void row(FILE *out, const char *name, const char *bs, const char *rate,
-                const struct diskio_hist *h)
+                const struct diskio_hist *h, const char *device)
 {
     char mean[32], p50[32], p99[32], p999[32], max[32];
     static const double pcts[] = {50.0, 99.0, 99.9};
     uint64_t v[3];
     diskio_hist_percentiles(h, pcts, v, 3);
-    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", name, bs, rate,
+    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s", name, bs, rate,
             format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
             format_ns(p50, sizeof(p50), (double)v[0]), format_ns(p99, sizeof(p99), (double)v[1]),
             format_ns(p999, sizeof(p999), (double)v[2]),
             format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
+    if (device && device[0])
+        fprintf(out, "  %s", device);
+    fputc('\n', out);
 }
 
 int emit_text(const struct diskio_result *res, FILE *out)
@@ -85,8 +137,9 @@ int emit_text(const struct diskio_result *res, FILE *out)
         fprintf(out, "timer overhead %s ns per clock read\n", overhead);
     fputc('\n', out);
 
-    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", "mode", "bs", "ops/s", "mean", "p50",
-            "p99", "p99.9", "max");
+    const bool device_column = any_device(res);
+    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s%s\n", "mode", "bs", "ops/s", "mean",
+            "p50", "p99", "p99.9", "max", device_column ? "  dev I/O/op \xc2\xb7 flush/op" : "");
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
         const struct diskio_run_info *info = &run->info;
@@ -99,14 +152,16 @@ int emit_text(const struct diskio_result *res, FILE *out)
         snprintf(name, sizeof(name), "%s", info->name);
         if (info->has_config && info->config.iodepth > 1)
             snprintf(name, sizeof(name), "%s qd%u", info->name, info->config.iodepth);
-        row(out, name, bs, rate, run->hist[DISKIO_PART_TOTAL]);
+        char device[48];
+        row(out, name, bs, rate, run->hist[DISKIO_PART_TOTAL],
+            format_device(device, sizeof(device), run));
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, "  write", "", "", run->hist[DISKIO_PART_WRITE]);
+            row(out, "  write", "", "", run->hist[DISKIO_PART_WRITE], NULL);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, "  sync", "", "", run->hist[DISKIO_PART_SYNC]);
+            row(out, "  sync", "", "", run->hist[DISKIO_PART_SYNC], NULL);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, "  service", "", "", run->hist[DISKIO_PART_SERVICE]);
+            row(out, "  service", "", "", run->hist[DISKIO_PART_SERVICE], NULL);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",
@@ -118,6 +173,7 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",
                     info->error_op);
     }
+    verdict_lines(out, res);
     if (!diskio_result_complete(res))
         fputs("\nRESULT INCOMPLETE: the figures cover only the operations that finished.\n", out);
     return 0;

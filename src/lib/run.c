@@ -82,5 +82,6 @@ void diskio_run_free(struct diskio_run *run)
     for (int i = 0; i < DISKIO_PART_COUNT; i++)
         diskio_hist_free(run->hist[i]);
     free(run->name_owned);
+    free(run->devices);
     free(run);
 }
