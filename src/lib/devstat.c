@@ -180,7 +180,7 @@ static void resolve_devt(dev_t dev, struct devstat_set *set, unsigned depth, uns
 
 /* The value of option key= in a mountinfo super-options field (commas in
  * values are escaped with a backslash by overlayfs). */
-static bool option_value(const char *opts, const char *key, char *out, size_t size)
+bool devstat_option_value(const char *opts, const char *key, char *out, size_t size)
 {
     size_t klen = strlen(key);
     const char *p = opts;
@@ -225,7 +225,7 @@ static bool overlay_upperdir(dev_t dev, char *out, size_t size)
         const char *source = fstype ? strtok_r(NULL, " \n", &save) : NULL;
         const char *super = source ? strtok_r(NULL, " \n", &save) : NULL;
         if (fstype && super && strcmp(fstype, "overlay") == 0)
-            found = option_value(super, "upperdir", out, size);
+            found = devstat_option_value(super, "upperdir", out, size);
     }
     fclose(f);
     return found;

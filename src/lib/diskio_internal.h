@@ -62,6 +62,9 @@ int devstat_parse(const char *line, struct devstat_sample *out) DISKIO_HIDDEN;
  * as their disk, loop devices down to their backing file's device, dm/md
  * to their members, btrfs to its devices, overlay to its upper layer. */
 void devstat_resolve(const char *path, struct devstat_set *set) DISKIO_HIDDEN;
+/* The value of key= in a comma-separated option list (backslash escapes
+ * a comma, as overlayfs writes them). */
+bool devstat_option_value(const char *opts, const char *key, char *out, size_t size) DISKIO_HIDDEN;
 void devstat_sample_all(const struct devstat_set *set, struct devstat_sample *out) DISKIO_HIDDEN;
 /* after - before for one device; false if either is unreadable or a
  * counter went backwards (the device was replaced). */
