@@ -283,6 +283,18 @@ static void resolve_path(const char *path, struct devstat_set *set, unsigned dep
         resolve_devt(st.st_dev, set, depth, level);
         return;
     }
+    /* overlayfs gives its files another anonymous device number than
+     * the mount's: look the mount up from the file's directory */
+    if (!S_ISDIR(st.st_mode)) {
+        const char *slash = strrchr(path, '/');
+        char dir[PATH_MAX];
+        if (!slash)
+            snprintf(dir, sizeof(dir), ".");
+        else
+            snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+        resolve_path(dir, set, depth, level + 1);
+        return;
+    }
     struct statfs sfs;
     if (statfs(path, &sfs) != 0)
         return;

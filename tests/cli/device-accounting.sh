@@ -9,8 +9,9 @@
 # during the run; fdatasync on nobarrier sends no flush and is called
 # "not a durable latency" in the JSON and under the text table; the probe
 # names the loop device's backing file and the filesystem and disk under
-# it, and tells the journaled ext4 from the other.  Needs root, losetup
-# and mkfs.ext4; skipped otherwise.
+# it, tells the journaled ext4 from the other, and finds the device under
+# an overlay's upper layer.  Needs root, losetup and mkfs.ext4; skipped
+# otherwise (and the overlay part where overlayfs cannot be mounted).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
@@ -65,9 +66,24 @@ if [ "$(cat /sys/block/${ndev#/dev/}/queue/write_cache)" = "write back" ]; then
         t_fail "nobarrier: no verdict under the table: $(cat "$t_scratch/stdout")"
 fi
 
-"${PYTHON3:-python3}" - "$t_scratch" "$jdev" "$ndev" <<'EOF' || t_fail "the result's device figures (above)"
+# overlayfs: its writes go to the upper layer, here on the journaled ext4
+overlay=no
+mkdir "$t_scratch/lower" "$t_scratch/journaled/upper" "$t_scratch/journaled/work" \
+    "$t_scratch/merged"
+if mount -t overlay overlay -o "lowerdir=$t_scratch/lower,upperdir=$t_scratch/journaled/upper,workdir=$t_scratch/journaled/work" \
+    "$t_scratch/merged" 2>/dev/null; then
+    mounts="$t_scratch/merged $mounts"
+    overlay=yes
+    t_expect_status 0 "fdatasync on an overlay over the journaled ext4" -- "$DISKIO" \
+        --mode fdatasync --count 100 --bs 8k --size 8M --format json \
+        --output "$t_scratch/o.json" "$t_scratch/merged"
+else
+    echo "note: cannot mount overlayfs here; its checks are skipped"
+fi
+
+"${PYTHON3:-python3}" - "$t_scratch" "$jdev" "$ndev" "$overlay" <<'EOF' || t_fail "the result's device figures (above)"
 import json, os, sys
-scratch, jdev, ndev = sys.argv[1:]
+scratch, jdev, ndev, overlay = sys.argv[1:]
 failures = []
 def check(cond, what):
     print(("ok: " if cond else "FAIL: ") + what)
@@ -132,6 +148,19 @@ if cache(ndev) == "write back" and nt["flushes"] is not None:
     check(nt["flushes"] == 0, "nobarrier: no flush reached the device")
     check("sync_not_flushed" in [v["code"] for v in nrun["verdicts"]],
           "nobarrier: 'syncs did not reach the device' in the JSON")
+
+if overlay == "yes":
+    o = json.load(open(os.path.join(scratch, "o.json")))
+    oenv = o["environment"]["target"]
+    check(oenv["filesystem"] == "overlay" and oenv["overlay"] is not None
+          and oenv["overlay"]["upperdir"] == os.path.join(os.path.realpath(scratch), "journaled", "upper")
+          and oenv["overlay"]["upper_filesystem"] == "ext4",
+          f"overlay: the upper layer and its filesystem ({oenv['overlay']})")
+    check([d["name"] for d in oenv["devices"]][:1] == [jname],
+          "overlay: the device under the upper layer is found")
+    od = o["runs"][0]["device"]
+    check(od is not None and od["total"]["writes_per_op"] >= 1.0,
+          "overlay: fdatasync's device writes are counted")
 sys.exit(1 if failures else 0)
 EOF
 t_done
