@@ -101,6 +101,24 @@ static void row(FILE *out, const char *name, const char *bs, const char *rate,
     fputc('\n', out);
 }
 
+/* What is under the target's filesystem: a loop device's backing file,
+ * an overlay's upper layer. */
+static void text_layers(FILE *out, const struct env *env)
+{
+    const char *backing = env_get(env, "target.loop.backing_file");
+    if (backing) {
+        const char *fs = env_get(env, "target.loop.backing_filesystem");
+        const char *disk = env_get(env, "target.loop.backing_device");
+        fprintf(out, "  loop device over %s (%s%s%s)\n", backing, fs ? fs : "unknown filesystem",
+                disk ? " on " : "", disk ? disk : "");
+    }
+    const char *upper = env_get(env, "target.overlay.upperdir");
+    if (upper) {
+        const char *fs = env_get(env, "target.overlay.upper_filesystem");
+        fprintf(out, "  overlay writing to %s (%s)\n", upper, fs ? fs : "unknown filesystem");
+    }
+}
+
 int emit_text(const struct diskio_result *res, FILE *out)
 {
     const struct env *env = res->env;
@@ -118,6 +136,11 @@ int emit_text(const struct diskio_result *res, FILE *out)
         const char *fs = env_get(env, "target.filesystem");
         const char *dev = env_get(env, "target.device.name");
         fprintf(out, "target %s: %s", dir, fs ? fs : "unknown filesystem");
+        const char *journal = env_get(env, "target.ext4.journal");
+        const char *data = env_get(env, "target.ext4.data_mode");
+        if (journal)
+            fprintf(out, strcmp(journal, "0") == 0 ? " (no journal)" : " (journal, data=%s)",
+                    data ? data : "?");
         if (dev) {
             const char *rot = env_get(env, "target.device.rotational");
             const char *cache = env_get(env, "target.device.write_cache");
@@ -131,10 +154,14 @@ int emit_text(const struct diskio_result *res, FILE *out)
             fputc(')', out);
         }
         fputc('\n', out);
+        text_layers(out, env);
     }
     const char *overhead = env_get(env, "timer.overhead_ns");
+    const char *clocksource = env_get(env, "timer.clocksource");
     if (overhead)
-        fprintf(out, "timer overhead %s ns per clock read\n", overhead);
+        fprintf(out, "timer overhead %s ns per clock read%s%s%s\n", overhead,
+                clocksource ? " (clocksource " : "", clocksource ? clocksource : "",
+                clocksource ? ")" : "");
     fputc('\n', out);
 
     const bool device_column = any_device(res);
