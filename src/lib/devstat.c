@@ -102,11 +102,44 @@ static signed char read_flag(const char *disk, const char *file, const char *yes
     return strcmp(buf, yes) == 0 ? 1 : 0;
 }
 
-static void resolve_path(const char *path, struct devstat_set *set, unsigned depth, unsigned level);
-
-/* index of a new device, or -1 when known or no room */
-static int add_device(struct devstat_set *set, const char *name, unsigned depth)
+/* "MAJ:MIN" */
+static bool parse_devt(const char *text, dev_t *out)
 {
+    char *colon, *end;
+    errno = 0;
+    unsigned long maj = strtoul(text, &colon, 10);
+    if (colon == text || *colon != ':')
+        return false;
+    unsigned long min = strtoul(colon + 1, &end, 10);
+    if (errno != 0 || end == colon + 1 || (*end != '\0' && *end != ' ' && *end != '\n'))
+        return false;
+    *out = makedev(maj, min);
+    return true;
+}
+
+/* A sysfs device directory's device number (its "dev" file). */
+static bool sysdir_devt(const char *dir, dev_t *out)
+{
+    char path[PATH_MAX], buf[32];
+    return snprintf(path, sizeof(path), "%s/dev", dir) < (int)sizeof(path) &&
+           read_text(path, buf, sizeof(buf)) && parse_devt(buf, out);
+}
+
+/* Add the disk holding dev (a partition counts as its disk, whose stat
+ * has its I/O and whose queue it uses); -1 when known, unknown or full. */
+static int add_devt(struct devstat_set *set, dev_t dev, unsigned depth)
+{
+    char path[PATH_MAX], real[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    if (!realpath(path, real))
+        return -1;
+    if (snprintf(path, sizeof(path), "%s/partition", real) < (int)sizeof(path) &&
+        access(path, F_OK) == 0)
+        *strrchr(real, '/') = '\0';
+    const char *name = strrchr(real, '/');
+    if (!name)
+        return -1;
+    name++;
     for (size_t i = 0; i < set->n; i++)
         if (strcmp(set->dev[i].name, name) == 0)
             return -1;
@@ -121,61 +154,6 @@ static int add_device(struct devstat_set *set, const char *name, unsigned depth)
     d->fua = read_flag(name, "queue/fua", "1");
     d->rotational = read_flag(name, "queue/rotational", "1");
     return (int)set->n++;
-}
-
-static void resolve_devt(dev_t dev, struct devstat_set *set, unsigned depth, unsigned level);
-
-/* A sysfs device directory (its "dev" file says MAJ:MIN). */
-static void resolve_sysdir(const char *dir, struct devstat_set *set, unsigned depth, unsigned level)
-{
-    char path[PATH_MAX], buf[32];
-    unsigned maj, min;
-    if (snprintf(path, sizeof(path), "%s/dev", dir) < (int)sizeof(path) &&
-        read_text(path, buf, sizeof(buf)) && sscanf(buf, "%u:%u", &maj, &min) == 2)
-        resolve_devt(makedev(maj, min), set, depth, level);
-}
-
-static void resolve_devt(dev_t dev, struct devstat_set *set, unsigned depth, unsigned level)
-{
-    char path[PATH_MAX], real[PATH_MAX];
-    if (level > 8)
-        return;
-    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-    if (!realpath(path, real))
-        return;
-    /* a partition's sysfs directory sits inside its disk's; the disk's
-     * stat counts the partition's I/O and has the queue */
-    if (snprintf(path, sizeof(path), "%s/partition", real) < (int)sizeof(path) &&
-        access(path, F_OK) == 0)
-        *strrchr(real, '/') = '\0';
-    const char *name = strrchr(real, '/') + 1;
-    int index = add_device(set, name, depth);
-    if (index < 0)
-        return;
-    char disk[64];
-    snprintf(disk, sizeof(disk), "%s", name);
-    char backing[PATH_MAX];
-    snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", disk);
-    if (read_text(path, backing, sizeof(backing))) {
-        set->dev[index].leaf = false;
-        resolve_path(backing, set, depth + 1, level + 1);
-    }
-    snprintf(path, sizeof(path), "/sys/block/%s/slaves", disk);
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    const struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.')
-            continue;
-        char member[PATH_MAX], member_real[PATH_MAX];
-        if (snprintf(member, sizeof(member), "%s/%s", path, e->d_name) >= (int)sizeof(member) ||
-            !realpath(member, member_real))
-            continue;
-        resolve_sysdir(member_real, set, depth + 1, level + 1);
-        set->dev[index].leaf = false;
-    }
-    closedir(d);
 }
 
 /* The value of option key= in a mountinfo super-options field (commas in
@@ -213,11 +191,11 @@ static bool overlay_upperdir(dev_t dev, char *out, size_t size)
     char line[8192];
     bool found = false;
     while (!found && fgets(line, sizeof(line), f)) {
-        unsigned maj, min;
+        dev_t mdev;
         char *save = NULL, *tok = strtok_r(line, " \n", &save);
         for (int i = 0; tok && i < 2; i++)
             tok = strtok_r(NULL, " \n", &save);
-        if (!tok || sscanf(tok, "%u:%u", &maj, &min) != 2 || makedev(maj, min) != dev)
+        if (!tok || !parse_devt(tok, &mdev) || mdev != dev)
             continue;
         while (tok && strcmp(tok, "-") != 0)
             tok = strtok_r(NULL, " \n", &save);
@@ -231,20 +209,39 @@ static bool overlay_upperdir(dev_t dev, char *out, size_t size)
     return found;
 }
 
-/* btrfs: an anonymous device number; its devices are listed under
+/* Entries of a sysfs directory, as device numbers (dm/md members, btrfs
+ * devices): the entries are links to the devices' sysfs directories. */
+static size_t dir_devts(const char *dir, dev_t *out, size_t max)
+{
+    struct dirent **entries = NULL;
+    int n = scandir(dir, &entries, NULL, alphasort);
+    size_t found = 0;
+    for (int i = 0; i < n; i++) {
+        char link[PATH_MAX], real[PATH_MAX];
+        if (entries[i]->d_name[0] != '.' && found < max &&
+            snprintf(link, sizeof(link), "%s/%s", dir, entries[i]->d_name) < (int)sizeof(link) &&
+            realpath(link, real) && sysdir_devt(real, &out[found]))
+            found++;
+        free(entries[i]);
+    }
+    free(entries);
+    return found;
+}
+
+/* btrfs has an anonymous device number; its devices are listed under
  * /sys/fs/btrfs/FSID/devices/. */
-static void resolve_btrfs(const char *path, struct devstat_set *set, unsigned depth, unsigned level)
+static size_t btrfs_devts(const char *path, dev_t *out, size_t max)
 {
 #ifdef BTRFS_IOC_FS_INFO
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return;
+        return 0;
     struct btrfs_ioctl_fs_info_args info;
     memset(&info, 0, sizeof(info));
     int rc = ioctl(fd, BTRFS_IOC_FS_INFO, &info);
     close(fd);
     if (rc != 0)
-        return;
+        return 0;
     const unsigned char *u = info.fsid;
     char dir[PATH_MAX];
     snprintf(dir, sizeof(dir),
@@ -252,58 +249,54 @@ static void resolve_btrfs(const char *path, struct devstat_set *set, unsigned de
              "devices",
              u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
              u[14], u[15]);
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    const struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        char link[PATH_MAX], real[PATH_MAX];
-        if (e->d_name[0] == '.' ||
-            snprintf(link, sizeof(link), "%s/%s", dir, e->d_name) >= (int)sizeof(link) ||
-            !realpath(link, real))
-            continue;
-        resolve_sysdir(real, set, depth, level + 1);
-    }
-    closedir(d);
+    return dir_devts(dir, out, max);
 #else
-    (void)path, (void)set, (void)depth, (void)level;
+    (void)path, (void)out, (void)max;
+    return 0;
 #endif
 }
 
-static void resolve_path(const char *path, struct devstat_set *set, unsigned depth, unsigned level)
+/* The device numbers holding path: its own, or for an anonymous one
+ * (overlayfs, btrfs) what is under it.  A few hops at most: a file to
+ * its directory, an overlay to its upper layer. */
+static size_t path_devts(const char *path, dev_t *out, size_t max)
 {
-    struct stat st;
-    if (level > 8 || stat(path, &st) != 0)
-        return;
-    if (S_ISBLK(st.st_mode)) {
-        resolve_devt(st.st_rdev, set, depth, level);
-        return;
+    char cur[PATH_MAX], next[PATH_MAX];
+    snprintf(cur, sizeof(cur), "%s", path);
+    for (int hop = 0; hop < 8; hop++) {
+        struct stat st;
+        if (max == 0 || stat(cur, &st) != 0)
+            return 0;
+        if (S_ISBLK(st.st_mode)) {
+            out[0] = st.st_rdev;
+            return 1;
+        }
+        if (major(st.st_dev) != 0) {
+            out[0] = st.st_dev;
+            return 1;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+            /* overlayfs gives its files another anonymous device number
+             * than the mount's: look the mount up from the directory */
+            const char *slash = strrchr(cur, '/');
+            if (!slash)
+                snprintf(next, sizeof(next), ".");
+            else
+                snprintf(next, sizeof(next), "%.*s", slash == cur ? 1 : (int)(slash - cur), cur);
+            memcpy(cur, next, sizeof(cur));
+            continue;
+        }
+        struct statfs sfs;
+        if (statfs(cur, &sfs) != 0)
+            return 0;
+        if ((unsigned long)sfs.f_type == 0x9123683EUL)
+            return btrfs_devts(cur, out, max);
+        if ((unsigned long)sfs.f_type != 0x794C7630UL ||
+            !overlay_upperdir(st.st_dev, next, sizeof(next)))
+            return 0;
+        memcpy(cur, next, sizeof(cur));
     }
-    if (major(st.st_dev) != 0) {
-        resolve_devt(st.st_dev, set, depth, level);
-        return;
-    }
-    /* overlayfs gives its files another anonymous device number than
-     * the mount's: look the mount up from the file's directory */
-    if (!S_ISDIR(st.st_mode)) {
-        const char *slash = strrchr(path, '/');
-        char dir[PATH_MAX];
-        if (!slash)
-            snprintf(dir, sizeof(dir), ".");
-        else
-            snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-        resolve_path(dir, set, depth, level + 1);
-        return;
-    }
-    struct statfs sfs;
-    if (statfs(path, &sfs) != 0)
-        return;
-    char upper[PATH_MAX];
-    if ((unsigned long)sfs.f_type == 0x9123683EUL)
-        resolve_btrfs(path, set, depth, level);
-    else if ((unsigned long)sfs.f_type == 0x794C7630UL &&
-             overlay_upperdir(st.st_dev, upper, sizeof(upper)))
-        resolve_path(upper, set, depth, level + 1);
+    return 0;
 }
 
 void devstat_resolve(const char *path, struct devstat_set *set)
@@ -312,22 +305,35 @@ void devstat_resolve(const char *path, struct devstat_set *set)
     set->resolved = true;
     if (!path)
         return;
-    resolve_path(path, set, 0, 0);
-    for (size_t i = 0; i < set->n; i++)
-        if (set->dev[i].depth == 0)
-            set->dev[i].own_io = true;
-    /* members of a dm/md device the run writes to carry its requests too;
-     * a loop device's backing disk carries its file's writeback instead */
-    for (size_t i = 0; i < set->n; i++) {
-        if (!set->dev[i].own_io)
-            continue;
-        char slaves[PATH_MAX];
-        snprintf(slaves, sizeof(slaves), "/sys/block/%s/slaves", set->dev[i].name);
-        for (size_t j = 0; j < set->n; j++) {
-            char link[PATH_MAX + 40];
-            snprintf(link, sizeof(link), "%s/%s", slaves, set->dev[j].name);
-            if (j != i && access(link, F_OK) == 0)
-                set->dev[j].own_io = true;
+    dev_t devs[DEVSTAT_MAX];
+    size_t n = path_devts(path, devs, DEVSTAT_MAX);
+    for (size_t i = 0; i < n; i++) {
+        int index = add_devt(set, devs[i], 0);
+        if (index >= 0)
+            set->dev[index].own_io = true;
+    }
+    /* Breadth first, the set itself as the queue: what is under each
+     * device is added after it, one level deeper. */
+    for (size_t i = 0; i < set->n && set->dev[i].depth < 8; i++) {
+        char sys[PATH_MAX], backing[PATH_MAX];
+        const unsigned depth = set->dev[i].depth + 1;
+        const bool own = set->dev[i].own_io;
+        snprintf(sys, sizeof(sys), "/sys/block/%s/loop/backing_file", set->dev[i].name);
+        n = read_text(sys, backing, sizeof(backing)) ? path_devts(backing, devs, DEVSTAT_MAX) : 0;
+        /* a loop device's backing disk carries its file's writeback, not
+         * the run's requests */
+        for (size_t k = 0; k < n; k++) {
+            (void)add_devt(set, devs[k], depth);
+            set->dev[i].leaf = false;
+        }
+        /* dm/md members carry the device's requests */
+        snprintf(sys, sizeof(sys), "/sys/block/%s/slaves", set->dev[i].name);
+        n = dir_devts(sys, devs, DEVSTAT_MAX);
+        for (size_t k = 0; k < n; k++) {
+            int index = add_devt(set, devs[k], depth);
+            if (index >= 0)
+                set->dev[index].own_io = own;
+            set->dev[i].leaf = false;
         }
     }
 }
