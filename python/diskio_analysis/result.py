@@ -19,8 +19,8 @@ from .jsonfile import (JsonFile, check_version, json_key_line, json_kind,
                        json_path, read_json)
 
 RESULT_SCHEMA = "diskio-result"
-SUPPORTED_RESULT_VERSIONS = (1,)
-RESULT_TODO = ("the file does not follow the diskio result schema version 1 "
+SUPPORTED_RESULT_VERSIONS = (1, 2)
+RESULT_TODO = ("the file does not follow the diskio result schema "
                "(doc/result-schema.md); regenerate it with diskio")
 
 # The latency parts of a run, and the percentiles of a HIST, in file order.
@@ -59,6 +59,28 @@ class Hist:
         return values[0] if len(keys) == 1 else values
 
 
+# Counters of a DEVICE_IO (schema 2), and its per-op figures.
+DEVICE_COUNTERS = ("reads", "read_sectors", "writes", "write_merges",
+                   "write_sectors", "flushes")
+DEVICE_FIGURES = ("writes_per_op", "merges_per_op", "kib_per_write",
+                  "flushes_per_op")
+DEVICE_FLAGS = ("leaf", "own_io", "volatile_cache", "fua", "rotational")
+
+
+@dataclass
+class DeviceIO:
+    """What one block device (or the total over the devices the
+    filesystem sits on) did during a run's measured ops: counters
+    (flushes None where the kernel does not count them), per-op figures
+    (None where undefined) and, for a device, depth and flags."""
+    where: str
+    name: str
+    depth: int = None
+    counters: dict = field(default_factory=dict)
+    figures: dict = field(default_factory=dict)
+    flags: dict = field(default_factory=dict)
+
+
 @dataclass
 class Run:
     """One entry of runs[]: mode, parameters (the file's, with
@@ -77,6 +99,14 @@ class Run:
     # diskio --repeat: each repetition's own figures (Repetition), in the
     # order they ran; None when the run was measured once
     repetitions: list = None
+    # schema 2: the block devices under the target (None in schema 1 and
+    # where no device was counted), whether they were shared with other
+    # I/O, and the verdict codes ("sync_not_flushed", "merged",
+    # "cache_ack", "shared")
+    device_total: DeviceIO = None
+    devices: list = field(default_factory=list)
+    device_shared: bool = None
+    verdicts: list = field(default_factory=list)
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
@@ -194,6 +224,7 @@ def read_run(src, node, where):
             read_repetition(src, rep,
                             json_path(json_path(where, "repetitions"), index))
             for index, rep in enumerate(repetitions)]
+    read_run_device(src, node, where, run)
     return run
 
 
@@ -219,6 +250,52 @@ def read_repetition(src, node, where):
     latency = src.get_object(node, where, "latency")
     read_parts(src, latency, json_path(where, "latency"), rep.parts)
     return rep
+
+
+def read_run_device(src, node, where, run):
+    """Schema 2's device and verdicts of a run (absent in schema 1)."""
+    device = src.get_object(node, where, "device", optional=True)
+    if device is not None:
+        dwhere = json_path(where, "device")
+        run.device_total = read_device_io(
+            src, src.get_object(device, dwhere, "total"),
+            json_path(dwhere, "total"))
+        shared = device.get("shared")
+        if not isinstance(shared, bool):
+            src.fail(json_path(dwhere, "shared"),
+                     f"{json_kind(shared)}, expected true or false")
+        run.device_shared = shared
+        lwhere = json_path(dwhere, "devices")
+        for index, item in enumerate(src.get_list(device, dwhere,
+                                                  "devices")):
+            run.devices.append(read_device_io(src, item,
+                                              json_path(lwhere, index)))
+    verdicts = src.get_list(node, where, "verdicts", optional=True) or []
+    vwhere = json_path(where, "verdicts")
+    for index, item in enumerate(verdicts):
+        item = src.as_object(item, json_path(vwhere, index))
+        run.verdicts.append(src.get_string(item, json_path(vwhere, index),
+                                           "code", nonempty=True))
+
+
+def read_device_io(src, node, where):
+    node = src.as_object(node, where)
+    dev = DeviceIO(where, src.get_string(node, where, "name", nonempty=True),
+                   depth=src.get_int(node, where, "depth", optional=True,
+                                     minimum=0))
+    for key in DEVICE_COUNTERS:
+        dev.counters[key] = src.get_int(node, where, key, minimum=0,
+                                        optional=key == "flushes")
+    for key in DEVICE_FIGURES:
+        dev.figures[key] = src.get_number(node, where, key, optional=True,
+                                          minimum=0)
+    for key in DEVICE_FLAGS:
+        if key in node:
+            if not isinstance(node[key], bool):
+                src.fail(json_path(where, key),
+                         f"{json_kind(node[key])}, expected true or false")
+            dev.flags[key] = node[key]
+    return dev
 
 
 def read_hist(src, node, where):

@@ -23,6 +23,65 @@ static DISKIO_ALWAYS_INLINE uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- block-layer accounting (devstat.c) ---- */
+#define DEVSTAT_MAX 16    /* devices followed under one target */
+#define DEVSTAT_FIELDS 17 /* /sys/block/NAME/stat fields, Linux 5.5 and later */
+struct devstat_dev {
+    char name[32];
+    unsigned depth;
+    signed char write_cache, fua, rotational; /* 1, 0, or -1: unknown */
+    bool leaf, own_io;                        /* as in struct diskio_device_io */
+};
+struct devstat_set {
+    bool resolved; /* resolution ran (n may still be 0: tmpfs) */
+    size_t n;
+    struct devstat_dev dev[DEVSTAT_MAX];
+};
+struct devstat_sample {
+    unsigned nfields; /* 0: unreadable; 11 (before 4.18), 15, or 17 */
+    uint64_t v[DEVSTAT_FIELDS];
+};
+/* What the verdicts are decided from. */
+struct devstat_facts {
+    enum diskio_mode mode;
+    bool has_config;
+    unsigned sync_every;
+    uint64_t ops, bytes;
+    uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
+    const struct diskio_device_io *dev;
+    size_t ndev;
+};
+/* Per-op figures of an I/O delta; NAN where ops or writes is 0. */
+struct devstat_figures {
+    double writes_per_op, merges_per_op, kib_per_write, flushes_per_op;
+};
+/* Parse one line of /sys/block/NAME/stat: 0, or -EINVAL for fewer than 11
+ * numbers or anything else in it. */
+int devstat_parse(const char *line, struct devstat_sample *out) DISKIO_HIDDEN;
+/* The devices under path (a file, directory or block device): partitions
+ * as their disk, loop devices down to their backing file's device, dm/md
+ * to their members, btrfs to its devices, overlay to its upper layer. */
+void devstat_resolve(const char *path, struct devstat_set *set) DISKIO_HIDDEN;
+/* The value of key= in a comma-separated option list (backslash escapes
+ * a comma, as overlayfs writes them). */
+bool devstat_option_value(const char *opts, const char *key, char *out, size_t size) DISKIO_HIDDEN;
+void devstat_sample_all(const struct devstat_set *set, struct devstat_sample *out) DISKIO_HIDDEN;
+/* after - before for one device; false if either is unreadable or a
+ * counter went backwards (the device was replaced). */
+bool devstat_delta(const struct devstat_dev *dev, const struct devstat_sample *before,
+                   const struct devstat_sample *after, struct diskio_device_io *out) DISKIO_HIDDEN;
+void devstat_figures(const struct diskio_device_io *io, uint64_t ops,
+                     struct devstat_figures *out) DISKIO_HIDDEN;
+unsigned devstat_judge(const struct devstat_facts *facts) DISKIO_HIDDEN;
+/* Record the deltas and verdicts in run (allocates; -ENOMEM). */
+/* Add a repetition's device figures to a merged run's and judge the sum
+ * again; a repetition without them (or over other devices) leaves the
+ * merged run without any. */
+void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition) DISKIO_HIDDEN;
+int devstat_record(struct diskio_run *run, const struct devstat_set *set,
+                   const struct devstat_sample *before,
+                   const struct devstat_sample *after) DISKIO_HIDDEN;
+
 /* ---- target ---- */
 struct diskio_target {
     char *path;
@@ -31,7 +90,8 @@ struct diskio_target {
     char *name;   /* the created file's name within dir, or NULL */
     bool created; /* diskio created the file and removes it */
     bool is_device;
-    uint64_t size; /* bytes preallocated, or the device size */
+    uint64_t size;              /* bytes preallocated, or the device size */
+    struct devstat_set devices; /* resolved by the first run (devstat.c) */
 };
 /* Make sure the file holds at least size written bytes. */
 /* Fill the file to size bytes with block (NULL: random data of its own) in
@@ -67,6 +127,9 @@ struct diskio_run {
     struct diskio_hist *hist[DISKIO_PART_COUNT];
     struct run_repetition *reps; /* NULL until the first diskio_run_merge() */
     size_t nreps;
+    struct diskio_device_io *devices; /* ndevices, then the total; NULL: none */
+    size_t ndevices;
+    unsigned verdicts; /* DISKIO_VERDICT_* */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 
@@ -80,6 +143,8 @@ struct env *env_probe(const char *dir) DISKIO_HIDDEN;
 const char *env_get(const struct env *env, const char *key) DISKIO_HIDDEN;
 int64_t env_get_int(const struct env *env, const char *key) DISKIO_HIDDEN; /* -1 unknown */
 void env_free(struct env *env) DISKIO_HIDDEN;
+/* The devices under the probed directory (empty when none). */
+const struct devstat_set *env_devices(const struct env *env) DISKIO_HIDDEN;
 
 /* ---- result and emitters ---- */
 struct diskio_result {

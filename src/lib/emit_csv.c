@@ -23,6 +23,49 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Schema 2's device figures, the same on every row of a run: the total
+ * over the devices the filesystem sits on; empty where unknown. */
+#define CSV_DEVICE_HEADER                                                                          \
+    ",dev_writes,dev_write_merges,dev_write_sectors,dev_flushes,dev_writes_per_op,"                \
+    "dev_merges_per_op,dev_kib_per_write,dev_flushes_per_op,dev_shared,verdicts"
+
+static void csv_number(FILE *out, double v)
+{
+    if (v == v)
+        fprintf(out, ",%.4g", v);
+    else
+        fputc(',', out);
+}
+
+static void csv_device(FILE *out, const struct diskio_run *run)
+{
+    size_t n = diskio_run_device_count(run);
+    if (n == 0) {
+        fputs(",,,,,,,,,,", out);
+    } else {
+        const struct diskio_device_io *t = diskio_run_device_io(run, n);
+        fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", t->writes, t->write_merges,
+                t->write_sectors);
+        if (t->flushes_known)
+            fprintf(out, "%" PRIu64, t->flushes);
+        struct devstat_figures f;
+        devstat_figures(t, run->info.ops, &f);
+        csv_number(out, f.writes_per_op);
+        csv_number(out, f.merges_per_op);
+        csv_number(out, f.kib_per_write);
+        csv_number(out, f.flushes_per_op);
+        fputs((run->verdicts & DISKIO_VERDICT_SHARED) ? ",true," : ",false,", out);
+    }
+    /* the verdict codes, space-separated (no quoting needed) */
+    bool first = true;
+    for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+        if (!(run->verdicts & bit))
+            continue;
+        fprintf(out, "%s%s", first ? "" : " ", diskio_verdict_name((enum diskio_verdict)bit));
+        first = false;
+    }
+}
+
 static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
 
 int emit_csv(const struct diskio_result *res, FILE *out)
@@ -32,7 +75,8 @@ int emit_csv(const struct diskio_result *res, FILE *out)
           out);
     for (int i = 0; i < SUMMARY_PCTS; i++)
         fprintf(out, ",%s_ns", summary_pct_keys[i]);
-    fputs(",max_ns,overflow\n", out);
+    fputs(",max_ns,overflow", out);
+    fputs(CSV_DEVICE_HEADER "\n", out);
 
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
@@ -60,7 +104,9 @@ int emit_csv(const struct diskio_result *res, FILE *out)
             diskio_hist_percentiles(h, summary_pcts, values, SUMMARY_PCTS);
             for (int i = 0; i < SUMMARY_PCTS; i++)
                 fprintf(out, ",%" PRIu64, values[i]);
-            fprintf(out, ",%" PRIu64 ",%" PRIu64 "\n", diskio_hist_max(h), diskio_hist_overflow(h));
+            fprintf(out, ",%" PRIu64 ",%" PRIu64, diskio_hist_max(h), diskio_hist_overflow(h));
+            csv_device(out, run);
+            fputc('\n', out);
         }
     }
     return 0;

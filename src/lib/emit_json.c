@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON result document, schema version 1 (doc/result-schema.md). */
+/* The JSON result document, schema version 2 (doc/result-schema.md). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -72,6 +72,65 @@ static void env_str(FILE *out, const struct env *env, const char *key)
     json_string(out, env_get(env, key));
 }
 
+static void json_flag(FILE *out, signed char v)
+{
+    fputs(v < 0 ? "null" : v ? "true" : "false", out);
+}
+
+/* An object of env keys prefix.NAME, or null when the first is unknown. */
+static void env_group(FILE *out, const struct env *env, const char *prefix,
+                      const char *const *names, size_t n, const char *bool_name)
+{
+    char key[96];
+    snprintf(key, sizeof(key), "%s.%s", prefix, names[0]);
+    if (!env_get(env, key)) {
+        fputs("null", out);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        snprintf(key, sizeof(key), "%s.%s", prefix, names[i]);
+        fprintf(out, "%s\"%s\": ", i ? ", " : "{", names[i]);
+        if (bool_name && strcmp(names[i], bool_name) == 0)
+            env_bool(out, env, key);
+        else
+            env_str(out, env, key);
+    }
+    fputs("}", out);
+}
+
+/* Schema 2: what is under the target's filesystem. */
+static void emit_target_layers(FILE *out, const struct env *env)
+{
+    static const char *const ext4[] = {"journal", "data_mode"};
+    static const char *const loop[] = {"backing_file", "backing_filesystem", "backing_mount_point",
+                                       "backing_device"};
+    static const char *const overlay[] = {"upperdir", "upper_filesystem", "upper_mount_point"};
+    fputs(",\n      \"ext4\": ", out);
+    env_group(out, env, "target.ext4", ext4, 2, "journal");
+    fputs(",\n      \"loop\": ", out);
+    env_group(out, env, "target.loop", loop, 4, NULL);
+    fputs(",\n      \"overlay\": ", out);
+    env_group(out, env, "target.overlay", overlay, 3, NULL);
+    fputs(",\n      \"devices\": [", out);
+    const struct devstat_set *set = env ? env_devices(env) : NULL;
+    for (size_t i = 0; set && i < set->n; i++) {
+        const struct devstat_dev *d = &set->dev[i];
+        fputs(i ? ",\n        {\"name\": " : "\n        {\"name\": ", out);
+        json_string(out, d->name);
+        fprintf(out, ", \"depth\": %u, \"leaf\": %s, \"own_io\": %s, \"write_cache\": ", d->depth,
+                d->leaf ? "true" : "false", d->own_io ? "true" : "false");
+        json_string(out, d->write_cache < 0 ? NULL
+                         : d->write_cache   ? "write back"
+                                            : "write through");
+        fputs(", \"fua\": ", out);
+        json_flag(out, d->fua);
+        fputs(", \"rotational\": ", out);
+        json_flag(out, d->rotational);
+        fputs("}", out);
+    }
+    fputs(set && set->n ? "\n      ]" : "]", out);
+}
+
 static void emit_environment(FILE *out, const struct env *env)
 {
     fputs("  \"environment\": {\n    \"hostname\": ", out);
@@ -96,6 +155,8 @@ static void emit_environment(FILE *out, const struct env *env)
     env_int(out, env, "timer.resolution_ns");
     fputs(", \"overhead_ns\": ", out);
     env_int(out, env, "timer.overhead_ns");
+    fputs(", \"clocksource\": ", out);
+    env_str(out, env, "timer.clocksource");
     fputs("},\n    \"target\": {\n      \"directory\": ", out);
     env_str(out, env, "target.directory");
     static const char *const target_strings[] = {"filesystem", "mount_point", "mount_source",
@@ -126,8 +187,11 @@ static void emit_environment(FILE *out, const struct env *env)
         env_int(out, env, "target.device.physical_block_size");
         fputs(", \"model\": ", out);
         env_str(out, env, "target.device.model");
+        fputs(", \"fua\": ", out);
+        env_bool(out, env, "target.device.fua");
         fputs("}", out);
     }
+    emit_target_layers(out, env);
     fputs("\n    }\n  },\n", out);
 }
 
@@ -218,6 +282,75 @@ static void emit_repetitions(FILE *out, const struct diskio_run *run, uint64_t o
     fputs("\n      ]", out);
 }
 
+static void json_per_op(FILE *out, const char *key, double v)
+{
+    fprintf(out, ", \"%s\": ", key);
+    json_double(out, v);
+}
+
+static void emit_device_io(FILE *out, const struct diskio_device_io *d, uint64_t ops, bool total)
+{
+    fputs("{\"name\": ", out);
+    json_string(out, d->name);
+    if (!total)
+        fprintf(out,
+                ", \"depth\": %u, \"leaf\": %s, \"own_io\": %s, \"volatile_cache\": %s, "
+                "\"fua\": %s, \"rotational\": %s",
+                d->depth, d->leaf ? "true" : "false", d->own_io ? "true" : "false",
+                d->volatile_cache ? "true" : "false", d->fua ? "true" : "false",
+                d->rotational ? "true" : "false");
+    fprintf(out,
+            ", \"reads\": %" PRIu64 ", \"read_sectors\": %" PRIu64 ", \"writes\": %" PRIu64
+            ", \"write_merges\": %" PRIu64 ", \"write_sectors\": %" PRIu64 ", \"flushes\": ",
+            d->reads, d->read_sectors, d->writes, d->write_merges, d->write_sectors);
+    if (d->flushes_known)
+        fprintf(out, "%" PRIu64, d->flushes);
+    else
+        fputs("null", out);
+    struct devstat_figures f;
+    devstat_figures(d, ops, &f);
+    json_per_op(out, "writes_per_op", f.writes_per_op);
+    json_per_op(out, "merges_per_op", f.merges_per_op);
+    json_per_op(out, "kib_per_write", f.kib_per_write);
+    json_per_op(out, "flushes_per_op", f.flushes_per_op);
+    fputs("}", out);
+}
+
+/* Schema 2: what the block devices under the target did during the
+ * measured ops, and the verdicts drawn from it. */
+static void emit_run_device(FILE *out, const struct diskio_run *run)
+{
+    size_t n = diskio_run_device_count(run);
+    uint64_t ops = run->info.ops;
+    fputs(",\n      \"device\": ", out);
+    if (n == 0) {
+        fputs("null", out);
+    } else {
+        fputs("{\n        \"total\": ", out);
+        emit_device_io(out, diskio_run_device_io(run, n), ops, true);
+        fprintf(out, ",\n        \"shared\": %s,\n        \"devices\": [",
+                (run->verdicts & DISKIO_VERDICT_SHARED) ? "true" : "false");
+        for (size_t i = 0; i < n; i++) {
+            fputs(i ? ",\n          " : "\n          ", out);
+            emit_device_io(out, diskio_run_device_io(run, i), ops, false);
+        }
+        fputs("]\n      }", out);
+    }
+    fputs(",\n      \"verdicts\": [", out);
+    bool first = true;
+    for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+        if (!(run->verdicts & bit))
+            continue;
+        fputs(first ? "\n        {\"code\": " : ",\n        {\"code\": ", out);
+        json_string(out, diskio_verdict_name((enum diskio_verdict)bit));
+        fputs(", \"message\": ", out);
+        json_string(out, diskio_verdict_text((enum diskio_verdict)bit));
+        fputs("}", out);
+        first = false;
+    }
+    fputs(first ? "]" : "\n      ]", out);
+}
+
 static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns)
 {
     const struct diskio_run_info *info = &run->info;
@@ -298,7 +431,9 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
     emit_hist(out, run->hist[DISKIO_PART_SYNC]);
     fputs(",\n        \"service\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_SERVICE]);
-    fputs("\n      }\n    }", out);
+    fputs("\n      }", out);
+    emit_run_device(out, run);
+    fputs("\n    }", out);
 }
 
 int emit_json(const struct diskio_result *res, FILE *out)

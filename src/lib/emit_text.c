@@ -46,8 +46,58 @@ static size_t show(FILE *out, const char *s)
 
 /* A table row: name (a mode, or a custom run's name, shown safely) and
  * qd (0: none) padded to NAME_WIDTH, then the figures. */
+/* "1.07 · 1.00": device write requests and flushes per op, from the
+ * devices the filesystem sits on; "-" where the kernel does not count
+ * flushes.  Empty when the run has no device figures. */
+static const char *format_device(char *buf, size_t size, const struct diskio_run *run)
+{
+    size_t n = diskio_run_device_count(run);
+    buf[0] = '\0';
+    if (n == 0)
+        return buf;
+    struct devstat_figures f;
+    devstat_figures(diskio_run_device_io(run, n), run->info.ops, &f);
+    if (run->info.ops == 0)
+        return buf;
+    char flushes[16] = "-";
+    if (f.flushes_per_op == f.flushes_per_op)
+        snprintf(flushes, sizeof(flushes), "%.2f", f.flushes_per_op);
+    snprintf(buf, size, "%.2f \xc2\xb7 %s", f.writes_per_op, flushes);
+    return buf;
+}
+
+static bool any_device(const struct diskio_result *res)
+{
+    for (size_t r = 0; r < res->nruns; r++)
+        if (diskio_run_device_count(res->runs[r]) > 0)
+            return true;
+    return false;
+}
+
+/* The verdicts of every run, under the table. */
+static void verdict_lines(FILE *out, const struct diskio_result *res)
+{
+    bool first = true;
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+            if (!(run->verdicts & bit))
+                continue;
+            if (first)
+                fputc('\n', out);
+            first = false;
+            char bs[24] = "";
+            if (run->info.has_config)
+                format_size(bs, sizeof(bs), run->info.config.block_size);
+            show(out, run->info.name);
+            fprintf(out, "%s%s: %s\n", bs[0] ? " " : "", bs,
+                    diskio_verdict_text((enum diskio_verdict)bit));
+        }
+    }
+}
+
 static void row(FILE *out, const char *name, unsigned qd, const char *bs, const char *rate,
-                const struct diskio_hist *h)
+                const struct diskio_hist *h, const char *device)
 {
     char mean[32], p50[32], p99[32], p999[32], max[32];
     static const double pcts[] = {50.0, 99.0, 99.9};
@@ -56,12 +106,33 @@ static void row(FILE *out, const char *name, unsigned qd, const char *bs, const 
     size_t width = show(out, name);
     if (qd)
         width += (size_t)fprintf(out, " qd%u", qd);
-    fprintf(out, "%*s %8s %12s %10s %10s %10s %10s %10s\n",
+    fprintf(out, "%*s %8s %12s %10s %10s %10s %10s %10s",
             width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, rate,
             format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
             format_ns(p50, sizeof(p50), (double)v[0]), format_ns(p99, sizeof(p99), (double)v[1]),
             format_ns(p999, sizeof(p999), (double)v[2]),
             format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
+    if (device && device[0])
+        fprintf(out, "  %s", device);
+    fputc('\n', out);
+}
+
+/* What is under the target's filesystem: a loop device's backing file,
+ * an overlay's upper layer. */
+static void text_layers(FILE *out, const struct env *env)
+{
+    const char *backing = env_get(env, "target.loop.backing_file");
+    if (backing) {
+        const char *fs = env_get(env, "target.loop.backing_filesystem");
+        const char *disk = env_get(env, "target.loop.backing_device");
+        fprintf(out, "  loop device over %s (%s%s%s)\n", backing, fs ? fs : "unknown filesystem",
+                disk ? " on " : "", disk ? disk : "");
+    }
+    const char *upper = env_get(env, "target.overlay.upperdir");
+    if (upper) {
+        const char *fs = env_get(env, "target.overlay.upper_filesystem");
+        fprintf(out, "  overlay writing to %s (%s)\n", upper, fs ? fs : "unknown filesystem");
+    }
 }
 
 int emit_text(const struct diskio_result *res, FILE *out)
@@ -91,6 +162,11 @@ int emit_text(const struct diskio_result *res, FILE *out)
         show(out, dir);
         fputs(": ", out);
         show(out, fs ? fs : "unknown filesystem");
+        const char *journal = env_get(env, "target.ext4.journal");
+        const char *data = env_get(env, "target.ext4.data_mode");
+        if (journal)
+            fprintf(out, strcmp(journal, "0") == 0 ? " (no journal)" : " (journal, data=%s)",
+                    data ? data : "?");
         if (dev) {
             const char *rot = env_get(env, "target.device.rotational");
             const char *cache = env_get(env, "target.device.write_cache");
@@ -111,17 +187,26 @@ int emit_text(const struct diskio_result *res, FILE *out)
             fputc(')', out);
         }
         fputc('\n', out);
+        text_layers(out, env);
     }
     const char *overhead = env_get(env, "timer.overhead_ns");
+    const char *clocksource = env_get(env, "timer.clocksource");
     if (overhead) {
         fputs("timer overhead ", out);
         show(out, overhead);
-        fputs(" ns per clock read\n", out);
+        fputs(" ns per clock read", out);
+        if (clocksource) {
+            fputs(" (clocksource ", out);
+            show(out, clocksource);
+            fputc(')', out);
+        }
+        fputc('\n', out);
     }
     fputc('\n', out);
 
-    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s\n", "mode", "bs", "ops/s", "mean", "p50",
-            "p99", "p99.9", "max");
+    const bool device_column = any_device(res);
+    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s%s\n", "mode", "bs", "ops/s", "mean",
+            "p50", "p99", "p99.9", "max", device_column ? "  dev I/O/op \xc2\xb7 flush/op" : "");
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
         const struct diskio_run_info *info = &run->info;
@@ -131,14 +216,16 @@ int emit_text(const struct diskio_result *res, FILE *out)
         double seconds = (double)info->duration_ns / 1e9;
         snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
         unsigned qd = info->has_config && info->config.iodepth > 1 ? info->config.iodepth : 0;
-        row(out, info->name, qd, bs, rate, run->hist[DISKIO_PART_TOTAL]);
+        char device[48];
+        row(out, info->name, qd, bs, rate, run->hist[DISKIO_PART_TOTAL],
+            format_device(device, sizeof(device), run));
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, "  write", 0, "", "", run->hist[DISKIO_PART_WRITE]);
+            row(out, "  write", 0, "", "", run->hist[DISKIO_PART_WRITE], NULL);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, "  sync", 0, "", "", run->hist[DISKIO_PART_SYNC]);
+            row(out, "  sync", 0, "", "", run->hist[DISKIO_PART_SYNC], NULL);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, "  service", 0, "", "", run->hist[DISKIO_PART_SERVICE]);
+            row(out, "  service", 0, "", "", run->hist[DISKIO_PART_SERVICE], NULL);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",
@@ -164,6 +251,7 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",
                     info->error_op);
     }
+    verdict_lines(out, res);
     if (!diskio_result_complete(res))
         fputs("\nRESULT INCOMPLETE: the figures cover only the operations that finished.\n", out);
     return 0;

@@ -33,6 +33,7 @@ static const char *const env_keys[] = {
     "timer.clock",
     "timer.resolution_ns",
     "timer.overhead_ns",
+    "timer.clocksource",
     "target.directory",
     "target.filesystem",
     "target.mount_point",
@@ -47,12 +48,28 @@ static const char *const env_keys[] = {
     "target.device.logical_block_size",
     "target.device.physical_block_size",
     "target.device.model",
+    "target.device.fua",
+    "target.ext4.journal",
+    "target.ext4.data_mode",
+    "target.loop.backing_file",
+    "target.loop.backing_filesystem",
+    "target.loop.backing_mount_point",
+    "target.loop.backing_device",
+    "target.overlay.upperdir",
+    "target.overlay.upper_filesystem",
+    "target.overlay.upper_mount_point",
 };
 #define ENV_KEYS (sizeof(env_keys) / sizeof(env_keys[0]))
 
 struct env {
     char *values[ENV_KEYS];
+    struct devstat_set devices;
 };
+
+const struct devstat_set *env_devices(const struct env *env)
+{
+    return &env->devices;
+}
 
 static int key_index(const char *key)
 {
@@ -168,15 +185,20 @@ static bool is_path_prefix(const char *prefix, const char *path)
     return strncmp(prefix, path, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
+struct mount_facts {
+    char point[PATH_MAX], fs[64], src[PATH_MAX], opts[1024], super[1024];
+};
+
 /* The mount that holds dir: same device number, longest mount point that
  * is a prefix of dir's real path (bind mounts share the device). */
-static void probe_mount(struct env *env, const char *real_dir, dev_t dev)
+static bool find_mount(const char *real_dir, dev_t dev, struct mount_facts *m)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
-        return;
-    char line[4096], best_point[PATH_MAX] = "", best_fs[64] = "", best_src[PATH_MAX] = "";
-    char best_opts[1024] = "", best_super[1024] = "";
+        return false;
+    char line[4096];
+    char *best_point = m->point, *best_fs = m->fs, *best_src = m->src, *best_opts = m->opts,
+         *best_super = m->super;
     size_t best_len = 0;
     bool found = false;
     while (fgets(line, sizeof(line), f)) {
@@ -208,21 +230,45 @@ static void probe_mount(struct env *env, const char *real_dir, dev_t dev)
             continue;
         found = true;
         best_len = len;
-        snprintf(best_point, sizeof(best_point), "%s", fields[4]);
-        snprintf(best_opts, sizeof(best_opts), "%s", fields[5]);
-        snprintf(best_fs, sizeof(best_fs), "%s", fields[dash + 1]);
+        snprintf(best_point, sizeof(m->point), "%s", fields[4]);
+        snprintf(best_opts, sizeof(m->opts), "%s", fields[5]);
+        snprintf(best_fs, sizeof(m->fs), "%s", fields[dash + 1]);
         unescape_octal(fields[dash + 2]);
-        snprintf(best_src, sizeof(best_src), "%s", fields[dash + 2]);
-        snprintf(best_super, sizeof(best_super), "%s", dash + 3 < n ? fields[dash + 3] : "");
+        snprintf(best_src, sizeof(m->src), "%s", fields[dash + 2]);
+        snprintf(best_super, sizeof(m->super), "%s", dash + 3 < n ? fields[dash + 3] : "");
     }
     fclose(f);
-    if (!found)
+    return found;
+}
+
+static void probe_mount(struct env *env, const char *real_dir, dev_t dev)
+{
+    struct mount_facts m;
+    if (!find_mount(real_dir, dev, &m))
         return;
-    env_set(env, "target.mount_point", best_point);
-    env_set(env, "target.mount_options", best_opts);
-    env_set(env, "target.super_options", best_super);
-    env_set(env, "target.filesystem", best_fs);
-    env_set(env, "target.mount_source", best_src);
+    env_set(env, "target.mount_point", m.point);
+    env_set(env, "target.mount_options", m.opts);
+    env_set(env, "target.super_options", m.super);
+    env_set(env, "target.filesystem", m.fs);
+    env_set(env, "target.mount_source", m.src);
+}
+
+/* The filesystem and mount of a path under the target (a loop device's
+ * backing file, an overlay's upper layer), as keys prefix.filesystem and
+ * prefix.mount_point; returns its device number (0: unknown). */
+static dev_t probe_path_mount(struct env *env, const char *path, const char *fs_key,
+                              const char *point_key)
+{
+    char real[PATH_MAX];
+    struct stat st;
+    if (!realpath(path, real) || stat(real, &st) != 0)
+        return 0;
+    struct mount_facts m;
+    if (find_mount(real, st.st_dev, &m)) {
+        env_set(env, fs_key, m.fs);
+        env_set(env, point_key, m.point);
+    }
+    return st.st_dev;
 }
 
 static const char *fs_name_from_magic(unsigned long magic)
@@ -273,6 +319,7 @@ static void probe_device(struct env *env, dev_t dev)
         {"queue/logical_block_size", "target.device.logical_block_size"},
         {"queue/physical_block_size", "target.device.physical_block_size"},
         {"device/model", "target.device.model"},
+        {"queue/fua", "target.device.fua"},
     };
     for (size_t i = 0; i < sizeof(queue_files) / sizeof(queue_files[0]); i++) {
         if (join_path(path, sizeof(path), disk, queue_files[i].file) &&
@@ -290,6 +337,73 @@ static void probe_device(struct env *env, dev_t dev)
             env_set(env, "target.device.scheduler", buf);
         }
     }
+}
+
+/* The kernel's name of the block device dev (a partition's own name),
+ * as /proc/fs/ext4 and /sys/fs/ext4 use it; the disk's with to_disk. */
+static bool block_name(dev_t dev, bool to_disk, char *out, size_t size)
+{
+    char path[PATH_MAX], real[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+    if (!realpath(path, real))
+        return false;
+    if (to_disk && join_path(path, sizeof(path), real, "partition") && access(path, F_OK) == 0)
+        *strrchr(real, '/') = '\0';
+    snprintf(out, size, "%s", strrchr(real, '/') + 1);
+    return true;
+}
+
+/* ext4: whether it has a journal (jbd2's thread, "<none>" without one)
+ * and its data= mode, which /proc/fs/ext4 shows only with a journal. */
+static void probe_ext4(struct env *env, dev_t dev)
+{
+    char name[64], path[PATH_MAX], buf[256];
+    if (!block_name(dev, false, name, sizeof(name)))
+        return;
+    snprintf(path, sizeof(path), "/sys/fs/ext4/%s/journal_task", name);
+    if (read_line(path, buf, sizeof(buf)))
+        env_set(env, "target.ext4.journal", strcmp(buf, "<none>") == 0 ? "0" : "1");
+    snprintf(path, sizeof(path), "/proc/fs/ext4/%s/options", name);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    bool data = false;
+    while (fgets(buf, sizeof(buf), f)) {
+        trim(buf);
+        if (strncmp(buf, "data=", 5) == 0) {
+            env_set(env, "target.ext4.data_mode", buf + 5);
+            data = true;
+        }
+    }
+    fclose(f);
+    if (!env_get(env, "target.ext4.journal"))
+        env_set(env, "target.ext4.journal", data ? "1" : "0");
+}
+
+/* A loop device's backing file, and the filesystem and device it is on. */
+static void probe_loop(struct env *env, const char *disk)
+{
+    char path[PATH_MAX], backing[PATH_MAX];
+    snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", disk);
+    if (!read_line(path, backing, sizeof(backing)))
+        return;
+    env_set(env, "target.loop.backing_file", backing);
+    dev_t dev = probe_path_mount(env, backing, "target.loop.backing_filesystem",
+                                 "target.loop.backing_mount_point");
+    char name[64];
+    if (major(dev) != 0 && block_name(dev, true, name, sizeof(name)))
+        env_set(env, "target.loop.backing_device", name);
+}
+
+static void probe_overlay(struct env *env)
+{
+    const char *super = env_get(env, "target.super_options");
+    char upper[PATH_MAX];
+    if (!super || !devstat_option_value(super, "upperdir", upper, sizeof(upper)))
+        return;
+    env_set(env, "target.overlay.upperdir", upper);
+    probe_path_mount(env, upper, "target.overlay.upper_filesystem",
+                     "target.overlay.upper_mount_point");
 }
 
 struct env *env_probe(const char *dir)
@@ -318,6 +432,11 @@ struct env *env_probe(const char *dir)
         env_set_u64(env, "timer.resolution_ns",
                     (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec);
     env_set_u64(env, "timer.overhead_ns", diskio_timer_overhead_ns());
+    char clocksource[64];
+    if (read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource", clocksource,
+                  sizeof(clocksource)) &&
+        clocksource[0])
+        env_set(env, "timer.clocksource", clocksource);
 
     if (!dir)
         return env;
@@ -326,6 +445,10 @@ struct env *env_probe(const char *dir)
         /* a block device as the target: no filesystem in between */
         env_set(env, "target.directory", dir);
         probe_device(env, st.st_rdev);
+        devstat_resolve(dir, &env->devices);
+        const char *disk = env_get(env, "target.device.name");
+        if (disk)
+            probe_loop(env, disk);
         return env;
     }
     char real_dir[PATH_MAX];
@@ -349,5 +472,14 @@ struct env *env_probe(const char *dir)
         dev = src_st.st_rdev;
     if (major(dev) != 0)
         probe_device(env, dev);
+    devstat_resolve(real_dir, &env->devices);
+    const char *disk = env_get(env, "target.device.name");
+    if (disk)
+        probe_loop(env, disk);
+    const char *fs = env_get(env, "target.filesystem");
+    if (fs && strcmp(fs, "ext4") == 0 && major(dev) != 0)
+        probe_ext4(env, dev);
+    if (fs && strcmp(fs, "overlay") == 0)
+        probe_overlay(env);
     return env;
 }

@@ -89,6 +89,7 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
     if (add->max_start_lag_ns > info->max_start_lag_ns)
         info->max_start_lag_ns = add->max_start_lag_ns;
     info->rate_held = info->rate_held && add->rate_held;
+    devstat_merge(into, repetition);
     return 0;
 }
 

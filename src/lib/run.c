@@ -83,5 +83,6 @@ void diskio_run_free(struct diskio_run *run)
         diskio_hist_free(run->hist[i]);
     free(run->reps);
     free(run->name_owned);
+    free(run->devices);
     free(run);
 }

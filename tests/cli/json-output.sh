@@ -18,7 +18,7 @@ t_expect_empty_dir "$dir" "test file removed"
 "$PYTHON3" - "$t_scratch/r.json" <<'PY' || t_fail "JSON checks"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "diskio-result" and d["schema_version"] == 1
+assert d["schema"] == "diskio-result" and d["schema_version"] == 2
 assert d["label"] == "env A" and d["complete"] is True
 assert d["tool"]["name"] == "diskio" and d["tool"]["version"]
 env = d["environment"]

@@ -158,9 +158,9 @@ class NeedTest(ResultFileTest):
 
 class RejectedTest(ResultFileTest):
     def test_unknown_schema_version_is_refused_clearly(self):
-        message = self.rejects(lambda d: d.update(schema_version=2))
-        self.assertIn("unknown diskio result schema_version 2", message)
-        self.assertIn("reads version 1", message)
+        message = self.rejects(lambda d: d.update(schema_version=3))
+        self.assertIn("unknown diskio result schema_version 3", message)
+        self.assertIn("reads version 1, 2", message)
         self.assertIn(":3:", message)     # the line of "schema_version"
 
     def test_boolean_schema_version_is_not_version_1(self):
@@ -221,3 +221,71 @@ class RejectedTest(ResultFileTest):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+DEVICE_IO = {"name": "loop0", "depth": 0, "leaf": False, "own_io": True,
+             "volatile_cache": True, "fua": False, "rotational": True,
+             "reads": 0, "read_sectors": 0, "writes": 1036,
+             "write_merges": 36, "write_sectors": 8864, "flushes": 536,
+             "writes_per_op": 2.072, "merges_per_op": 0.072,
+             "kib_per_write": 4.28, "flushes_per_op": 1.072}
+TOTAL_IO = {k: v for k, v in DEVICE_IO.items()
+            if k not in ("depth", "leaf", "own_io", "volatile_cache", "fua",
+                         "rotational")}
+TOTAL_IO["name"] = "total"
+
+
+def version_2(doc):
+    doc["schema_version"] = 2
+    doc["runs"][0]["device"] = {"total": dict(TOTAL_IO), "shared": False,
+                                "devices": [dict(DEVICE_IO)]}
+    doc["runs"][0]["verdicts"] = [{"code": "cache_ack", "message": "..."}]
+
+
+class DeviceTest(ResultFileTest):
+    def test_version_1_without_device_figures_is_still_read(self):
+        run = self.load().runs[0]
+        self.assertEqual((run.device_total, run.devices, run.device_shared,
+                          run.verdicts), (None, [], None, []))
+
+    def test_version_2_device_figures_and_verdicts_are_exposed(self):
+        result = self.load(mutate=version_2)
+        self.assertEqual(result.schema_version, 2)
+        run = result.runs[0]
+        self.assertEqual(run.device_total.name, "total")
+        self.assertEqual(run.device_total.counters["flushes"], 536)
+        self.assertEqual(run.device_total.figures["writes_per_op"], 2.072)
+        self.assertIs(run.device_shared, False)
+        self.assertEqual([d.name for d in run.devices], ["loop0"])
+        self.assertEqual(run.devices[0].depth, 0)
+        self.assertIs(run.devices[0].flags["volatile_cache"], True)
+        self.assertEqual(run.verdicts, ["cache_ack"])
+
+    def test_null_device_and_unknown_flushes_are_none(self):
+        def mutate(doc):
+            version_2(doc)
+            doc["runs"][0]["device"]["total"]["flushes"] = None
+            doc["runs"][0]["device"]["total"]["flushes_per_op"] = None
+        run = self.load(mutate=mutate).runs[0]
+        self.assertIsNone(run.device_total.counters["flushes"])
+        self.assertIsNone(run.device_total.figures["flushes_per_op"])
+
+        def no_device(doc):
+            version_2(doc)
+            doc["runs"][0]["device"] = None
+        self.assertIsNone(self.load(mutate=no_device).runs[0].device_total)
+
+    def test_a_bad_device_value_names_its_path(self):
+        def mutate(doc):
+            version_2(doc)
+            doc["runs"][0]["device"]["devices"][0]["writes"] = -1
+        with self.assertRaises(InputError) as ctx:
+            self.load(mutate=mutate)
+        self.assertIn("runs[0].device.devices[0].writes", str(ctx.exception))
+
+        def shared(doc):
+            version_2(doc)
+            doc["runs"][0]["device"]["shared"] = "no"
+        with self.assertRaises(InputError) as ctx:
+            self.load(mutate=shared)
+        self.assertIn("runs[0].device.shared", str(ctx.exception))

@@ -121,10 +121,10 @@ try:
         f.write(text[:3000])
     expect("truncated JSON", [A, d], 1, os.path.join(d, "result.json") + ":")
 
-    d = make_env("schema2", schema_version=2)
+    d = make_env("schema3", schema_version=3)
     expect("unknown schema_version", [A, d], 1,
            os.path.join(d, "result.json") + ":3: unknown diskio result "
-           "schema_version 2")
+           "schema_version 3")
 
     d = make_env("badrun")
     path = os.path.join(d, "result.json")

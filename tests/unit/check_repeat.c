@@ -214,6 +214,33 @@ START_TEST(test_interleaved_repetitions_show_the_order_they_ran)
 }
 END_TEST
 
+START_TEST(test_merged_device_figures_add_up_over_the_repetitions)
+{
+    char *dir = t_mkdtemp("repeat");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, 1 << 20, 0, &t), 0);
+    struct diskio_run *run = t_measured(t, DISKIO_MODE_FSYNC, 8192, NULL);
+    struct diskio_run *rep = t_measured(t, DISKIO_MODE_FSYNC, 8192, NULL);
+    diskio_target_free(t);
+    size_t n = diskio_run_device_count(run);
+    if (n == 0 || diskio_run_device_count(rep) != n) {
+        fprintf(stderr, "SKIP: no block device counted under %s\n", dir);
+    } else {
+        struct diskio_device_io a = *diskio_run_device_io(run, n);
+        struct diskio_device_io b = *diskio_run_device_io(rep, n);
+        ck_assert_int_eq(diskio_run_merge(run, rep), 0);
+        const struct diskio_device_io *sum = diskio_run_device_io(run, n);
+        ck_assert_uint_eq(diskio_run_device_count(run), n);
+        ck_assert_uint_eq(sum->writes, a.writes + b.writes);
+        ck_assert_uint_eq(sum->write_sectors, a.write_sectors + b.write_sectors);
+        ck_assert_uint_eq(sum->flushes, a.flushes + b.flushes);
+    }
+    diskio_run_free(run);
+    diskio_run_free(rep);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("repeat");
@@ -224,6 +251,7 @@ int main(void)
     tcase_add_test(tc, test_merge_refuses_a_different_workload_and_leaves_the_run_alone);
     tcase_add_test(tc, test_an_interrupted_repetition_makes_the_run_incomplete);
     tcase_add_test(tc, test_interleaved_repetitions_show_the_order_they_ran);
+    tcase_add_test(tc, test_merged_device_figures_add_up_over_the_repetitions);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

@@ -77,7 +77,7 @@ START_TEST(test_json_parses_and_has_schema_fields)
         "%s -c '\n"
         "import json, sys\n"
         "d = json.load(open(sys.argv[1]))\n"
-        "assert d[\"schema\"] == \"diskio-result\" and d[\"schema_version\"] == 1\n"
+        "assert d[\"schema\"] == \"diskio-result\" and d[\"schema_version\"] == 2\n"
         "assert d[\"label\"] == \"lab \\\"A\\\", rack 3\", d[\"label\"]\n"
         "assert d[\"complete\"] is True\n"
         "env = d[\"environment\"]\n"
