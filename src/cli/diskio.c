@@ -87,6 +87,19 @@ static int report_target_error(const char *target, int rc)
                 "block device (--allow-device).\n",
                 target);
         break;
+    case DISKIO_E_TARGET_CHANGED:
+        fprintf(stderr,
+                "diskio: %s changed while diskio opened it (another file, a symlink or "
+                "nothing is there now); refusing to write to what it did not check. "
+                "Make sure no other program renames files in its directory.\n",
+                target);
+        break;
+    case DISKIO_E_DEVICE_BUSY:
+        fprintf(stderr,
+                "diskio: %s is in use (mounted, or held by another program such as a RAID, "
+                "LVM or swap); refusing to write to it. Unmount or release it first.\n",
+                target);
+        break;
     case ENOENT:
         fprintf(stderr, "diskio: %s: the directory does not exist; create it first.\n", target);
         break;
@@ -97,6 +110,61 @@ static int report_target_error(const char *target, int rc)
                 target, diskio_strerror(rc));
     }
     return EXIT_TARGET;
+}
+
+/* Remove the test file (if diskio made it) and release the target; a
+ * test file that stays behind is named, as it is the user's to remove. */
+static void release_target(struct diskio_target *target)
+{
+    if (!target)
+        return;
+    int rc = diskio_target_remove(target);
+    if (rc == -DISKIO_E_TARGET_CHANGED)
+        fprintf(stderr,
+                "diskio: warning: the name of the test file %s was replaced, renamed or "
+                "removed by another program during the run; diskio measured its own file "
+                "and left what is at that name now alone. Check %s for files you did "
+                "not expect.\n",
+                diskio_target_path(target), diskio_target_dir(target));
+    else if (rc < 0)
+        fprintf(stderr,
+                "diskio: warning: could not remove the test file %s: %s; remove it "
+                "yourself.\n",
+                diskio_target_path(target), diskio_strerror(rc));
+    diskio_target_free(target);
+}
+
+/* What can be known about the target before anything is measured: a
+ * device smaller than a block, a filesystem without room for the file.
+ * 0, or EXIT_TARGET with a message. */
+static int check_target_fits(const struct cli_options *opt, const struct diskio_target *target)
+{
+    if (diskio_target_is_device(target)) {
+        uint64_t bytes = diskio_target_size(target);
+        for (size_t s = 0; s < opt->nsizes; s++) {
+            if (opt->block_sizes[s] <= bytes)
+                continue;
+            fprintf(stderr,
+                    "diskio: --bs %" PRIu64 " is larger than the device %s (%" PRIu64
+                    " bytes); give a block size of at most its size.\n",
+                    opt->block_sizes[s], opt->target, bytes);
+            return EXIT_TARGET;
+        }
+        return 0;
+    }
+    uint64_t needed = 0, available = 0, reserve = 0;
+    int rc = diskio_target_check_space(target, opt->file_size, &needed, &available, &reserve);
+    if (rc == -DISKIO_E_NO_SPACE) {
+        fprintf(stderr,
+                "diskio: the test file needs %" PRIu64 " more bytes (--size %" PRIu64
+                ") but the filesystem at %s has %" PRIu64 " bytes available, of which "
+                "diskio leaves %" PRIu64 " free (5%% of its size, at most 1 GiB); give a "
+                "smaller --size or free some space.\n",
+                needed, opt->file_size, diskio_target_dir(target), available, reserve);
+        return EXIT_TARGET;
+    }
+    /* a filesystem that cannot say (rc < 0) is left to the writes */
+    return 0;
 }
 
 static void warn_memory_fs(const struct diskio_result *res, const char *target, bool quiet)
@@ -176,12 +244,20 @@ int main(int argc, char **argv)
         return report_target_error(opt.target, rc);
     }
     current_target = target;
+    if (check_target_fits(&opt, target) != 0) {
+        current_target = NULL;
+        release_target(target);
+        out_file_discard(&output);
+        out_file_discard(&trace);
+        return EXIT_TARGET;
+    }
 
     struct diskio_result *result = NULL;
     if (diskio_result_new(opt.label, &result) != 0 ||
         diskio_result_probe(result, diskio_target_dir(target)) != 0) {
         fprintf(stderr, "diskio: out of memory\n");
-        diskio_target_free(target);
+        current_target = NULL;
+        release_target(target);
         out_file_discard(&output);
         out_file_discard(&trace);
         return EXIT_RUN_FAILED;
@@ -212,7 +288,8 @@ int main(int argc, char **argv)
                     opt.modes_explicit ? "" : " (skipped)");
         if (opt.modes_explicit) {
             diskio_result_free(result);
-            diskio_target_free(target);
+            current_target = NULL;
+            release_target(target);
             out_file_discard(&output);
             out_file_discard(&trace);
             return EXIT_TARGET;
@@ -278,8 +355,12 @@ int main(int argc, char **argv)
                             "its %llu-byte test file%s)\n",
                             diskio_mode_name(cfg.mode), diskio_strerror(rc),
                             (unsigned long long)cfg.file_size,
-                            rc == -ENOSPC || rc == -EFBIG ? "; a smaller --size needs less room"
-                                                          : "");
+                            rc == -ENOSPC || rc == -EFBIG || rc == -DISKIO_E_NO_SPACE
+                                ? "; a smaller --size needs less room"
+                            : rc == -DISKIO_E_TARGET_CHANGED
+                                ? "; another program replaced it: make sure none renames "
+                                  "files in its directory"
+                                : "");
                 status = EXIT_RUN_FAILED;
             }
         }
@@ -295,7 +376,7 @@ int main(int argc, char **argv)
         progress_clear(&progress);
     }
     current_target = NULL;
-    diskio_target_free(target);
+    release_target(target);
 
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
         diskio_result_write(result, DISKIO_FORMAT_TEXT, stdout);
