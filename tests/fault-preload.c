@@ -9,6 +9,9 @@
  *     fdatasync() of a file whose path contains "diskio-test." (diskio's
  *     own test file, not its result) fails with errno E, and so does every
  *     one after it, as a device that died would (EIO is 5);
+ *   DISKIO_TEST_SIGNAL_AFTER_OPEN=S: right after the first open() of a
+ *     path containing S returns, the process sends itself SIGTERM (a
+ *     signal that lands between two chosen steps);
  *   DISKIO_TEST_SWAP_AFTER_LSTAT=P, DISKIO_TEST_SWAP_WITH=Q: right after
  *     the first lstat() of exactly P returns, Q is renamed onto P (another
  *     program replacing the file between a check and an open).
@@ -16,6 +19,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +84,47 @@ int fsync(int fd)
     if (!real)
         real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
     return misbehave(real, fd, "fsync");
+}
+
+static int after_open(int fd, const char *path)
+{
+    static int done;
+    const char *match = getenv("DISKIO_TEST_SIGNAL_AFTER_OPEN");
+    if (fd >= 0 && !done && match && *match && strstr(path, match)) {
+        done = 1;
+        raise(SIGTERM);
+    }
+    return fd;
+}
+
+int open(const char *path, int flags, ...)
+{
+    static int (*real)(const char *, int, ...);
+    mode_t mode = 0;
+    if (!real)
+        real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return after_open(real(path, flags, mode), path);
+}
+
+int open64(const char *path, int flags, ...)
+{
+    static int (*real)(const char *, int, ...);
+    mode_t mode = 0;
+    if (!real)
+        real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return after_open(real(path, flags, mode), path);
 }
 
 static int after_lstat(int rc, const char *path)

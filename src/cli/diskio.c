@@ -22,12 +22,25 @@
 static volatile sig_atomic_t stop_signal;
 static struct diskio_target *volatile current_target;
 
+/* Async-signal-safe: write(2) only. */
+static void say(const char *text)
+{
+    ssize_t n = write(STDERR_FILENO, text, strlen(text));
+    (void)n;
+}
+
 static void on_signal(int signo)
 {
     if (stop_signal) {
         /* A second signal: the run did not stop (a sync stuck on a dead
-         * device, say).  Remove what we created and leave at once. */
-        diskio_target_unlink_now(current_target);
+         * device, say).  Remove what we created and leave at once; a test
+         * file that stays is named, as it is the user's to remove now. */
+        struct diskio_target *t = current_target;
+        if (t && diskio_target_remove(t) < 0) {
+            say("diskio: warning: the test file ");
+            say(diskio_target_path(t));
+            say(" was not removed; remove it yourself\n");
+        }
         out_file_unlink_pending();
         _exit(128 + signo);
     }
@@ -46,17 +59,35 @@ static void install_signals(void)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* no SA_RESTART: a blocked io_getevents returns EINTR and the loop
-     * sees the stop flag.  An inherited "ignore" of SIGINT or SIGHUP is
-     * kept, as shells and nohup(1) expect of background programs. */
-    static const int stop_signals[] = {SIGINT, SIGHUP, SIGTERM};
+    /* Every signal whose default action ends the process, except the
+     * ones a crash raises (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+     * SIGSYS, SIGTRAP: after a crash nothing in memory can be trusted to
+     * name the file to remove), stops the run the same way, so that none
+     * leaves the test file behind.  SIGXCPU is RLIMIT_CPU's warning before
+     * its SIGKILL.
+     * No SA_RESTART: a blocked io_getevents returns EINTR and the loop
+     * sees the stop flag.  An inherited "ignore" of SIGINT, SIGQUIT or
+     * SIGHUP is kept, as shells (background jobs) and nohup(1) expect. */
+    static const int stop_signals[] = {
+        SIGINT,    SIGQUIT,   SIGHUP,  SIGTERM, SIGUSR1, SIGUSR2,
+        SIGALRM,   SIGVTALRM, SIGPROF, SIGIO,   SIGXCPU,
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+    };
     for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+        int signo = stop_signals[i];
         struct sigaction old;
-        if (stop_signals[i] != SIGTERM && sigaction(stop_signals[i], NULL, &old) == 0 &&
-            old.sa_handler == SIG_IGN)
+        if ((signo == SIGINT || signo == SIGQUIT || signo == SIGHUP) &&
+            sigaction(signo, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
             continue;
-        sigaction(stop_signals[i], &sa, NULL);
+        sigaction(signo, &sa, NULL);
     }
+    for (int signo = SIGRTMIN; signo <= SIGRTMAX; signo++)
+        sigaction(signo, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     /* over RLIMIT_FSIZE a write must fail with EFBIG (and be reported),
      * not kill the process with the measurements */
@@ -212,6 +243,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* Handlers first: a signal from here on stops the run the same way,
+     * so no temporary output file or test file made below is left behind
+     * by one (a signal before the first run ends diskio with a result of
+     * no runs, marked incomplete). */
+    install_signals();
+
     /* Output files first: finding out after ten minutes of measuring that
      * the result cannot be written would waste the run.  Trace files are
      * made per run; their names are checked now and a first one is opened
@@ -235,7 +272,6 @@ int main(int argc, char **argv)
         out_file_discard(&trace);
     }
 
-    install_signals();
     struct diskio_target *target = NULL;
     int rc = diskio_target_open(opt.target, opt.file_size, flags, &target);
     if (rc < 0) {
