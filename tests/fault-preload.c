@@ -8,15 +8,25 @@
  *   DISKIO_TEST_FAIL_AT=N, DISKIO_TEST_FAIL_ERRNO=E: the Nth fsync() or
  *     fdatasync() of a file whose path contains "diskio-test." (diskio's
  *     own test file, not its result) fails with errno E, and so does every
- *     one after it, as a device that died would (EIO is 5).
+ *     one after it, as a device that died would (EIO is 5);
+ *   DISKIO_TEST_SIGNAL_AFTER_OPEN=S: right after the first open() of a
+ *     path containing S returns, the process sends itself SIGTERM (a
+ *     signal that lands between two chosen steps);
+ *   DISKIO_TEST_SWAP_AFTER_LSTAT=P, DISKIO_TEST_SWAP_WITH=Q: right after
+ *     the first lstat() of exactly P returns, Q is renamed onto P (another
+ *     program replacing the file between a check and an open).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static unsigned long syncs;
@@ -74,4 +84,76 @@ int fsync(int fd)
     if (!real)
         real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
     return misbehave(real, fd, "fsync");
+}
+
+static int after_open(int fd, const char *path)
+{
+    static int done;
+    const char *match = getenv("DISKIO_TEST_SIGNAL_AFTER_OPEN");
+    if (fd >= 0 && !done && match && *match && strstr(path, match)) {
+        done = 1;
+        raise(SIGTERM);
+    }
+    return fd;
+}
+
+int open(const char *path, int flags, ...)
+{
+    static int (*real)(const char *, int, ...);
+    mode_t mode = 0;
+    if (!real)
+        real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return after_open(real(path, flags, mode), path);
+}
+
+int open64(const char *path, int flags, ...)
+{
+    static int (*real)(const char *, int, ...);
+    mode_t mode = 0;
+    if (!real)
+        real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
+    if (flags & (O_CREAT | O_TMPFILE)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = (mode_t)va_arg(ap, int);
+        va_end(ap);
+    }
+    return after_open(real(path, flags, mode), path);
+}
+
+static int after_lstat(int rc, const char *path)
+{
+    static int done;
+    const char *match = getenv("DISKIO_TEST_SWAP_AFTER_LSTAT");
+    const char *with = getenv("DISKIO_TEST_SWAP_WITH");
+    if (!done && match && with && strcmp(path, match) == 0) {
+        done = 1;
+        int saved = errno;
+        if (rename(with, match) != 0)
+            perror("fault-preload: rename");
+        errno = saved;
+    }
+    return rc;
+}
+
+int lstat(const char *path, struct stat *st)
+{
+    static int (*real)(const char *, struct stat *);
+    if (!real)
+        real = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "lstat");
+    return after_lstat(real(path, st), path);
+}
+
+int lstat64(const char *path, struct stat64 *st)
+{
+    static int (*real)(const char *, struct stat64 *);
+    if (!real)
+        real = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "lstat64");
+    return after_lstat(real(path, st), path);
 }

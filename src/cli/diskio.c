@@ -22,12 +22,25 @@
 static volatile sig_atomic_t stop_signal;
 static struct diskio_target *volatile current_target;
 
+/* Async-signal-safe: write(2) only. */
+static void say(const char *text)
+{
+    ssize_t n = write(STDERR_FILENO, text, strlen(text));
+    (void)n;
+}
+
 static void on_signal(int signo)
 {
     if (stop_signal) {
         /* A second signal: the run did not stop (a sync stuck on a dead
-         * device, say).  Remove what we created and leave at once. */
-        diskio_target_unlink_now(current_target);
+         * device, say).  Remove what we created and leave at once; a test
+         * file that stays is named, as it is the user's to remove now. */
+        struct diskio_target *t = current_target;
+        if (t && diskio_target_remove(t) < 0) {
+            say("diskio: warning: the test file ");
+            say(diskio_target_path(t));
+            say(" was not removed; remove it yourself\n");
+        }
         out_file_unlink_pending();
         _exit(128 + signo);
     }
@@ -46,17 +59,35 @@ static void install_signals(void)
     memset(&sa, 0, sizeof(sa));
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    /* no SA_RESTART: a blocked io_getevents returns EINTR and the loop
-     * sees the stop flag.  An inherited "ignore" of SIGINT or SIGHUP is
-     * kept, as shells and nohup(1) expect of background programs. */
-    static const int stop_signals[] = {SIGINT, SIGHUP, SIGTERM};
+    /* Every signal whose default action ends the process, except the
+     * ones a crash raises (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+     * SIGSYS, SIGTRAP: after a crash nothing in memory can be trusted to
+     * name the file to remove), stops the run the same way, so that none
+     * leaves the test file behind.  SIGXCPU is RLIMIT_CPU's warning before
+     * its SIGKILL.
+     * No SA_RESTART: a blocked io_getevents returns EINTR and the loop
+     * sees the stop flag.  An inherited "ignore" of SIGINT, SIGQUIT or
+     * SIGHUP is kept, as shells (background jobs) and nohup(1) expect. */
+    static const int stop_signals[] = {
+        SIGINT,    SIGQUIT,   SIGHUP,  SIGTERM, SIGUSR1, SIGUSR2,
+        SIGALRM,   SIGVTALRM, SIGPROF, SIGIO,   SIGXCPU,
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+    };
     for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+        int signo = stop_signals[i];
         struct sigaction old;
-        if (stop_signals[i] != SIGTERM && sigaction(stop_signals[i], NULL, &old) == 0 &&
-            old.sa_handler == SIG_IGN)
+        if ((signo == SIGINT || signo == SIGQUIT || signo == SIGHUP) &&
+            sigaction(signo, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
             continue;
-        sigaction(stop_signals[i], &sa, NULL);
+        sigaction(signo, &sa, NULL);
     }
+    for (int signo = SIGRTMIN; signo <= SIGRTMAX; signo++)
+        sigaction(signo, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     /* over RLIMIT_FSIZE a write must fail with EFBIG (and be reported),
      * not kill the process with the measurements */
@@ -87,6 +118,19 @@ static int report_target_error(const char *target, int rc)
                 "block device (--allow-device).\n",
                 target);
         break;
+    case DISKIO_E_TARGET_CHANGED:
+        fprintf(stderr,
+                "diskio: %s changed while diskio opened it (another file, a symlink or "
+                "nothing is there now); refusing to write to what it did not check. "
+                "Make sure no other program renames files in its directory.\n",
+                target);
+        break;
+    case DISKIO_E_DEVICE_BUSY:
+        fprintf(stderr,
+                "diskio: %s is in use (mounted, or held by another program such as a RAID, "
+                "LVM or swap); refusing to write to it. Unmount or release it first.\n",
+                target);
+        break;
     case ENOENT:
         fprintf(stderr, "diskio: %s: the directory does not exist; create it first.\n", target);
         break;
@@ -114,7 +158,67 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
                 "file%s)\n",
                 diskio_mode_name(cfg->mode), diskio_strerror(rc),
                 (unsigned long long)cfg->file_size,
-                rc == -ENOSPC || rc == -EFBIG ? "; a smaller --size needs less room" : "");
+                rc == -ENOSPC || rc == -EFBIG || rc == -DISKIO_E_NO_SPACE
+                    ? "; a smaller --size needs less room"
+                : rc == -DISKIO_E_TARGET_CHANGED
+                    ? "; another program replaced it: make sure none renames files in its "
+                      "directory"
+                    : "");
+}
+
+/* Remove the test file (if diskio made it) and release the target; a
+ * test file that stays behind is named, as it is the user's to remove. */
+static void release_target(struct diskio_target *target)
+{
+    if (!target)
+        return;
+    int rc = diskio_target_remove(target);
+    if (rc == -DISKIO_E_TARGET_CHANGED)
+        fprintf(stderr,
+                "diskio: warning: the name of the test file %s was replaced, renamed or "
+                "removed by another program during the run; diskio measured its own file "
+                "and left what is at that name now alone. Check %s for files you did "
+                "not expect.\n",
+                diskio_target_path(target), diskio_target_dir(target));
+    else if (rc < 0)
+        fprintf(stderr,
+                "diskio: warning: could not remove the test file %s: %s; remove it "
+                "yourself.\n",
+                diskio_target_path(target), diskio_strerror(rc));
+    diskio_target_free(target);
+}
+
+/* What can be known about the target before anything is measured: a
+ * device smaller than a block, a filesystem without room for the file.
+ * 0, or EXIT_TARGET with a message. */
+static int check_target_fits(const struct cli_options *opt, const struct diskio_target *target)
+{
+    if (diskio_target_is_device(target)) {
+        uint64_t bytes = diskio_target_size(target);
+        for (size_t s = 0; s < opt->nsizes; s++) {
+            if (opt->block_sizes[s] <= bytes)
+                continue;
+            fprintf(stderr,
+                    "diskio: --bs %" PRIu64 " is larger than the device %s (%" PRIu64
+                    " bytes); give a block size of at most its size.\n",
+                    opt->block_sizes[s], opt->target, bytes);
+            return EXIT_TARGET;
+        }
+        return 0;
+    }
+    uint64_t needed = 0, available = 0, reserve = 0;
+    int rc = diskio_target_check_space(target, opt->file_size, &needed, &available, &reserve);
+    if (rc == -DISKIO_E_NO_SPACE) {
+        fprintf(stderr,
+                "diskio: the test file needs %" PRIu64 " more bytes (--size %" PRIu64
+                ") but the filesystem at %s has %" PRIu64 " bytes available, of which "
+                "diskio leaves %" PRIu64 " free (5%% of its size, at most 1 GiB); give a "
+                "smaller --size or free some space.\n",
+                needed, opt->file_size, diskio_target_dir(target), available, reserve);
+        return EXIT_TARGET;
+    }
+    /* a filesystem that cannot say (rc < 0) is left to the writes */
+    return 0;
 }
 
 static void warn_memory_fs(const struct diskio_result *res, const char *target, bool quiet)
@@ -162,6 +266,12 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* Handlers first: a signal from here on stops the run the same way,
+     * so no temporary output file or test file made below is left behind
+     * by one (a signal before the first run ends diskio with a result of
+     * no runs, marked incomplete). */
+    install_signals();
+
     /* Output files first: finding out after ten minutes of measuring that
      * the result cannot be written would waste the run.  Trace files are
      * made per run; their names are checked now and a first one is opened
@@ -187,7 +297,6 @@ int main(int argc, char **argv)
         out_file_discard(&trace);
     }
 
-    install_signals();
     struct diskio_target *target = NULL;
     int rc = diskio_target_open(opt.target, opt.file_size, flags, &target);
     if (rc < 0) {
@@ -196,12 +305,20 @@ int main(int argc, char **argv)
         return report_target_error(opt.target, rc);
     }
     current_target = target;
+    if (check_target_fits(&opt, target) != 0) {
+        current_target = NULL;
+        release_target(target);
+        out_file_discard(&output);
+        out_file_discard(&trace);
+        return EXIT_TARGET;
+    }
 
     struct diskio_result *result = NULL;
     if (diskio_result_new(opt.label, &result) != 0 ||
         diskio_result_probe(result, diskio_target_dir(target)) != 0) {
         fprintf(stderr, "diskio: out of memory\n");
-        diskio_target_free(target);
+        current_target = NULL;
+        release_target(target);
         out_file_discard(&output);
         out_file_discard(&trace);
         return EXIT_RUN_FAILED;
@@ -232,7 +349,8 @@ int main(int argc, char **argv)
                     opt.modes_explicit ? "" : " (skipped)");
         if (opt.modes_explicit) {
             diskio_result_free(result);
-            diskio_target_free(target);
+            current_target = NULL;
+            release_target(target);
             out_file_discard(&output);
             out_file_discard(&trace);
             return EXIT_TARGET;
@@ -336,7 +454,7 @@ int main(int argc, char **argv)
         progress_clear(&progress);
     }
     current_target = NULL;
-    diskio_target_free(target);
+    release_target(target);
 
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
         diskio_result_write(result, DISKIO_FORMAT_TEXT, stdout);

@@ -3,6 +3,7 @@
 #ifndef DISKIO_INTERNAL_H
 #define DISKIO_INTERNAL_H
 
+#include <sys/types.h>
 #include <time.h>
 
 #include "diskio.h"
@@ -92,7 +93,22 @@ struct diskio_target {
     bool is_device;
     uint64_t size;              /* bytes preallocated, or the device size */
     struct devstat_set devices; /* resolved by the first run (devstat.c) */
+    /*
+     * The file or device itself, open from the moment it was created or
+     * checked until diskio_target_free(): O_WRONLY for a file (the fill
+     * writes through it), O_WRONLY|O_EXCL for a device (which keeps it
+     * from being mounted meanwhile).  Every other open goes through
+     * /proc/self/fd/<fd>, which reaches this inode whatever happens to
+     * the name; dev and ino are what every open and the unlink compare.
+     */
+    int fd;
+    dev_t dev;
+    ino_t ino;
 };
+/* Another open file description of the target with flags (O_WRONLY and
+ * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when
+ * only the path could be used (no /proc) and it leads elsewhere. */
+int target_reopen(const struct diskio_target *t, int flags) DISKIO_HIDDEN;
 /* Make sure the file holds at least size written bytes. */
 /* Fill the file to size bytes with block (NULL: random data of its own) in
  * pieces of block_len, then fsync; -DISKIO_E_INTERRUPTED when stop rises. */

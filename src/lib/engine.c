@@ -23,11 +23,13 @@ static uint64_t seed_state(uint64_t seed)
     return z ? z : 1;
 }
 
+/* The target's own inode, reopened with the mode's flags (never by path
+ * while /proc is there: see target_reopen()). */
 static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
 {
-    int fd = open(t->path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW | ops->open_flags);
-    if (fd < 0)
-        return (errno == EINVAL && ops->direct) ? -DISKIO_E_NO_DIRECT : -errno;
+    int fd = target_reopen(t, O_WRONLY | ops->open_flags);
+    if (fd == -EINVAL && ops->direct)
+        return -DISKIO_E_NO_DIRECT;
     return fd;
 }
 

@@ -2,9 +2,11 @@
 /*
  * The test file.  diskio never destroys data it did not create: it makes
  * its own file with O_CREAT|O_EXCL|O_NOFOLLOW (so neither an existing file
- * nor a symlink planted in its place is ever opened), removes only that
- * file, and uses an existing file or a block device only when the caller
- * says so explicitly.
+ * nor a symlink planted in its place is ever opened), keeps it open for
+ * the whole run and reaches it again only through that descriptor (so a
+ * hard link or a rename planted at its name later is never written), removes
+ * only that file and only while its name still refers to it, and uses an
+ * existing file or a block device only when the caller says so explicitly.
  */
 #include "config.h"
 
@@ -17,9 +19,21 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "diskio_internal.h"
+
+/* Remember which inode t->fd is: every later open and the unlink compare. */
+static int remember_inode(struct diskio_target *t)
+{
+    struct stat st;
+    if (fstat(t->fd, &st) != 0)
+        return -errno;
+    t->dev = st.st_dev;
+    t->ino = st.st_ino;
+    return 0;
+}
 
 static int create_in(struct diskio_target *t, const char *dir, const char *name_or_null)
 {
@@ -37,19 +51,86 @@ static int create_in(struct diskio_target *t, const char *dir, const char *name_
                 continue;
             return errno == EEXIST ? -DISKIO_E_TARGET_EXISTS : -errno;
         }
-        close(fd);
+        /* kept open until diskio_target_free(): the file is this inode,
+         * whatever is done to its name from now on */
+        t->fd = fd;
+        int rc = remember_inode(t);
         t->name = strdup(use);
         size_t len = strlen(dir) + 1 + strlen(use) + 1;
         t->path = malloc(len);
-        if (!t->name || !t->path) {
+        if (rc < 0 || !t->name || !t->path) {
             unlinkat(t->dir_fd, use, 0);
-            return -ENOMEM;
+            return rc < 0 ? rc : -ENOMEM;
         }
         snprintf(t->path, len, "%s/%s", dir, use);
         t->created = true;
         return 0;
     }
     return -EEXIST;
+}
+
+/*
+ * Open an existing file or device at path, which classify() found to be
+ * the inode described by seen, and refuse anything else that took its
+ * place meanwhile.  O_NONBLOCK keeps a FIFO swapped in from blocking the
+ * open (it fails with ENXIO instead); it is cleared again afterwards.
+ */
+static int open_checked(struct diskio_target *t, const char *path, int flags,
+                        const struct stat *seen)
+{
+    int fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == EBUSY && (flags & O_EXCL))
+            return -DISKIO_E_DEVICE_BUSY;
+        /* a symlink (ELOOP), a FIFO (ENXIO) or nothing (ENOENT) where the
+         * checked file was */
+        return (errno == ELOOP || errno == ENXIO || errno == ENOENT) ? -DISKIO_E_TARGET_CHANGED
+                                                                     : -errno;
+    }
+    t->fd = fd;
+    int rc = remember_inode(t);
+    if (rc < 0)
+        return rc;
+    if (t->dev != seen->st_dev || t->ino != seen->st_ino)
+        return -DISKIO_E_TARGET_CHANGED;
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
+        return -errno;
+    return 0;
+}
+
+int target_reopen(const struct diskio_target *t, int flags)
+{
+    char proc[40];
+    struct stat st;
+    snprintf(proc, sizeof(proc), "/proc/self/fd/%d", t->fd);
+    /* no O_NOFOLLOW: /proc/self/fd/N is a link to the open file itself */
+    int fd = open(proc, flags | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+        /*
+         * No /proc (a chroot or container without it): the path is all
+         * there is.  It may lead to another file by now; the inode
+         * comparison below refuses that.  O_NONBLOCK as in open_checked().
+         */
+        fd = open(t->path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0)
+            return (errno == ELOOP || errno == ENXIO || errno == ENOENT) ? -DISKIO_E_TARGET_CHANGED
+                                                                         : -errno;
+        int fl = fcntl(fd, F_GETFL);
+        if (fl < 0 || fcntl(fd, F_SETFL, (fl & ~O_NONBLOCK) | (flags & O_NONBLOCK)) != 0) {
+            int rc = -errno;
+            close(fd);
+            return rc;
+        }
+    }
+    if (fd < 0)
+        return -errno;
+    /* checked both ways: a /proc that is not procfs proves nothing */
+    if (fstat(fd, &st) != 0 || st.st_dev != t->dev || st.st_ino != t->ino) {
+        close(fd);
+        return -DISKIO_E_TARGET_CHANGED;
+    }
+    return fd;
 }
 
 static char *parent_dir(const char *path)
@@ -66,13 +147,15 @@ enum target_kind { TARGET_NEW, TARGET_DIR, TARGET_FILE, TARGET_DEVICE };
 
 /* What path is, and whether flags let it be used: 0 with *kind, or a
  * negative code.  The one place that decides which targets are refused. */
-static int classify(const char *path, unsigned flags, enum target_kind *kind)
+static int classify(const char *path, unsigned flags, enum target_kind *kind, struct stat *seen)
 {
     struct stat st;
     if (lstat(path, &st) != 0) {
         *kind = TARGET_NEW;
         return errno == ENOENT ? 0 : -errno;
     }
+    if (seen)
+        *seen = st;
     if (S_ISDIR(st.st_mode)) {
         *kind = TARGET_DIR;
         return 0;
@@ -98,12 +181,13 @@ int diskio_target_check(const char *path, unsigned flags)
     enum target_kind kind;
     if (!path || !*path)
         return -EINVAL;
-    return classify(path, flags, &kind);
+    return classify(path, flags, &kind, NULL);
 }
 
 int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct diskio_target **out)
 {
     enum target_kind kind;
+    struct stat seen;
     int rc;
 
     if (!path || !*path || !out)
@@ -113,8 +197,9 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct d
     if (!t)
         return -ENOMEM;
     t->dir_fd = -1;
+    t->fd = -1;
 
-    rc = classify(path, flags, &kind);
+    rc = classify(path, flags, &kind, &seen);
     if (rc < 0)
         goto fail;
     if (kind == TARGET_NEW) {
@@ -146,6 +231,12 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct d
             rc = -ENOMEM;
             goto fail;
         }
+        /* the file classify() saw, or a refusal: a file swapped in
+         * between the check and the open is not the one --force named */
+        rc = open_checked(t, path, O_WRONLY, &seen);
+        if (rc < 0)
+            goto fail;
+        t->size = (uint64_t)seen.st_size;
     } else {
         t->path = strdup(path);
         /* the probe looks at the device itself, not at /dev's devtmpfs */
@@ -154,15 +245,17 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct d
             rc = -ENOMEM;
             goto fail;
         }
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        /* O_EXCL, as mkfs(8) does: a mounted device, or one another
+         * program holds exclusively, fails with EBUSY; held open, the
+         * claim keeps the device from being mounted during the run */
+        rc = open_checked(t, path, O_WRONLY | O_EXCL, &seen);
+        if (rc < 0)
+            goto fail;
         uint64_t bytes = 0;
-        if (fd < 0 || ioctl(fd, BLKGETSIZE64, &bytes) != 0) {
+        if (ioctl(t->fd, BLKGETSIZE64, &bytes) != 0) {
             rc = -errno;
-            if (fd >= 0)
-                close(fd);
             goto fail;
         }
-        close(fd);
         t->is_device = true;
         t->size = bytes;
     }
@@ -185,19 +278,20 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
 {
     struct stat st;
     int rc = 0;
-    /* never NULL for an opened target; the check tells clang-analyzer,
-     * which assumes a failed call may leave errno 0 */
-    if (!t->path)
-        return -EINVAL;
-    int fd = open(t->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    /* written through the descriptor held since the file was created or
+     * checked, never by path: whatever is now at the name is not ours */
+    const int fd = t->fd;
     if (fd < 0)
+        return -EINVAL;
+    if (fstat(fd, &st) != 0)
         return -errno;
-    if (fstat(fd, &st) != 0) {
-        rc = -errno;
-        goto out;
-    }
     if ((uint64_t)st.st_size >= size)
         goto out;
+    /* refused before the first byte rather than after filling the
+     * filesystem to 100% */
+    rc = diskio_target_check_space(t, size, NULL, NULL, NULL);
+    if (rc < 0)
+        return rc;
 
     /*
      * The file is filled the way the measured writes will write it: in
@@ -250,10 +344,69 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
     if (rc == 0 && fsync(fd) != 0)
         rc = -errno;
 out:
-    close(fd);
     if (rc == 0 && t->size < size)
         t->size = size;
     return rc;
+}
+
+/*
+ * The room kept free: 5% of the filesystem's size, at most 1 GiB.  A
+ * benchmark that fills its filesystem makes every other program writing
+ * there fail (a database, the logs, diskio's own result and trace files,
+ * often on the same filesystem), and the test file needs metadata of its
+ * own beyond its data (indirect blocks, extent trees, copy-on-write trees)
+ * that f_bavail does not count.  5% is the share ext4 keeps for root by
+ * default, so a run never eats into what a filesystem would keep anyway;
+ * the 1 GiB cap keeps a large, nearly full filesystem usable for the
+ * default 64 MiB file.  f_bavail (not f_bfree) is used even for root, so
+ * the space reserved for root is never taken either.
+ */
+static uint64_t space_reserve(const struct statvfs *sv)
+{
+    const uint64_t cap = UINT64_C(1) << 30;
+    uint64_t total = (uint64_t)sv->f_blocks * sv->f_frsize;
+    return total / 20 < cap ? total / 20 : cap;
+}
+
+int diskio_target_check_space(const struct diskio_target *t, uint64_t size, uint64_t *needed,
+                              uint64_t *available, uint64_t *reserve)
+{
+    struct stat st;
+    struct statvfs sv;
+    if (!t || t->fd < 0)
+        return -EINVAL;
+    if (t->is_device) {
+        /* nothing is allocated on a device: its size bounds the offsets */
+        if (needed)
+            *needed = 0;
+        return 0;
+    }
+    if (fstat(t->fd, &st) != 0 || fstatvfs(t->fd, &sv) != 0)
+        return -errno;
+    uint64_t need = (uint64_t)st.st_size < size ? size - (uint64_t)st.st_size : 0;
+    uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+    uint64_t keep = space_reserve(&sv);
+    if (needed)
+        *needed = need;
+    if (available)
+        *available = avail;
+    if (reserve)
+        *reserve = keep;
+    /* a filesystem that reports no size (some FUSE and network ones)
+     * cannot be judged: the writes will tell */
+    if (sv.f_blocks == 0 || need == 0)
+        return 0;
+    return (avail > keep && need <= avail - keep) ? 0 : -DISKIO_E_NO_SPACE;
+}
+
+bool diskio_target_is_device(const struct diskio_target *t)
+{
+    return t && t->is_device;
+}
+
+uint64_t diskio_target_size(const struct diskio_target *t)
+{
+    return t ? t->size : 0;
 }
 
 const char *diskio_target_path(const struct diskio_target *t)
@@ -266,17 +419,52 @@ const char *diskio_target_dir(const struct diskio_target *t)
     return t->dir;
 }
 
+/*
+ * Only a name that still refers to the created inode is removed: after a
+ * hard link or a rename planted over it, the name is someone else's, and
+ * is left alone.  The check and the unlink are two calls: a name swapped
+ * in between them (microseconds) would lose that name, never its data,
+ * which an unlink cannot destroy while another name or descriptor holds
+ * it; Linux has no unlink-if-this-inode.  Async-signal-safe: fstatat()
+ * and unlinkat() only.
+ */
+static int remove_checked(const struct diskio_target *t)
+{
+    struct stat st;
+    if (!t || !t->created || t->dir_fd < 0 || !t->name)
+        return 0;
+    if (fstatat(t->dir_fd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return errno == ENOENT ? -DISKIO_E_TARGET_CHANGED : -errno;
+    if (st.st_dev != t->dev || st.st_ino != t->ino)
+        return -DISKIO_E_TARGET_CHANGED;
+    if (unlinkat(t->dir_fd, t->name, 0) != 0)
+        return -errno;
+    return 0;
+}
+
+int diskio_target_remove(struct diskio_target *t)
+{
+    int rc = remove_checked(t);
+    /* removed, or someone else's now: either way never to be tried again */
+    if (t && rc != 0 && rc != -DISKIO_E_TARGET_CHANGED)
+        return rc;
+    if (t)
+        t->created = false;
+    return rc;
+}
+
 void diskio_target_unlink_now(const struct diskio_target *t)
 {
-    if (t && t->created && t->dir_fd >= 0 && t->name)
-        unlinkat(t->dir_fd, t->name, 0);
+    (void)remove_checked(t);
 }
 
 void diskio_target_free(struct diskio_target *t)
 {
     if (!t)
         return;
-    diskio_target_unlink_now(t);
+    (void)diskio_target_remove(t);
+    if (t->fd >= 0)
+        close(t->fd);
     if (t->dir_fd >= 0)
         close(t->dir_fd);
     free(t->name);

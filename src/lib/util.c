@@ -28,6 +28,10 @@ const char *diskio_strerror(int err)
     case DISKIO_E_TARGET_TYPE: return "The target is a symlink, FIFO, socket or character device";
     case DISKIO_E_TARGET_DEVICE: return "The target is a block device";
     case DISKIO_E_SHORT_WRITE: return "A write made no progress";
+    case DISKIO_E_TARGET_CHANGED:
+        return "The target was replaced, renamed or removed by someone else";
+    case DISKIO_E_NO_SPACE: return "The filesystem has too little free space for the test file";
+    case DISKIO_E_DEVICE_BUSY: return "The block device is mounted or in use";
     default:
         /* strerror() may use a shared buffer for unknown numbers;
          * strerrordesc_np() returns static text or NULL */

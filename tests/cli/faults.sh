@@ -6,10 +6,10 @@
 # device-mapper to fail a real device): the run stops at the failing op,
 # reports op index, errno and mode, writes the partial result marked
 # incomplete, removes the test file and exits 1.  A read-only output
-# directory is found before anything is measured.  Out of
-# space while preparing the test file says so before measuring.  The
-# target directory removed mid-run: the run finishes on the open file,
-# the next mode cannot open it and says so.
+# directory is found before anything is measured.  A test file larger
+# than the free space is refused before it is prepared (exit 3).  The
+# target directory removed mid-run: every run finishes on diskio's own
+# file, which it holds open, and diskio says the name was removed.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
@@ -35,18 +35,31 @@ PY
 if [ "$(id -u)" -eq 0 ] && mkdir "$t_scratch/small" &&
     mount -t tmpfs -o size=2m tmpfs "$t_scratch/small" 2>/dev/null; then
     trap 'umount "$t_scratch/small" "$t_scratch/ro" 2>/dev/null; rm -rf "$t_scratch"' EXIT
-    t_expect_status 1 "ENOSPC mid-run" -- "$DISKIO" -q --mode fsync --pattern append \
-        --size 64m --count 100000 --output "$t_scratch/enospc.json" "$t_scratch/small"
+    # 1 MiB fits in 2 MiB with room to spare, so the run starts; another
+    # program then takes all the rest (a filler, once the test file
+    # exists), and an append of the paced run (200 ops/s: 8 KiB appends
+    # reach 1 MiB only after 0.6 s) finds the filesystem full
+    "$DISKIO" -q --mode fsync --pattern append --size 1m --rate 200 --count 100000 \
+        --output "$t_scratch/enospc.json" "$t_scratch/small" >"$t_scratch/stdout" \
+        2>"$t_scratch/stderr" &
+    pid=$!
+    t_wait_for_file "$t_scratch/small"
+    head -c 4194304 /dev/zero > "$t_scratch/small/filler" 2>/dev/null
+    wait $pid
+    status=$?
+    rm -f "$t_scratch/small/filler"
+    [ "$status" -eq 1 ] && t_ok "ENOSPC mid-run (exit 1)" || t_fail "ENOSPC mid-run: exit $status"
     grep -q "mode fsync: write failed at op [0-9]*: No space left on device" "$t_scratch/stderr" &&
         t_ok "message names mode, op and errno" || t_fail "message: $(cat "$t_scratch/stderr")"
     check_partial "$t_scratch/enospc.json" ENOSPC write && t_ok "ENOSPC partial result" ||
         t_fail "ENOSPC partial result"
     t_expect_empty_dir "$t_scratch/small" "test file removed after ENOSPC"
 
-    t_expect_status 1 "ENOSPC while preparing" -- "$DISKIO" -q --mode fsync --size 64m \
+    # a file larger than the free space is refused before it is prepared
+    t_expect_status 3 "no room for the test file" -- "$DISKIO" -q --mode fsync --size 64m \
         --count 10 "$t_scratch/small"
-    grep -q "could not start: No space left on device.*smaller --size" "$t_scratch/stderr" &&
-        t_ok "preparation failure explained" || t_fail "message: $(cat "$t_scratch/stderr")"
+    grep -q "bytes available.*smaller --size" "$t_scratch/stderr" &&
+        t_ok "refusal explained before preparing" || t_fail "message: $(cat "$t_scratch/stderr")"
     t_expect_empty_dir "$t_scratch/small" "test file removed after failed preparation"
     umount "$t_scratch/small"
 else
@@ -106,14 +119,16 @@ sleep 0.5
 rm -rf "$t_scratch/doomed"
 wait $pid
 status=$?
-[ "$status" -eq 1 ] && t_ok "directory removed: exit 1" || t_fail "directory removed: exit $status"
-grep -q "mode fdatasync could not start: No such file or directory" "$t_scratch/err" &&
-    t_ok "next mode reports the missing file" || t_fail "message: $(cat "$t_scratch/err")"
-"$PYTHON3" - "$t_scratch/doomed.json" <<'PY' && t_ok "first run kept, result incomplete" ||
+[ "$status" -eq 0 ] && t_ok "directory removed: exit 0" || t_fail "directory removed: exit $status"
+grep -q "test file $t_scratch/doomed/diskio-test.* was replaced, renamed or removed" \
+    "$t_scratch/err" && t_ok "says the test file's name was removed" ||
+    t_fail "message: $(cat "$t_scratch/err")"
+"$PYTHON3" - "$t_scratch/doomed.json" <<'PY' && t_ok "both runs made on the open file" ||
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["complete"] is False
-assert [r["mode"] for r in d["runs"]] == ["fsync"] and d["runs"][0]["ops"] > 0
+assert d["complete"] is True
+assert [r["mode"] for r in d["runs"]] == ["fsync", "fdatasync"]
+assert all(r["ops"] > 0 for r in d["runs"])
 PY
     t_fail "result after directory removal"
 t_done

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Description: SIGINT, SIGTERM and SIGHUP mid-run (fsync, and aio and uring
 # with 16 requests in flight) stop the run, write the partial result marked
-# incomplete, remove the test file and exit 130 / 143 / 129; a SIGHUP that
-# was ignored when diskio started (nohup) stays ignored.
+# incomplete, remove the test file and exit 130 / 143 / 129; so do SIGQUIT,
+# SIGUSR1, SIGUSR2, SIGALRM and SIGXCPU (128 + their number); a SIGHUP that
+# was ignored when diskio started (nohup) stays ignored.  A SIGTERM that
+# arrives right after the output temporary is created (before any run)
+# leaves neither it nor a test file: exit 143, a result with no runs.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 
@@ -11,7 +14,7 @@ check_interrupted() { # signal expected-status mode args...
     sig=$1; want=$2; mode=$3; shift 3
     dir="$t_scratch/$mode-$sig"
     mkdir "$dir"
-    t_spawn "$DISKIO" --mode "$mode" --runtime 60 --output "$dir.json" "$@" "$dir" \
+    t_spawn "$DISKIO" --mode "$mode" --runtime 60 --size 8m --output "$dir.json" "$@" "$dir" \
         >"$t_scratch/out" 2>"$t_scratch/err"
     pid=$t_pid
     # wait until the run is measuring (its test file exists), then signal
@@ -46,6 +49,11 @@ check_interrupted TERM 143 fsync
 check_interrupted INT 130 aio --iodepth 16
 check_interrupted TERM 143 uring --iodepth 16
 check_interrupted TERM 143 async
+check_interrupted QUIT 131 fsync
+check_interrupted USR1 138 fdatasync
+check_interrupted USR2 140 fsync
+check_interrupted ALRM 142 fsync
+check_interrupted XCPU 152 fsync
 # started as nohup(1) would, with SIGHUP ignored: a hangup does not stop it
 dir="$t_scratch/nohup"
 mkdir "$dir"
@@ -58,4 +66,21 @@ status=$?
 [ "$status" -eq 0 ] && grep -q '"complete": true' "$dir.json" &&
     t_ok "an inherited SIGHUP ignore is kept (nohup): run completed" ||
     t_fail "nohup: exit $status"
+
+# a signal before the first run, right after FILE.tmp.PID is created
+preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
+if [ -f "$preload" ]; then
+    dir="$t_scratch/early"
+    mkdir "$dir"
+    t_expect_status 143 "SIGTERM right after the output temporary is created" -- \
+        env LD_PRELOAD="$preload" DISKIO_TEST_SIGNAL_AFTER_OPEN=".tmp." \
+        "$DISKIO" --mode fsync --count 100 --quiet --output "$dir.json" "$dir"
+    ls "$dir.json".tmp.* >/dev/null 2>&1 && t_fail "early SIGTERM: temporary output left"
+    t_expect_empty_dir "$dir" "early SIGTERM: no test file left"
+    grep -q '"complete": false' "$dir.json" 2>/dev/null &&
+        t_ok "early SIGTERM: a result with no runs, marked incomplete" ||
+        t_fail "early SIGTERM: no result marked incomplete"
+else
+    echo "note: $preload not built: the early signal case was not run"
+fi
 t_done

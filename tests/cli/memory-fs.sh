@@ -31,7 +31,7 @@ grep -q "^fsync " "$t_scratch/stdout" && grep -q "^odsync " "$t_scratch/stdout" 
 t_expect_empty_dir "$mnt" "no test file left after the default run"
 umount "$mnt"
 
-mount -t tmpfs -o size=64m tmpfs "$mnt" || { t_fail "cannot mount tmpfs"; t_done; }
+mount -t tmpfs -o size=96m tmpfs "$mnt" || { t_fail "cannot mount tmpfs"; t_done; }
 t_expect_status 0 "fsync on tmpfs" -- "$DISKIO" --mode fsync --count 10 "$mnt"
 grep -q "tmpfs, which lives in memory" "$t_scratch/stderr" && t_ok "tmpfs warning" ||
     t_fail "no tmpfs warning: $(cat "$t_scratch/stderr")"

@@ -5,6 +5,9 @@
  * that claims to have written it.  Also: aio with many requests in
  * flight (aio and io_uring), append versus overwrite, write/sync parts and group commit,
  * runtime limits, the trace, stopping a run, and the target's refusals.
+ * The target writes only its own inode: a file planted at its name is
+ * neither written by a run nor removed, and a file that does not fit the
+ * free space is refused before a byte is written.
  */
 #include "config.h"
 
@@ -430,6 +433,98 @@ START_TEST(test_target_refuses_what_diskio_did_not_create)
 }
 END_TEST
 
+static void t_write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static void t_assert_content(const char *path, const char *text)
+{
+    char buf[64] = {0};
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(read(fd, buf, sizeof(buf) - 1), (ssize_t)strlen(text));
+    close(fd);
+    ck_assert_str_eq(buf, text);
+}
+
+START_TEST(test_target_writes_only_its_own_inode)
+{
+    char *dir = t_mkdtemp("planted");
+    char victim[300], spare[300];
+    snprintf(victim, sizeof(victim), "%s/victim", dir);
+    snprintf(spare, sizeof(spare), "%s/spare", dir);
+    t_write_file(victim, "keep me");
+
+    struct diskio_target *t = NULL;
+    ck_assert_int_eq(diskio_target_open(dir, 64 * BS, 0, &t), 0);
+    const char *name = diskio_target_path(t);
+    /* ln -f victim NAME: a hard link replaces the test file's name */
+    ck_assert_int_eq(link(victim, spare), 0);
+    ck_assert_int_eq(rename(spare, name), 0);
+
+    ck_assert_int_eq(diskio_target_check_mode(t, DISKIO_MODE_OSYNC), 0);
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.file_size = 64 * BS;
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), 0);
+    ck_assert_uint_eq(diskio_run_info(run)->ops, cfg.count);
+    diskio_run_free(run);
+    t_assert_content(victim, "keep me");
+    ck_assert_uint_eq(diskio_target_size(t), 64 * BS);
+
+    /* the name is the victim's now: left alone, and said so */
+    ck_assert_int_eq(diskio_target_remove(t), -DISKIO_E_TARGET_CHANGED);
+    ck_assert_int_eq(diskio_target_remove(t), 0); /* nothing more to do */
+    t_assert_content(name, "keep me");
+    ck_assert_int_eq(unlink(name), 0);
+    diskio_target_free(t);
+    ck_assert_int_eq(unlink(victim), 0);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_target_refuses_a_file_larger_than_the_free_space)
+{
+    char *dir = t_mkdtemp("space");
+    struct diskio_target *t = NULL;
+    const uint64_t huge = UINT64_C(1) << 60;
+    /* with the preallocation in the open: refused, nothing left */
+    ck_assert_int_eq(diskio_target_open(dir, huge, DISKIO_TARGET_PREALLOCATE, &t),
+                     -DISKIO_E_NO_SPACE);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(t_dir_entries(dir), 0);
+
+    ck_assert_int_eq(diskio_target_open(dir, 0, 0, &t), 0);
+    uint64_t needed = 0, available = 0, reserve = 0;
+    ck_assert_int_eq(diskio_target_check_space(t, huge, &needed, &available, &reserve),
+                     -DISKIO_E_NO_SPACE);
+    ck_assert_uint_eq(needed, huge);
+    ck_assert_uint_gt(available, 0);
+    ck_assert_uint_gt(reserve, 0);
+    ck_assert_uint_le(reserve, UINT64_C(1) << 30);
+    ck_assert_int_eq(diskio_target_check_space(t, BS, NULL, NULL, NULL), 0);
+    ck_assert(!diskio_target_is_device(t));
+    /* a run that would not fit writes nothing */
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.file_size = huge;
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_NO_SPACE);
+    ck_assert_ptr_null(run);
+    struct stat st;
+    ck_assert_int_eq(stat(diskio_target_path(t), &st), 0);
+    ck_assert_int_eq(st.st_size, 0);
+    ck_assert_int_eq(diskio_target_remove(t), 0);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("modes");
@@ -448,6 +543,8 @@ int main(void)
     tcase_add_test(tc, test_stop_during_preallocation_ends_before_measuring);
     tcase_add_test(tc, test_append_never_truncates_a_file_diskio_did_not_create);
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
+    tcase_add_test(tc, test_target_writes_only_its_own_inode);
+    tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: a block device with --allow-device (a loop device made by
+# the test; root only): a mounted one is refused with exit 3 and a message
+# saying it is in use (it is opened O_EXCL, as mkfs does), and its
+# filesystem is unharmed; one that is not mounted is measured, and cannot
+# be mounted while diskio holds it; a --bs larger than the device is
+# refused with exit 3 before anything is measured or printed.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
+for tool in losetup mkfs.ext4 mount umount; do
+    command -v $tool >/dev/null 2>&1 || { echo "SKIP: no $tool"; exit 77; }
+done
+
+loop=""
+mnt="$t_scratch/mnt"
+cleanup() {
+    umount "$mnt" 2>/dev/null
+    [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
+    rm -rf "$t_scratch"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+truncate -s 16m "$t_scratch/disk.img"
+loop=$(losetup -f --show "$t_scratch/disk.img") || { echo "SKIP: losetup failed"; exit 77; }
+mkfs.ext4 -q -F "$loop" >/dev/null 2>&1 || { t_fail "mkfs.ext4 $loop"; t_done; }
+mkdir "$mnt"
+mount "$loop" "$mnt" || { echo "SKIP: cannot mount $loop"; exit 77; }
+printf 'data on the mounted filesystem\n' > "$mnt/keep"
+sync
+
+t_expect_status 3 "a mounted device is refused" -- "$DISKIO" --allow-device --mode fsync \
+    --count 5 --size 1m "$loop"
+grep -q "in use" "$t_scratch/stderr" && grep -q "$loop" "$t_scratch/stderr" &&
+    t_ok "the message says the device is in use" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
+umount "$mnt" || t_fail "umount"
+fsck.ext4 -n "$loop" >/dev/null 2>&1 && t_ok "its filesystem is intact" ||
+    t_fail "fsck finds the filesystem damaged"
+
+# not mounted: measured; while diskio holds it, it cannot be mounted
+"$DISKIO" --allow-device --mode fsync --runtime 2 --size 1m --quiet "$loop" \
+    >"$t_scratch/out" 2>"$t_scratch/err" &
+pid=$!
+sleep 0.5
+if mount "$loop" "$mnt" 2>/dev/null; then
+    t_fail "the device was mounted while diskio wrote to it"
+    umount "$mnt"
+else
+    t_ok "the device cannot be mounted during the run"
+fi
+wait $pid
+status=$?
+[ "$status" -eq 0 ] && t_ok "an unmounted device is measured" ||
+    t_fail "unmounted device: exit $status: $(cat "$t_scratch/err")"
+
+# a 16 KiB device and --bs 64k
+losetup -d "$loop"
+loop=""
+truncate -s 16k "$t_scratch/small.img"
+loop=$(losetup -f --show "$t_scratch/small.img") || { t_fail "losetup small"; t_done; }
+t_expect_status 3 "--bs larger than the device is refused" -- "$DISKIO" --allow-device \
+    --mode fsync --bs 64k --count 5 "$loop"
+grep -q "larger than the device" "$t_scratch/stderr" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
+[ -s "$t_scratch/stdout" ] && t_fail "a table was printed: $(cat "$t_scratch/stdout")"
+t_expect_status 3 "also when one of several --bs is" -- "$DISKIO" --allow-device \
+    --mode fsync --bs 4k,64k --count 5 "$loop"
+[ -s "$t_scratch/stdout" ] && t_fail "a table was printed: $(cat "$t_scratch/stdout")"
+t_done

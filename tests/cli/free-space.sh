@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: a --size that does not fit in the filesystem's free space
+# (leaving 5% of it, at most 1 GiB, free) is refused with exit 3 and a
+# message naming the bytes needed and available, before any byte is
+# written: on the scratch filesystem (a --size above its free space) and,
+# as root, on a 32 MiB tmpfs made by the test, where a size that fits
+# still runs.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+# too_big DIR SIZE WHAT: refused, quickly, with nothing written.  On a
+# diskio that would fill instead, the watchdog stops it (SIGTERM, which
+# removes its file) before it writes more than 64 MiB.
+too_big() {
+    dir=$1; size=$2; what=$3
+    "$DISKIO" --mode fsync --count 5 --size "$size" --quiet "$dir" \
+        >"$t_scratch/out" 2>"$t_scratch/err" &
+    pid=$!
+    i=0
+    while kill -0 $pid 2>/dev/null && [ $i -lt 200 ]; do
+        written=$(du -sk "$dir" | cut -f1)
+        if [ "$written" -gt 65536 ]; then
+            kill -s TERM $pid
+            break
+        fi
+        sleep 0.05
+        i=$((i + 1))
+    done
+    kill -s TERM $pid 2>/dev/null
+    wait $pid
+    status=$?
+    [ "$status" -eq 3 ] && t_ok "$what: refused (exit 3)" ||
+        t_fail "$what: exit $status, expected 3: $(cat "$t_scratch/err")"
+    grep -q "smaller --size" "$t_scratch/err" && grep -q "bytes available" "$t_scratch/err" &&
+        t_ok "$what: the message names the bytes and what to do" ||
+        t_fail "$what: message: $(cat "$t_scratch/err")"
+    [ "$i" -lt 40 ] || t_fail "$what: took $((i * 50)) ms to refuse"
+    t_expect_empty_dir "$dir" "$what: nothing left"
+}
+
+dir="$t_scratch/dir"
+mkdir "$dir"
+avail=$(df -P -B1 "$dir" | awk 'NR == 2 {print $4}')
+# the free space plus 1 GiB: more than there is, whatever the margin
+too_big "$dir" "$((avail + 1073741824))" "scratch: --size above the free space ($avail bytes)"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v mount >/dev/null 2>&1; then
+    echo "note: not root: the tmpfs case was not run"
+    t_done
+fi
+mnt="$t_scratch/tmpfs"
+mkdir "$mnt"
+mount -t tmpfs -o size=32m diskio-test "$mnt" || { echo "SKIP: cannot mount a tmpfs"; exit 77; }
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$t_scratch"' EXIT
+# 31 MiB of 32: fits in the free space but not with 5% (1.6 MiB) kept
+too_big "$mnt" 31m "tmpfs: --size 31m of 32m"
+used=$(df -P -B1 "$mnt" | awk 'NR == 2 {print $3}')
+[ "$used" -eq 0 ] && t_ok "tmpfs: nothing written (0 bytes used)" ||
+    t_fail "tmpfs: $used bytes used after the refusal"
+# a file already there counts: 20 MiB used, 16 MiB asked
+head -c 20971520 /dev/zero > "$mnt/other"
+too_big_dir="$mnt/sub"
+mkdir "$too_big_dir"
+too_big "$too_big_dir" 16m "tmpfs: --size 16m with 12m free"
+rm -f "$mnt/other"
+t_expect_status 0 "tmpfs: --size 16m of 32m runs" -- "$DISKIO" --mode fsync --count 5 \
+    --size 16m --quiet "$too_big_dir"
+t_expect_empty_dir "$too_big_dir" "tmpfs: test file removed"
+umount "$mnt" || t_fail "could not unmount $mnt"
+t_done
