@@ -176,6 +176,8 @@ def prediction_rows(model, phases):
             if t["incomplete_runs"]:
                 text += ("; incomplete diskio-pgphases run: "
                          + ", ".join(t["incomplete_runs"]))
+            if t.get("implausible"):
+                text += "; implausible: " + t["implausible"]
             trust.append(text)
     return rows, trust
 

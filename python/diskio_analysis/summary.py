@@ -71,6 +71,8 @@ def wal_clause(prediction):
             for env, factor in trust["pg_agreement"].items())
     if trust["incomplete_runs"]:
         text += "; incomplete run: " + ", ".join(trust["incomplete_runs"])
+    if trust.get("implausible"):
+        text += "; IMPLAUSIBLE: " + trust["implausible"]
     return text + ")."
 
 

@@ -276,7 +276,29 @@ def trust(prediction, estimates, used, envs_incomplete):
               "residual_s": None}
     if prediction["predicted_s"] is not None:
         result["residual_s"] = prediction["actual_s"] - prediction["predicted_s"]
+    result["implausible"] = implausible(prediction, result)
     return result
+
+
+def implausible(prediction, trust):
+    """Why the model cannot be right about this phase, or None: its syncs
+    would take longer than the whole phase (PostgreSQL paid less per sync
+    than diskio measured: group commit, a warm cache, another file, or
+    diskio measured a busier moment), or it predicts no time at all."""
+    reasons = []
+    for key, where in (("modelled_share", "the baseline's"),
+                       ("modelled_share_other", "the other's")):
+        share = trust[key]
+        if share is not None and share > 1.0:
+            reasons.append(f"count x diskio latency is {share:.0%} of "
+                           f"{where} phase")
+    if prediction["predicted_s"] is not None and prediction["predicted_s"] <= 0:
+        reasons.append("it predicts no time left for the phase")
+    if not reasons:
+        return None
+    return ("; ".join(reasons) + ": PostgreSQL's syncs cost less than "
+            "diskio's (group commit, a cache, other files, or a busier "
+            "moment when diskio ran)")
 
 
 def wal_model(baseline, envs, method, notes):

@@ -138,6 +138,19 @@ class SummaryTest(unittest.TestCase):
         self.assertIn("vs PostgreSQL: their time / its own; not measured: "
                       "wal_background, segment_switch, checkpoint.", text)
 
+    def test_an_implausible_wal_model_says_so_in_the_summary(self):
+        # 1e5 syncs x 2 ms = 200 s in a phase of 100 s
+        wal = {"wal_write": 10.0, "wal_sync": 1e5, "wal_write_time_ms": 1.0,
+               "wal_sync_time_ms": 0.0, "wal_bytes": 100.0}
+        envs = self.envs({"fsync.mean_us": 151.0, "async.mean_us": 5.0},
+                         wal=wal)
+        for env in envs:
+            env.add_metric("fdatasync.mean_us",
+                           2000.0 if env.name == "A" else 20.0, "m.csv")
+        text = " ".join(self.text(envs).split())
+        self.assertIn("IMPLAUSIBLE: count x diskio latency is 200% of the "
+                      "baseline's phase", text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -153,6 +153,19 @@ class PredictionTest(unittest.TestCase):
         self.assertTrue(low < p["predicted_ratio"] < high)
         self.assertIn("interval", p["trust"]["latency_noise"])
 
+    def test_a_model_whose_syncs_outlast_the_phase_says_it_is_implausible(self):
+        # 500 syncs x 100 us = 0.05 s in a phase of 10 s: plausible
+        preds = model()["predictions"][0]["phases"]["load"]
+        self.assertIsNone(preds["trust"]["implausible"])
+        # 500 syncs x 30 ms = 15 s in a phase of 10 s: not
+        slow = {"fdatasync.mean_us": 30000.0, "fsync.mean_us": 30000.0}
+        fast = {"fdatasync.mean_us": 10.0, "fsync.mean_us": 10.0}
+        preds = model(base_lat=slow, other_lat=fast)["predictions"][0]["phases"]["load"]
+        self.assertLess(preds["predicted_s"], 0)
+        text = preds["trust"]["implausible"]
+        self.assertIn("150% of the baseline's phase", text)
+        self.assertIn("no time left", text)
+
     def test_incomplete_runs_are_flagged(self):
         p = model(other_settings={"complete": False})["predictions"][0][
             "phases"]["load"]
