@@ -1,8 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Description: configure.ac's AC_INIT is the only source of the version:
-# diskio, the library and every script report the same one.  (The scripts and the analysis package read it from the module configure
-# generates; this test proves that nothing else carries a copy.)
+# diskio, the library and every script report the same one.  (The scripts
+# and the analysis package read it from the module configure generates;
+# this test proves that nothing else carries a copy, except
+# debian/changelog, which dpkg needs and whose upstream version must be
+# AC_INIT's.)
 want=${PACKAGE_VERSION:?PACKAGE_VERSION not set}
 status=0
 check() { # what got
@@ -20,6 +23,12 @@ for script in diskio-correlate diskio-plot diskio-pgphases diskio-compare; do
 done
 # the analysis package itself
 check diskio_analysis "$("${PYTHON3:-python3}" -c 'import diskio_analysis; print(diskio_analysis.__version__)')"
+# debian/changelog must carry a copy (dpkg reads the package version from
+# it): its upstream part, without epoch and Debian revision, is AC_INIT's
+if [ -f "$top_srcdir/debian/changelog" ]; then
+    check "debian/changelog" "$(sed -n '1s/^[^ ]* (\([^)]*\)).*/\1/p' "$top_srcdir/debian/changelog" |
+        sed -e 's/^[0-9]*://' -e 's/-[^-]*$//')"
+fi
 # every man page with a .TH line shows the version configure gave it ...
 for page in "$top_builddir"/man/*.[137]; do
     th=$(sed -n 's/^\.TH .*"diskio \([^"]*\)".*/\1/p' "$page")
