@@ -96,8 +96,12 @@ int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt,
     case DISKIO_FORMAT_TEXT: rc = emit_text(res, out); break;
     default: return -EINVAL;
     }
-    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-        rc = errno ? -errno : -EIO;
+    if (rc == 0) {
+        /* errno only from this flush: a stale one would name a wrong cause */
+        errno = 0;
+        if (fflush(out) != 0 || ferror(out))
+            rc = errno ? -errno : -EIO;
+    }
     return rc;
 }
 
