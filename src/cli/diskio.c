@@ -224,6 +224,7 @@ int main(int argc, char **argv)
         progress.running = pthread_create(&progress.thread, NULL, progress_main, &progress) == 0;
 
     int status = EXIT_OK;
+    const char *stopped_by = "a run failed";
     char label[64];
     for (size_t s = 0; s < opt.nsizes && status == EXIT_OK; s++) {
         for (size_t m = 0; m < opt.nmodes && status == EXIT_OK; m++) {
@@ -256,17 +257,40 @@ int main(int argc, char **argv)
             rc = diskio_run_execute(&cfg, target, &run);
             progress.run_start_ns = 0;
             progress_clear(&progress);
-            /* a trace keeps what it recorded, interrupted or not */
-            if (trace.stream && out_file_commit(&trace, opt.force) != 0 && rc == 0)
-                rc = -EIO;
+            const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
+            bool trace_failed =
+                rc < 0 && info && info->error_during && strcmp(info->error_during, "trace") == 0;
+            /* A trace keeps what it recorded, interrupted or not; one that
+             * could not be written whole is removed.  Either way the run's
+             * measurements are in the result. */
+            bool trace_lost = false;
+            if (trace_failed) {
+                out_file_discard(&trace);
+                fprintf(stderr,
+                        "diskio: mode %s: could not write its trace %s: %s; %s. The run's "
+                        "measurements are kept in the result; the incomplete trace was "
+                        "removed.\n",
+                        diskio_mode_name(cfg.mode), trace_path, diskio_strerror(rc),
+                        out_write_hint(-rc));
+            } else if (trace.stream) {
+                trace_lost = out_file_commit(&trace, opt.force, 0) != OUT_SAVED;
+                if (trace_lost)
+                    fprintf(stderr,
+                            "diskio: mode %s: the run's measurements are kept in the "
+                            "result\n",
+                            diskio_mode_name(cfg.mode));
+            }
             free(trace_path);
 
             if (run && diskio_result_add_run(result, run) != 0)
                 rc = -ENOMEM;
             if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {
                 status = status_for_signal(stop_signal ? stop_signal : SIGINT);
+            } else if (trace_failed || trace_lost) {
+                status = EXIT_RUN_FAILED;
+                if (trace_lost)
+                    stopped_by = "a trace could not be saved";
             } else if (rc < 0) {
-                const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
                 if (info)
                     fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
                             diskio_mode_name(cfg.mode),
@@ -300,15 +324,25 @@ int main(int argc, char **argv)
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
         diskio_result_write(result, DISKIO_FORMAT_TEXT, stdout);
     if (output.stream) {
-        if (diskio_result_write(result, opt.format, output.stream) != 0 ||
-            out_file_commit(&output, opt.force) != 0)
-            status = status == EXIT_OK ? EXIT_RUN_FAILED : status;
+        int written = diskio_result_write(result, opt.format, output.stream);
+        enum out_saved saved = out_file_commit(&output, opt.force, written);
+        if (saved != OUT_SAVED && status == EXIT_OK)
+            status = EXIT_RUN_FAILED;
+        /* A result not written anywhere would lose the measurements: they
+         * go to standard output instead (the table, when printed, is
+         * already the whole text result). */
+        if (saved == OUT_LOST && opt.format == DISKIO_FORMAT_TEXT && !opt.quiet) {
+            fprintf(stderr, "diskio: the table on standard output is the whole result\n");
+        } else if (saved == OUT_LOST) {
+            fprintf(stderr, "diskio: the result is written to standard output instead\n");
+            diskio_result_write(result, opt.format, stdout);
+        }
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
         diskio_result_write(result, opt.format, stdout);
     }
     if (!diskio_result_complete(result) && !opt.quiet)
         fprintf(stderr, "diskio: the result is incomplete (%s)\n",
-                status >= 128 ? "interrupted" : "a run failed");
+                status >= 128 ? "interrupted" : stopped_by);
     diskio_result_free(result);
     return status;
 }
