@@ -53,10 +53,11 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         /* name the user's path, not the temporary one beside it */
-        fprintf(stderr,
-                "diskio: cannot create %s: %s; check that its directory exists and is "
-                "writable\n",
-                path, strerror(errno));
+        int err = errno;
+        fprintf(stderr, "diskio: cannot create %s: %s; %s\n", path, strerror(err),
+                err == ENAMETOOLONG
+                    ? "choose a shorter name (diskio adds .tmp.PID to it while writing it)"
+                    : "check that its directory exists and is writable");
         free(f->tmp_path);
         f->tmp_path = NULL;
         return -1;
@@ -192,6 +193,32 @@ enum out_saved out_file_commit(struct out_file *f, bool force, int write_error)
     free(f->tmp_path);
     f->tmp_path = NULL;
     return saved;
+}
+
+/* The directory holding path, and its last component. */
+static bool dir_of(const char *path, struct stat *dir, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    char *name = !slash          ? strdup(".")
+                 : slash == path ? strdup("/")
+                                 : strndup(path, (size_t)(slash - path));
+    if (!name)
+        return false;
+    bool found = stat(name, dir) == 0;
+    free(name);
+    return found;
+}
+
+bool out_same_file(const char *a, const char *b)
+{
+    struct stat dir_a, dir_b;
+    const char *base_a, *base_b;
+    if (dir_of(a, &dir_a, &base_a) && dir_of(b, &dir_b, &base_b))
+        return dir_a.st_dev == dir_b.st_dev && dir_a.st_ino == dir_b.st_ino &&
+               strcmp(base_a, base_b) == 0;
+    /* a missing directory: the names are refused when opened anyway */
+    return strcmp(a, b) == 0;
 }
 
 /* With several runs each gets its own trace: trace.csv becomes

@@ -38,6 +38,10 @@ void out_file_discard(struct out_file *f);
 enum out_saved out_file_commit(struct out_file *f, bool force, int write_error);
 /* What the user can do after a failed write with this errno. */
 const char *out_write_hint(int err);
+/* Whether two output names would be the same file: the same last
+ * component in the same directory (device and inode, so "./a" and
+ * "dir/../a" or a symlinked directory are seen through). */
+bool out_same_file(const char *a, const char *b);
 /* Async-signal-safe: remove every temporary file still being written. */
 void out_file_unlink_pending(void);
 /* The trace file name for one run: PATH itself, or with several runs

@@ -111,6 +111,59 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
                 target, fs);
 }
 
+/* ---- output and trace names, all checked before anything is measured ---- */
+
+/* An --output that is also a run's trace would be written twice, one
+ * replacing the other: a usage error, however the names are spelled. */
+static int check_output_names(const struct cli_options *opt, bool several_runs)
+{
+    if (!opt->output || !opt->trace)
+        return EXIT_OK;
+    for (size_t s = 0; s < opt->nsizes; s++)
+        for (size_t m = 0; m < opt->nmodes; m++) {
+            char *name = trace_name(opt->trace, several_runs, opt->modes[m], opt->block_sizes[s]);
+            if (!name) {
+                fprintf(stderr, "diskio: out of memory\n");
+                return EXIT_RUN_FAILED;
+            }
+            bool same = out_same_file(name, opt->output);
+            if (same)
+                fprintf(stderr,
+                        "diskio: --trace %s writes the trace of run %s %" PRIu64
+                        " to %s, which is also the --output file %s; choose different "
+                        "names\nTry 'diskio --help' for more information.\n",
+                        opt->trace, diskio_mode_name(opt->modes[m]), opt->block_sizes[s], name,
+                        opt->output);
+            free(name);
+            if (same)
+                return EXIT_USAGE;
+        }
+    return EXIT_OK;
+}
+
+/* Every run's trace file can be made: the name is free (or --force), and
+ * its temporary, created and removed at once, fits the filesystem's
+ * limits and its directory is writable.  Says why not. */
+static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
+                               struct out_file *trace)
+{
+    for (size_t s = 0; s < opt->nsizes; s++)
+        for (size_t m = 0; m < opt->nmodes; m++) {
+            char *name = trace_name(opt->trace, several_runs, opt->modes[m], opt->block_sizes[s]);
+            if (!name) {
+                fprintf(stderr, "diskio: out of memory\n");
+                return false;
+            }
+            bool usable =
+                out_file_allowed(name, opt->force) && out_file_open(trace, name, true) == 0;
+            out_file_discard(trace);
+            free(name);
+            if (!usable)
+                return false;
+        }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     struct cli_options opt;
@@ -146,25 +199,18 @@ int main(int argc, char **argv)
 
     /* Output files first: finding out after ten minutes of measuring that
      * the result cannot be written would waste the run.  Trace files are
-     * made per run; their names are checked now and a first one is opened
-     * to prove the directory writable. */
+     * made per run; every one's name is checked now and its temporary
+     * created and removed, to prove it can be made. */
     struct out_file output = {.slot = 0}, trace = {.slot = 1};
     bool several_runs = opt.nmodes * opt.nsizes > 1;
+    int names_status = check_output_names(&opt, several_runs);
+    if (names_status != EXIT_OK)
+        return names_status;
     if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
         return EXIT_TARGET;
-    if (opt.trace) {
-        bool allowed = true;
-        for (size_t s = 0; s < opt.nsizes && allowed; s++)
-            for (size_t m = 0; m < opt.nmodes && allowed; m++) {
-                char *name = trace_name(opt.trace, several_runs, opt.modes[m], opt.block_sizes[s]);
-                allowed = name && out_file_allowed(name, opt.force);
-                free(name);
-            }
-        if (!allowed || out_file_open(&trace, opt.trace, true) != 0) {
-            out_file_discard(&output);
-            return EXIT_TARGET;
-        }
-        out_file_discard(&trace);
+    if (opt.trace && !trace_names_usable(&opt, several_runs, &trace)) {
+        out_file_discard(&output);
+        return EXIT_TARGET;
     }
 
     install_signals();
