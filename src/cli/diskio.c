@@ -111,6 +111,70 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
                 target, fs);
 }
 
+/* ---- standard descriptors and standard output ---- */
+
+/* Descriptors 0, 1 and 2 closed when diskio starts are taken by /dev/null
+ * before any file is opened: otherwise the output temporary would get
+ * number 1 and receive the table, or 2 and the messages.  As gnulib's
+ * stdopen does, they are opened the wrong way round (stdin write-only,
+ * stdout and stderr read-only), so that writing to a closed standard
+ * output still fails, and is reported.  false if /dev/null cannot be
+ * opened. */
+static bool std_fds_taken(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        /* the lowest free number: fd itself, as those below it are open */
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {
+            if (got >= 0)
+                close(got);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int stdout_error; /* the first failure writing to stdout, -errno */
+
+static void write_stdout(const struct diskio_result *res, enum diskio_format format)
+{
+    int rc = diskio_result_write(res, format, stdout);
+    if (rc < 0 && stdout_error == 0)
+        stdout_error = rc;
+}
+
+/* Standard output carries the result: failing to write it (a full disk, a
+ * closed descriptor, a reader that went away: SIGPIPE is ignored, so that
+ * is EPIPE) fails the command with status 1, unless a signal's status
+ * applies.  saved_in: the file the result is in, if any. */
+static int finish_stdout(int status, const char *saved_in)
+{
+    int rc = stdout_error;
+    errno = 0;
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = errno ? -errno : -EIO;
+    if (ferror(stdout) && rc == 0)
+        rc = -EIO;
+    if (fclose(stdout) != 0 && rc == 0)
+        rc = -errno;
+    if (rc == 0)
+        return status;
+    const char *why = rc == -EPIPE   ? "its reader stopped reading before the end"
+                      : rc == -EBADF ? "it is closed"
+                                     : out_write_hint(-rc);
+    if (saved_in)
+        fprintf(stderr,
+                "diskio: could not write to standard output: %s (%s); the result itself is "
+                "in %s\n",
+                strerror(-rc), why, saved_in);
+    else
+        fprintf(stderr, "diskio: could not write to standard output: %s (%s)\n", strerror(-rc),
+                why);
+    return status == EXIT_OK ? EXIT_RUN_FAILED : status;
+}
+
 /* ---- output and trace names, all checked before anything is measured ---- */
 
 /* An --output that is also a run's trace would be written twice, one
@@ -166,6 +230,9 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
 
 int main(int argc, char **argv)
 {
+    /* before anything else opens a file */
+    if (!std_fds_taken())
+        return EXIT_TARGET;
     struct cli_options opt;
     char err[512];
     if (cli_parse(argc, argv, &opt, err, sizeof(err)) != 0) {
@@ -174,11 +241,11 @@ int main(int argc, char **argv)
     }
     if (opt.help) {
         cli_usage(stdout);
-        return EXIT_OK;
+        return finish_stdout(EXIT_OK, NULL);
     }
     if (opt.version) {
         printf("diskio %s\n", diskio_version());
-        return EXIT_OK;
+        return finish_stdout(EXIT_OK, NULL);
     }
 
     /* The library refuses to truncate a file it did not make (the append
@@ -367,12 +434,15 @@ int main(int argc, char **argv)
     current_target = NULL;
     diskio_target_free(target);
 
+    const char *saved_in = NULL;
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
-        diskio_result_write(result, DISKIO_FORMAT_TEXT, stdout);
+        write_stdout(result, DISKIO_FORMAT_TEXT);
     if (output.stream) {
         int written = diskio_result_write(result, opt.format, output.stream);
         enum out_saved saved = out_file_commit(&output, opt.force, written);
-        if (saved != OUT_SAVED && status == EXIT_OK)
+        if (saved == OUT_SAVED)
+            saved_in = opt.output;
+        else if (status == EXIT_OK)
             status = EXIT_RUN_FAILED;
         /* A result not written anywhere would lose the measurements: they
          * go to standard output instead (the table, when printed, is
@@ -381,14 +451,14 @@ int main(int argc, char **argv)
             fprintf(stderr, "diskio: the table on standard output is the whole result\n");
         } else if (saved == OUT_LOST) {
             fprintf(stderr, "diskio: the result is written to standard output instead\n");
-            diskio_result_write(result, opt.format, stdout);
+            write_stdout(result, opt.format);
         }
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
-        diskio_result_write(result, opt.format, stdout);
+        write_stdout(result, opt.format);
     }
     if (!diskio_result_complete(result) && !opt.quiet)
         fprintf(stderr, "diskio: the result is incomplete (%s)\n",
                 status >= 128 ? "interrupted" : stopped_by);
     diskio_result_free(result);
-    return status;
+    return finish_stdout(status, saved_in);
 }
