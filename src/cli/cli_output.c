@@ -54,10 +54,16 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     if (fd < 0) {
         /* name the user's path, not the temporary one beside it */
         int err = errno;
-        fprintf(stderr, "diskio: cannot create %s: %s; %s\n", path, strerror(err),
-                err == ENAMETOOLONG
-                    ? "choose a shorter name (diskio adds .tmp.PID to it while writing it)"
-                    : "check that its directory exists and is writable");
+        if (err == EEXIST)
+            fprintf(stderr,
+                    "diskio: cannot create %s: its temporary name %s is taken by a file "
+                    "diskio did not make; remove it if it is not needed\n",
+                    path, f->tmp_path);
+        else
+            fprintf(stderr, "diskio: cannot create %s: %s; %s\n", path, strerror(err),
+                    err == ENAMETOOLONG
+                        ? "choose a shorter name (diskio adds .tmp.PID to it while writing it)"
+                        : "check that its directory exists and is writable");
         free(f->tmp_path);
         f->tmp_path = NULL;
         return -1;
