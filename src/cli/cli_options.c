@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +31,25 @@ static const char *mode_list(void)
     return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, uring, all";
 }
 
+/* A mode listed twice would be measured twice, its second trace over the
+ * first's: a usage error, found before anything is made. */
+static int add_mode(struct cli_options *o, enum diskio_mode mode, const char *text, char *err,
+                    size_t size)
+{
+    for (size_t i = 0; i < o->nmodes; i++)
+        if (o->modes[i] == mode)
+            return cli_fail(err, size,
+                            "--mode: %s is listed twice in '%s' (each mode runs once per "
+                            "block size%s)",
+                            diskio_mode_name(mode), text,
+                            strstr(text, "all") ? "; 'all' is every mode" : "");
+    if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
+        return cli_fail(err, size, "--mode: too many modes (at most %zu)",
+                        sizeof(o->modes) / sizeof(o->modes[0]));
+    o->modes[o->nmodes++] = mode;
+    return 0;
+}
+
 static int parse_modes(const char *text, struct cli_options *o, char *err, size_t size)
 {
     char *copy = strdup(text);
@@ -45,22 +65,33 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
             break;
         }
         if (strcmp(name, "all") == 0) {
-            for (unsigned m = 0;
-                 m < DISKIO_MODE_COUNT && o->nmodes < sizeof(o->modes) / sizeof(o->modes[0]); m++)
-                o->modes[o->nmodes++] = (enum diskio_mode)m;
+            for (unsigned m = 0; m < DISKIO_MODE_COUNT && rc == 0; m++)
+                rc = add_mode(o, (enum diskio_mode)m, text, err, size);
             continue;
         }
         enum diskio_mode mode;
         if (diskio_mode_parse(name, &mode) != 0)
             rc = cli_fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, mode_list());
-        else if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
-            rc = cli_fail(err, size, "--mode: too many modes (at most %zu)",
-                          sizeof(o->modes) / sizeof(o->modes[0]));
         else
-            o->modes[o->nmodes++] = mode;
+            rc = add_mode(o, mode, text, err, size);
     }
     free(copy);
     return rc;
+}
+
+/* Like a mode, a block size listed twice is a usage error. */
+static int add_size(struct cli_options *o, uint64_t bs, const char *text, char *err, size_t size)
+{
+    for (size_t i = 0; i < o->nsizes; i++)
+        if (o->block_sizes[i] == bs)
+            return cli_fail(err, size,
+                            "--bs: %" PRIu64 " is listed twice in '%s' (each block size runs "
+                            "once per mode)",
+                            bs, text);
+    if (o->nsizes == CLI_MAX_SIZES)
+        return cli_fail(err, size, "--bs: too many sizes (at most %d)", CLI_MAX_SIZES);
+    o->block_sizes[o->nsizes++] = bs;
+    return 0;
 }
 
 static int parse_sizes(const char *text, struct cli_options *o, char *err, size_t size)
@@ -84,10 +115,8 @@ static int parse_sizes(const char *text, struct cli_options *o, char *err, size_
                           item);
         else if (bs < DISKIO_BS_MIN || bs > DISKIO_BS_MAX)
             rc = cli_fail(err, size, "--bs: '%s' is out of range (accepted: 512 to 64m)", item);
-        else if (o->nsizes == CLI_MAX_SIZES)
-            rc = cli_fail(err, size, "--bs: too many sizes (at most %d)", CLI_MAX_SIZES);
         else
-            o->block_sizes[o->nsizes++] = bs;
+            rc = add_size(o, bs, text, err, size);
     }
     free(copy);
     return rc;
@@ -421,7 +450,8 @@ void cli_usage(FILE *out)
           "  -h, --help                 this text\n"
           "  -V, --version              the version\n"
           "\n"
-          "Exit status: 0 ok; 1 a write or sync failed (partial result written);\n"
+          "Exit status: 0 ok; 1 a write or sync failed (partial result written), or\n"
+          "a trace, the result or standard output could not be written (said so);\n"
           "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
           "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
           "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"

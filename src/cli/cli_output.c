@@ -53,10 +53,17 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     int fd = open(f->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         /* name the user's path, not the temporary one beside it */
-        fprintf(stderr,
-                "diskio: cannot create %s: %s; check that its directory exists and is "
-                "writable\n",
-                path, strerror(errno));
+        int err = errno;
+        if (err == EEXIST)
+            fprintf(stderr,
+                    "diskio: cannot create %s: its temporary name %s is taken by a file "
+                    "diskio did not make; remove it if it is not needed\n",
+                    path, f->tmp_path);
+        else
+            fprintf(stderr, "diskio: cannot create %s: %s; %s\n", path, strerror(err),
+                    err == ENAMETOOLONG
+                        ? "choose a shorter name (diskio adds .tmp.PID to it while writing it)"
+                        : "check that its directory exists and is writable");
         free(f->tmp_path);
         f->tmp_path = NULL;
         return -1;
@@ -88,36 +95,136 @@ void out_file_discard(struct out_file *f)
     }
 }
 
-/* Flush, make durable and rename into place.  0 or -1 (message printed). */
-int out_file_commit(struct out_file *f, bool force)
+const char *out_write_hint(int err)
+{
+    switch (err) {
+    case ENOSPC: return "free some space on its filesystem, or write it elsewhere";
+    case EDQUOT: return "the disk quota is used up: free some space, or write it elsewhere";
+    case EFBIG: return "it would pass the file size limit (ulimit -f): raise the limit";
+    case EROFS: return "its filesystem is read-only: write it elsewhere";
+    case EIO: return "its device reported an error: see the kernel log (dmesg)";
+    default: return "check its filesystem";
+    }
+}
+
+/* Put tmp in place as path: never over an existing path without force.
+ * Returns 0 or -errno; *no_link says that the filesystem supports neither
+ * way of doing it without replacing. */
+static int put_in_place(const char *tmp, const char *path, bool force, bool *no_link)
+{
+    *no_link = false;
+    if (force)
+        return rename(tmp, path) == 0 ? 0 : -errno;
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+        return -errno;
+    /* No RENAME_NOREPLACE here (sshfs and other FUSE filesystems answer
+     * EINVAL): a hard link, which fails with EEXIST rather than replace
+     * an existing name, then the temporary name removed. */
+    if (link(tmp, path) != 0) {
+        int err = errno;
+        *no_link = err == EPERM || err == ENOSYS || err == EOPNOTSUPP;
+        return -err;
+    }
+    if (unlink(tmp) != 0)
+        fprintf(stderr,
+                "diskio: %s is in place, but its temporary name %s could not be removed: "
+                "%s; remove it\n",
+                path, tmp, strerror(errno));
+    return 0;
+}
+
+/* Flush, make durable and put in place.  A file not written whole is
+ * removed: nothing truncated is ever left, under its name or a temporary
+ * one.  A whole file that cannot be put in place stays under its
+ * temporary name, which the message gives. */
+enum out_saved out_file_commit(struct out_file *f, bool force, int write_error)
 {
     if (!f->stream)
-        return 0;
-    pending_tmp[f->slot] = NULL;
-    int rc = 0;
-    if (fflush(f->stream) != 0 || fsync(fileno(f->stream)) != 0 || ferror(f->stream))
+        return OUT_SAVED;
+    int rc = write_error;
+    if (fflush(f->stream) != 0 && rc == 0)
+        rc = -errno;
+    if (ferror(f->stream) && rc == 0)
+        rc = -EIO;
+    if (rc == 0 && fsync(fileno(f->stream)) != 0)
         rc = -errno;
     if (fclose(f->stream) != 0 && rc == 0)
         rc = -errno;
     f->stream = NULL;
-    if (rc == 0) {
-        if (force)
-            rc = rename(f->tmp_path, f->path) == 0 ? 0 : -errno;
-        else
-            rc = renameat2(AT_FDCWD, f->tmp_path, AT_FDCWD, f->path, RENAME_NOREPLACE) == 0
-                     ? 0
-                     : -errno;
-    }
     if (rc != 0) {
-        fprintf(stderr, "diskio: could not write %s: %s; the data is left in %s\n", f->path,
-                strerror(-rc), f->tmp_path);
-        free(f->tmp_path);
-        f->tmp_path = NULL;
-        return -1;
+        fprintf(stderr,
+                "diskio: could not write %s: %s; %s. Nothing was left under that name or a "
+                "temporary one.\n",
+                f->path, strerror(-rc), out_write_hint(-rc));
+        out_file_discard(f);
+        return OUT_LOST;
+    }
+
+    pending_tmp[f->slot] = NULL;
+    bool no_link;
+    rc = put_in_place(f->tmp_path, f->path, force, &no_link);
+    enum out_saved saved = OUT_SAVED;
+    struct stat st;
+    if (rc == 0) {
+        saved = OUT_SAVED;
+    } else if (lstat(f->tmp_path, &st) != 0) {
+        fprintf(stderr,
+                "diskio: could not put %s in place: %s, and its temporary file %s has "
+                "gone; nothing was saved\n",
+                f->path, strerror(-rc), f->tmp_path);
+        saved = OUT_LOST;
+    } else if (rc == -EEXIST) {
+        fprintf(stderr,
+                "diskio: %s appeared during the run and was left alone; the complete file "
+                "is %s: rename it yourself, or add --force next time to replace it\n",
+                f->path, f->tmp_path);
+        saved = OUT_KEPT;
+    } else if (no_link) {
+        fprintf(stderr,
+                "diskio: cannot put %s in place: its filesystem supports neither renaming "
+                "without replacing (RENAME_NOREPLACE) nor hard links (%s); the complete "
+                "file is %s: rename it yourself, or add --force, which renames over an "
+                "existing file\n",
+                f->path, strerror(-rc), f->tmp_path);
+        saved = OUT_KEPT;
+    } else {
+        fprintf(stderr,
+                "diskio: could not rename %s to %s: %s; the complete file is %s: rename it "
+                "yourself\n",
+                f->tmp_path, f->path, strerror(-rc), f->tmp_path);
+        saved = OUT_KEPT;
     }
     free(f->tmp_path);
     f->tmp_path = NULL;
-    return 0;
+    return saved;
+}
+
+/* The directory holding path, and its last component. */
+static bool dir_of(const char *path, struct stat *dir, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    *base = slash ? slash + 1 : path;
+    char *name = !slash          ? strdup(".")
+                 : slash == path ? strdup("/")
+                                 : strndup(path, (size_t)(slash - path));
+    if (!name)
+        return false;
+    bool found = stat(name, dir) == 0;
+    free(name);
+    return found;
+}
+
+bool out_same_file(const char *a, const char *b)
+{
+    struct stat dir_a, dir_b;
+    const char *base_a, *base_b;
+    if (dir_of(a, &dir_a, &base_a) && dir_of(b, &dir_b, &base_b))
+        return dir_a.st_dev == dir_b.st_dev && dir_a.st_ino == dir_b.st_ino &&
+               strcmp(base_a, base_b) == 0;
+    /* a missing directory: the names are refused when opened anyway */
+    return strcmp(a, b) == 0;
 }
 
 /* With several runs each gets its own trace: trace.csv becomes

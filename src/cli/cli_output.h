@@ -18,14 +18,30 @@ struct out_file {
     int slot; /* 0 .. OUT_FILE_SLOTS-1, for out_file_unlink_pending() */
 };
 
+/* What out_file_commit() did with the file. */
+enum out_saved {
+    OUT_SAVED = 0, /* whole, under its name */
+    OUT_LOST = -1, /* not written: nothing is left under its name or a
+                    * temporary one (a message says why) */
+    OUT_KEPT = -2, /* whole, but it could not be put in place: it stays
+                    * as PATH.tmp.PID, which the message names */
+};
+
 /* Whether path may be created (or replaced, with force); says why not. */
 bool out_file_allowed(const char *path, bool force);
 /* Create PATH.tmp.PID to write to.  0, or -1 with a message printed. */
 int out_file_open(struct out_file *f, const char *path, bool force);
 /* Remove the temporary file and forget it. */
 void out_file_discard(struct out_file *f);
-/* Flush, make durable and rename into place.  0 or -1 (message printed). */
-int out_file_commit(struct out_file *f, bool force);
+/* Flush, make durable and put in place; write_error is a failure already
+ * met while writing it (-errno) or 0.  Prints what went wrong. */
+enum out_saved out_file_commit(struct out_file *f, bool force, int write_error);
+/* What the user can do after a failed write with this errno. */
+const char *out_write_hint(int err);
+/* Whether two output names would be the same file: the same last
+ * component in the same directory (device and inode, so "./a" and
+ * "dir/../a" or a symlinked directory are seen through). */
+bool out_same_file(const char *a, const char *b);
 /* Async-signal-safe: remove every temporary file still being written. */
 void out_file_unlink_pending(void);
 /* The trace file name for one run: PATH itself, or with several runs

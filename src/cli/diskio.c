@@ -233,8 +233,132 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
                 target, fs);
 }
 
+/* ---- standard descriptors and standard output ---- */
+
+/* Descriptors 0, 1 and 2 closed when diskio starts are taken by /dev/null
+ * before any file is opened: otherwise the output temporary would get
+ * number 1 and receive the table, or 2 and the messages.  As gnulib's
+ * stdopen does, they are opened the wrong way round (stdin write-only,
+ * stdout and stderr read-only), so that writing to a closed standard
+ * output still fails, and is reported.  false if /dev/null cannot be
+ * opened. */
+static bool std_fds_taken(void)
+{
+    for (int fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        /* the lowest free number: fd itself, as those below it are open */
+        int got = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (got != fd) {
+            if (got >= 0)
+                close(got);
+            return false;
+        }
+    }
+    return true;
+}
+
+static int stdout_error; /* the first failure writing to stdout, -errno */
+
+static void write_stdout(const struct diskio_result *res, enum diskio_format format)
+{
+    int rc = diskio_result_write(res, format, stdout);
+    if (rc < 0 && stdout_error == 0)
+        stdout_error = rc;
+}
+
+/* Standard output carries the result: failing to write it (a full disk, a
+ * closed descriptor, a reader that went away: SIGPIPE is ignored, so that
+ * is EPIPE) fails the command with status 1, unless a signal's status
+ * applies.  saved_in: the file the result is in, if any. */
+static int finish_stdout(int status, const char *saved_in)
+{
+    int rc = stdout_error;
+    errno = 0;
+    if (fflush(stdout) != 0 && rc == 0)
+        rc = errno ? -errno : -EIO;
+    if (ferror(stdout) && rc == 0)
+        rc = -EIO;
+    if (fclose(stdout) != 0 && rc == 0)
+        rc = -errno;
+    if (rc == 0)
+        return status;
+    const char *why = rc == -EPIPE   ? "its reader stopped reading before the end"
+                      : rc == -EBADF ? "it is closed"
+                                     : out_write_hint(-rc);
+    if (saved_in)
+        fprintf(stderr,
+                "diskio: could not write to standard output: %s (%s); the result itself is "
+                "in %s\n",
+                strerror(-rc), why, saved_in);
+    else
+        fprintf(stderr, "diskio: could not write to standard output: %s (%s)\n", strerror(-rc),
+                why);
+    return status == EXIT_OK ? EXIT_RUN_FAILED : status;
+}
+
+/* ---- output and trace names, all checked before anything is measured ---- */
+
+/* An --output that is also a run's trace would be written twice, one
+ * replacing the other: a usage error, however the names are spelled. */
+static int check_output_names(const struct cli_options *opt, bool several_runs)
+{
+    if (!opt->output || !opt->trace)
+        return EXIT_OK;
+    for (unsigned rep = 1; rep <= opt->repeat; rep++)
+        for (size_t s = 0; s < opt->nsizes; s++)
+            for (size_t m = 0; m < opt->nmodes; m++) {
+                char *name = trace_name(opt->trace, several_runs, opt->modes[m],
+                                        opt->block_sizes[s], opt->repeat > 1 ? rep : 0);
+                if (!name) {
+                    fprintf(stderr, "diskio: out of memory\n");
+                    return EXIT_RUN_FAILED;
+                }
+                bool same = out_same_file(name, opt->output);
+                if (same)
+                    fprintf(stderr,
+                            "diskio: --trace %s writes the trace of run %s %" PRIu64
+                            " to %s, which is also the --output file %s; choose different "
+                            "names\nTry 'diskio --help' for more information.\n",
+                            opt->trace, diskio_mode_name(opt->modes[m]), opt->block_sizes[s], name,
+                            opt->output);
+                free(name);
+                if (same)
+                    return EXIT_USAGE;
+            }
+    return EXIT_OK;
+}
+
+/* Every run's trace file can be made: the name is free (or --force), and
+ * its temporary, created and removed at once, fits the filesystem's
+ * limits and its directory is writable.  Says why not. */
+static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
+                               struct out_file *trace)
+{
+    for (unsigned rep = 1; rep <= opt->repeat; rep++)
+        for (size_t s = 0; s < opt->nsizes; s++)
+            for (size_t m = 0; m < opt->nmodes; m++) {
+                char *name = trace_name(opt->trace, several_runs, opt->modes[m],
+                                        opt->block_sizes[s], opt->repeat > 1 ? rep : 0);
+                if (!name) {
+                    fprintf(stderr, "diskio: out of memory\n");
+                    return false;
+                }
+                bool usable =
+                    out_file_allowed(name, opt->force) && out_file_open(trace, name, true) == 0;
+                out_file_discard(trace);
+                free(name);
+                if (!usable)
+                    return false;
+            }
+    return true;
+}
+
 int main(int argc, char **argv)
 {
+    /* before anything else opens a file */
+    if (!std_fds_taken())
+        return EXIT_TARGET;
     struct cli_options opt;
     char err[512];
     if (cli_parse(argc, argv, &opt, err, sizeof(err)) != 0) {
@@ -243,11 +367,11 @@ int main(int argc, char **argv)
     }
     if (opt.help) {
         cli_usage(stdout);
-        return EXIT_OK;
+        return finish_stdout(EXIT_OK, NULL);
     }
     if (opt.version) {
         printf("diskio %s\n", diskio_version());
-        return EXIT_OK;
+        return finish_stdout(EXIT_OK, NULL);
     }
 
     /* The library refuses to truncate a file it did not make (the append
@@ -274,27 +398,18 @@ int main(int argc, char **argv)
 
     /* Output files first: finding out after ten minutes of measuring that
      * the result cannot be written would waste the run.  Trace files are
-     * made per run; their names are checked now and a first one is opened
-     * to prove the directory writable. */
+     * made per run; every one's name is checked now and its temporary
+     * created and removed, to prove it can be made. */
     struct out_file output = {.slot = 0}, trace = {.slot = 1};
     bool several_runs = opt.nmodes * opt.nsizes > 1 || opt.repeat > 1;
+    int names_status = check_output_names(&opt, several_runs);
+    if (names_status != EXIT_OK)
+        return names_status;
     if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
         return EXIT_TARGET;
-    if (opt.trace) {
-        bool allowed = true;
-        for (unsigned rep = 1; rep <= opt.repeat && allowed; rep++)
-            for (size_t s = 0; s < opt.nsizes && allowed; s++)
-                for (size_t m = 0; m < opt.nmodes && allowed; m++) {
-                    char *name = trace_name(opt.trace, several_runs, opt.modes[m],
-                                            opt.block_sizes[s], opt.repeat > 1 ? rep : 0);
-                    allowed = name && out_file_allowed(name, opt.force);
-                    free(name);
-                }
-        if (!allowed || out_file_open(&trace, opt.trace, true) != 0) {
-            out_file_discard(&output);
-            return EXIT_TARGET;
-        }
-        out_file_discard(&trace);
+    if (opt.trace && !trace_names_usable(&opt, several_runs, &trace)) {
+        out_file_discard(&output);
+        return EXIT_TARGET;
     }
 
     struct diskio_target *target = NULL;
@@ -368,6 +483,7 @@ int main(int argc, char **argv)
     int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
     if (!merged)
         fprintf(stderr, "diskio: out of memory\n");
+    const char *stopped_by = "a run failed";
     char label[96];
     /* --repeat: round after round of every run, so that a slow minute of
      * the machine (writeback, a neighbour) spreads over all the modes
@@ -409,12 +525,32 @@ int main(int argc, char **argv)
                 rc = diskio_run_execute(&cfg, target, &run);
                 progress.run_start_ns = 0;
                 progress_clear(&progress);
-                /* a trace keeps what it recorded, interrupted or not */
-                if (trace.stream && out_file_commit(&trace, opt.force) != 0 && rc == 0)
-                    rc = -EIO;
+                const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
+                bool trace_failed = rc < 0 && info && info->error_during &&
+                                    strcmp(info->error_during, "trace") == 0;
+                /* A trace keeps what it recorded, interrupted or not; one
+                 * that could not be written whole is removed.  Either way
+                 * the run's measurements are in the result. */
+                bool trace_lost = false;
+                if (trace_failed) {
+                    out_file_discard(&trace);
+                    fprintf(stderr,
+                            "diskio: mode %s: could not write its trace %s: %s; %s. The run's "
+                            "measurements are kept in the result; the incomplete trace was "
+                            "removed.\n",
+                            diskio_mode_name(cfg.mode), trace_path, diskio_strerror(rc),
+                            out_write_hint(-rc));
+                } else if (trace.stream) {
+                    trace_lost = out_file_commit(&trace, opt.force, 0) != OUT_SAVED;
+                    if (trace_lost)
+                        fprintf(stderr,
+                                "diskio: mode %s: the run's measurements are kept in the "
+                                "result\n",
+                                diskio_mode_name(cfg.mode));
+                }
                 free(trace_path);
 
-                if (rc < 0 && rc != -DISKIO_E_INTERRUPTED && !stop_signal)
+                if (rc < 0 && rc != -DISKIO_E_INTERRUPTED && !stop_signal && !trace_failed)
                     report_run_error(&cfg, run, rc);
                 /* every repetition measured, failed or interrupted ones
                  * too, ends up in the result */
@@ -435,10 +571,15 @@ int main(int argc, char **argv)
                         rc = keep_rc;
                     }
                 }
-                if (rc == -DISKIO_E_INTERRUPTED || stop_signal)
+                if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {
                     status = status_for_signal(stop_signal ? stop_signal : SIGINT);
-                else if (rc < 0)
+                } else if (trace_failed || trace_lost) {
                     status = EXIT_RUN_FAILED;
+                    if (trace_lost)
+                        stopped_by = "a trace could not be saved";
+                } else if (rc < 0) {
+                    status = EXIT_RUN_FAILED;
+                }
             }
         }
     }
@@ -456,18 +597,31 @@ int main(int argc, char **argv)
     current_target = NULL;
     release_target(target);
 
+    const char *saved_in = NULL;
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
-        diskio_result_write(result, DISKIO_FORMAT_TEXT, stdout);
+        write_stdout(result, DISKIO_FORMAT_TEXT);
     if (output.stream) {
-        if (diskio_result_write(result, opt.format, output.stream) != 0 ||
-            out_file_commit(&output, opt.force) != 0)
-            status = status == EXIT_OK ? EXIT_RUN_FAILED : status;
+        int written = diskio_result_write(result, opt.format, output.stream);
+        enum out_saved saved = out_file_commit(&output, opt.force, written);
+        if (saved == OUT_SAVED)
+            saved_in = opt.output;
+        else if (status == EXIT_OK)
+            status = EXIT_RUN_FAILED;
+        /* A result not written anywhere would lose the measurements: they
+         * go to standard output instead (the table, when printed, is
+         * already the whole text result). */
+        if (saved == OUT_LOST && opt.format == DISKIO_FORMAT_TEXT && !opt.quiet) {
+            fprintf(stderr, "diskio: the table on standard output is the whole result\n");
+        } else if (saved == OUT_LOST) {
+            fprintf(stderr, "diskio: the result is written to standard output instead\n");
+            write_stdout(result, opt.format);
+        }
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
-        diskio_result_write(result, opt.format, stdout);
+        write_stdout(result, opt.format);
     }
     if (!diskio_result_complete(result) && !opt.quiet)
         fprintf(stderr, "diskio: the result is incomplete (%s)\n",
-                status >= 128 ? "interrupted" : "a run failed");
+                status >= 128 ? "interrupted" : stopped_by);
     diskio_result_free(result);
-    return status;
+    return finish_stdout(status, saved_in);
 }

@@ -103,17 +103,31 @@ bool wait_until(uint64_t due_ns, uint64_t deadline_ns, const volatile sig_atomic
     return !*stop;
 }
 
+/* Write all of buf: a short write (the file reached a size limit or the
+ * filesystem filled up part way) is followed by another, which then fails
+ * with the reason, so the error reported is the real one, never a stale
+ * errno.  0 or -errno. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, buf, len);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return -errno;
+        }
+        if (n == 0)
+            return -EIO;
+        buf += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
 int trace_write_header(int fd)
 {
     static const char header[] = TRACE_HEADER;
-    const size_t len = sizeof(header) - 1;
-    ssize_t n;
-    do
-        n = write(fd, header, len);
-    while (n < 0 && errno == EINTR);
-    if (n < 0)
-        return -errno;
-    return (size_t)n == len ? 0 : -EIO;
+    return write_all(fd, header, sizeof(header) - 1);
 }
 
 int trace_flush(struct trace *t)
@@ -127,15 +141,15 @@ int trace_flush(struct trace *t)
                          "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->op,
                          r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
         if (used + (size_t)n > sizeof(chunk)) {
-            if (t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
-                t->error = errno ? -errno : -EIO;
+            if (t->error == 0)
+                t->error = write_all(t->fd, chunk, used);
             used = 0;
         }
         memcpy(chunk + used, line, (size_t)n);
         used += (size_t)n;
     }
-    if (used && t->error == 0 && write(t->fd, chunk, used) != (ssize_t)used)
-        t->error = errno ? -errno : -EIO;
+    if (used && t->error == 0)
+        t->error = write_all(t->fd, chunk, used);
     t->rows_used = 0;
     return t->error;
 }

@@ -107,8 +107,12 @@ int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt,
         return errno ? -errno : -ENOMEM;
     locale_t host_locale = uselocale(c_locale);
     int rc = emit(res, out);
-    if (rc == 0 && (fflush(out) != 0 || ferror(out)))
-        rc = errno ? -errno : -EIO;
+    if (rc == 0) {
+        /* errno only from this flush: a stale one would name a wrong cause */
+        errno = 0;
+        if (fflush(out) != 0 || ferror(out))
+            rc = errno ? -errno : -EIO;
+    }
     uselocale(host_locale);
     freelocale(c_locale);
     return rc;

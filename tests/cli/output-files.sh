@@ -5,6 +5,11 @@
 # before measuring (exit 3, no test file made, the message naming the path
 # given, never its temporary); results appear whole under
 # their name (no temporary left); the trace has one CSV row per op.
+# Against whoever else can write to the output directory: a symlink at
+# the output name is refused even with --force, one planted at the
+# predictable FILE.tmp.PID is not written through, and a file that appears
+# under the output name during the run is never replaced (the complete
+# result stays under its temporary name, which the message gives).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
 dir="$t_scratch/dir"
@@ -54,4 +59,43 @@ head -n 1 "$t_scratch/t.csv" | grep -q '^label,mode,block_size' && t_ok ".csv ou
     t_fail ".csv output format"
 ls "$t_scratch"/*.tmp.* >/dev/null 2>&1 && t_fail "temporary files left"
 t_expect_empty_dir "$dir" "test file removed"
+
+# ---- others who can write to the output directory ----
+echo "precious" >"$t_scratch/victim"
+ln -s victim "$t_scratch/link.json"
+t_expect_status 3 "symlink at the output name refused, even with --force" -- "$DISKIO" \
+    --force --count 5 --output "$t_scratch/link.json" "$dir"
+[ "$(cat "$t_scratch/victim")" = "precious" ] && [ -L "$t_scratch/link.json" ] &&
+    t_ok "symlink and its target untouched" || t_fail "symlink or its target changed"
+t_expect_empty_dir "$dir" "nothing measured after a refused symlink"
+
+# diskio keeps its pid across exec: the temporary's name is known in advance
+t_expect_status 3 "symlink planted at FILE.tmp.PID" -- sh -c \
+    'ln -s "$0/victim" "$0/planted.json.tmp.$$" && exec "$@"' "$t_scratch" "$DISKIO" \
+    --count 5 --output "$t_scratch/planted.json" "$dir"
+[ "$(cat "$t_scratch/victim")" = "precious" ] && t_ok "not written through the planted symlink" ||
+    t_fail "written through the planted symlink"
+[ -e "$t_scratch/planted.json" ] && t_fail "an output appeared"
+grep -q "temporary name $t_scratch/planted.json.tmp.[0-9]* is taken" "$t_scratch/stderr" &&
+    t_ok "message names the planted temporary" || t_fail "message: $(cat "$t_scratch/stderr")"
+rm -f "$t_scratch"/planted.json.tmp.*
+t_expect_empty_dir "$dir" "nothing measured after a planted temporary"
+
+"$DISKIO" -m fsync --size 64k --runtime 2 --output "$t_scratch/race.json" "$dir" \
+    >"$t_scratch/stdout" 2>"$t_scratch/stderr" &
+pid=$!
+t_wait_for_file "$dir"
+echo "theirs" >"$t_scratch/race.json"
+wait $pid
+status=$?
+[ "$status" -eq 1 ] && [ "$(cat "$t_scratch/race.json")" = "theirs" ] &&
+    t_ok "a file appearing under the output name during the run is not replaced (exit 1)" ||
+    t_fail "appeared during the run: exit $status, $(cat "$t_scratch/race.json")"
+kept=$(ls "$t_scratch"/race.json.tmp.* 2>/dev/null)
+[ -n "$kept" ] && grep -q '"schema": "diskio-result"' "$kept" &&
+    grep -q "race.json appeared during the run.*the complete file is $kept" "$t_scratch/stderr" &&
+    t_ok "the complete result kept under the temporary name the message gives" ||
+    t_fail "kept: '$kept'; $(cat "$t_scratch/stderr")"
+rm -f "$t_scratch"/race.json.tmp.*
+t_expect_empty_dir "$dir" "test file removed after the race"
 t_done

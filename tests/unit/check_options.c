@@ -2,9 +2,9 @@
 /*
  * Description: diskio's option parsing: defaults, sizes with suffixes,
  * block-size sweeps, mode lists, durations, and every kind of bad value
- * (malformed, zero, negative, overflowing, out of range, conflicting)
- * rejected with a message that names the option; a label that is not
- * printable UTF-8 text refused, naming the byte.
+ * (malformed, zero, negative, overflowing, out of range, conflicting, a mode
+ * or block size listed twice) rejected with a message that names the option;
+ * a label that is not printable UTF-8 text refused, naming the byte.
  */
 #include "config.h"
 
@@ -162,6 +162,9 @@ static const struct {
     {{"--pattern", "zigzag", "d"}, "--pattern"},
     {{"--mode", "fsnyc", "d"}, "fsnyc"},
     {{"--mode", "", "d"}, "--mode"},
+    {{"--mode", "fsync,fdatasync,fsync", "d"}, "fsync is listed twice"},
+    {{"--mode", "all,osync", "d"}, "osync is listed twice"},
+    {{"--bs", "8k,4k,8192", "d"}, "8192 is listed twice"},
     {{"--iodepth", "0", "d"}, "--iodepth"},
     {{"--iodepth", "2000", "d"}, "--iodepth"},
     {{"--iodepth", "8", "-m", "fsync", "d"}, "aio"},

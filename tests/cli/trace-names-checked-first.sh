@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: everything about the output and trace names is checked
+# before anything is measured: a mode or block size listed twice is a
+# usage error (exit 2: its trace would replace the first run's); an
+# --output that is also a run's trace file, however spelled, is a usage
+# error; a per-run trace name too long for its filesystem (with the
+# .tmp.PID diskio writes it under) is refused with exit 3.  All are found
+# within seconds, with nothing created, no test file made and existing files (with
+# --force too) untouched.
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+
+dir="$t_scratch/dir"
+out="$t_scratch/out"
+mkdir "$dir" "$out"
+long_run="--runtime 30"
+
+# Expect STATUS within 10 s (nothing measured), nothing in $dir or $out
+# but what was there.  Usage: refused_first STATUS WHAT -- diskio-args...
+refused_first() {
+    want=$1; what=$2; shift 3
+    before=$(ls -A "$out" | tr '\n' ' ')
+    start=$(date +%s)
+    t_expect_status "$want" "$what" -- "$DISKIO" $long_run "$@"
+    [ $(($(date +%s) - start)) -lt 10 ] || t_fail "$what: refused only after measuring"
+    t_expect_empty_dir "$dir" "$what: no test file"
+    [ "$(ls -A "$out" | tr '\n' ' ')" = "$before" ] || t_fail "$what: files changed in $out: $(ls -A "$out")"
+}
+
+refused_first 2 "a mode listed twice" -- --mode fsync,fdatasync,fsync "$dir"
+grep -q "\-\-mode: fsync is listed twice" "$t_scratch/stderr" && t_ok "message names the mode" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
+refused_first 2 "'all' and a mode" -- --mode all,osync "$dir"
+refused_first 2 "a block size listed twice" -- --mode fsync --bs 8k,4k,8192 "$dir"
+grep -q "\-\-bs: 8192 is listed twice" "$t_scratch/stderr" &&
+    t_ok "message names the size" || t_fail "message: $(cat "$t_scratch/stderr")"
+
+# with --force, existing traces stay: no second run replaces the first's
+echo "first" >"$out/t.fsync-8192.csv"
+refused_first 2 "a mode twice, with --force and existing traces" -- --force \
+    --mode fsync,fsync --trace "$out/t.csv" "$dir"
+[ "$(cat "$out/t.fsync-8192.csv")" = "first" ] && t_ok "existing trace untouched" ||
+    t_fail "existing trace changed"
+rm -f "$out/t.fsync-8192.csv"
+
+# --output is one run's trace
+refused_first 2 "--output is a run's trace" -- --mode fsync,fdatasync \
+    --trace "$out/t.csv" --output "$out/t.fdatasync-8192.csv" "$dir"
+grep -q "t.fdatasync-8192.csv" "$t_scratch/stderr" && grep -q -- "--output" "$t_scratch/stderr" &&
+    t_ok "message names the file and both options" || t_fail "message: $(cat "$t_scratch/stderr")"
+# the same file spelled two ways, one run
+refused_first 2 "--output and --trace one file, spelled differently" -- --mode fsync \
+    --trace "$out/r.csv" --output "$out/../out/./r.csv" "$dir"
+ln -s "$out" "$t_scratch/link"
+refused_first 2 "--output and --trace one file, through a symlinked directory" -- --mode fsync \
+    --force --trace "$out/r.csv" --output "$t_scratch/link/r.csv" "$dir"
+
+# a per-run name too long (the plain name fits; with .fdatasync-8192 and
+# .tmp.PID it is over 255 bytes)
+name=$(printf '%0230d' 0)
+refused_first 3 "a per-run trace name too long" -- --mode fsync,fdatasync \
+    --trace "$out/$name.csv" "$dir"
+grep -q "$name.fdatasync-8192.csv" "$t_scratch/stderr" && grep -q "File name too long" \
+    "$t_scratch/stderr" && grep -q "shorter" "$t_scratch/stderr" &&
+    t_ok "message names the long name and what to do" || t_fail "message: $(cat "$t_scratch/stderr")"
+
+# distinct names still run
+t_expect_status 0 "distinct names run" -- "$DISKIO" -q --mode fsync,fdatasync --bs 4k,8k \
+    --size 64k --count 5 --trace "$out/t.csv" --output "$out/r.json" "$dir"
+[ "$(ls "$out" | wc -l)" -eq 5 ] && t_ok "four traces and the result" || t_fail "$(ls "$out")"
+t_done

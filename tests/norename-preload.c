@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: a test hook, loaded with LD_PRELOAD, for a filesystem
+ * without RENAME_NOREPLACE (sshfs and other FUSE filesystems):
+ * renameat2() with RENAME_NOREPLACE fails with EINVAL, as the kernel
+ * answers for a filesystem that does not implement the flag.  With
+ * DISKIO_TEST_NO_LINK=1, link() and linkat() fail with EPERM too, as on a
+ * filesystem without hard links.  At exit it reports on stderr how often
+ * it refused, so a test can see that it did.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static unsigned long refused_renames, refused_links;
+
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
+              unsigned int flags)
+{
+    static int (*real)(int, const char *, int, const char *, unsigned int);
+    if (flags & RENAME_NOREPLACE) {
+        refused_renames++;
+        errno = EINVAL;
+        return -1;
+    }
+    if (!real)
+        real = (int (*)(int, const char *, int, const char *, unsigned int))dlsym(RTLD_NEXT,
+                                                                                  "renameat2");
+    return real(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+static int links_refused(void)
+{
+    const char *value = getenv("DISKIO_TEST_NO_LINK");
+    if (!value || strcmp(value, "1") != 0)
+        return 0;
+    refused_links++;
+    errno = EPERM;
+    return 1;
+}
+
+int link(const char *oldpath, const char *newpath)
+{
+    static int (*real)(const char *, const char *);
+    if (links_refused())
+        return -1;
+    if (!real)
+        real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "link");
+    return real(oldpath, newpath);
+}
+
+int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
+{
+    static int (*real)(int, const char *, int, const char *, int);
+    if (links_refused())
+        return -1;
+    if (!real)
+        real = (int (*)(int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
+    return real(olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+__attribute__((destructor)) static void report(void)
+{
+    if (refused_renames || refused_links)
+        fprintf(stderr,
+                "norename-preload: %lu renames without replacing refused, %lu links refused\n",
+                refused_renames, refused_links);
+}
