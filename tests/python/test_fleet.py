@@ -181,6 +181,70 @@ class Commands(unittest.TestCase):
             {"db2": ["ssh exited with exit code 255"]})
 
 
+class FakeRun:
+    """subprocess.run's stand-in: records the command, gives back what
+    the engine would have printed, or times out."""
+
+    def __init__(self, stdout=b"", stderr=b"", status=0, timeout=False):
+        self.stdout, self.stderr, self.status = stdout, stderr, status
+        self.timeout, self.calls = timeout, []
+
+    def __call__(self, cmd, **kwargs):
+        self.calls.append(cmd)
+        if self.timeout:
+            raise subprocess.TimeoutExpired(cmd, kwargs.get("timeout"),
+                                            b"", b"")
+        return subprocess.CompletedProcess(cmd, self.status, self.stdout,
+                                           self.stderr)
+
+
+class Engines(unittest.TestCase):
+    def test_pdsh_output_split_and_judged_per_host(self):
+        out = "\n".join([f"db1: {BEGIN}", f"db10: {BEGIN}", f"db1: {RESULT}",
+                         f"db10: {RESULT}", "db1: ", f"db1: {STATUS} 0",
+                         "db10: ", f"db10: {STATUS} 3"]).encode()
+        err = ("db10: diskio: /srv: no room\n"
+               "pdsh@me: db10: ssh exited with exit code 3\n"
+               "db2: ssh: connect to host db2 port 22: Connection refused\n"
+               "pdsh@me: db2: ssh exited with exit code 255\n").encode()
+        fake = FakeRun(out, err, 1)
+        outputs = transport.run_engine("pdsh", ["db1", "db10", "db2"], "CMD",
+                                       fanout=4, timeout=60, runner=fake)
+        self.assertEqual(fake.calls[0][:3], ["pdsh", "-R", "exec"])
+        states = {h: collect.judge(o) for h, o in outputs.items()}
+        self.assertEqual(states["db1"].state, "ok")
+        self.assertEqual(states["db10"].state, "failed")
+        self.assertEqual(states["db10"].diskio_status, 3)
+        self.assertEqual(states["db2"].state, "unreachable")
+        self.assertEqual(states["db2"].reason, "ssh exited with exit code 255")
+
+    def test_clush_remote_failure_before_diskio_is_not_unreachable(self):
+        err = b"clush: db1: exited with exit code 125\n"
+        outputs = transport.run_engine("clush", ["db1"], "CMD", fanout=4,
+                                       timeout=None, runner=FakeRun(b"", err, 1))
+        o = collect.judge(outputs["db1"])
+        self.assertEqual(o.state, "failed")
+        self.assertIn("temporary directory", o.reason)
+
+    def test_ssh_timeout_is_unreachable(self):
+        outputs = transport.run_ssh(["db1", "db2"], {"db1": "A", "db2": "B"},
+                                    fanout=2, timeout=5,
+                                    runner=FakeRun(timeout=True))
+        for host in ("db1", "db2"):
+            o = collect.judge(outputs[host])
+            self.assertEqual(o.state, "unreachable")
+            self.assertEqual(o.reason, "no answer within --timeout 5 s")
+
+    def test_ssh_runs_each_host_its_own_command(self):
+        fake = FakeRun(f"{BEGIN}\n{RESULT}\n{STATUS} 0\n".encode())
+        outputs = transport.run_ssh(["db1", "db2"], {"db1": "A", "db2": "B"},
+                                    config="cfg", fanout=1, timeout=9,
+                                    runner=fake)
+        self.assertEqual(sorted(c[-2:] for c in fake.calls),
+                         [["db1", "A"], ["db2", "B"]])
+        self.assertEqual(collect.judge(outputs["db2"]).state, "ok")
+
+
 def session(stdout, stderr=(), status=0, timed_out=False):
     out = HostOutput("db1", list(stdout), list(stderr), status)
     out.timed_out = timed_out

@@ -165,7 +165,7 @@ for _ in $(seq 1 50); do
     ip netns exec "$ns" ss -ltn | grep -q '127.0.0.1:22203' || break
     sleep 0.1
 done
-for transport in ssh pdsh; do
+for transport in ssh pdsh clush; do
     command -v $transport >/dev/null 2>&1 || continue
     # shellcheck disable=SC2086
     fleet "lab-down-$transport" "down-$transport" --transport $transport -w 'db[1-3]' -- $diskio_args

@@ -18,6 +18,7 @@ exec and clush -R exec, which run "ssh ... %h COMMAND" for every host with
 their own fan-out and timeout, and prefix each output line with "HOST: ";
 split_prefixed() gives each host its lines back."""
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -239,9 +240,21 @@ def run_engine(engine, hosts, command, *, config=None, options=(),
     split_prefixed(_decode(stderr), hosts, err_lines, engine_lines)
     messages = engine_messages(engine_lines, hosts, engine)
     for host in hosts:
+        said = messages.get(host, [])
         outputs[host].stdout = out_lines[host]
-        outputs[host].stderr = err_lines[host] + messages.get(host, [])
-        if any("timeout" in m or "timed out" in m
-               for m in messages.get(host, [])):
+        outputs[host].stderr = err_lines[host] + said
+        outputs[host].exit_status = engine_exit_status(said)
+        if any("timeout" in m or "timed out" in m for m in said):
             outputs[host].timed_out = True
     return outputs
+
+
+def engine_exit_status(messages):
+    """The session's exit status from the engine's words about it ("ssh
+    exited with exit code 255", "exited with exit code 3"): 0 when it
+    says nothing, None when it says something else."""
+    for message in messages:
+        m = re.search(r"exited with exit code (\d+)", message)
+        if m:
+            return int(m.group(1))
+    return None if messages else 0
