@@ -287,6 +287,61 @@ class Judge(unittest.TestCase):
         self.assertEqual(o.state, "failed")
 
 
+def pg_archive(files):
+    """The lines the remote script prints for a pgphases directory."""
+    import base64
+    import io
+    import tarfile
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, data in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    text = base64.encodebytes(buf.getvalue()).decode()
+    return text.splitlines()
+
+
+class PgPhases(unittest.TestCase):
+    def lines(self, files, status=0):
+        return [BEGIN, RESULT, f"{STATUS} 0", transport.PG_BEGIN,
+                *pg_archive(files), f"{transport.PG_STATUS} {status}"]
+
+    def test_files_come_back_beside_the_result(self):
+        files = {"./q_time.csv": b"task,s\n", "./wal.csv": b"w\n",
+                 "./settings.json": b"{}\n", "./sub/x": b"no",
+                 "../evil": b"no", "./result.json": b"no"}
+        o = collect.judge(session(self.lines(files)), pgphases=True)
+        self.assertEqual(o.state, "ok")
+        with tempfile.TemporaryDirectory() as lab:
+            collect.save(lab, o)
+            self.assertEqual(sorted(os.listdir(os.path.join(lab, "db1"))),
+                             ["q_time.csv", "result.json", "settings.json",
+                              "wal.csv"])
+            with open(os.path.join(lab, "db1", "result.json")) as f:
+                self.assertEqual(f.read(), RESULT + "\n")
+            self.assertFalse(os.path.exists(os.path.join(lab, "evil")))
+
+    def test_pgphases_failure_fails_the_host(self):
+        o = collect.judge(session(self.lines({}, 3), ["pg: no server"]),
+                          pgphases=True)
+        self.assertEqual(o.state, "failed")
+        self.assertEqual(o.reason,
+                         "diskio-pgphases exit status 3: pg: no server")
+
+    def test_remote_script_runs_pgphases_after_diskio(self):
+        script = transport.remote_script("/bin/diskio", ["t"],
+                                         ["/bin/pgp", "/srv x"])
+        self.assertIn("""/bin/pgp '/srv x' --output "$d/pgphases" >&2""",
+                      script)
+        self.assertLess(script.index("/bin/diskio"), script.index("/bin/pgp"))
+
+    def test_pgphases_output_refused(self):
+        with self.assertRaisesRegex(UsageError, "without --output"):
+            command.parse_args(["-w", "db1", "--lab", "L", "--pgphases",
+                                "/srv -o x"])
+
+
 class Lab(unittest.TestCase):
     def test_written_whole_never_over_an_existing_one(self):
         with tempfile.TemporaryDirectory() as lab:

@@ -8,7 +8,8 @@
 # stopped is reported unreachable (exit 1) while the others are collected;
 # a diskio failure on one host is reported with diskio's exit status; a
 # hostile argument reaches diskio as one word and runs nothing remotely.
-# Root only; skips (77) without ip netns, sshd, ssh or $DISKIO.
+# --pgphases brings a (stand-in) diskio-pgphases' files back beside the
+# result.  Root only; skips (77) without ip netns, sshd, ssh or $DISKIO.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -144,6 +145,33 @@ for transport in ssh pdsh clush; do
         grep -q "^db2 vs db1" "$work/$transport.out"
     check "$transport: no remote temporary left behind" \
         test -z "$(ls -d /tmp/diskio-fleet.?????? 2>/dev/null)"
+done
+
+# --pgphases: a stand-in diskio-pgphases (PostgreSQL is not what is
+# tested here) writes its files where --output says; they come back
+cat >"$work/remote-pgphases" <<'EOS'
+#!/bin/sh
+out=
+for a in "$@"; do [ "$prev" = --output ] && out=$a; prev=$a; done
+mkdir -p "$out" || exit 3
+printf '%s\n' "$@" >"$out/q_time.csv"
+echo "phase,wal" >"$out/wal.csv"
+echo '{}' >"$out/settings.json"
+EOS
+chmod +x "$work/remote-pgphases"
+for transport in ssh pdsh clush; do
+    command -v $transport >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2086
+    fleet "lab-pg-$transport" "pg-$transport" --transport $transport -w 'db[1-2]' \
+        --pgphases "target --sf 0.1" --diskio-pgphases "$work/remote-pgphases" -- $diskio_args
+    check "$transport --pgphases: exit 0" test $? -eq 0
+    for h in db1 db2; do
+        check "$transport --pgphases: $h's q_time.csv, wal.csv and settings.json beside its result" \
+            test -s "$work/lab-pg-$transport/$h/q_time.csv" -a -s "$work/lab-pg-$transport/$h/wal.csv" \
+            -a -s "$work/lab-pg-$transport/$h/settings.json" -a -s "$work/lab-pg-$transport/$h/result.json"
+    done
+    check "$transport --pgphases: its arguments as given" \
+        test "$(head -3 "$work/lab-pg-$transport/db1/q_time.csv" | tr '\n' ' ')" = "target --sf 0.1 "
 done
 
 # a diskio failure on one host: db2's target is a directory of /proc,

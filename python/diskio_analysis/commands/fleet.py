@@ -5,6 +5,7 @@ host saying what failed, then diskio-compare over the lab.  See
 diskio-fleet(1)."""
 
 import os
+import shlex
 
 from ..cli import new_parser, report, run_command, write_stdout
 from ..compare import DEFAULT_METRICS, compare
@@ -110,6 +111,14 @@ def parse_args(argv):
     parser.add_argument("--diskio", default="diskio", metavar="PATH",
                         help="diskio's path on the hosts (default: diskio "
                              "on their PATH)")
+    parser.add_argument("--pgphases", metavar="ARGS",
+                        help="after diskio, run diskio-pgphases ARGS on "
+                             "each host (one string, split as the shell "
+                             "does; --output is chosen by diskio-fleet) and "
+                             "bring its files into LAB/HOST")
+    parser.add_argument("--diskio-pgphases", default="diskio-pgphases",
+                        metavar="PATH", help="diskio-pgphases' path on the "
+                        "hosts (default: on their PATH)")
     parser.add_argument("--baseline", metavar="HOST",
                         help="host the comparison is against (default: "
                              "the first host collected)")
@@ -125,6 +134,18 @@ def parse_args(argv):
                              "where each host writes its result; leave "
                              "--output out (results go to --lab)")
     args.diskio_args = diskio_args
+    args.pgphases_args = None
+    if args.pgphases is not None:
+        try:
+            args.pgphases_args = shlex.split(args.pgphases)
+        except ValueError as err:
+            raise UsageError(f"--pgphases {args.pgphases!r}: {err}")
+        if not args.pgphases_args or any(
+                a in OWN_OPTIONS or a.startswith("--output=")
+                for a in args.pgphases_args):
+            raise UsageError(f"--pgphases {args.pgphases!r}: give "
+                             "diskio-pgphases' DIRECTORY and options, "
+                             "without --output (diskio-fleet chooses it)")
     if args.ssh_config and not os.path.isfile(args.ssh_config):
         raise UsageError(f"-F {args.ssh_config}: no such file; give an "
                          "ssh_config file")
@@ -150,18 +171,21 @@ def run_hosts(args, engine):
     """{host: HostOutput} of every host, through the engine."""
     common = dict(config=args.ssh_config, options=args.ssh_option,
                   fanout=args.fanout, timeout=args.timeout)
+    pgphases = None if args.pgphases_args is None else \
+        [args.diskio_pgphases, *args.pgphases_args]
     if engine == "ssh":
         commands = {h: transport.remote_command(
-            args.diskio, host_args(args.diskio_args, h))
+            args.diskio, host_args(args.diskio_args, h), pgphases)
             for h in args.host_list}
         return transport.run_ssh(args.host_list, commands, **common)
     # one command line for every host: the engine puts each host's name
     # where it says %h
     transport.check_engine_args([args.diskio, *args.diskio_args,
                                  *(args.ssh_option or []),
-                                 args.ssh_config or ""])
+                                 args.ssh_config or "", *(pgphases or [])])
     command = transport.remote_command(
-        args.diskio, host_args(args.diskio_args, transport.HOST_MARK))
+        args.diskio, host_args(args.diskio_args, transport.HOST_MARK),
+        pgphases)
     return transport.run_engine(engine, args.host_list, command, **common)
 
 
@@ -205,9 +229,11 @@ def run(argv):
                  f"{engine}")
     outputs = run_hosts(args, engine)
     outcomes = []
+    pgphases = args.pgphases_args is not None
     for host in args.host_list:
         make_output_dir(os.path.join(args.lab, host), "--lab", EXIT_LAB)
-        outcomes.append(collect.save(args.lab, collect.judge(outputs[host]),
+        outcomes.append(collect.save(args.lab, collect.judge(outputs[host],
+                                                   pgphases=bool(pgphases)),
                                      args.force))
     save_logs(args.lab, outputs, args.force)
     text = "per host:\n" + collect.summary(outcomes)

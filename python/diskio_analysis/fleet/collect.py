@@ -3,12 +3,15 @@
 written into LAB/HOST/result.json (whole or not at all, never over an
 existing file unless --force), and the per-host summary."""
 
+import base64
+import io
 import json
 import os
+import tarfile
 from dataclasses import dataclass
 
 from ..outputs import OutputError, make_output_dir, write_output_file
-from .transport import BEGIN, EXIT_NO_TEMP, STATUS
+from .transport import BEGIN, EXIT_NO_TEMP, PG_BEGIN, PG_STATUS, STATUS
 
 OK, FAILED, UNREACHABLE = "ok", "failed", "unreachable"
 
@@ -47,6 +50,36 @@ def parse_output(lines):
     return status, result
 
 
+def parse_pgphases(lines):
+    """(diskio-pgphases' exit status or None, {name: bytes} of the
+    regular files of its output directory, without subdirectories) from
+    one session's stdout lines; ValueError when the archive is damaged."""
+    status, payload, inside = None, None, None
+    for line in lines:
+        if line == PG_BEGIN:
+            inside = []
+        elif line.startswith(PG_STATUS) and inside is not None:
+            try:
+                status = int(line[len(PG_STATUS):].strip())
+            except ValueError:
+                status = None
+            payload, inside = "".join(inside), None
+        elif inside is not None:
+            inside.append(line.strip())
+    files = {}
+    if payload:
+        data = base64.b64decode(payload, validate=True)
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+            for member in tar.getmembers():
+                name = member.name[2:] if member.name.startswith("./") \
+                    else member.name
+                if not member.isfile() or not name or "/" in name or \
+                        name.startswith("."):
+                    continue
+                files[name] = tar.extractfile(member).read()
+    return status, files
+
+
 def last_line(lines):
     for line in reversed(lines):
         if line.strip():
@@ -54,8 +87,31 @@ def last_line(lines):
     return ""
 
 
-def judge(out):
-    """The Outcome of one HostOutput."""
+def judge(out, pgphases=False):
+    """The Outcome of one HostOutput (with pgphases, diskio-pgphases'
+    too: its files in .pg_files)."""
+    outcome = judge_diskio(out)
+    outcome.pg_files = {}
+    if not pgphases or outcome.state == UNREACHABLE:
+        return outcome
+    try:
+        status, files = parse_pgphases(out.stdout)
+    except (ValueError, tarfile.TarError):
+        status, files = None, {}
+        why = "its output came back damaged"
+    else:
+        why = last_line(out.stderr)
+    outcome.pg_files = files
+    if status != 0 and outcome.state == OK:
+        outcome.state = FAILED
+        outcome.reason = (f"diskio-pgphases: {why or 'no status came back'}"
+                          if status is None else
+                          f"diskio-pgphases exit status {status}: {why}")
+    return outcome
+
+
+def judge_diskio(out):
+    """The Outcome of one HostOutput, as far as diskio goes."""
     status, text = parse_output(out.stdout)
     why = last_line(out.stderr)
     if status is None:
@@ -89,21 +145,35 @@ def host_dir(lab, host):
     return os.path.join(lab, host)
 
 
+# names diskio-fleet writes itself in LAB/HOST: a file of diskio-pgphases
+# by one of these names is not taken
+OWN_NAMES = ("result.json", "diskio.log")
+
+
 def save(lab, outcome, force=False):
-    """The host's result into LAB/HOST/result.json; a partial result of a
-    failed run is kept too (diskio's exit status 1 writes one).  An
-    output that cannot be written turns the host into a failure."""
-    if outcome.result_text is None:
+    """The host's result into LAB/HOST/result.json (a partial result of a
+    failed run too: diskio's exit status 1 writes one) and the files of
+    its diskio-pgphases beside it.  An output that cannot be written
+    turns the host into a failure."""
+    pg_files = {name: data for name, data in
+                getattr(outcome, "pg_files", {}).items()
+                if name not in OWN_NAMES}
+    if outcome.result_text is None and not pg_files:
         return outcome
-    path = os.path.join(host_dir(lab, outcome.host), "result.json")
+    directory = host_dir(lab, outcome.host)
     try:
-        make_output_dir(host_dir(lab, outcome.host), "--lab")
-        write_output_file(path, outcome.result_text, option="--lab",
-                          force=force)
+        make_output_dir(directory, "--lab")
+        if outcome.result_text is not None:
+            path = os.path.join(directory, "result.json")
+            write_output_file(path, outcome.result_text, option="--lab",
+                              force=force)
+            outcome.path = path
+        for name, data in sorted(pg_files.items()):
+            write_output_file(os.path.join(directory, name),
+                              data.decode("utf-8", "surrogateescape"),
+                              option="--lab", force=force)
     except OutputError as err:
         outcome.state, outcome.reason = FAILED, str(err)
-        return outcome
-    outcome.path = path
     return outcome
 
 

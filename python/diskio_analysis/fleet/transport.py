@@ -30,6 +30,8 @@ from ..errors import UsageError
 
 BEGIN = "diskio-fleet-begin"
 STATUS = "diskio-fleet-status:"
+PG_BEGIN = "diskio-fleet-pgphases-begin"
+PG_STATUS = "diskio-fleet-pgphases-status:"
 TRANSPORTS = ("auto", "pdsh", "clush", "ssh")
 # the status of the script when the remote side cannot make its temporary
 # directory (before diskio ran)
@@ -48,13 +50,17 @@ class HostOutput:
     timed_out: bool = False
 
 
-def remote_script(diskio, args):
-    """The sh script one host runs (see the module's docstring)."""
+def remote_script(diskio, args, pgphases=None):
+    """The sh script one host runs (see the module's docstring).
+    pgphases: [PATH, ARGS...] of a diskio-pgphases to run after diskio,
+    its output directory sent back as a base64 tar between PG_BEGIN and
+    PG_STATUS."""
     words = " ".join(shlex.quote(a) for a in [diskio, *args])
-    return (
+    script = (
         'd=$(mktemp -d "${TMPDIR:-/tmp}/diskio-fleet.XXXXXX") && '
         f'[ -n "$d" ] && [ -d "$d" ] || exit {EXIT_NO_TEMP}\n'
-        'clean() { rm -f "$d/result.json"; rmdir "$d"; }\n'
+        'clean() { rm -f "$d/result.json"; rm -rf "$d/pgphases"; '
+        'rmdir "$d"; }\n'
         "trap clean EXIT\n"
         "trap 'exit 129' HUP\ntrap 'exit 130' INT\ntrap 'exit 143' TERM\n"
         f'{words} --output "$d/result.json" >&2\n'
@@ -62,13 +68,23 @@ def remote_script(diskio, args):
         f"echo {BEGIN}\n"
         'cat "$d/result.json" 2>/dev/null\n'
         "echo\n"
-        f'echo "{STATUS} $s"\n'
-        "exit $s\n")
+        f'echo "{STATUS} $s"\n')
+    if pgphases:
+        pg_words = " ".join(shlex.quote(a) for a in pgphases)
+        script += (
+            f'{pg_words} --output "$d/pgphases" >&2\n'
+            "p=$?\n"
+            f"echo {PG_BEGIN}\n"
+            'if [ -d "$d/pgphases" ]; then (cd "$d/pgphases" && tar cf - .) '
+            "| base64; fi\n"
+            f'echo "{PG_STATUS} $p"\n'
+            '[ "$s" -ne 0 ] || s=$p\n')
+    return script + "exit $s\n"
 
 
-def remote_command(diskio, args):
+def remote_command(diskio, args, pgphases=None):
     """The one word the remote login shell runs: sh -c 'SCRIPT'."""
-    return "sh -c " + shlex.quote(remote_script(diskio, args))
+    return "sh -c " + shlex.quote(remote_script(diskio, args, pgphases))
 
 
 def ssh_options(config=None, options=(), timeout=None):
