@@ -361,6 +361,11 @@ class Lab(unittest.TestCase):
                 self.assertEqual(f.read(), RESULT + "\n")
             with self.assertRaisesRegex(Exception, "exists"):
                 command.prepare_lab(lab, ["db1"], force=False)
+            os.mkdir(os.path.join(lab, "db2"))
+            with open(os.path.join(lab, "db2", "diskio.log"), "w") as f:
+                f.write("the user's\n")
+            with self.assertRaisesRegex(Exception, "db2/diskio.log: exists"):
+                command.prepare_lab(lab, ["db2"], force=False)
 
     def test_summary_and_status(self):
         outcomes = [collect.Outcome("db1", "ok", 0, RESULT, "L/db1/result.json"),

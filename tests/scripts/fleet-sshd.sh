@@ -174,6 +174,16 @@ for transport in ssh pdsh clush; do
         test "$(head -3 "$work/lab-pg-$transport/db1/q_time.csv" | tr '\n' ' ')" = "target --sf 0.1 "
 done
 
+# one --label for every host: one environment, nothing to compare; the
+# hosts all gave their results, so the status is 0
+# shellcheck disable=SC2086
+fleet lab-onelabel onelabel --transport ssh -w 'db[1-2]' -- --label same $diskio_args
+check "one --label for every host: exit 0" test $? -eq 0
+check "one --label for every host: a line says why there is no comparison" \
+    grep -q "^no comparison: " "$work/onelabel.out"
+check "one --label for every host: both results kept with that label" \
+    test "$(label_of "$work/lab-onelabel/db2/result.json" 2>/dev/null)" = same
+
 # a diskio failure on one host: db2's target is a directory of /proc,
 # where no test file can be made (diskio's exit status 3)
 rmdir "$work/home-db2/target"
