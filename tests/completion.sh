@@ -52,7 +52,7 @@ accepted() {
     "$top_builddir/diskio" "$@" "$scratch" 2>&1 | sed -n 's/.*(accepted: \(.*\))$/\1/p' | tr -d ','
 }
 
-for cmd in diskio diskio-compare diskio-correlate diskio-plot diskio-pgphases; do
+for cmd in diskio diskio-compare diskio-correlate diskio-plot diskio-pgphases diskio-fleet; do
     spec=$(complete -p "$cmd" 2>/dev/null)
     case $spec in
     *"-F _diskio_complete $cmd") ok "complete -p $cmd" ;;

@@ -1,0 +1,254 @@
+# SPDX-License-Identifier: MIT
+"""diskio-fleet: the same diskio command on many hosts through pdsh,
+clush or ssh; each host's result into LAB/HOST/result.json, a line per
+host saying what failed, then diskio-compare over the lab.  See
+diskio-fleet(1)."""
+
+import os
+import shlex
+
+from ..cli import new_parser, report, run_command, write_stdout
+from ..compare import DEFAULT_METRICS, compare
+from ..compare_render import RENDERERS
+from ..errors import ToolError, UsageError
+from ..fleet import collect, hostlist, transport
+from ..noise import DEFAULT_MIN_CHANGE
+from ..outputs import OutputError, make_output_dir, write_output_file
+from ..result import load_result
+
+PROG = "diskio-fleet"
+EXIT_SOME_FAILED = 1
+EXIT_LAB = 3
+EXIT_INTERNAL = 4
+OWN_OPTIONS = ("-o", "--output")
+
+
+def split_argv(argv):
+    """(the fleet's own arguments, diskio's): diskio's follow the first
+    '--'."""
+    if "--" in argv:
+        at = argv.index("--")
+        return argv[:at], argv[at + 1:]
+    return argv, []
+
+
+def has_option(args, short, long):
+    """Whether diskio's args give the option (-l X, -lX, --label X,
+    --label=X), before a '--' of their own."""
+    for arg in args:
+        if arg == "--":
+            break
+        if arg == short or arg == long or arg.startswith(long + "=") or \
+                (arg.startswith(short) and not arg.startswith("--")):
+            return True
+    return False
+
+
+def host_args(diskio_args, host):
+    """diskio's args for one host: labelled with the host's name unless
+    the user gave a label."""
+    if has_option(diskio_args, "-l", "--label"):
+        return list(diskio_args)
+    return ["--label", host, *diskio_args]
+
+
+def positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise UsageError(f"--fanout {text!r}: want a whole number >= 1")
+    return value
+
+
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        raise UsageError(f"--timeout {text!r}: want seconds > 0")
+    return value
+
+
+def parse_args(argv):
+    own, diskio_args = split_argv(argv)
+    parser = new_parser(
+        PROG,
+        "Run the same diskio command on many hosts through pdsh, clush or "
+        "ssh, collect each host's result into LAB/HOST/result.json and "
+        "compare them.",
+        "Usage: diskio-fleet -w HOSTS --lab DIR [OPTIONS] -- [DISKIO "
+        "ARGS...]. Exit status: 0 every host ok, 1 a host failed or was "
+        "unreachable (the others are collected), 2 usage error, 3 the lab "
+        "cannot be written, 4 internal error. See diskio-fleet(1).")
+    parser.add_argument("-w", dest="hosts", action="append", metavar="HOSTS",
+                        required=True,
+                        help="hosts in pdsh's syntax: db1,db2, db[1-4], "
+                             "db[01-10], r[1-2]n[1-3], ^FILE (repeatable)")
+    parser.add_argument("-x", dest="exclude", action="append", default=[],
+                        metavar="HOSTS", help="hosts to leave out (same "
+                        "syntax, repeatable)")
+    parser.add_argument("--lab", required=True, metavar="DIR",
+                        help="where each host's result goes: "
+                             "DIR/HOST/result.json (created)")
+    parser.add_argument("--transport", choices=transport.TRANSPORTS,
+                        default="auto",
+                        help="engine: pdsh, clush or ssh; auto takes the "
+                             "first of them installed (default: auto)")
+    parser.add_argument("-F", dest="ssh_config", metavar="FILE",
+                        help="ssh_config file for every connection "
+                             "(ssh -F)")
+    parser.add_argument("--ssh-option", action="append", default=[],
+                        metavar="OPT", help="an ssh -o option, e.g. "
+                        "Port=2222 (repeatable)")
+    parser.add_argument("--fanout", type=positive_int, default=16,
+                        metavar="N", help="hosts run at once (default 16)")
+    parser.add_argument("--timeout", type=seconds, default=3600,
+                        metavar="SEC", help="a host that has not finished "
+                        "after SEC seconds is given up (default 3600)")
+    parser.add_argument("--diskio", default="diskio", metavar="PATH",
+                        help="diskio's path on the hosts (default: diskio "
+                             "on their PATH)")
+    parser.add_argument("--pgphases", metavar="ARGS",
+                        help="after diskio, run diskio-pgphases ARGS on "
+                             "each host (one string, split as the shell "
+                             "does; --output is chosen by diskio-fleet) and "
+                             "bring its files into LAB/HOST")
+    parser.add_argument("--diskio-pgphases", default="diskio-pgphases",
+                        metavar="PATH", help="diskio-pgphases' path on the "
+                        "hosts (default: on their PATH)")
+    parser.add_argument("--baseline", metavar="HOST",
+                        help="host the comparison is against (default: "
+                             "the first host collected)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace results already in the lab")
+    args = parser.parse_args(own)
+    for arg in diskio_args:
+        if arg == "--":
+            break
+        if arg in OWN_OPTIONS or arg.startswith("--output=") or \
+                (arg.startswith("-o") and not arg.startswith("--")):
+            raise UsageError(f"diskio argument {arg}: diskio-fleet chooses "
+                             "where each host writes its result; leave "
+                             "--output out (results go to --lab)")
+    args.diskio_args = diskio_args
+    args.pgphases_args = None
+    if args.pgphases is not None:
+        try:
+            args.pgphases_args = shlex.split(args.pgphases)
+        except ValueError as err:
+            raise UsageError(f"--pgphases {args.pgphases!r}: {err}")
+        if not args.pgphases_args or any(
+                a in OWN_OPTIONS or a.startswith("--output=")
+                for a in args.pgphases_args):
+            raise UsageError(f"--pgphases {args.pgphases!r}: give "
+                             "diskio-pgphases' DIRECTORY and options, "
+                             "without --output (diskio-fleet chooses it)")
+    if args.ssh_config and not os.path.isfile(args.ssh_config):
+        raise UsageError(f"-F {args.ssh_config}: no such file; give an "
+                         "ssh_config file")
+    args.host_list = hostlist.select(args.hosts, args.exclude)
+    if args.baseline and args.baseline not in args.host_list:
+        raise UsageError(f"--baseline {args.baseline}: not one of the "
+                         "hosts")
+    return args
+
+
+def prepare_lab(lab, hosts, force):
+    """The lab directory, created; refused before anything runs when a
+    host's result is already there (without --force)."""
+    make_output_dir(lab, "--lab", EXIT_LAB)
+    for host in hosts:
+        for name in collect.OWN_NAMES:
+            path = os.path.join(lab, host, name)
+            if os.path.lexists(path) and not force:
+                raise OutputError(path, "exists", "choose another --lab or "
+                                  "pass --force to replace it", EXIT_LAB)
+
+
+def run_hosts(args, engine):
+    """{host: HostOutput} of every host, through the engine."""
+    common = dict(config=args.ssh_config, options=args.ssh_option,
+                  fanout=args.fanout, timeout=args.timeout)
+    pgphases = None if args.pgphases_args is None else \
+        [args.diskio_pgphases, *args.pgphases_args]
+    if engine == "ssh":
+        commands = {h: transport.remote_command(
+            args.diskio, host_args(args.diskio_args, h), pgphases)
+            for h in args.host_list}
+        return transport.run_ssh(args.host_list, commands, **common)
+    # one command line for every host: the engine puts each host's name
+    # where it says %h
+    transport.check_engine_args([args.diskio, *args.diskio_args,
+                                 *(args.ssh_option or []),
+                                 args.ssh_config or "", *(pgphases or [])])
+    command = transport.remote_command(
+        args.diskio, host_args(args.diskio_args, transport.HOST_MARK),
+        pgphases)
+    return transport.run_engine(engine, args.host_list, command, **common)
+
+
+def save_logs(lab, outputs, force):
+    """Each host's stderr (diskio's table and messages, ssh's) into
+    LAB/HOST/diskio.log, for the failure the summary names in one line."""
+    for host, out in outputs.items():
+        if not out.stderr:
+            continue
+        try:
+            write_output_file(os.path.join(lab, host, "diskio.log"),
+                              "\n".join(out.stderr) + "\n", option="--lab",
+                              force=force)
+        except OutputError as err:
+            report(PROG, f"{host}: {err}")
+
+
+def comparison(outcomes, baseline):
+    """diskio-compare's text over the collected results, or a line saying
+    why there is none."""
+    collected = [o for o in outcomes if o.path and o.state == collect.OK]
+    if len(collected) < 2:
+        return (f"no comparison: {len(collected)} host result collected, "
+                "diskio-compare needs two\n")
+    if baseline and baseline not in [o.host for o in collected]:
+        return f"no comparison: baseline {baseline} gave no result\n"
+    results = [load_result(o.path) for o in collected]
+    base_label = None
+    if baseline:
+        base_label = results[[o.host for o in collected].index(baseline)] \
+            .label or baseline
+    return RENDERERS["text"](compare(results, DEFAULT_METRICS, base_label,
+                                     DEFAULT_MIN_CHANGE))
+
+
+def run(argv):
+    args = parse_args(argv)
+    engine = transport.choose(args.transport)
+    prepare_lab(args.lab, args.host_list, args.force)
+    report(PROG, f"running diskio on {len(args.host_list)} host(s) through "
+                 f"{engine}")
+    outputs = run_hosts(args, engine)
+    outcomes = []
+    pgphases = args.pgphases_args is not None
+    for host in args.host_list:
+        make_output_dir(os.path.join(args.lab, host), "--lab", EXIT_LAB)
+        outcome = collect.judge(outputs[host], pgphases=pgphases)
+        outcomes.append(collect.save(args.lab, outcome, args.force))
+    save_logs(args.lab, outputs, args.force)
+    text = "per host:\n" + collect.summary(outcomes)
+    try:
+        text += "\n" + comparison(outcomes, args.baseline)
+    except ToolError as err:
+        # e.g. one --label given for every host: one environment; the
+        # results are in the lab all the same, the status is the hosts'
+        text += f"\nno comparison: {err}\n"
+    write_stdout(text)
+    status = collect.exit_status(outcomes)
+    if status:
+        raise ToolError("not every host gave its result (see above and "
+                        f"{args.lab}/HOST/diskio.log)", status)
+
+
+def main(argv=None):
+    return run_command(PROG, run, argv, internal_status=EXIT_INTERNAL)

@@ -1,0 +1,204 @@
+# SPDX-License-Identifier: MIT
+"""Each host's outcome from what its session gave back, its result
+written into LAB/HOST/result.json (whole or not at all, never over an
+existing file unless --force), and the per-host summary."""
+
+import base64
+import io
+import json
+import os
+import tarfile
+from dataclasses import dataclass
+
+from ..outputs import OutputError, make_output_dir, write_output_file
+from .transport import BEGIN, EXIT_NO_TEMP, PG_BEGIN, PG_STATUS, STATUS
+
+OK, FAILED, UNREACHABLE = "ok", "failed", "unreachable"
+
+
+@dataclass
+class Outcome:
+    """One host's: state (ok, failed, unreachable), diskio's exit status
+    (None when diskio never ran), the result text (None without one), the
+    file it was written to and the one line saying why it failed."""
+    host: str
+    state: str
+    diskio_status: int = None
+    result_text: str = None
+    path: str = None
+    reason: str = ""
+
+
+def parse_output(lines):
+    """(diskio's exit status or None, the result text or None) from one
+    session's stdout lines."""
+    status, result, inside = None, None, None
+    for line in lines:
+        if line == BEGIN:
+            inside = []
+        elif line.startswith(STATUS):
+            try:
+                status = int(line[len(STATUS):].strip())
+            except ValueError:
+                status = None
+            if inside is not None:
+                text = "\n".join(inside).strip()
+                result = text + "\n" if text else None
+            inside = None
+        elif inside is not None:
+            inside.append(line)
+    return status, result
+
+
+def parse_pgphases(lines):
+    """(diskio-pgphases' exit status or None, {name: bytes} of the
+    regular files of its output directory, without subdirectories) from
+    one session's stdout lines; ValueError when the archive is damaged."""
+    status, payload, inside = None, None, None
+    for line in lines:
+        if line == PG_BEGIN:
+            inside = []
+        elif line.startswith(PG_STATUS) and inside is not None:
+            try:
+                status = int(line[len(PG_STATUS):].strip())
+            except ValueError:
+                status = None
+            payload, inside = "".join(inside), None
+        elif inside is not None:
+            inside.append(line.strip())
+    files = {}
+    if payload:
+        data = base64.b64decode(payload, validate=True)
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
+            for member in tar.getmembers():
+                name = member.name[2:] if member.name.startswith("./") \
+                    else member.name
+                if not member.isfile() or not name or "/" in name or \
+                        name.startswith("."):
+                    continue
+                files[name] = tar.extractfile(member).read()
+    return status, files
+
+
+def last_line(lines):
+    for line in reversed(lines):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def judge(out, pgphases=False):
+    """The Outcome of one HostOutput (with pgphases, diskio-pgphases'
+    too: its files in .pg_files)."""
+    outcome = judge_diskio(out)
+    outcome.pg_files = {}
+    if not pgphases or outcome.state == UNREACHABLE:
+        return outcome
+    try:
+        status, files = parse_pgphases(out.stdout)
+    except (ValueError, tarfile.TarError):
+        status, files = None, {}
+        why = "its output came back damaged"
+    else:
+        why = last_line(out.stderr)
+    outcome.pg_files = files
+    if status != 0 and outcome.state == OK:
+        outcome.state = FAILED
+        outcome.reason = (f"diskio-pgphases: {why or 'no status came back'}"
+                          if status is None else
+                          f"diskio-pgphases exit status {status}: {why}")
+    return outcome
+
+
+def judge_diskio(out):
+    """The Outcome of one HostOutput, as far as diskio goes."""
+    status, text = parse_output(out.stdout)
+    why = last_line(out.stderr)
+    if status is None:
+        if out.timed_out:
+            return Outcome(out.host, UNREACHABLE, reason=why or
+                           "no answer within the timeout")
+        if out.exit_status == EXIT_NO_TEMP:
+            return Outcome(out.host, FAILED, reason="cannot make a "
+                           f"temporary directory on the host: {why}")
+        if out.exit_status not in (None, 255):
+            return Outcome(out.host, FAILED, reason=f"remote command exit "
+                           f"status {out.exit_status}: {why}")
+        return Outcome(out.host, UNREACHABLE, reason=why or
+                       "the session ended before diskio ran")
+    if text is not None:
+        try:
+            json.loads(text)
+        except ValueError:
+            return Outcome(out.host, FAILED, status, reason="the result "
+                           "came back damaged (not JSON)")
+    if status != 0:
+        return Outcome(out.host, FAILED, status, text,
+                       reason=f"diskio exit status {status}: {why}")
+    if text is None:
+        return Outcome(out.host, FAILED, status, reason="diskio wrote no "
+                       "result")
+    return Outcome(out.host, OK, status, text)
+
+
+def host_dir(lab, host):
+    return os.path.join(lab, host)
+
+
+# names diskio-fleet writes itself in LAB/HOST: a file of diskio-pgphases
+# by one of these names is not taken
+OWN_NAMES = ("result.json", "diskio.log")
+
+
+def save(lab, outcome, force=False):
+    """The host's result into LAB/HOST/result.json (a partial result of a
+    failed run too: diskio's exit status 1 writes one) and the files of
+    its diskio-pgphases beside it.  An output that cannot be written
+    turns the host into a failure."""
+    pg_files = {name: data for name, data in
+                getattr(outcome, "pg_files", {}).items()
+                if name not in OWN_NAMES}
+    if outcome.result_text is None and not pg_files:
+        return outcome
+    directory = host_dir(lab, outcome.host)
+    try:
+        make_output_dir(directory, "--lab")
+        if outcome.result_text is not None:
+            path = os.path.join(directory, "result.json")
+            write_output_file(path, outcome.result_text, option="--lab",
+                              force=force)
+            outcome.path = path
+        for name, data in sorted(pg_files.items()):
+            write_output_file(os.path.join(directory, name),
+                              data.decode("utf-8", "surrogateescape"),
+                              option="--lab", force=force)
+    except OutputError as err:
+        outcome.state, outcome.reason = FAILED, str(err)
+    return outcome
+
+
+def summary(outcomes):
+    """The per-host lines printed at the end, then one totals line."""
+    width = max(len(o.host) for o in outcomes)
+    lines = []
+    for o in outcomes:
+        if o.state == OK:
+            text = f"ok         {o.path}"
+        elif o.state == FAILED:
+            text = f"failed     {o.reason}"
+            if o.path:
+                text += f" (partial result kept: {o.path})"
+        else:
+            text = f"unreachable {o.reason}"
+        lines.append(f"  {o.host:<{width}}  {text}")
+    counts = {s: sum(1 for o in outcomes if o.state == s)
+              for s in (OK, FAILED, UNREACHABLE)}
+    lines.append(f"{counts[OK]} ok, {counts[FAILED]} failed, "
+                 f"{counts[UNREACHABLE]} unreachable of {len(outcomes)} "
+                 "hosts")
+    return "\n".join(lines) + "\n"
+
+
+def exit_status(outcomes):
+    """0 when every host gave its result, 1 otherwise."""
+    return 0 if all(o.state == OK for o in outcomes) else 1

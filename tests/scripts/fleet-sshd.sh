@@ -1,0 +1,241 @@
+#!/bin/bash
+# Description: diskio-fleet against real sshd servers: three sshd started
+# by this test on loopback ports inside its own network namespace (nothing
+# listens outside it), with a throw-away key.  Each "host" runs the built
+# diskio in a directory of its own.  Through ssh, pdsh and clush: every
+# host's result lands in LAB/HOST/result.json labelled with the host's
+# name and diskio-compare's table ends the output; a host whose sshd is
+# stopped is reported unreachable (exit 1) while the others are collected;
+# a diskio failure on one host is reported with diskio's exit status; a
+# hostile argument reaches diskio as one word and runs nothing remotely.
+# --pgphases brings a (stand-in) diskio-pgphases' files back beside the
+# result.  Root only; skips (77) without ip netns, sshd, ssh or $DISKIO.
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top_builddir=${top_builddir:-$(cd "$here/../.." && pwd)}
+python=${PYTHON3:-python3}
+fleet="$top_builddir/scripts/diskio-fleet"
+
+skip() { echo "SKIP: $*"; exit 77; }
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespace, sshd)"
+[ -n "${DISKIO:-}" ] && [ -x "$DISKIO" ] || skip "\$DISKIO is not an executable diskio"
+command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is not installed"
+sshd=$(command -v sshd || echo /usr/sbin/sshd)
+[ -x "$sshd" ] || skip "sshd (openssh-server) is not installed"
+command -v ssh >/dev/null 2>&1 || skip "ssh (openssh-client) is not installed"
+command -v ssh-keygen >/dev/null 2>&1 || skip "ssh-keygen is not installed"
+command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed"
+
+ns="diskio-fleet-$$"
+work=$(mktemp -d "${TMPDIR:-/tmp}/diskio-fleet-test.XXXXXX") || exit 1
+cleanup() {
+    for pidfile in "$work"/sshd-*.pid; do
+        [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
+    done
+    for pid in ${sshd_pids:-}; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    ip netns delete "$ns" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+failures=0
+check() {   # check DESCRIPTION COMMAND...
+    local what=$1; shift
+    if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
+}
+
+ip netns add "$ns" || skip "cannot create a network namespace"
+ip netns exec "$ns" ip link set lo up || { echo "FAIL bringing up lo in $ns"; exit 1; }
+
+ssh-keygen -q -t ed25519 -N '' -f "$work/client_key" || exit 1
+ssh-keygen -q -t ed25519 -N '' -f "$work/host_key" || exit 1
+cp "$work/client_key.pub" "$work/authorized_keys"
+
+# the "remote" diskio: the built one, run in the host's own directory
+# (sshd's SetEnv says which), so that each host measures its own target
+cat >"$work/remote-diskio" <<EOS
+#!/bin/sh
+cd "\$FLEET_HOME" || exit 3
+exec "$DISKIO" "\$@"
+EOS
+chmod +x "$work/remote-diskio"
+
+ports="22201 22202 22203"
+sshd_pids=""
+: >"$work/ssh_config"
+i=0
+for port in $ports; do
+    i=$((i + 1))
+    mkdir -p "$work/home-db$i/target"
+    cat >"$work/sshd-$i.conf" <<EOS
+ListenAddress 127.0.0.1
+Port $port
+HostKey $work/host_key
+AuthorizedKeysFile $work/authorized_keys
+PermitRootLogin prohibit-password
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+PidFile $work/sshd-$i.pid
+SetEnv FLEET_HOME=$work/home-db$i
+EOS
+    # sshd wants its privilege separation directory /run/sshd: given a
+    # tmpfs /run of its own in a private mount namespace, nothing outside
+    # the test is touched
+    ip netns exec "$ns" unshare -m --propagation private sh -c \
+        'mount -t tmpfs -o mode=755 tmpfs /run && mkdir -m 755 /run/sshd && exec "$0" -D -e -f "$1"' \
+        "$sshd" "$work/sshd-$i.conf" 2>"$work/sshd-$i.log" &
+    sshd_pids="$sshd_pids $!"
+    cat >>"$work/ssh_config" <<EOS
+Host db$i
+    HostName 127.0.0.1
+    Port $port
+    User root
+    IdentityFile $work/client_key
+    IdentitiesOnly yes
+    UserKnownHostsFile $work/known_hosts
+    StrictHostKeyChecking accept-new
+    LogLevel ERROR
+EOS
+done
+# wait for the three to listen (inside the namespace)
+for _ in $(seq 1 50); do
+    n=$(ip netns exec "$ns" ss -ltn 2>/dev/null | grep -c '127.0.0.1:2220[123]')
+    [ "$n" -eq 3 ] && break
+    sleep 0.1
+done
+check "the three sshd listen inside the namespace" test "$n" -eq 3
+check "none of them listens outside it" \
+    test -z "$(ss -ltn 2>/dev/null | grep '127.0.0.1:2220[123]')"
+
+fleet() {   # fleet LAB OUT [FLEET ARGS...] -- [DISKIO ARGS...]
+    local lab=$1 out=$2; shift 2
+    ip netns exec "$ns" "$python" "$fleet" -F "$work/ssh_config" \
+        --diskio "$work/remote-diskio" --lab "$work/$lab" --timeout 120 "$@" \
+        >"$work/$out.out" 2>"$work/$out.err"
+}
+label_of() { "$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' "$1"; }
+diskio_args="--mode fsync,async --count 200 --size 1m target"
+
+start=$(date +%s)
+for transport in ssh pdsh clush; do
+    if [ "$transport" != ssh ] && ! command -v $transport >/dev/null 2>&1; then
+        echo "skip $transport: not installed"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    fleet "lab-$transport" "$transport" --transport $transport -w 'db[1-3]' -- $diskio_args
+    status=$?
+    check "$transport: three reachable hosts exit 0" test $status -eq 0
+    [ $status -eq 0 ] || cat "$work/$transport.out" "$work/$transport.err" "$work"/lab-$transport/*/diskio.log
+    for h in db1 db2 db3; do
+        r="$work/lab-$transport/$h/result.json"
+        check "$transport: $h's result collected" test -s "$r"
+        check "$transport: $h's result labelled $h" test "$(label_of "$r" 2>/dev/null)" = "$h"
+    done
+    check "$transport: the summary names every host ok" \
+        test "$(grep -c '^  db[123]  *ok ' "$work/$transport.out")" -eq 3
+    check "$transport: diskio-compare's table ends the output" \
+        grep -q "^db2 vs db1" "$work/$transport.out"
+    check "$transport: no remote temporary left behind" \
+        test -z "$(ls -d /tmp/diskio-fleet.?????? 2>/dev/null)"
+done
+
+# --pgphases: a stand-in diskio-pgphases (PostgreSQL is not what is
+# tested here) writes its files where --output says; they come back
+cat >"$work/remote-pgphases" <<'EOS'
+#!/bin/sh
+out=
+for a in "$@"; do [ "$prev" = --output ] && out=$a; prev=$a; done
+mkdir -p "$out" || exit 3
+printf '%s\n' "$@" >"$out/q_time.csv"
+echo "phase,wal" >"$out/wal.csv"
+echo '{}' >"$out/settings.json"
+EOS
+chmod +x "$work/remote-pgphases"
+for transport in ssh pdsh clush; do
+    command -v $transport >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2086
+    fleet "lab-pg-$transport" "pg-$transport" --transport $transport -w 'db[1-2]' \
+        --pgphases "target --sf 0.1" --diskio-pgphases "$work/remote-pgphases" -- $diskio_args
+    check "$transport --pgphases: exit 0" test $? -eq 0
+    for h in db1 db2; do
+        check "$transport --pgphases: $h's q_time.csv, wal.csv and settings.json beside its result" \
+            test -s "$work/lab-pg-$transport/$h/q_time.csv" -a -s "$work/lab-pg-$transport/$h/wal.csv" \
+            -a -s "$work/lab-pg-$transport/$h/settings.json" -a -s "$work/lab-pg-$transport/$h/result.json"
+    done
+    check "$transport --pgphases: its arguments as given" \
+        test "$(head -3 "$work/lab-pg-$transport/db1/q_time.csv" | tr '\n' ' ')" = "target --sf 0.1 "
+done
+
+# one --label for every host: one environment, nothing to compare; the
+# hosts all gave their results, so the status is 0
+# shellcheck disable=SC2086
+fleet lab-onelabel onelabel --transport ssh -w 'db[1-2]' -- --label same $diskio_args
+check "one --label for every host: exit 0" test $? -eq 0
+check "one --label for every host: a line says why there is no comparison" \
+    grep -q "^no comparison: " "$work/onelabel.out"
+check "one --label for every host: both results kept with that label" \
+    test "$(label_of "$work/lab-onelabel/db2/result.json" 2>/dev/null)" = same
+
+# a diskio failure on one host: db2's target is a directory of /proc,
+# where no test file can be made (diskio's exit status 3)
+rmdir "$work/home-db2/target"
+ln -s /proc/self "$work/home-db2/target"
+# shellcheck disable=SC2086
+fleet lab-fail fail --transport ssh -w 'db1,db2' -- $diskio_args
+status=$?
+check "a host whose diskio fails: exit 1" test $status -eq 1
+check "its failure is reported with diskio's exit status" \
+    grep -qE '^  db2  *failed +diskio exit status 3' "$work/fail.out"
+check "the other host is still collected" test -s "$work/lab-fail/db1/result.json"
+rm "$work/home-db2/target"; mkdir "$work/home-db2/target"
+
+# a host whose sshd is stopped
+kill "$(cat "$work/sshd-3.pid")"
+for _ in $(seq 1 50); do
+    ip netns exec "$ns" ss -ltn | grep -q '127.0.0.1:22203' || break
+    sleep 0.1
+done
+for transport in ssh pdsh clush; do
+    command -v $transport >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2086
+    fleet "lab-down-$transport" "down-$transport" --transport $transport -w 'db[1-3]' -- $diskio_args
+    status=$?
+    check "$transport: a stopped sshd makes exit 1" test $status -eq 1
+    check "$transport: db3 is reported unreachable" \
+        grep -qE '^  db3  *unreachable' "$work/down-$transport.out"
+    check "$transport: db1 and db2 are still collected" \
+        test -s "$work/lab-down-$transport/db1/result.json" -a -s "$work/lab-down-$transport/db2/result.json"
+    check "$transport: db3 has no result" test ! -e "$work/lab-down-$transport/db3/result.json"
+    check "$transport: the comparison of the two others is there" \
+        grep -q "^db2 vs db1" "$work/down-$transport.out"
+done
+
+# a hostile argument is one word on the host and for every local shell on
+# the way: nothing runs
+hostile="x\$(touch $work/pwned)\`touch $work/pwned3\`;touch $work/pwned2 'y\""
+for transport in ssh pdsh clush; do
+    command -v $transport >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2086
+    fleet "lab-hostile-$transport" "hostile-$transport" --transport $transport -w db1 -- \
+        --label "$hostile" $diskio_args
+    check "$transport: a hostile label runs no command, here or on the host" \
+        test ! -e "$work/pwned" -a ! -e "$work/pwned2" -a ! -e "$work/pwned3"
+    check "$transport: it reaches diskio as it was given" \
+        test "$(label_of "$work/lab-hostile-$transport/db1/result.json" 2>/dev/null)" = "$hostile"
+done
+
+echo "fleet runs took $(( $(date +%s) - start )) s"
+if [ $failures -ne 0 ]; then
+    echo "$failures check(s) failed"
+    for f in "$work"/*.out "$work"/*.err "$work"/sshd-*.log; do echo "== $f"; cat "$f"; done
+    exit 1
+fi
+echo "all checks passed"
