@@ -95,8 +95,15 @@ int out_file_commit(struct out_file *f, bool force)
         return 0;
     pending_tmp[f->slot] = NULL;
     int rc = 0;
-    if (fflush(f->stream) != 0 || fsync(fileno(f->stream)) != 0 || ferror(f->stream))
+    if (fflush(f->stream) != 0)
         rc = -errno;
+    /* a signal during the sync (SIGWINCH, a profiler's timer) is no
+     * reason to lose the result */
+    while (rc == 0 && fsync(fileno(f->stream)) != 0)
+        if (errno != EINTR)
+            rc = -errno;
+    if (rc == 0 && ferror(f->stream))
+        rc = -EIO;
     if (fclose(f->stream) != 0 && rc == 0)
         rc = -errno;
     f->stream = NULL;
