@@ -148,8 +148,11 @@ enum out_saved out_file_commit(struct out_file *f, bool force, int write_error)
         rc = -errno;
     if (ferror(f->stream) && rc == 0)
         rc = -EIO;
-    if (rc == 0 && fsync(fileno(f->stream)) != 0)
-        rc = -errno;
+    /* a signal during the sync (SIGWINCH, a profiler's timer) is no
+     * reason to lose the result */
+    while (rc == 0 && fsync(fileno(f->stream)) != 0)
+        if (errno != EINTR)
+            rc = -errno;
     if (fclose(f->stream) != 0 && rc == 0)
         rc = -errno;
     f->stream = NULL;

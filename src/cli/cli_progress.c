@@ -20,8 +20,14 @@ void *progress_main(void *arg)
         uint64_t elapsed = diskio_now_ns() - start;
         if (elapsed < 1000000000u)
             continue;
-        fprintf(stderr, "\r\033[K%s: %" PRIu64 " ops, %.1f s", p->label ? p->label : "", p->ops,
-                (double)elapsed / 1e9);
+        uint64_t filled = p->filled, total = p->fill_total;
+        if (filled > 0 && filled < total)
+            /* the fill is its own step, not the run's ops */
+            fprintf(stderr, "\r\033[K%s: filling %.0f MiB\u2026 %.0f%%", p->label ? p->label : "",
+                    (double)total / 1048576.0, 100.0 * (double)filled / (double)total);
+        else
+            fprintf(stderr, "\r\033[K%s: %" PRIu64 " ops, %.1f s", p->label ? p->label : "", p->ops,
+                    (double)elapsed / 1e9);
         p->printed = true;
     }
     return NULL;

@@ -15,6 +15,10 @@ struct progress {
     bool running;
     volatile bool done;
     volatile uint64_t ops;
+    /* the fill before the run: how far it got (bytes from 0, stored by
+     * the library through cfg.fill_progress) out of fill_total */
+    volatile uint64_t filled;
+    volatile uint64_t fill_total;
     volatile uint64_t run_start_ns;
     const char *volatile label;
     volatile bool printed;

@@ -510,6 +510,7 @@ int main(int argc, char **argv)
                 cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
                 cfg.stop = &stop_signal;
                 cfg.progress = &progress.ops;
+                cfg.fill_progress = &progress.filled;
 
                 if (opt.repeat > 1)
                     snprintf(label, sizeof(label), "%s %" PRIu64 "B (%u/%u)",
@@ -519,6 +520,8 @@ int main(int argc, char **argv)
                              cfg.block_size);
                 progress.label = label;
                 progress.ops = 0;
+                progress.filled = 0;
+                progress.fill_total = cfg.file_size;
                 progress.run_start_ns = diskio_now_ns();
 
                 struct diskio_run *run = NULL;

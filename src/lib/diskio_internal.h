@@ -104,16 +104,26 @@ struct diskio_target {
     int fd;
     dev_t dev;
     ino_t ino;
+    /* Bytes from offset 0 that this diskio invocation itself wrote (the
+     * fill, or an earlier run's fill): the only range known to be
+     * allocated and written.  An existing file's size says nothing about
+     * that (holes, fallocate()d unwritten extents). */
+    uint64_t written;
 };
 /* Another open file description of the target with flags (O_WRONLY and
  * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when
  * only the path could be used (no /proc) and it leads elsewhere. */
 int target_reopen(const struct diskio_target *t, int flags) DISKIO_HIDDEN;
-/* Make sure the file holds at least size written bytes. */
-/* Fill the file to size bytes with block (NULL: random data of its own) in
- * pieces of block_len, then fsync; -DISKIO_E_INTERRUPTED when stop rises. */
-int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *block,
-                size_t block_len, const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+/* Make sure bytes [0, size) of the file were written by this invocation:
+ * whatever of it is not yet (t->written) is written in pieces of
+ * block_len with distinct random data per block (from seed), then
+ * fsync()ed; *filled (when non-NULL) follows how far (bytes from 0) the
+ * fill got, for a progress display.  -DISKIO_E_INTERRUPTED when stop rises. */
+int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64_t seed,
+                const volatile sig_atomic_t *stop, volatile uint64_t *filled) DISKIO_HIDDEN;
+/* Fill buf (len bytes, a multiple of 8) with random bytes from *state
+ * (splitmix64): the data of the fill and of the measured writes. */
+void random_bytes(unsigned char *buf, size_t len, uint64_t *state) DISKIO_HIDDEN;
 
 /* ---- run ---- */
 

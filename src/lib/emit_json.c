@@ -416,8 +416,18 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
         json_double(out, 1e9 / (double)info->config.rate_interval_ns);
         fputs(", \"achieved_ops_per_s\": ", out);
         json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
-        fprintf(out, ", \"held\": %s, \"max_start_lag_ns\": %" PRIu64 "}",
+        fprintf(out, ", \"held\": %s, \"max_start_lag_ns\": %" PRIu64,
                 info->rate_held ? "true" : "false", info->max_start_lag_ns);
+        /* whose lateness: diskio's own (the previous op was done in time)
+         * apart from the device's (the previous op was still running) */
+        fprintf(out,
+                ", \"start_lag_p99_ns\": %" PRIu64 ", \"late_start_ns\": {\"ops\": %" PRIu64
+                ", \"p50\": %" PRIu64 ", \"p99\": %" PRIu64 ", \"max\": %" PRIu64
+                "}, \"backlog\": {\"ops\": %" PRIu64 ", \"max_lag_ns\": %" PRIu64
+                "}, \"spin_margin_ns\": %" PRIu64 "}",
+                info->start_lag_p99_ns, info->late_start_ops, info->late_start_p50_ns,
+                info->late_start_p99_ns, info->late_start_max_ns, info->backlog_ops,
+                info->backlog_max_lag_ns, info->spin_margin_ns);
     } else {
         fputs("null", out);
     }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,20 +46,40 @@ int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mod
     return 0;
 }
 
+/*
+ * How many distinct blocks the measured writes cycle through.  Written
+ * data must neither compress nor deduplicate (ZFS/btrfs compression, VDO,
+ * cloud volumes and many SSDs would report better latency than real data
+ * gets): consecutive writes come from different random blocks, and the
+ * pool is 8 MiB (at least 2 blocks, and one per request in flight), so
+ * that no window of the written stream up to 8 MiB repeats a block - more
+ * than any filesystem's compression record (128 KiB btrfs, 1 MiB ZFS
+ * recordsize at most by default) or zlib's 32 KiB window.  Beyond the pool
+ * period a block repeats except for its per-op stamps, which start every
+ * 512-byte sector (stamp_sectors()), so no two written sectors are equal.
+ * Memory stays bounded: 8 MiB, or 2 blocks (or iodepth) when larger.
+ */
+static uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight)
+{
+    const uint64_t pool_bytes = UINT64_C(8) << 20;
+    uint64_t n = pool_bytes / block_size;
+    if (n < 2)
+        n = 2;
+    return n < in_flight ? in_flight : n;
+}
+
 static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
 {
     void *mem = NULL;
     int rc = posix_memalign(&mem, DISKIO_BUFFER_ALIGN, (size_t)size);
     if (rc != 0)
         return -rc;
-    /* Random contents: zero-filled blocks can be compressed or deduplicated
-     * by the filesystem or the device, which would flatter them. */
-    uint64_t state = seed | 1;
-    unsigned char *bytes = mem;
-    for (uint64_t i = 0; i < size; i += sizeof(uint64_t)) {
-        uint64_t r = rng_next(&state);
-        memcpy(bytes + i, &r, sizeof(r));
-    }
+    /* Random contents, every block its own (generated here, before any
+     * timed region): zero-filled or repeated blocks can be compressed or
+     * deduplicated by the filesystem or the device, which would flatter
+     * them. */
+    uint64_t state = seed;
+    random_bytes(mem, (size_t)size, &state);
     *out = mem;
     return 0;
 }
@@ -68,9 +89,22 @@ static void finish_info(struct diskio_run *run, const struct engine *e,
 {
     uint64_t ops = ph->done;
     if (e->rate_interval_ns && ops > 0) {
-        run->info.max_start_lag_ns = ph->max_lag_ns;
-        /* held when the ops took no longer than their schedule (+1%) */
-        run->info.rate_held = (double)duration_ns <= 1.01 * (double)(ops * e->rate_interval_ns);
+        struct diskio_run_info *in = &run->info;
+        in->max_start_lag_ns = ph->max_lag_ns;
+        in->start_lag_p99_ns = diskio_hist_percentile(ph->lag, 99.0);
+        in->late_start_ops = diskio_hist_count(ph->late_start);
+        in->late_start_p50_ns = diskio_hist_percentile(ph->late_start, 50.0);
+        in->late_start_p99_ns = diskio_hist_percentile(ph->late_start, 99.0);
+        in->late_start_max_ns = diskio_hist_max(ph->late_start);
+        in->backlog_ops = ph->backlog_ops;
+        in->backlog_max_lag_ns = ph->backlog_max_ns;
+        in->spin_margin_ns = e->spin_margin_ns;
+        /* held when the ops took no longer than their schedule (+1%) and
+         * the schedule was kept op by op: 99% of the ops started less
+         * than one interval late.  An average rate reached by bursts
+         * after stalls is not a fixed rate. */
+        in->rate_held = (double)duration_ns <= 1.01 * (double)(ops * e->rate_interval_ns) &&
+                        in->start_lag_p99_ns < e->rate_interval_ns;
     }
     run->info.ops = ops;
     run->info.bytes = ops * e->block_size;
@@ -86,7 +120,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
 {
     static const volatile sig_atomic_t never_stop = 0;
     volatile uint64_t progress_sink = 0;
-    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
+    struct diskio_hist *scratch[5] = {NULL, NULL, NULL, NULL, NULL};
+    int old_slack = -1;
     struct diskio_run *run = NULL;
     struct trace *trace = NULL;
     unsigned char *buf = NULL;
@@ -130,17 +165,22 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     };
 
     /* queued modes give each request in flight a buffer of its own */
-    uint64_t buffers = ops->queued ? cfg->iodepth : 1;
-    rc = fill_buffer(&buf, buffers * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
+    e.pool_blocks = data_pool_blocks(cfg->block_size, ops->queued ? cfg->iodepth : 1);
+    rc = fill_buffer(&buf, e.pool_blocks * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         return rc;
     e.buf = buf;
 
     /* Overwrite patterns need the whole range written once, so that a
      * timed write never allocates a block (a WAL segment is zero-filled
-     * before use for the same reason). */
-    if (cfg->pattern != DISKIO_PATTERN_APPEND && !target->is_device) {
-        rc = target_fill(target, cfg->file_size, buf, (size_t)cfg->block_size, e.stop);
+     * before use for the same reason).  Every run checks: a --force file
+     * may be sparse or fallocate()d, and an append run in between
+     * truncated the file (target->written says what is known written). */
+    if (cfg->pattern == DISKIO_PATTERN_APPEND)
+        target->written = 0;
+    else if (!target->is_device) {
+        rc = target_fill(target, cfg->file_size, (size_t)cfg->block_size, cfg->seed, e.stop,
+                         cfg->fill_progress);
         if (rc < 0)
             goto fail;
     }
@@ -163,9 +203,11 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.config = *cfg;
     run->info.config.stop = NULL;
     run->info.config.progress = NULL;
+    run->info.config.fill_progress = NULL;
     run->open_flags_text = ops->open_flags_text;
-    for (int i = 0; i < 3; i++) {
-        if ((i == 0 || ops->syncs) && (rc = diskio_hist_new(&scratch[i])) < 0)
+    for (int i = 0; i < 5; i++) {
+        bool needed = i == 0 || (i < 3 && ops->syncs) || (i >= 3 && cfg->rate_interval_ns);
+        if (needed && (rc = diskio_hist_new(&scratch[i])) < 0)
             goto fail;
     }
     if (cfg->trace_fd >= 0) {
@@ -208,6 +250,31 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
     devstat_sample_all(&target->devices, dev_before);
 
+    if (cfg->rate_interval_ns) {
+        /*
+         * A paced run sleeps between ops, and every microsecond its
+         * wake-up is late is charged to the storage (the op starts late).
+         * The default timer slack (50 us) lets the kernel wake a sleeper
+         * that much late to batch timers: lowered to 1 ns for the run and
+         * restored after, as it is this thread's and the caller's.  The
+         * spin margin is then the measured wake-up latency (99th
+         * percentile) plus 10 us, measured here, outside the run's time,
+         * but at most a quarter interval and 500 us: a wake-up later than
+         * that is preemption on a busy machine, which spinning cannot
+         * prevent and makes worse (a thread that never sleeps loses its
+         * CPU sooner).  Starts it makes late show as late_start.
+         */
+        int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+        if (slack >= 0 && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0)
+            old_slack = slack;
+        uint64_t cap = cfg->rate_interval_ns / 4;
+        if (cap > 500000u)
+            cap = 500000u;
+        e.spin_margin_ns = wakeup_overshoot_ns() + 10000u;
+        if (e.spin_margin_ns > cap)
+            e.spin_margin_ns = cap;
+    }
+
     e.op_base = 0;
     uint64_t start_ns = now_ns();
     struct engine_phase measured = {
@@ -219,12 +286,18 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .service = run->hist[DISKIO_PART_SERVICE],
         .trace = trace,
         .schedule_ns = start_ns,
+        .lag = scratch[3],
+        .late_start = scratch[4],
     };
     if (trace)
         trace->origin_ns = start_ns;
     ops->run(&e, &measured);
     uint64_t end_ns = now_ns();
     devstat_sample_all(&target->devices, dev_after);
+    if (old_slack >= 0) {
+        (void)prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
+        old_slack = -1;
+    }
 
     if (trace) {
         trace_flush(trace);
@@ -245,11 +318,13 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     rc = e.error;
 
 fail:
+    if (old_slack >= 0)
+        (void)prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
     if (fd >= 0)
         close(fd);
     free(buf);
     free(trace);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 5; i++)
         diskio_hist_free(scratch[i]);
     diskio_run_free(run);
     return rc;

@@ -39,12 +39,22 @@ struct engine_phase {
     uint64_t schedule_ns; /* fixed rate: when op 0 is due */
     uint64_t done;        /* ops completed and recorded */
     uint64_t max_lag_ns;  /* fixed rate: largest start delay */
+    /* fixed rate: every op's start lag (start - due), and the lag of the
+     * ops whose predecessor had completed before they were due (diskio's
+     * own lateness: nothing held them up but diskio) */
+    struct diskio_hist *lag, *late_start;
+    uint64_t backlog_ops;    /* ops due while their predecessor still ran */
+    uint64_t backlog_max_ns; /* the largest start lag among those */
 };
 
 struct engine {
     const struct diskio_config *cfg;
     int fd;
-    unsigned char *buf; /* block_size bytes, or iodepth blocks for aio */
+    /* pool_blocks distinct random blocks of block_size bytes (see
+     * data_pool_blocks() in engine.c); a queued mode's request i uses
+     * block i */
+    unsigned char *buf;
+    uint64_t pool_blocks;
     uint64_t block_size;
     uint64_t file_size;
     uint64_t nblocks;     /* file_size / block_size */
@@ -52,6 +62,9 @@ struct engine {
     uint64_t rng;         /* rand */
     unsigned sync_every;
     uint64_t rate_interval_ns;
+    /* fixed rate: the wait sleeps until this long before an op is due and
+     * spins the rest (calibrated per run from measured wake-ups) */
+    uint64_t spin_margin_ns;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
     /* added to op numbers in stamps, trace and progress; 0: warmup and
@@ -157,8 +170,11 @@ int append_wrap(struct engine *e) DISKIO_HIDDEN;
 /* Fixed rate: sleep, then spin, until due_ns; true when the op due then
  * may be issued.  False when stop rose, or when due_ns is at or after
  * deadline_ns: the wait then ends at the deadline and the run with it. */
-bool wait_until(uint64_t due_ns, uint64_t deadline_ns,
+bool wait_until(uint64_t due_ns, uint64_t deadline_ns, uint64_t spin_margin_ns,
                 const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+/* How late clock_nanosleep() wakes up here, now: the 99th percentile of
+ * the overshoot of a few short sleeps (with the timer slack in force). */
+uint64_t wakeup_overshoot_ns(void) DISKIO_HIDDEN;
 /* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
 int trace_write_header(int fd) DISKIO_HIDDEN;
 /* Format the buffered trace rows and write them out; the first error. */

@@ -75,6 +75,27 @@ static DISKIO_ALWAYS_INLINE void stamp_block(unsigned char *buf, uint64_t offset
     __builtin_memcpy(buf + sizeof(offset), &op, sizeof(op));
 }
 
+/* The stamp, and in every further 512-byte sector of the block 8 bytes
+ * that depend on the op and the sector (a bijective mix of both, so they
+ * look random and never repeat): a pool block written again (every
+ * pool_blocks ops) then differs from its earlier copies in every sector,
+ * so storage that deduplicates at any granularity from 512 bytes finds no
+ * two equal blocks, and the stamps do not compress.  len/512 stores,
+ * before the op's first clock read. */
+static DISKIO_ALWAYS_INLINE void stamp_sectors(unsigned char *buf, uint64_t len, uint64_t offset,
+                                               uint64_t op)
+{
+    stamp_block(buf, offset, op);
+    uint64_t key = (op ^ (offset << 20)) * UINT64_C(0x9e3779b97f4a7c15);
+    for (uint64_t at = 512; at < len; at += 512) {
+        uint64_t z = key + at;
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        z ^= z >> 31;
+        __builtin_memcpy(buf + at, &z, sizeof(z));
+    }
+}
+
 static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf, uint64_t len,
                                                 uint64_t offset)
 {
@@ -111,7 +132,9 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                                              const bool paced)
 {
     const int fd = e->fd;
-    unsigned char *const buf = e->buf;
+    unsigned char *const pool = e->buf;
+    const uint64_t pool_blocks = e->pool_blocks;
+    uint64_t pool_next = 0;
     const uint64_t len = e->block_size;
     const uint64_t limit = ph->limit;
     const uint64_t deadline_ns = ph->deadline_ns;
@@ -124,6 +147,11 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     const uint64_t interval_ns = e->rate_interval_ns;
     const uint64_t op_base = e->op_base;
     uint64_t due_ns = ph->schedule_ns, max_lag_ns = 0;
+    /* fixed rate: when the previous op completed (op 0 had none) */
+    uint64_t prev_end_ns = 0, backlog_ops = 0, backlog_max_ns = 0;
+    const uint64_t spin_margin_ns = e->spin_margin_ns;
+    struct diskio_hist *const lag_hist = ph->lag;
+    struct diskio_hist *const late_hist = ph->late_start;
     unsigned writes_until_sync = e->sync_every;
     struct offsets offsets = offsets_load(e);
     uint64_t op = 0;
@@ -140,8 +168,12 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             e->error_op = op;
             break;
         }
-        stamp_block(buf, offset, op_base + op);
-        if (paced && DISKIO_UNLIKELY(!wait_until(due_ns, deadline_ns, stop))) {
+        /* consecutive writes come from different pool blocks */
+        unsigned char *const buf = pool + pool_next * len;
+        if (++pool_next == pool_blocks)
+            pool_next = 0;
+        stamp_sectors(buf, len, offset, op_base + op);
+        if (paced && DISKIO_UNLIKELY(!wait_until(due_ns, deadline_ns, spin_margin_ns, stop))) {
             if (*stop)
                 continue; /* the check above records the interruption */
             break;        /* the next op falls due after the deadline */
@@ -180,6 +212,18 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             uint64_t lag_ns = start_ns > due_ns ? start_ns - due_ns : 0;
             if (lag_ns > max_lag_ns)
                 max_lag_ns = lag_ns;
+            hist_record(lag_hist, lag_ns);
+            /* whose lateness: the device's when the previous op was still
+             * running at the due time, diskio's (wake-up, scheduling)
+             * when it was done */
+            if (prev_end_ns <= due_ns) {
+                hist_record(late_hist, lag_ns);
+            } else {
+                backlog_ops++;
+                if (lag_ns > backlog_max_ns)
+                    backlog_max_ns = lag_ns;
+            }
+            prev_end_ns = end_ns;
             latency_ns = end_ns - (start_ns < due_ns ? start_ns : due_ns);
             due_ns += interval_ns;
         }
@@ -200,6 +244,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     offsets_store(e, &offsets);
     ph->done = op;
     ph->max_lag_ns = max_lag_ns;
+    ph->backlog_ops = backlog_ops;
+    ph->backlog_max_ns = backlog_max_ns;
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,12 +63,14 @@ int append_wrap(struct engine *e)
 }
 
 /* Sleep until shortly before due_ns, then spin to it: a timer wakeup is
- * tens of microseconds late, which would blur the schedule that a fixed
- * rate promises.  An op due at or after the run's deadline is never
- * issued: the wait then ends at the deadline (a --rate slower than
- * 1/--runtime must not stretch the run to the next due time) and says
- * no.  Returns early, saying no, when asked to stop. */
-#define SPIN_BEFORE_DUE_NS 100000u
+ * late by the timer slack and the scheduler's latency, which would blur
+ * the schedule that a fixed rate promises.  How long before is measured
+ * per run (wakeup_overshoot_ns()), not guessed: a fixed margin shorter
+ * than the wake-up latency makes every op start late, and diskio's own
+ * lateness would be charged to the storage.  An op due at or after the
+ * run's deadline is never issued: the wait then ends at the deadline (a
+ * --rate slower than 1/--runtime must not stretch the run to the next due
+ * time) and says no.  Returns early, saying no, when asked to stop. */
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -88,7 +91,8 @@ static bool sleep_until(uint64_t wake_ns, const volatile sig_atomic_t *stop)
     return true;
 }
 
-bool wait_until(uint64_t due_ns, uint64_t deadline_ns, const volatile sig_atomic_t *stop)
+bool wait_until(uint64_t due_ns, uint64_t deadline_ns, uint64_t spin_margin_ns,
+                const volatile sig_atomic_t *stop)
 {
     if (due_ns >= deadline_ns) {
         /* the run ends at its deadline, with no op issued after it */
@@ -96,7 +100,7 @@ bool wait_until(uint64_t due_ns, uint64_t deadline_ns, const volatile sig_atomic
         return false;
     }
     uint64_t now = now_ns();
-    if (due_ns > now + SPIN_BEFORE_DUE_NS && !sleep_until(due_ns - SPIN_BEFORE_DUE_NS, stop))
+    if (due_ns > now + spin_margin_ns && !sleep_until(due_ns - spin_margin_ns, stop))
         return false;
     while (now_ns() < due_ns && !*stop)
         cpu_relax();
@@ -122,6 +126,31 @@ static int write_all(int fd, const char *buf, size_t len)
         len -= (size_t)n;
     }
     return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+uint64_t wakeup_overshoot_ns(void)
+{
+    /* 100 sleeps of 20 us (about 10 ms in all, before the run): enough
+     * for a 99th percentile that sees an occasional slow wake-up */
+    enum { SAMPLES = 100 };
+    uint64_t late[SAMPLES];
+    for (unsigned i = 0; i < SAMPLES; i++) {
+        uint64_t wake = now_ns() + 20000u;
+        struct timespec ts = {.tv_sec = (time_t)(wake / 1000000000u),
+                              .tv_nsec = (long)(wake % 1000000000u)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+        uint64_t now = now_ns();
+        late[i] = now > wake ? now - wake : 0;
+    }
+    qsort(late, SAMPLES, sizeof(late[0]), cmp_u64);
+    return late[SAMPLES * 99 / 100];
 }
 
 int trace_write_header(int fd)

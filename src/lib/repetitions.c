@@ -54,6 +54,12 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
            x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns;
 }
 
+static void keep_max(uint64_t *into, uint64_t value)
+{
+    if (value > *into)
+        *into = value;
+}
+
 int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetition)
 {
     if (!into || !repetition || into == repetition || !same_workload(into, repetition))
@@ -89,6 +95,14 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
     if (add->max_start_lag_ns > info->max_start_lag_ns)
         info->max_start_lag_ns = add->max_start_lag_ns;
     info->rate_held = info->rate_held && add->rate_held;
+    keep_max(&info->start_lag_p99_ns, add->start_lag_p99_ns);
+    keep_max(&info->late_start_p50_ns, add->late_start_p50_ns);
+    keep_max(&info->late_start_p99_ns, add->late_start_p99_ns);
+    keep_max(&info->late_start_max_ns, add->late_start_max_ns);
+    keep_max(&info->backlog_max_lag_ns, add->backlog_max_lag_ns);
+    keep_max(&info->spin_margin_ns, add->spin_margin_ns);
+    info->late_start_ops += add->late_start_ops;
+    info->backlog_ops += add->backlog_ops;
     devstat_merge(into, repetition);
     return 0;
 }

@@ -261,7 +261,7 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct d
     }
 
     if ((flags & DISKIO_TARGET_PREALLOCATE) && !t->is_device) {
-        rc = target_fill(t, size, NULL, 0, NULL);
+        rc = target_fill(t, size, 8192, 0, NULL, NULL);
         if (rc < 0)
             goto fail;
     }
@@ -273,20 +273,41 @@ fail:
     return rc;
 }
 
-int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *block,
-                size_t block_len, const volatile sig_atomic_t *stop)
+void random_bytes(unsigned char *buf, size_t len, uint64_t *state)
 {
-    struct stat st;
+    /* splitmix64: fast, and every 8 bytes differ, so no two blocks (nor
+     * two 512-byte sectors) of the stream repeat */
+    uint64_t x = *state;
+    for (size_t i = 0; i + sizeof(uint64_t) <= len; i += sizeof(uint64_t)) {
+        uint64_t z = (x += UINT64_C(0x9e3779b97f4a7c15));
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        z ^= z >> 31;
+        memcpy(buf + i, &z, sizeof(z));
+    }
+    *state = x;
+}
+
+int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64_t seed,
+                const volatile sig_atomic_t *stop, volatile uint64_t *filled)
+{
     int rc = 0;
     /* written through the descriptor held since the file was created or
      * checked, never by path: whatever is now at the name is not ours */
     const int fd = t->fd;
-    if (fd < 0)
+    if (fd < 0 || block_len == 0)
         return -EINVAL;
-    if (fstat(fd, &st) != 0)
-        return -errno;
-    if ((uint64_t)st.st_size >= size)
-        goto out;
+    /*
+     * What this invocation has not written itself is filled, whatever the
+     * file's size says: an existing file (--force) may be sparse or
+     * fallocate()d, and a write into a hole or an unwritten extent
+     * allocates or converts it, a metadata commit with every timed sync
+     * (on journaled ext4, one journal commit per fdatasync instead of none).
+     * --force is the permission to overwrite the user's file; measuring
+     * allocations as overwrites would be the lie.
+     */
+    if (t->written >= size)
+        return 0;
     /* refused before the first byte rather than after filling the
      * filesystem to 100% */
     rc = diskio_target_check_space(t, size, NULL, NULL, NULL);
@@ -299,28 +320,17 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
      * shows in every later sync: on an ext4 on virtio, overwrites of a file
      * filled in 1 MiB writes of a repeating pattern synced 15-25% slower
      * than of one filled block by block with random bytes, which is what
-     * the bare loop in bench/ and PostgreSQL (8 KiB writes) do.  Zero
-     * blocks are avoided as well: some filesystems and devices treat them
-     * specially (holes, compression, deduplication).
+     * the bare loop in bench/ and PostgreSQL (8 KiB writes) do.  Every
+     * block gets random data of its own: a repeated block compresses and
+     * deduplicates (ZFS/btrfs compression, VDO, many SSDs), which would
+     * flatter the storage.
      */
-    unsigned char *own = NULL;
-    if (!block) {
-        block_len = 8192;
-        own = malloc(block_len);
-        if (!own) {
-            rc = -ENOMEM;
-            goto out;
-        }
-        uint64_t x = UINT64_C(0x9e3779b97f4a7c15);
-        for (size_t i = 0; i < block_len; i++) {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            own[i] = (unsigned char)(x >> 24);
-        }
-        block = own;
-    }
-    for (uint64_t pos = (uint64_t)st.st_size; pos < size;) {
+    size_t buf_len = (block_len + 7) & ~(size_t)7;
+    unsigned char *block = malloc(buf_len);
+    if (!block)
+        return -ENOMEM;
+    uint64_t state = seed ^ UINT64_C(0x5851f42d4c957f2d);
+    for (uint64_t pos = t->written; pos < size;) {
         if (stop && *stop) {
             rc = -DISKIO_E_INTERRUPTED;
             break;
@@ -329,7 +339,8 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
         size_t len = block_len - (size_t)(pos % block_len);
         if (size - pos < len)
             len = (size_t)(size - pos);
-        ssize_t n = pwrite(fd, block + pos % block_len, len, (off_t)pos);
+        random_bytes(block, buf_len, &state);
+        ssize_t n = pwrite(fd, block, len, (off_t)pos);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -337,15 +348,20 @@ int target_fill(struct diskio_target *t, uint64_t size, const unsigned char *blo
             break;
         }
         pos += (uint64_t)n;
+        if (filled)
+            *filled = pos;
     }
-    free(own);
+    free(block);
     /* Make the filled file durable so the first timed sync does not
      * pay for writing back the preallocation. */
-    if (rc == 0 && fsync(fd) != 0)
-        rc = -errno;
-out:
-    if (rc == 0 && t->size < size)
-        t->size = size;
+    while (rc == 0 && fsync(fd) != 0)
+        if (errno != EINTR)
+            rc = -errno;
+    if (rc == 0) {
+        t->written = size;
+        if (t->size < size)
+            t->size = size;
+    }
     return rc;
 }
 
@@ -383,7 +399,9 @@ int diskio_target_check_space(const struct diskio_target *t, uint64_t size, uint
     }
     if (fstat(t->fd, &st) != 0 || fstatvfs(t->fd, &sv) != 0)
         return -errno;
-    uint64_t need = (uint64_t)st.st_size < size ? size - (uint64_t)st.st_size : 0;
+    /* what is allocated, not the size: a sparse file's holes need room */
+    uint64_t have = (uint64_t)st.st_blocks * 512u;
+    uint64_t need = have < size ? size - have : 0;
     uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
     uint64_t keep = space_reserve(&sv);
     if (needed)

@@ -27,12 +27,20 @@ data = open(sys.argv[1], "rb").read()
 bs = 8192
 blocks = [data[i:i + bs] for i in range(0, len(data), bs)]
 assert len(blocks) == 64
-body = blocks[0][16:]
-assert body != bytes(len(body)), "block 0 was not written"
+M = (1 << 64) - 1
+def sector_mark(offset, op, at):
+    # what stamp_sectors() puts at the start of every further 512-byte
+    # sector: written by this op, at this offset
+    z = ((((op ^ (offset << 20)) & M) * 0x9e3779b97f4a7c15) + at) & M
+    z = ((z ^ (z >> 30)) * 0xbf58476d1ce4e5b9) & M
+    z = ((z ^ (z >> 27)) * 0x94d049bb133111eb) & M
+    return z ^ (z >> 31)
 for k, b in enumerate(blocks):
     offset, op = struct.unpack("<QQ", b[:16])
     assert offset == k * bs and op == k, (k, offset, op)
-    assert b[16:] == body, "block %d is not the whole buffer" % k
+    for at in range(512, bs, 512):
+        assert struct.unpack("<Q", b[at:at + 8])[0] == sector_mark(offset, op, at), \
+            "block %d is not whole: sector at %d is not op %d's" % (k, at, op)
 r = json.load(open(sys.argv[2]))["runs"][0]
 assert r["complete"] and r["ops"] == 64 and r["error"] is None
 PY

@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: the data diskio writes neither compresses nor deduplicates,
+# so compressing or deduplicating storage gets no better latency from
+# diskio than from real data: a copy of the test file taken mid-run
+# (diskio stopped with SIGSTOP) compresses to no less than 99% with zlib
+# over 128 KiB records, and at least 99% of its 8 KiB blocks are distinct;
+# a small file overwritten many times over (the written stream) likewise
+# (issue 10, item 3).
+. "${top_srcdir:-.}/tests/cli/lib.sh"
+PYTHON3=${PYTHON3:-python3}
+command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+"$PYTHON3" -c 'import zlib' 2>/dev/null || { echo "SKIP: python3 has no zlib"; exit 77; }
+
+# copy_midrun DIR COPY ARGS...: start diskio on DIR, stop it once it has
+# written for a while, copy its test file, then interrupt it.
+copy_midrun() {
+    dir=$1; copy=$2; shift 2
+    mkdir "$dir"
+    t_spawn "$DISKIO" --quiet --warmup 0 --count 100000000 "$@" "$dir"
+    t_wait_for_file "$dir"
+    # the fill, then about a second of measured writes
+    sleep 1.5
+    kill -STOP "$t_pid"
+    f=$(ls "$dir"/diskio-test.* 2>/dev/null | head -n 1)
+    if [ -n "$f" ]; then
+        cp "$f" "$copy"
+    fi
+    kill -CONT "$t_pid"
+    kill -INT "$t_pid"
+    wait "$t_pid"
+    [ -n "$f" ] || t_fail "no test file in $dir"
+}
+
+# the fill and the writes of a 32 MiB file
+copy_midrun "$t_scratch/a" "$t_scratch/file.copy" --mode async --bs 8k --size 32m
+# the written stream: 1 MiB overwritten many times over in a second
+copy_midrun "$t_scratch/b" "$t_scratch/stream.copy" --mode async --bs 8k --size 1m --pattern rand
+# the same with writes larger than the records
+copy_midrun "$t_scratch/c" "$t_scratch/big.copy" --mode async --bs 256k --size 16m
+
+for f in file stream big; do
+    "$PYTHON3" - "$t_scratch/$f.copy" <<'PY' && t_ok "$f: incompressible and distinct" ||
+import sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert len(data) > 0, "empty copy"
+rec = 128 << 10
+packed = sum(len(zlib.compress(data[i:i + rec], 6)) for i in range(0, len(data), rec))
+ratio = packed / len(data)
+blocks = [data[i:i + 8192] for i in range(0, len(data) - 8191, 8192)]
+share = len(set(blocks)) / len(blocks)
+print("%s: %d bytes, zlib over 128 KiB records %.1f%%, distinct 8 KiB blocks %.1f%%"
+      % (sys.argv[1].rsplit("/", 1)[-1], len(data), 100 * ratio, 100 * share))
+assert ratio >= 0.99, "compresses to %.1f%%" % (100 * ratio)
+assert share >= 0.99, "only %.1f%% of the 8 KiB blocks are distinct" % (100 * share)
+PY
+        t_fail "$f: the data compresses or repeats"
+done
+
+[ "$t_failures" -eq 0 ] || { echo "$t_failures check(s) failed"; exit 1; }
+exit 0
