@@ -90,9 +90,11 @@ struct queue_backend {
      * offset + written.  The kernel sees it at the next submit. */
     void (*prepare)(void *state, struct engine *e, struct queue_slot *slot);
     /* Hand the n slots prepared since the last submit (in that order) to
-     * the kernel.  0 with *taken = n, or -errno with *taken = how many it
-     * took (the others never ran). */
-    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken);
+     * the kernel in one call.  0 with *taken = n, or -errno with *taken =
+     * how many it took (the others never ran).  wait: the engine reaps
+     * right after this, so the call may also wait for a completion. */
+    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken,
+                  bool wait);
     /* Wait for at least one completion and store when the wait returned
      * in *reaped_ns, then collect up to max completions into done.
      * Returns how many, or -errno (-EINTR: call again). */
