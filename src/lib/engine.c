@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -42,6 +43,56 @@ int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mod
     if (fd < 0)
         return fd;
     close(fd);
+    return 0;
+}
+
+/* The logical block size of the block device dev (a partition: of its
+ * disk), from sysfs; 0 when unknown. */
+static uint64_t logical_block_size(dev_t dev)
+{
+    for (int parent = 0; parent < 2; parent++) {
+        char path[96];
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%squeue/logical_block_size", major(dev),
+                 minor(dev), parent ? "../" : "");
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        unsigned long long v = 0;
+        int n = fscanf(f, "%llu", &v);
+        fclose(f);
+        if (n == 1 && v >= 512)
+            return v;
+    }
+    return 0;
+}
+
+int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_align,
+                               uint64_t *mem_align)
+{
+    if (!t || !offset_align || !mem_align)
+        return -EINVAL;
+    uint64_t offset = 0, mem = 0;
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
+        (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align > 0) {
+        offset = sx.stx_dio_offset_align;
+        mem = sx.stx_dio_mem_align;
+    }
+#endif
+    if (offset == 0) {
+        /* no STATX_DIOALIGN (before Linux 6.1, or the filesystem does not
+         * say): the logical block size of the device under it */
+        struct stat st;
+        if (fstat(t->fd, &st) != 0)
+            return -errno;
+        offset = logical_block_size(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+        if (offset == 0)
+            offset = 512;
+        mem = offset;
+    }
+    *offset_align = offset;
+    *mem_align = mem;
     return 0;
 }
 
@@ -98,6 +149,14 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (diskio_config_check(cfg) != 0)
         return -EINVAL;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    if (ops->direct) {
+        /* O_DIRECT lengths and offsets (multiples of block_size) the
+         * target cannot take would fail at op 0: refused before anything */
+        uint64_t offset_align, mem_align;
+        rc = diskio_target_direct_align(target, &offset_align, &mem_align);
+        if (rc == 0 && (cfg->block_size % offset_align != 0 || mem_align > DISKIO_BUFFER_ALIGN))
+            return -EINVAL;
+    }
     /* A trace is a complete CSV whatever happens next: the header goes
      * out now, rows (if any) follow.  A failure is the run's "trace"
      * error, reported like a failed row. */
