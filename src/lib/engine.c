@@ -246,7 +246,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .write = scratch[1],
         .sync = scratch[2],
     };
-    if (warm.limit > 0)
+    /* the AIO context or ring, outside both phases' time */
+    if (ops->queued && (rc = engine_queue_open(&e, &e.error_during)) < 0)
+        e.error = rc;
+    else if (warm.limit > 0)
         ops->run(&e, &warm);
     if (e.error) {
         /* nothing was measured yet, but say where it failed */
@@ -283,6 +286,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         trace->origin_ns = start_ns;
     ops->run(&e, &measured);
     uint64_t end_ns = now_ns();
+    engine_queue_close(&e);
     devstat_sample_all(&target->devices, dev_after);
 
     if (trace) {
@@ -304,6 +308,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     rc = e.error;
 
 fail:
+    engine_queue_close(&e);
     if (fd >= 0)
         close(fd);
     free(buf);

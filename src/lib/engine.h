@@ -57,6 +57,10 @@ struct engine {
     /* added to op numbers in stamps, trace and progress; 0: warmup and
      * measured ops each count from 0 */
     uint64_t op_base;
+    /* queued modes: the AIO context or ring with its registrations, made
+     * by engine_queue_open() before the warmup and the measured phase,
+     * so that neither phase's time includes setting it up */
+    void *queue;
     /* outcome of the current phase */
     int error; /* 0, -errno, -DISKIO_E_* */
     uint64_t error_op;
@@ -131,6 +135,10 @@ void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+/* Set up e->queue for e->cfg (untimed): 0, or -errno with the step named
+ * in *during.  engine_queue_close() releases it (NULL: nothing). */
+int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
+void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */

@@ -212,34 +212,57 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     ph->done = completed;
 }
 
+int engine_queue_open(struct engine *e, const char **during)
+{
+    struct queue *q = calloc(1, sizeof(*q));
+    *during = "setup";
+    if (!q)
+        return -ENOMEM;
+    q->b = mode_ops_of(e->cfg->mode)->backend;
+    q->depth = e->cfg->iodepth;
+    int rc = q->b->setup(e, q->depth, &q->state, during);
+    if (rc < 0) {
+        free(q);
+        return rc;
+    }
+    q->slots = calloc(q->depth, sizeof(*q->slots));
+    q->pending = calloc(q->depth, sizeof(*q->pending));
+    q->done = calloc(q->depth, sizeof(*q->done));
+    q->parked = calloc(q->depth, sizeof(*q->parked));
+    e->queue = q;
+    if (!q->slots || !q->pending || !q->done || !q->parked) {
+        engine_queue_close(e);
+        *during = "setup";
+        return -ENOMEM;
+    }
+    for (unsigned i = 0; i < q->depth; i++)
+        q->slots[i].index = i;
+    return 0;
+}
+
+void engine_queue_close(struct engine *e)
+{
+    struct queue *q = e->queue;
+    if (!q)
+        return;
+    q->b->teardown(q->state);
+    free(q->slots);
+    free(q->pending);
+    free(q->done);
+    free(q->parked);
+    free(q);
+    e->queue = NULL;
+}
+
+/* One phase (warmup or measured) over the queue engine_queue_open() made
+ * before it. */
 void engine_run_queued(struct engine *e, struct engine_phase *ph)
 {
-    struct queue q = {.b = mode_ops_of(e->cfg->mode)->backend, .depth = e->cfg->iodepth};
-    const char *during = "setup";
     ph->done = 0;
-    int rc = q.b->setup(e, q.depth, &q.state, &during);
-    if (rc < 0) {
-        e->error = rc;
-        e->error_during = during;
+    if (!e->queue) {
+        e->error = -EINVAL;
+        e->error_during = "setup";
         return;
     }
-    q.slots = calloc(q.depth, sizeof(*q.slots));
-    q.pending = calloc(q.depth, sizeof(*q.pending));
-    q.done = calloc(q.depth, sizeof(*q.done));
-    q.parked = calloc(q.depth, sizeof(*q.parked));
-    if (!q.slots || !q.pending || !q.done || !q.parked) {
-        e->error = -ENOMEM;
-        e->error_during = "setup";
-        goto out;
-    }
-    for (unsigned i = 0; i < q.depth; i++)
-        q.slots[i].index = i;
-
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, &q);
-out:
-    q.b->teardown(q.state);
-    free(q.slots);
-    free(q.pending);
-    free(q.done);
-    free(q.parked);
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue);
 }

@@ -6,7 +6,9 @@
 # depth 1 and 32 each op is one device write (merges per op under 0.1,
 # no "merged" verdict), as fio does with the same options (when fio is
 # installed, device writes per op within 10% of fio's); with --batch 32
-# the block layer merges and the run says so; a traced run at qd 8
+# the block layer merges and the run says so; the queue's setup (AIO
+# context, ring and its registered buffers) is not in the run's time; a
+# traced run at qd 8
 # writes every op once, and the ops completing right after each 4096-row
 # trace write are not slower than the others (median ratio under 1.3).
 # Needs root, losetup and mkfs.ext4; skipped otherwise.
@@ -107,6 +109,23 @@ if command -v fio >/dev/null 2>&1; then
         done
     done
 fi
+
+# the AIO context and the ring (with 192 MiB of registered buffers) are
+# set up before the run's clock starts: one op's run lasts that op
+for mode in aio $uring; do
+    rm -f "$t_scratch/setup.json"
+    t_expect_status 0 "$mode: one 8 MiB op at iodepth 24" -- "$DISKIO" --mode "$mode" --iodepth 24 \
+        --bs 8m --size 192m --count 1 --warmup 0 --format json --output "$t_scratch/setup.json" "$mnt"
+    "${PYTHON3:-python3}" - "$t_scratch/setup.json" <<'EOF' &&
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+extra = run["duration_ns"] - run["latency"]["total"]["max"]
+print(f"{run['mode']}: run {run['duration_ns']} ns, its one op {run['latency']['total']['max']} ns")
+sys.exit(extra > 1000000)
+EOF
+        t_ok "$mode: the run's time is its op's, not the queue's setup" ||
+        t_fail "$mode: the run's time includes more than 1 ms besides its op (queue setup?)"
+done
 
 # the trace: every op once, and no op slower for a trace write
 t_expect_status 0 "a traced aio run at qd8" -- "$DISKIO" --mode aio --iodepth 8 --bs 8k --size 64M \
