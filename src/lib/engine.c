@@ -57,12 +57,32 @@ static uint64_t logical_block_size(dev_t dev)
         FILE *f = fopen(path, "re");
         if (!f)
             continue;
-        unsigned long long v = 0;
-        int n = fscanf(f, "%llu", &v);
+        char line[32];
+        const bool got = fgets(line, sizeof(line), f) != NULL;
         fclose(f);
-        if (n == 1 && v >= 512)
+        char *end;
+        unsigned long long v = got ? strtoull(line, &end, 10) : 0;
+        if (got && end != line && v >= 512)
             return v;
     }
+    return 0;
+}
+
+/* STATX_DIOALIGN (Linux 6.1+, where the filesystem reports it): the
+ * offset alignment with the buffers' in *mem, or 0 when unknown. */
+static uint64_t statx_dio_align(int fd, uint64_t *mem)
+{
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+        sx.stx_dio_offset_align > 0) {
+        *mem = sx.stx_dio_mem_align;
+        return sx.stx_dio_offset_align;
+    }
+#else
+    (void)fd;
+    (void)mem;
+#endif
     return 0;
 }
 
@@ -71,15 +91,8 @@ int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_a
 {
     if (!t || !offset_align || !mem_align)
         return -EINVAL;
-    uint64_t offset = 0, mem = 0;
-#ifdef STATX_DIOALIGN
-    struct statx sx;
-    if (statx(t->fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 &&
-        (sx.stx_mask & STATX_DIOALIGN) && sx.stx_dio_offset_align > 0) {
-        offset = sx.stx_dio_offset_align;
-        mem = sx.stx_dio_mem_align;
-    }
-#endif
+    uint64_t mem = 0;
+    uint64_t offset = statx_dio_align(t->fd, &mem);
     if (offset == 0) {
         /* no STATX_DIOALIGN (before Linux 6.1, or the filesystem does not
          * say): the logical block size of the device under it */
@@ -152,7 +165,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (ops->direct) {
         /* O_DIRECT lengths and offsets (multiples of block_size) the
          * target cannot take would fail at op 0: refused before anything */
-        uint64_t offset_align, mem_align;
+        uint64_t offset_align = 512, mem_align = 0;
         rc = diskio_target_direct_align(target, &offset_align, &mem_align);
         if (rc == 0 && (cfg->block_size % offset_align != 0 || mem_align > DISKIO_BUFFER_ALIGN))
             return -EINVAL;
