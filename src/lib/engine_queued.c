@@ -173,7 +173,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 slot->written += (uint64_t)res;
                 q->b->prepare(q->state, e, slot);
                 q->pending[q->npending++] = slot;
-                if (q->npending >= batch)
+                if (q->npending >= batch && i + 1 < got)
                     queue_submit(e, q, &in_flight, &issuing, false);
                 continue;
             }
@@ -191,8 +191,10 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     continue;
                 }
                 queue_op(e, q, slot, offset, issued++);
-                /* one request per system call unless --batch says more */
-                if (q->npending >= batch)
+                /* one request per system call unless --batch says more; the
+                 * last one goes out at the top of the loop, where uring
+                 * also waits for the next completion in the same call */
+                if (q->npending >= batch && i + 1 < got)
                     queue_submit(e, q, &in_flight, &issuing, false);
             }
         }
