@@ -67,7 +67,16 @@ def peer_label(group, case, tool):
     return TOOL_LABEL.get(tool, tool)
 
 
-HEAD = ["group", "case", "tool", "ops/s", "mean µs", "p50 µs", "spread", "rounds"]
+HEAD = ["group", "case", "tool", "ops/s", "mean µs", "p50 µs", "spread", "rounds",
+        "dev writes/op"]
+
+
+def fmt_dev(r):
+    """Device write requests and merges per op (qd rows), "" elsewhere."""
+    w, m = r.get("dev_writes_per_op"), r.get("dev_merges_per_op")
+    if w is None:
+        return ""
+    return "%.3f (%.3f merged)" % (w, m or 0.0)
 
 
 def table_rows(summary):
@@ -76,7 +85,8 @@ def table_rows(summary):
         spr = r["spread_ops"] if r["group"] in ("overhead", "qd") else r["spread_mean"]
         rows.append([r["group"], r["case"], peer_label(r["group"], r["case"], r["tool"]),
                      fmt_rate(r["ops_per_s"]), fmt_us(r["mean_ns"]), fmt_us(r["p50_ns"]),
-                     fmt_pct(spr), "%d%s" % (r["n"], " (%d failed)" % r["failed"] if r["failed"] else "")])
+                     fmt_pct(spr), "%d%s" % (r["n"], " (%d failed)" % r["failed"] if r["failed"] else ""),
+                     fmt_dev(r)])
     return rows
 
 

@@ -156,10 +156,39 @@ def run_pg(env, case, d):
     return out, {"wall_s": wall}
 
 
+def device_writes(d):
+    """(write requests, write merges) completed so far by the block device
+    holding directory d (/sys/dev/block/MAJ:MIN/stat, fields 5 and 6), or
+    None where there is none (tmpfs) or no /sys."""
+    st = os.stat(d).st_dev
+    try:
+        with open("/sys/dev/block/%d:%d/stat" % (os.major(st), os.minor(st))) as f:
+            fields = f.read().split()
+        return int(fields[4]), int(fields[5])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def with_device_io(d, figures_run):
+    """Run figures_run() and add the device's write requests and merges per
+    op over the whole tool run (its fill or layout included, a few hundred
+    requests against tens of thousands of ops) to its figures."""
+    before = device_writes(d)
+    m, r = figures_run()
+    after = device_writes(d)
+    if before and after and m and m.get("ops"):
+        m["dev_writes_per_op"] = (after[0] - before[0]) / m["ops"]
+        m["dev_merges_per_op"] = (after[1] - before[1]) / m["ops"]
+    return m, r
+
+
 def run_one(env, case, tool):
     """(figures, run record) of one tool on one case, in a new directory."""
     d = env.rundir(case["where"])
     try:
+        if case["group"] == "qd" and tool in ("diskio", "fio"):
+            return with_device_io(d, lambda: run_diskio(env, case, d) if tool == "diskio"
+                                  else run_fio(env, case, d))
         if tool == "diskio":
             return run_diskio(env, case, d)
         if tool == "bare":

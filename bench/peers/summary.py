@@ -43,6 +43,8 @@ def summarize(rounds, used):
             "spread_mean": spread([m.get("mean_ns") for m in ms]),
             "write_mean_ns": median([m.get("write_mean_ns") for m in ms]),
             "sync_mean_ns": median([m.get("sync_mean_ns") for m in ms]),
+            "dev_writes_per_op": median([m.get("dev_writes_per_op") for m in ms]),
+            "dev_merges_per_op": median([m.get("dev_merges_per_op") for m in ms]),
         })
     return rows
 

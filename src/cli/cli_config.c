@@ -22,6 +22,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_IODEPTH: return "--iodepth";
     case DISKIO_FIELD_SYNC_EVERY: return "--sync-every";
     case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
+    case DISKIO_FIELD_BATCH: return "--batch";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";
@@ -40,8 +41,10 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     cfg->warmup = o->warmup;
     /* one --iodepth and --sync-every for a list of modes: each applies
      * to the modes it means something to, the others keep the default */
-    if (diskio_mode_is_queued(mode))
+    if (diskio_mode_is_queued(mode)) {
         cfg->iodepth = o->iodepth;
+        cfg->batch = o->batch;
+    }
     if (diskio_mode_syncs(mode))
         cfg->sync_every = o->sync_every;
     cfg->seed = o->seed;
@@ -86,6 +89,9 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
     if (o->iodepth > 1 && !has_queued)
         return cli_fail(err, size,
                         "--iodepth: applies to modes aio and uring only, neither is selected");
+    if (o->batch > 1 && !has_queued)
+        return cli_fail(err, size,
+                        "--batch: applies to modes aio and uring only, neither is selected");
     if (o->sync_every > 1 && !has_sync)
         return cli_fail(
             err, size,
@@ -110,6 +116,11 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
     case DISKIO_RULE_DIRECT_ALIGN:
         return cli_fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
                         (unsigned long long)worst_bs);
+    case DISKIO_RULE_BATCH:
+        return cli_fail(err, size,
+                        "--batch: %u requests per submission exceed --iodepth (%u); use at "
+                        "most --iodepth",
+                        o->batch, o->iodepth);
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);

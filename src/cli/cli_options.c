@@ -196,6 +196,7 @@ enum {
     OPT_SEED,
     OPT_RATE,
     OPT_REPEAT,
+    OPT_BATCH,
 };
 
 static const struct option long_options[] = {
@@ -208,6 +209,7 @@ static const struct option long_options[] = {
     {"warmup", required_argument, NULL, 'w'},
     {"iodepth", required_argument, NULL, 'd'},
     {"sync-every", required_argument, NULL, OPT_SYNC_EVERY},
+    {"batch", required_argument, NULL, OPT_BATCH},
     {"label", required_argument, NULL, 'l'},
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
@@ -242,6 +244,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->pattern = defaults.pattern;
     o->warmup = CLI_DEFAULT_WARMUP;
     o->iodepth = defaults.iodepth;
+    o->batch = defaults.batch;
     o->sync_every = defaults.sync_every;
     o->seed = defaults.seed;
     o->repeat = 1;
@@ -303,6 +306,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                 return cli_fail(err, err_size, "--iodepth: '%s' is not a whole number from 1 to %u",
                                 optarg, DISKIO_IODEPTH_MAX);
             o->iodepth = (unsigned)v;
+            break;
+        case OPT_BATCH:
+            if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
+                return cli_fail(err, err_size,
+                                "--batch: '%s' is not a whole number from 1 to --iodepth", optarg);
+            o->batch = (unsigned)v;
             break;
         case OPT_SYNC_EVERY:
             if (cli_parse_uint(optarg, 1, 1000000, &v) != 0)
@@ -422,6 +431,8 @@ void cli_usage(FILE *out)
           "                             append (the file grows) (default: seq)\n"
           "  -w, --warmup N             writes before recording starts (default: 10)\n"
           "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
+          "      --batch N              aio, uring: writes per submission, 1 to --iodepth\n"
+          "                             (default: 1; more lets the block layer merge them)\n"
           "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
           "      --seed N               random offsets for --pattern rand (default: 1)\n"
           "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"

@@ -37,6 +37,7 @@ struct cli_options {
     enum diskio_pattern pattern;
     uint64_t warmup;
     unsigned iodepth;
+    unsigned batch; /* --batch: aio, uring requests per submission */
     unsigned sync_every;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;

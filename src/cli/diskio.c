@@ -472,6 +472,48 @@ int main(int argc, char **argv)
         }
     }
 
+    /* O_DIRECT needs lengths and offsets aligned to what the target's
+     * device takes (4096 bytes on a 4Kn disk, not 512): a --bs that
+     * breaks it would fail at op 0, so it is a usage error found now,
+     * before the first run. */
+    for (size_t m = 0; m < opt.nmodes; m++) {
+        if (!usable[opt.modes[m]] || !diskio_mode_is_direct(opt.modes[m]))
+            continue;
+        uint64_t offset_align, mem_align;
+        if (diskio_target_direct_align(target, &offset_align, &mem_align) != 0)
+            break;
+        const char *problem = NULL;
+        uint64_t bad_bs = 0;
+        for (size_t s = 0; s < opt.nsizes && !problem; s++)
+            if (opt.block_sizes[s] % offset_align != 0) {
+                problem = "bs";
+                bad_bs = opt.block_sizes[s];
+            }
+        /* libdiskio's request buffers are aligned to 4096 bytes */
+        if (!problem && mem_align > 4096)
+            problem = "mem";
+        if (!problem)
+            break;
+        if (bad_bs)
+            fprintf(stderr,
+                    "diskio: --bs %llu: mode %s (O_DIRECT) on %s needs sizes and offsets "
+                    "aligned to %llu bytes (the device's direct I/O alignment); use a --bs "
+                    "that is a multiple of %llu, or a mode without O_DIRECT\n",
+                    (unsigned long long)bad_bs, diskio_mode_name(opt.modes[m]), opt.target,
+                    (unsigned long long)offset_align, (unsigned long long)offset_align);
+        else
+            fprintf(stderr,
+                    "diskio: mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, "
+                    "more than diskio's 4096; use a mode without O_DIRECT\n",
+                    diskio_mode_name(opt.modes[m]), opt.target, (unsigned long long)mem_align);
+        diskio_result_free(result);
+        current_target = NULL;
+        release_target(target);
+        out_file_discard(&output);
+        out_file_discard(&trace);
+        return EXIT_USAGE;
+    }
+
     struct progress progress = {0};
     if (!opt.quiet && isatty(STDERR_FILENO))
         progress.running = pthread_create(&progress.thread, NULL, progress_main, &progress) == 0;

@@ -17,6 +17,7 @@ void diskio_config_init(struct diskio_config *cfg)
     cfg->file_size = UINT64_C(64) << 20;
     cfg->count = 1000;
     cfg->iodepth = 1;
+    cfg->batch = 1;
     cfg->sync_every = 1;
     cfg->seed = 1;
     cfg->trace_fd = -1;
@@ -49,6 +50,9 @@ static const struct {
     [DISKIO_RULE_DIRECT_ALIGN] = {DISKIO_FIELD_BLOCK_SIZE,
                                   "O_DIRECT modes need a block size that is a multiple of 512 "
                                   "bytes"},
+    [DISKIO_RULE_BATCH] = {DISKIO_FIELD_BATCH,
+                           "batch must be between 1 and iodepth, and applies to aio and uring "
+                           "only"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -81,6 +85,8 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_FILE_IODEPTH;
     if (ops->direct && cfg->block_size % 512 != 0)
         return DISKIO_RULE_DIRECT_ALIGN;
+    if (cfg->batch > (ops->queued ? cfg->iodepth : 1u))
+        return DISKIO_RULE_BATCH;
     return DISKIO_RULE_OK;
 }
 

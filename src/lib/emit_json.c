@@ -372,9 +372,9 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
         else
             fputs("null", out);
         fprintf(out,
-                ", \"warmup\": %" PRIu64 ", \"iodepth\": %u, \"sync_every\": %u, "
-                "\"rate_ops_per_s\": ",
-                c->warmup, c->iodepth, c->sync_every);
+                ", \"warmup\": %" PRIu64 ", \"iodepth\": %u, \"batch\": %u, "
+                "\"sync_every\": %u, \"rate_ops_per_s\": ",
+                c->warmup, c->iodepth, c->batch ? c->batch : 1u, c->sync_every);
         if (c->rate_interval_ns)
             json_double(out, 1e9 / (double)c->rate_interval_ns);
         else

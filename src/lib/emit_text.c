@@ -44,8 +44,6 @@ static size_t show(FILE *out, const char *s)
 
 #define NAME_WIDTH 14
 
-/* A table row: name (a mode, or a custom run's name, shown safely) and
- * qd (0: none) padded to NAME_WIDTH, then the figures. */
 /* "1.07 · 1.00": device write requests and flushes per op, from the
  * devices the filesystem sits on; "-" where the kernel does not count
  * flushes.  Empty when the run has no device figures. */
@@ -96,7 +94,10 @@ static void verdict_lines(FILE *out, const struct diskio_result *res)
     }
 }
 
-static void row(FILE *out, const char *name, unsigned qd, const char *bs, const char *rate,
+/* A table row: name (a mode, or a custom run's name, shown safely) and
+ * the qualifiers emit_text() wrote itself (qual: "/8", " qd32", " rand",
+ * or "") padded to NAME_WIDTH, then the figures. */
+static void row(FILE *out, const char *name, const char *qual, const char *bs, const char *rate,
                 const struct diskio_hist *h, const char *device)
 {
     char mean[32], p50[32], p99[32], p999[32], max[32];
@@ -104,8 +105,8 @@ static void row(FILE *out, const char *name, unsigned qd, const char *bs, const 
     uint64_t v[3];
     diskio_hist_percentiles(h, pcts, v, 3);
     size_t width = show(out, name);
-    if (qd)
-        width += (size_t)fprintf(out, " qd%u", qd);
+    if (qual[0])
+        width += (size_t)fprintf(out, "%s", qual);
     fprintf(out, "%*s %8s %12s %10s %10s %10s %10s %10s",
             width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, rate,
             format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
@@ -215,17 +216,33 @@ int emit_text(const struct diskio_result *res, FILE *out)
             format_size(bs, sizeof(bs), info->config.block_size);
         double seconds = (double)info->duration_ns / 1e9;
         snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
-        unsigned qd = info->has_config && info->config.iodepth > 1 ? info->config.iodepth : 0;
+        /* what sets this run apart from the mode's default, so that rows of
+         * a sweep or of several files can be told apart: "fdatasync/8",
+         * "aio qd32 rand" */
+        char qual[64] = "";
+        if (info->has_config) {
+            const struct diskio_config *c = &info->config;
+            size_t n = 0;
+            if (c->sync_every > 1)
+                n += (size_t)snprintf(qual + n, sizeof(qual) - n, "/%u", c->sync_every);
+            if (c->iodepth > 1 && n < sizeof(qual))
+                n += (size_t)snprintf(qual + n, sizeof(qual) - n, " qd%u", c->iodepth);
+            if (c->batch > 1 && n < sizeof(qual))
+                n += (size_t)snprintf(qual + n, sizeof(qual) - n, " batch%u", c->batch);
+            const char *pattern = diskio_pattern_name(c->pattern);
+            if (c->pattern != DISKIO_PATTERN_SEQ && pattern && n < sizeof(qual))
+                snprintf(qual + n, sizeof(qual) - n, " %s", pattern);
+        }
         char device[48];
-        row(out, info->name, qd, bs, rate, run->hist[DISKIO_PART_TOTAL],
+        row(out, info->name, qual, bs, rate, run->hist[DISKIO_PART_TOTAL],
             format_device(device, sizeof(device), run));
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, "  write", 0, "", "", run->hist[DISKIO_PART_WRITE], NULL);
+            row(out, "  write", "", "", "", run->hist[DISKIO_PART_WRITE], NULL);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, "  sync", 0, "", "", run->hist[DISKIO_PART_SYNC], NULL);
+            row(out, "  sync", "", "", "", run->hist[DISKIO_PART_SYNC], NULL);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, "  service", 0, "", "", run->hist[DISKIO_PART_SERVICE], NULL);
+            row(out, "  service", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",

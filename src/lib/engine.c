@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -66,6 +67,69 @@ static uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight)
     if (n < 2)
         n = 2;
     return n < in_flight ? in_flight : n;
+}
+
+/* The logical block size of the block device dev (a partition: of its
+ * disk), from sysfs; 0 when unknown. */
+static uint64_t logical_block_size(dev_t dev)
+{
+    for (int parent = 0; parent < 2; parent++) {
+        char path[96];
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%squeue/logical_block_size", major(dev),
+                 minor(dev), parent ? "../" : "");
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        char line[32];
+        const bool got = fgets(line, sizeof(line), f) != NULL;
+        fclose(f);
+        char *end;
+        unsigned long long v = got ? strtoull(line, &end, 10) : 0;
+        if (got && end != line && v >= 512)
+            return v;
+    }
+    return 0;
+}
+
+/* STATX_DIOALIGN (Linux 6.1+, where the filesystem reports it): the
+ * offset alignment with the buffers' in *mem, or 0 when unknown. */
+static uint64_t statx_dio_align(int fd, uint64_t *mem)
+{
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+        sx.stx_dio_offset_align > 0) {
+        *mem = sx.stx_dio_mem_align;
+        return sx.stx_dio_offset_align;
+    }
+#else
+    (void)fd;
+    (void)mem;
+#endif
+    return 0;
+}
+
+int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_align,
+                               uint64_t *mem_align)
+{
+    if (!t || !offset_align || !mem_align)
+        return -EINVAL;
+    uint64_t mem = 0;
+    uint64_t offset = statx_dio_align(t->fd, &mem);
+    if (offset == 0) {
+        /* no STATX_DIOALIGN (before Linux 6.1, or the filesystem does not
+         * say): the logical block size of the device under it */
+        struct stat st;
+        if (fstat(t->fd, &st) != 0)
+            return -errno;
+        offset = logical_block_size(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+        if (offset == 0)
+            offset = 512;
+        mem = offset;
+    }
+    *offset_align = offset;
+    *mem_align = mem;
+    return 0;
 }
 
 static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
@@ -133,6 +197,14 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (diskio_config_check(cfg) != 0)
         return -EINVAL;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    if (ops->direct) {
+        /* O_DIRECT lengths and offsets (multiples of block_size) the
+         * target cannot take would fail at op 0: refused before anything */
+        uint64_t offset_align = 512, mem_align = 0;
+        rc = diskio_target_direct_align(target, &offset_align, &mem_align);
+        if (rc == 0 && (cfg->block_size % offset_align != 0 || mem_align > DISKIO_BUFFER_ALIGN))
+            return -EINVAL;
+    }
     /* A trace is a complete CSV whatever happens next: the header goes
      * out now, rows (if any) follow.  A failure is the run's "trace"
      * error, reported like a failed row. */
@@ -229,7 +301,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .write = scratch[1],
         .sync = scratch[2],
     };
-    if (warm.limit > 0)
+    /* the AIO context or ring, outside both phases' time */
+    if (ops->queued && (rc = engine_queue_open(&e, &e.error_during)) < 0)
+        e.error = rc;
+    else if (warm.limit > 0)
         ops->run(&e, &warm);
     if (e.error) {
         /* nothing was measured yet, but say where it failed */
@@ -293,6 +368,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         trace->origin_ns = start_ns;
     ops->run(&e, &measured);
     uint64_t end_ns = now_ns();
+    engine_queue_close(&e);
     devstat_sample_all(&target->devices, dev_after);
     if (old_slack >= 0) {
         (void)prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
@@ -320,6 +396,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
 fail:
     if (old_slack >= 0)
         (void)prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
+    engine_queue_close(&e);
     if (fd >= 0)
         close(fd);
     free(buf);

@@ -70,6 +70,10 @@ struct engine {
     /* added to op numbers in stamps, trace and progress; 0: warmup and
      * measured ops each count from 0 */
     uint64_t op_base;
+    /* queued modes: the AIO context or ring with its registrations, made
+     * by engine_queue_open() before the warmup and the measured phase,
+     * so that neither phase's time includes setting it up */
+    void *queue;
     /* outcome of the current phase */
     int error; /* 0, -errno, -DISKIO_E_* */
     uint64_t error_op;
@@ -103,9 +107,11 @@ struct queue_backend {
      * offset + written.  The kernel sees it at the next submit. */
     void (*prepare)(void *state, struct engine *e, struct queue_slot *slot);
     /* Hand the n slots prepared since the last submit (in that order) to
-     * the kernel.  0 with *taken = n, or -errno with *taken = how many it
-     * took (the others never ran). */
-    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken);
+     * the kernel in one call.  0 with *taken = n, or -errno with *taken =
+     * how many it took (the others never ran).  wait: the engine reaps
+     * right after this, so the call may also wait for a completion. */
+    int (*submit)(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken,
+                  bool wait);
     /* Wait for at least one completion and store when the wait returned
      * in *reaped_ns, then collect up to max completions into done.
      * Returns how many, or -errno (-EINTR: call again). */
@@ -142,6 +148,10 @@ void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+/* Set up e->queue for e->cfg (untimed): 0, or -errno with the step named
+ * in *during.  engine_queue_close() releases it (NULL: nothing). */
+int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
+void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */

@@ -45,6 +45,7 @@ struct queue {
     void *state;
     struct queue_slot *slots;
     struct queue_slot **pending; /* prepared since the last submit */
+    struct queue_slot **parked;  /* free, waiting for the trace to be written */
     struct queue_done *done;
     unsigned npending;
     unsigned depth;
@@ -58,15 +59,18 @@ static DISKIO_ALWAYS_INLINE void queue_op(struct engine *e, struct queue *q,
     slot->written = 0;
     slot->op = op;
     slot->submit_ns = 0;
-    stamp_block(e->buf + (size_t)slot->index * e->block_size, offset, e->op_base + op);
+    stamp_sectors(e->buf + (size_t)slot->index * e->block_size, e->block_size, offset,
+                  e->op_base + op);
     q->b->prepare(q->state, e, slot);
     q->pending[q->npending++] = slot;
 }
 
-/* Submit what is pending; the ops not yet submitted (not the rest of a
- * short write) start their clock now.  Returns how many the kernel took
- * and sets *error to -errno when it refused the rest. */
-static unsigned queue_submit(struct queue *q, int *error)
+/* Submit what is pending in one call; the ops not yet submitted (not
+ * the rest of a short write) start their clock now.  A request the
+ * kernel refused never ran: the run ends there (*issuing = false).
+ * wait: a reap follows at once. */
+static void queue_submit(struct engine *e, struct queue *q, uint64_t *in_flight, bool *issuing,
+                         bool wait)
 {
     const uint64_t submit_ns = now_ns();
     /* pending[0..npending) were all set by queue_op() or a short write's
@@ -76,8 +80,32 @@ static unsigned queue_submit(struct queue *q, int *error)
         if (q->pending[i]->submit_ns == 0) // NOLINT(clang-analyzer-core.NullDereference)
             q->pending[i]->submit_ns = submit_ns;
     unsigned taken = 0;
-    *error = q->b->submit(q->state, q->pending, q->npending, &taken);
-    return taken;
+    int error = q->b->submit(q->state, q->pending, q->npending, &taken, wait);
+    *in_flight += taken;
+    if (DISKIO_UNLIKELY(error)) {
+        if (!e->error) {
+            e->error = error;
+            e->error_during = "submit";
+            e->error_op = q->pending[taken]->op;
+        }
+        *issuing = false;
+    }
+    q->npending = 0;
+}
+
+/*
+ * The trace is written only while nothing is in flight: a slot is
+ * refilled only while the trace has a row free for every op issued and
+ * not yet recorded; otherwise it is parked.  When the last op in flight
+ * has been reaped, the rows are written and the parked slots refilled.
+ * The write happens after that op's clock stopped and before the next
+ * op's starts, with no request in flight that it could delay.
+ */
+static DISKIO_ALWAYS_INLINE bool trace_has_room(const struct engine_phase *ph,
+                                                const struct queue *q, uint64_t in_flight,
+                                                const bool tracing)
+{
+    return !tracing || ph->trace->rows_used + in_flight + q->npending < TRACE_ROWS;
 }
 
 static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
@@ -85,34 +113,35 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                                              const bool tracing)
 {
     const volatile sig_atomic_t *const stop = e->stop;
+    const unsigned batch = e->cfg->batch ? e->cfg->batch : 1;
     uint64_t issued = 0, completed = 0, in_flight = 0;
+    unsigned nparked = 0;
     bool issuing = true;
     struct offsets offsets = offsets_load(e);
 
-    for (unsigned i = 0; i < q->depth && issued < ph->limit; i++) {
-        uint64_t offset = next_offset(e, &offsets, pattern);
-        if (offset == UINT64_MAX) {
-            issuing = false;
-            break;
-        }
-        queue_op(e, q, &q->slots[i], offset, issued++);
-    }
+    /* every slot starts parked: the first pass below fills them */
+    for (unsigned i = 0; i < q->depth; i++)
+        q->parked[nparked++] = &q->slots[i];
     for (;;) {
-        if (q->npending > 0) {
-            int error = 0;
-            unsigned taken = queue_submit(q, &error);
-            in_flight += taken;
-            if (error) {
-                /* the requests not taken never ran: the run ends here */
-                if (!e->error) {
-                    e->error = error;
-                    e->error_during = "submit";
-                    e->error_op = q->pending[taken]->op;
+        if (nparked > 0 && in_flight == 0 && q->npending == 0 && issuing) {
+            /* drained: write the trace's rows now, then refill */
+            if (tracing && ph->trace->rows_used > 0)
+                (void)trace_flush(ph->trace);
+            while (nparked > 0 && issued < ph->limit) {
+                uint64_t offset = next_offset(e, &offsets, pattern);
+                if (offset == UINT64_MAX) {
+                    if (issued > 0)
+                        e->error_op = issued;
+                    issuing = false;
+                    break;
                 }
-                issuing = false;
+                queue_op(e, q, q->parked[--nparked], offset, issued++);
+                if (q->npending >= batch && nparked > 0)
+                    queue_submit(e, q, &in_flight, &issuing, false);
             }
-            q->npending = 0;
         }
+        if (q->npending > 0)
+            queue_submit(e, q, &in_flight, &issuing, true);
         if (in_flight == 0)
             break;
 
@@ -145,11 +174,17 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 slot->written += (uint64_t)res;
                 q->b->prepare(q->state, e, slot);
                 q->pending[q->npending++] = slot;
+                if (q->npending >= batch && i + 1 < got)
+                    queue_submit(e, q, &in_flight, &issuing, false);
                 continue;
             }
             if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
                 issuing = false;
             if (issuing && issued < ph->limit) {
+                if (!trace_has_room(ph, q, in_flight, tracing)) {
+                    q->parked[nparked++] = slot;
+                    continue;
+                }
                 uint64_t offset = next_offset(e, &offsets, pattern);
                 if (offset == UINT64_MAX) {
                     e->error_op = issued;
@@ -157,6 +192,11 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     continue;
                 }
                 queue_op(e, q, slot, offset, issued++);
+                /* one request per system call unless --batch says more; the
+                 * last one goes out at the top of the loop, where uring
+                 * also waits for the next completion in the same call */
+                if (q->npending >= batch && i + 1 < got)
+                    queue_submit(e, q, &in_flight, &issuing, false);
             }
         }
         if (DISKIO_UNLIKELY(*stop) && issuing) {
@@ -175,32 +215,57 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     ph->done = completed;
 }
 
+int engine_queue_open(struct engine *e, const char **during)
+{
+    struct queue *q = calloc(1, sizeof(*q));
+    *during = "setup";
+    if (!q)
+        return -ENOMEM;
+    q->b = mode_ops_of(e->cfg->mode)->backend;
+    q->depth = e->cfg->iodepth;
+    int rc = q->b->setup(e, q->depth, &q->state, during);
+    if (rc < 0) {
+        free(q);
+        return rc;
+    }
+    q->slots = calloc(q->depth, sizeof(*q->slots));
+    q->pending = calloc(q->depth, sizeof(*q->pending));
+    q->done = calloc(q->depth, sizeof(*q->done));
+    q->parked = calloc(q->depth, sizeof(*q->parked));
+    e->queue = q;
+    if (!q->slots || !q->pending || !q->done || !q->parked) {
+        engine_queue_close(e);
+        *during = "setup";
+        return -ENOMEM;
+    }
+    for (unsigned i = 0; i < q->depth; i++)
+        q->slots[i].index = i;
+    return 0;
+}
+
+void engine_queue_close(struct engine *e)
+{
+    struct queue *q = e->queue;
+    if (!q)
+        return;
+    q->b->teardown(q->state);
+    free(q->slots);
+    free(q->pending);
+    free(q->done);
+    free(q->parked);
+    free(q);
+    e->queue = NULL;
+}
+
+/* One phase (warmup or measured) over the queue engine_queue_open() made
+ * before it. */
 void engine_run_queued(struct engine *e, struct engine_phase *ph)
 {
-    struct queue q = {.b = mode_ops_of(e->cfg->mode)->backend, .depth = e->cfg->iodepth};
-    const char *during = "setup";
     ph->done = 0;
-    int rc = q.b->setup(e, q.depth, &q.state, &during);
-    if (rc < 0) {
-        e->error = rc;
-        e->error_during = during;
+    if (!e->queue) {
+        e->error = -EINVAL;
+        e->error_during = "setup";
         return;
     }
-    q.slots = calloc(q.depth, sizeof(*q.slots));
-    q.pending = calloc(q.depth, sizeof(*q.pending));
-    q.done = calloc(q.depth, sizeof(*q.done));
-    if (!q.slots || !q.pending || !q.done) {
-        e->error = -ENOMEM;
-        e->error_during = "setup";
-        goto out;
-    }
-    for (unsigned i = 0; i < q.depth; i++)
-        q.slots[i].index = i;
-
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, &q);
-out:
-    q.b->teardown(q.state);
-    free(q.slots);
-    free(q.pending);
-    free(q.done);
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue);
 }

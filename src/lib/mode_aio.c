@@ -70,9 +70,11 @@ static void aio_prepare(void *state, struct engine *e, struct queue_slot *slot)
     cb->data = slot;
 }
 
-static int aio_submit(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken)
+static int aio_submit(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken,
+                      bool wait)
 {
     struct aio_state *s = state;
+    (void)wait; /* io_getevents() waits */
     for (unsigned i = 0; i < n; i++)
         s->batch[i] = &s->cbs[slots[i]->index];
     *taken = 0;

@@ -84,18 +84,20 @@ static void uring_prepare(void *state, struct engine *e, struct queue_slot *slot
     io_uring_sqe_set_data(sqe, slot);
 }
 
-/* Submit what is queued and wait for a completion in the same system
- * call (at queue depth 1 that halves the syscalls per op); the kernel
- * takes all of it (SQ entries were reserved), or fails with -errno.  The
- * completion is then found in the ring by the reap without another
- * syscall. */
-static int uring_submit(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken)
+/* Submit what is queued; when the engine reaps next (wait), also wait
+ * for a completion in the same system call (at queue depth 1 that halves
+ * the syscalls per op), otherwise return at once so that the next
+ * submission is not held up.  The kernel takes all of it (SQ entries were
+ * reserved), or fails with -errno.  The completion is then found in the
+ * ring by the reap without another syscall. */
+static int uring_submit(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken,
+                        bool wait)
 {
     struct uring_state *s = state;
     (void)slots; /* already in the submission ring, in order */
     int rc;
     do
-        rc = io_uring_submit_and_wait(&s->ring, 1);
+        rc = wait ? io_uring_submit_and_wait(&s->ring, 1) : io_uring_submit(&s->ring);
     while (rc == -EINTR || rc == -EAGAIN);
     *taken = 0;
     if (rc < 0)

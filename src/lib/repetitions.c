@@ -51,6 +51,7 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
     const struct diskio_config *x = &a->info.config, *y = &b->info.config;
     return x->mode == y->mode && x->pattern == y->pattern && x->block_size == y->block_size &&
            x->file_size == y->file_size && x->iodepth == y->iodepth &&
+           (x->batch ? x->batch : 1) == (y->batch ? y->batch : 1) &&
            x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns;
 }
 

@@ -47,6 +47,9 @@ done <<'LINES'
 --iodepth 4 -m fsync|--iodepth
 --sync-every 0|--sync-every
 --sync-every 8 -m osync|--sync-every
+--batch 0 -m aio|--batch
+--batch 8 --iodepth 4 -m aio|--batch
+--batch 2 -m fsync|--batch
 --format yaml|--format
 --warmup many|--warmup
 --nonsense|--nonsense
