@@ -8,7 +8,8 @@ without one is its own environment, named after its file), so several
 results of one machine are its repetitions, and so are runs of one result
 that repeat the same parameters, and the repetitions diskio --repeat kept
 in a run.  Runs are matched by what makes their
-figures comparable: mode, block size, pattern, queue depth and sync_every.
+figures comparable: mode, block size, pattern, queue depth, sync_every and
+the submission batch.
 """
 
 import os
@@ -58,7 +59,8 @@ class Row:
 def run_key(run):
     p = run.parameters
     return (run.mode, p.get("block_size"), p.get("pattern") or "seq",
-            p.get("iodepth") or 1, p.get("sync_every") or 1)
+            p.get("iodepth") or 1, p.get("sync_every") or 1,
+            p.get("batch") or 1)
 
 
 def size_label(nbytes):
@@ -69,11 +71,14 @@ def size_label(nbytes):
 
 
 def run_label(key):
-    """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8."""
-    mode, block_size, pattern, iodepth, sync_every = key
+    """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
+    qd32 batch32."""
+    mode, block_size, pattern, iodepth, sync_every, batch = key
     words = [mode, size_label(block_size)]
     if iodepth > 1:
         words.append(f"qd{iodepth}")
+    if batch > 1:
+        words.append(f"batch{batch}")
     if pattern != "seq":
         words.append(pattern)
     if sync_every > 1:

@@ -146,9 +146,9 @@ def load_diskio_result(env, path, text, doc):
         samples = run_samples(env, path, run)
         if samples:
             usable.append((run, samples))
-    descriptors = [dict(mode=run.mode, **{key: run.parameters[key] for key in
-                                          ("block_size", "pattern", "iodepth",
-                                           "sync_every")})
+    descriptors = [dict(mode=run.mode, batch=run.parameters.get("batch") or 1,
+                        **{key: run.parameters[key] for key in
+                           ("block_size", "pattern", "iodepth", "sync_every")})
                    for run, _ in usable]
     # Runs that repeat the same parameters are repetitions: one name,
     # several samples (as diskio-compare takes them); so are the

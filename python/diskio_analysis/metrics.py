@@ -94,9 +94,12 @@ def qualified_names(descriptors):
         for key, render in (("block_size", size_label),
                             ("pattern", str),
                             ("iodepth", lambda v: f"qd{v}"),
-                            ("sync_every", lambda v: f"every{v}")):
-            if len({d[key] for d in same_mode}) > 1:
-                qualifiers.append(render(desc[key]))
+                            ("sync_every", lambda v: f"every{v}"),
+                            ("batch", lambda v: f"batch{v}")):
+            if len({d.get(key) or 1 if key == "batch" else d[key]
+                    for d in same_mode}) > 1:
+                qualifiers.append(render(desc.get(key) or 1 if key == "batch"
+                                         else desc[key]))
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
     return names
@@ -110,7 +113,7 @@ def unique_run_names(path, descriptors):
         if name in seen:
             raise InputError(path, None,
                              f"two runs of mode {desc['mode']} with the same "
-                             "block size, pattern, iodepth and sync_every",
+                             "block size, pattern, iodepth, sync_every and batch",
                              "split them into separate environment "
                              "directories")
         seen.add(name)
