@@ -59,9 +59,14 @@ class TableTest(unittest.TestCase):
         rows = table_rows([summary_row("overhead", "async 512 B", "diskio"),
                            summary_row("accuracy", "fsync", "bare", n=4, failed=1)])
         self.assertEqual(rows[0], ["overhead", "async 512 B", "diskio", "123457", "1.75",
-                                   "—", "14.8%", "5"])
+                                   "—", "14.8%", "5", ""])
         self.assertEqual((rows[1][2], rows[1][6], rows[1][7]),
                          ("bare loop (timed)", "20.0%", "4 (1 failed)"))
+
+    def test_queued_rows_show_device_writes_and_merges_per_op(self):
+        row = dict(summary_row("qd", "aio qd32", "diskio"), dev_writes_per_op=1.003,
+                   dev_merges_per_op=0.0)
+        self.assertEqual(table_rows([row])[0][8], "1.003 (0.000 merged)")
 
     def test_text_table_pads_every_column_to_its_widest_cell(self):
         out = text_table(["a", "bb"], [["xxx", 1], ["y", 22]]).splitlines()
