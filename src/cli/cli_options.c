@@ -188,6 +188,49 @@ static int check_label(const char *label, char *err, size_t size)
     return 0;
 }
 
+/* --percentiles 50,99,99.9: decimal numbers above 0 and at most 100,
+ * sorted, a repeated one dropped; no signs, exponents, hex, inf or nan. */
+static int parse_percentiles(const char *text, struct cli_options *o, char *err, size_t size)
+{
+    static const char accepted[] = "accepted: up to 8 numbers above 0 and at most 100 "
+                                   "(100 is the max), e.g. 50,90,99,99.9,99.99";
+    o->npercentiles = 0;
+    const char *p = text;
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char item[32];
+        if (len == 0)
+            return cli_fail(err, size, "--percentiles: empty item in '%s' (%s)", text, accepted);
+        if (len >= sizeof(item) || strspn(p, "0123456789.") < len)
+            return cli_fail(err, size, "--percentiles: '%.*s' is not a number (%s)",
+                            len > 40 ? 40 : (int)len, p, accepted);
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *end;
+        double v = strtod(item, &end);
+        if (*end || end == item)
+            return cli_fail(err, size, "--percentiles: '%s' is not a number (%s)", item, accepted);
+        if (!(v > 0.0 && v <= 100.0))
+            return cli_fail(err, size, "--percentiles: '%s' is out of range (%s)", item, accepted);
+        /* insert in order, once */
+        size_t i = 0;
+        while (i < o->npercentiles && o->percentiles[i] < v)
+            i++;
+        if (i == o->npercentiles || o->percentiles[i] != v) {
+            if (o->npercentiles == DISKIO_PERCENTILES_MAX)
+                return cli_fail(err, size, "--percentiles: more than %d in '%s' (%s)",
+                                DISKIO_PERCENTILES_MAX, text, accepted);
+            memmove(o->percentiles + i + 1, o->percentiles + i,
+                    (o->npercentiles - i) * sizeof(double));
+            o->percentiles[i] = v;
+            o->npercentiles++;
+        }
+        if (p[len] == '\0')
+            return 0;
+        p += len + 1;
+    }
+}
+
 enum {
     OPT_SYNC_EVERY = 256,
     OPT_TRACE,
@@ -197,6 +240,8 @@ enum {
     OPT_RATE,
     OPT_REPEAT,
     OPT_BATCH,
+    OPT_PERCENTILES,
+    OPT_MBPS,
 };
 
 static const struct option long_options[] = {
@@ -217,6 +262,8 @@ static const struct option long_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"rate", required_argument, NULL, OPT_RATE},
     {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"percentiles", required_argument, NULL, OPT_PERCENTILES},
+    {"mbps", no_argument, NULL, OPT_MBPS},
     {"quiet", no_argument, NULL, 'q'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
@@ -365,6 +412,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                 return cli_fail(err, err_size, "--trace: empty file name");
             o->trace = optarg;
             break;
+        case OPT_PERCENTILES:
+            if (parse_percentiles(optarg, o, err, err_size) != 0)
+                return -1;
+            break;
+        case OPT_MBPS: o->mbps = true; break;
         case 'q': o->quiet = true; break;
         case OPT_FORCE: o->force = true; break;
         case OPT_ALLOW_DEVICE: o->allow_device = true; break;
@@ -450,6 +502,11 @@ void cli_usage(FILE *out)
           "  -o, --output FILE          write the result to FILE (created; never\n"
           "                             overwritten without --force); the table still\n"
           "                             goes to stdout unless --quiet\n"
+          "      --percentiles P[,P...] the latency percentiles the table shows, up to 8,\n"
+          "                             each above 0 and at most 100 (default: 50,99,99.9;\n"
+          "                             the JSON and CSV hold them too)\n"
+          "      --mbps                 throughput in the table in megabits per second\n"
+          "                             (default: MB/s, 10^6 bytes per second)\n"
           "      --trace FILE           stream every write as CSV\n"
           "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
           "                             (several runs: one FILE.MODE-BS per run;\n"

@@ -43,6 +43,10 @@ struct cli_options {
     uint64_t seed;
     unsigned repeat; /* each run this many times, interleaved (default 1) */
     const char *label;
+    /* --percentiles: the table's, ascending and distinct (0: the default) */
+    double percentiles[DISKIO_PERCENTILES_MAX];
+    size_t npercentiles;
+    bool mbps; /* --mbps: throughput in megabits per second */
     enum diskio_format format;
     bool format_given;
     const char *output;

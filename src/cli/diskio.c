@@ -438,6 +438,11 @@ int main(int argc, char **argv)
         out_file_discard(&trace);
         return EXIT_RUN_FAILED;
     }
+    /* what the table shows: checked by cli_parse() already */
+    if (opt.npercentiles)
+        (void)diskio_result_set_percentiles(result, opt.percentiles, opt.npercentiles);
+    if (opt.mbps)
+        (void)diskio_result_set_throughput_unit(result, DISKIO_THROUGHPUT_MBIT_PER_S);
     warn_memory_fs(result, opt.target, opt.quiet);
 
     /* Modes the filesystem cannot open (O_DIRECT on ramfs, say) are found

@@ -180,7 +180,24 @@ struct diskio_result {
     struct diskio_run **runs;
     size_t nruns, cap;
     bool incomplete;
+    /* what the table shows (diskio_result_set_percentiles(), _units()) */
+    double pcts[DISKIO_PERCENTILES_MAX];
+    size_t npcts; /* 0: the default, TABLE_PCTS */
+    enum diskio_throughput_unit unit;
 };
+
+/* The table's percentiles by default. */
+#define TABLE_PCTS 3
+extern const double table_pcts[TABLE_PCTS] DISKIO_HIDDEN;
+/* The percentiles the CSV and JSON hold: the summary's and the table's,
+ * ascending and distinct, at most SUMMARY_PCTS + DISKIO_PERCENTILES_MAX. */
+#define RESULT_PCTS_MAX (SUMMARY_PCTS + DISKIO_PERCENTILES_MAX)
+size_t result_pcts(const struct diskio_result *res, double *out) DISKIO_HIDDEN;
+/* The table's percentiles: a pointer to them, their number in *n. */
+const double *result_table_pcts(const struct diskio_result *res, size_t *n) DISKIO_HIDDEN;
+/* A percentile's name: "p99.9" (sep '.') for the table, "p99_9" (sep
+ * '_') as a JSON key or CSV column. */
+const char *pct_name(char *buf, size_t size, double pct, char sep) DISKIO_HIDDEN;
 
 /* Strings in the output (emit_string.c).  utf8_decode: the code point of
  * the UTF-8 sequence at s (NUL-terminated) and its length in *len, or -1

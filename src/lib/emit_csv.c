@@ -73,10 +73,14 @@ int emit_csv(const struct diskio_result *res, FILE *out)
     fputs("label,mode,block_size,pattern,iodepth,sync_every,part,complete,ops,duration_s,"
           "ops_per_s,mb_per_s,count,min_ns,mean_ns,stddev_ns",
           out);
-    for (int i = 0; i < SUMMARY_PCTS; i++)
-        fprintf(out, ",%s_ns", summary_pct_keys[i]);
+    /* the summary's percentiles and the table's (diskio --percentiles) */
+    double pcts[RESULT_PCTS_MAX];
+    size_t npcts = result_pcts(res, pcts);
+    char key[32];
+    for (size_t i = 0; i < npcts; i++)
+        fprintf(out, ",%s_ns", pct_name(key, sizeof(key), pcts[i], '_'));
     fputs(",max_ns,overflow", out);
-    fputs(CSV_DEVICE_HEADER "\n", out);
+    fputs(CSV_DEVICE_HEADER ",percentiles_limited_by_ops\n", out);
 
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
@@ -100,12 +104,23 @@ int emit_csv(const struct diskio_result *res, FILE *out)
                     seconds > 0 ? (double)info->ops / seconds : 0.0,
                     seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0, diskio_hist_count(h),
                     diskio_hist_min(h), diskio_hist_mean(h), diskio_hist_stddev(h));
-            uint64_t values[SUMMARY_PCTS];
-            diskio_hist_percentiles(h, summary_pcts, values, SUMMARY_PCTS);
-            for (int i = 0; i < SUMMARY_PCTS; i++)
+            uint64_t values[RESULT_PCTS_MAX];
+            diskio_hist_percentiles(h, pcts, values, npcts);
+            for (size_t i = 0; i < npcts; i++)
                 fprintf(out, ",%" PRIu64, values[i]);
             fprintf(out, ",%" PRIu64 ",%" PRIu64, diskio_hist_max(h), diskio_hist_overflow(h));
             csv_device(out, run);
+            /* the percentiles that are the max for want of values,
+             * space-separated */
+            fputc(',', out);
+            const uint64_t count = diskio_hist_count(h);
+            bool first = true;
+            for (size_t i = 0; i < npcts; i++) {
+                if (count == 0 || count >= hist_pct_min_count(pcts[i]) || pcts[i] >= 100.0)
+                    continue;
+                fprintf(out, "%s%s", first ? "" : " ", pct_name(key, sizeof(key), pcts[i], '_'));
+                first = false;
+            }
             fputc('\n', out);
         }
     }

@@ -195,14 +195,19 @@ static void emit_environment(FILE *out, const struct env *env)
     fputs("\n    }\n  },\n", out);
 }
 
-static void emit_hist(FILE *out, const struct diskio_hist *h)
+static void emit_hist(FILE *out, const struct diskio_result *res, const struct diskio_hist *h)
 {
     if (!h) {
         fputs("null", out);
         return;
     }
-    uint64_t pct_values[SUMMARY_PCTS];
-    diskio_hist_percentiles(h, summary_pcts, pct_values, SUMMARY_PCTS);
+    /* the summary's percentiles and the table's (diskio --percentiles) */
+    double pcts[RESULT_PCTS_MAX];
+    size_t npcts = result_pcts(res, pcts);
+    uint64_t pct_values[RESULT_PCTS_MAX];
+    diskio_hist_percentiles(h, pcts, pct_values, npcts);
+    const uint64_t count = diskio_hist_count(h);
+    char key[32];
     fprintf(out,
             "{\n          \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64
             ", \"mean\": ",
@@ -211,8 +216,20 @@ static void emit_hist(FILE *out, const struct diskio_hist *h)
     fputs(", \"stddev\": ", out);
     json_double(out, diskio_hist_stddev(h));
     fputs(",\n          ", out);
-    for (int i = 0; i < SUMMARY_PCTS; i++)
-        fprintf(out, "\"%s\": %" PRIu64 ", ", summary_pct_keys[i], pct_values[i]);
+    for (size_t i = 0; i < npcts; i++)
+        fprintf(out, "\"%s\": %" PRIu64 ", ", pct_name(key, sizeof(key), pcts[i], '_'),
+                pct_values[i]);
+    /* the percentiles that are the max only because there were too few
+     * values for them to be anything else */
+    fputs("\n          \"percentiles_limited_by_ops\": [", out);
+    bool first = true;
+    for (size_t i = 0; i < npcts; i++) {
+        if (count == 0 || count >= hist_pct_min_count(pcts[i]) || pcts[i] >= 100.0)
+            continue;
+        fprintf(out, "%s\"%s\"", first ? "" : ", ", pct_name(key, sizeof(key), pcts[i], '_'));
+        first = false;
+    }
+    fputs("],", out);
     fprintf(out,
             "\n          \"overflow\": %" PRIu64 ", \"max_trackable_ns\": %" PRIu64
             ", \"sub_buckets\": %d,\n          \"buckets\": [",
@@ -220,7 +237,7 @@ static void emit_hist(FILE *out, const struct diskio_hist *h)
             DISKIO_HIST_SUB_BUCKETS);
     struct diskio_hist_iter it;
     diskio_hist_iter_init(&it, h);
-    bool first = true;
+    first = true;
     while (diskio_hist_iter_next(&it)) {
         fprintf(out, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", first ? "" : ", ", it.lowest_ns,
                 it.highest_ns, it.count);
@@ -272,6 +289,8 @@ static void emit_repetitions(FILE *out, const struct diskio_run *run, uint64_t o
             fputs("null", out);
         fputs(", \"ops_per_s\": ", out);
         json_double(out, seconds > 0 ? (double)rep->ops / seconds : 0.0);
+        fputs(", \"mb_per_s\": ", out);
+        json_double(out, seconds > 0 ? (double)rep->bytes / 1e6 / seconds : 0.0);
         fputs(",\n         \"latency\": {", out);
         for (int part = 0; part < DISKIO_PART_COUNT; part++) {
             fprintf(out, "%s\"%s\": ", part ? ",\n                     " : "", part_keys[part]);
@@ -351,7 +370,8 @@ static void emit_run_device(FILE *out, const struct diskio_run *run)
     fputs(first ? "]" : "\n      ]", out);
 }
 
-static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns)
+static void emit_run(FILE *out, const struct diskio_result *res, const struct diskio_run *run,
+                     uint64_t origin_ns)
 {
     const struct diskio_run_info *info = &run->info;
     fputs("    {\n      \"mode\": ", out);
@@ -434,13 +454,13 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
     fputs(",\n      \"repetitions\": ", out);
     emit_repetitions(out, run, origin_ns);
     fputs(",\n      \"latency\": {\n        \"total\": ", out);
-    emit_hist(out, run->hist[DISKIO_PART_TOTAL]);
+    emit_hist(out, res, run->hist[DISKIO_PART_TOTAL]);
     fputs(",\n        \"write\": ", out);
-    emit_hist(out, run->hist[DISKIO_PART_WRITE]);
+    emit_hist(out, res, run->hist[DISKIO_PART_WRITE]);
     fputs(",\n        \"sync\": ", out);
-    emit_hist(out, run->hist[DISKIO_PART_SYNC]);
+    emit_hist(out, res, run->hist[DISKIO_PART_SYNC]);
     fputs(",\n        \"service\": ", out);
-    emit_hist(out, run->hist[DISKIO_PART_SERVICE]);
+    emit_hist(out, res, run->hist[DISKIO_PART_SERVICE]);
     fputs("\n      }", out);
     emit_run_device(out, run);
     fputs("\n    }", out);
@@ -466,7 +486,7 @@ int emit_json(const struct diskio_result *res, FILE *out)
     }
     fputs("  \"runs\": [\n", out);
     for (size_t i = 0; i < res->nruns; i++) {
-        emit_run(out, res->runs[i], origin_ns);
+        emit_run(out, res, res->runs[i], origin_ns);
         fputs(i + 1 < res->nruns ? ",\n" : "\n", out);
     }
     fputs("  ]\n}\n", out);

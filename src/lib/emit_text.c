@@ -94,25 +94,59 @@ static void verdict_lines(FILE *out, const struct diskio_result *res)
     }
 }
 
+/* The table's percentiles, and which of them some row can only show as
+ * its max: for too few values (1000 for p99.9) the nearest rank is the
+ * largest value, and the cell says so with a '*' and a note. */
+struct table_cols {
+    const double *pcts;
+    size_t npcts;
+    bool limited[DISKIO_PERCENTILES_MAX]; /* some row marks this one */
+    bool marks;                           /* any: every cell keeps room for the mark */
+};
+
+static bool pct_limited(const struct diskio_hist *h, double pct)
+{
+    uint64_t count = diskio_hist_count(h);
+    return count > 0 && pct < 100.0 && count < hist_pct_min_count(pct);
+}
+
+static void note_limited(struct table_cols *cols, const struct diskio_hist *h)
+{
+    for (size_t i = 0; h && i < cols->npcts; i++)
+        if (pct_limited(h, cols->pcts[i]))
+            cols->limited[i] = cols->marks = true;
+}
+
+/* "10.4", "812", "0.08": three significant digits or the whole number. */
+static const char *format_rate(char *buf, size_t size, double v)
+{
+    snprintf(buf, size, "%.*f", v < 10 ? 2 : v < 100 ? 1 : 0, v);
+    return buf;
+}
+
 /* A table row: name (a mode, or a custom run's name, shown safely) and
  * the qualifiers emit_text() wrote itself (qual: "/8", " qd32", " rand",
- * or "") padded to NAME_WIDTH, then the figures. */
-static void row(FILE *out, const char *name, const char *qual, const char *bs, const char *rate,
+ * or "") padded to NAME_WIDTH, then the figures: ops (the part's count),
+ * rate and throughput (empty for the parts), mean, the percentiles, max. */
+static void row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
+                const char *bs, const char *rate, const char *throughput,
                 const struct diskio_hist *h, const char *device)
 {
-    char mean[32], p50[32], p99[32], p999[32], max[32];
-    static const double pcts[] = {50.0, 99.0, 99.9};
-    uint64_t v[3];
-    diskio_hist_percentiles(h, pcts, v, 3);
+    char mean[32], max[32], cell[32];
+    uint64_t v[DISKIO_PERCENTILES_MAX];
+    diskio_hist_percentiles(h, cols->pcts, v, cols->npcts);
     size_t width = show(out, name);
     if (qual[0])
         width += (size_t)fprintf(out, "%s", qual);
-    fprintf(out, "%*s %8s %12s %10s %10s %10s %10s %10s",
-            width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, rate,
-            format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
-            format_ns(p50, sizeof(p50), (double)v[0]), format_ns(p99, sizeof(p99), (double)v[1]),
-            format_ns(p999, sizeof(p999), (double)v[2]),
-            format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
+    fprintf(out, "%*s %8s %10" PRIu64 " %12s %10s %10s",
+            width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, diskio_hist_count(h), rate,
+            throughput, format_ns(mean, sizeof(mean), diskio_hist_mean(h)));
+    for (size_t i = 0; i < cols->npcts; i++) {
+        fprintf(out, " %10s", format_ns(cell, sizeof(cell), (double)v[i]));
+        if (cols->marks)
+            fputc(pct_limited(h, cols->pcts[i]) ? '*' : ' ', out);
+    }
+    fprintf(out, " %10s", format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
     if (device && device[0])
         fprintf(out, "  %s", device);
     fputc('\n', out);
@@ -206,16 +240,31 @@ int emit_text(const struct diskio_result *res, FILE *out)
     fputc('\n', out);
 
     const bool device_column = any_device(res);
-    fprintf(out, "%-14s %8s %12s %10s %10s %10s %10s %10s%s\n", "mode", "bs", "ops/s", "mean",
-            "p50", "p99", "p99.9", "max", device_column ? "  dev I/O/op \xc2\xb7 flush/op" : "");
+    struct table_cols cols = {0};
+    cols.pcts = result_table_pcts(res, &cols.npcts);
+    for (size_t r = 0; r < res->nruns; r++)
+        for (int part = 0; part < DISKIO_PART_COUNT; part++)
+            note_limited(&cols, res->runs[r]->hist[part]);
+    /* MB and Mbit are decimal (10^6), as fio, CrystalDiskMark and network
+     * links count them */
+    const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
+    fprintf(out, "%-14s %8s %10s %12s %10s %10s", "mode", "bs", "ops", "ops/s",
+            mbit ? "Mbit/s" : "MB/s", "mean");
+    char name[32];
+    for (size_t i = 0; i < cols.npcts; i++)
+        fprintf(out, " %10s%s", pct_name(name, sizeof(name), cols.pcts[i], '.'),
+                cols.marks ? " " : "");
+    fprintf(out, " %10s%s\n", "max", device_column ? "  dev I/O/op \xc2\xb7 flush/op" : "");
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
         const struct diskio_run_info *info = &run->info;
-        char bs[24] = "", rate[32];
+        char bs[24] = "", rate[32], throughput[32];
         if (info->has_config)
             format_size(bs, sizeof(bs), info->config.block_size);
         double seconds = (double)info->duration_ns / 1e9;
         snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
+        format_rate(throughput, sizeof(throughput),
+                    seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
         /* what sets this run apart from the mode's default, so that rows of
          * a sweep or of several files can be told apart: "fdatasync/8",
          * "aio qd32 rand" */
@@ -234,15 +283,15 @@ int emit_text(const struct diskio_result *res, FILE *out)
                 snprintf(qual + n, sizeof(qual) - n, " %s", pattern);
         }
         char device[48];
-        row(out, info->name, qual, bs, rate, run->hist[DISKIO_PART_TOTAL],
+        row(out, &cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
             format_device(device, sizeof(device), run));
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, "  write", "", "", "", run->hist[DISKIO_PART_WRITE], NULL);
+            row(out, &cols, "  write", "", "", "", "", run->hist[DISKIO_PART_WRITE], NULL);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, "  sync", "", "", "", run->hist[DISKIO_PART_SYNC], NULL);
+            row(out, &cols, "  sync", "", "", "", "", run->hist[DISKIO_PART_SYNC], NULL);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, "  service", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL);
+            row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",
@@ -268,6 +317,12 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",
                     info->error_op);
     }
+    /* what a '*' means: "* p99.9 = max: fewer than 1000 ops" */
+    for (size_t i = 0; i < cols.npcts; i++)
+        if (cols.limited[i])
+            fprintf(out, "* %s = max: fewer than %" PRIu64 " ops\n",
+                    pct_name(name, sizeof(name), cols.pcts[i], '.'),
+                    hist_pct_min_count(cols.pcts[i]));
     verdict_lines(out, res);
     if (!diskio_result_complete(res))
         fputs("\nRESULT INCOMPLETE: the figures cover only the operations that finished.\n", out);

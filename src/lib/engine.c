@@ -276,6 +276,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.config.stop = NULL;
     run->info.config.progress = NULL;
     run->info.config.fill_progress = NULL;
+    run->info.config.live_hist = NULL;
     run->open_flags_text = ops->open_flags_text;
     for (int i = 0; i < 5; i++) {
         bool needed = i == 0 || (i < 3 && ops->syncs) || (i >= 3 && cfg->rate_interval_ns);
@@ -350,6 +351,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
             e.spin_margin_ns = cap;
     }
 
+    /* for a live display (diskio_hist_copy_live()); set once, before
+     * the run's time starts */
+    if (cfg->live_hist)
+        *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
     e.op_base = 0;
     uint64_t start_ns = now_ns();
     struct engine_phase measured = {
@@ -368,6 +373,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         trace->origin_ns = start_ns;
     ops->run(&e, &measured);
     uint64_t end_ns = now_ns();
+    if (cfg->live_hist)
+        *cfg->live_hist = NULL;
     engine_queue_close(&e);
     devstat_sample_all(&target->devices, dev_after);
     if (old_slack >= 0) {

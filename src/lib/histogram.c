@@ -126,6 +126,23 @@ int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
     return 0;
 }
 
+/* The recorder stores plain uint64_t values; reading each once with a
+ * relaxed atomic load keeps the compiler from splitting or repeating the
+ * read, and an aligned 64-bit load is not torn on the 64-bit machines
+ * diskio runs on.  The copy's count is the sum of its own counters, so
+ * reading it (percentiles walk the counters up to that count) stays
+ * within the array whatever the recorder did meanwhile. */
+void diskio_hist_copy_live(struct diskio_hist *dst, const struct diskio_hist *src)
+{
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
+        dst->counts[i] = __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
+    dst->sum = __atomic_load_n(&src->sum, __ATOMIC_RELAXED);
+    /* 128 bits cannot be loaded at once without a lock: no stddev */
+    dst->sum_sq = 0;
+    dst->min = __atomic_load_n(&src->min, __ATOMIC_RELAXED);
+    dst->max = __atomic_load_n(&src->max, __ATOMIC_RELAXED);
+}
+
 uint64_t diskio_hist_count(const struct diskio_hist *h)
 {
     return hist_count(h);
@@ -196,6 +213,19 @@ static uint64_t rank_for(uint64_t count, double pct)
     return rank;
 }
 
+uint64_t hist_pct_min_count(double pct)
+{
+    if (!(pct > 0.0 && pct < 100.0))
+        return UINT64_MAX;
+    /* count - rank = floor(count * (1 - pct / 100)) never decreases as
+     * count grows: start just below the exact bound and step up */
+    double bound = 100.0 / (100.0 - pct);
+    uint64_t n = bound > 2.0 ? (uint64_t)bound - 1 : 1;
+    while (n < UINT64_MAX / 2 && rank_for(n, pct) >= n)
+        n++;
+    return n;
+}
+
 static uint64_t clamp_to_range(const struct diskio_hist *h, uint64_t v)
 {
     if (v < h->min)
@@ -229,6 +259,12 @@ int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts, uin
             continue;
         }
         uint64_t rank = rank_for(count, pcts[k]);
+        if (rank == count) {
+            /* the largest value, known exactly: too few values for this
+             * percentile to be anything else (hist_pct_min_count()) */
+            values_ns[k] = h->max;
+            continue;
+        }
         if (rank > count - overflow) {
             /* it lies among the overflowed values: only max is known */
             values_ns[k] = h->max;

@@ -70,4 +70,9 @@ static inline void hist_record(struct diskio_hist *h, uint64_t value)
         h->max = value;
 }
 
+/* The fewest values for which the pct-th percentile (nearest rank) is
+ * not the largest of them: 1000 for 99.9, 2 for 50; UINT64_MAX for 100
+ * (always the max) and anything outside 0..100. */
+uint64_t hist_pct_min_count(double pct) __attribute__((visibility("hidden")));
+
 #endif

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -12,6 +13,59 @@
 
 const double summary_pcts[SUMMARY_PCTS] = {50.0, 90.0, 99.0, 99.9, 99.99};
 const char *const summary_pct_keys[SUMMARY_PCTS] = {"p50", "p90", "p99", "p99_9", "p99_99"};
+const double table_pcts[TABLE_PCTS] = {50.0, 99.0, 99.9};
+
+int diskio_result_set_percentiles(struct diskio_result *res, const double *pcts, size_t n)
+{
+    if (!res || !pcts || n == 0 || n > DISKIO_PERCENTILES_MAX)
+        return -EINVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!(pcts[i] > 0.0 && pcts[i] <= 100.0) || (i > 0 && !(pcts[i] > pcts[i - 1])))
+            return -EINVAL;
+    memcpy(res->pcts, pcts, n * sizeof(*pcts));
+    res->npcts = n;
+    return 0;
+}
+
+int diskio_result_set_throughput_unit(struct diskio_result *res, enum diskio_throughput_unit unit)
+{
+    if (!res || (unit != DISKIO_THROUGHPUT_MB_PER_S && unit != DISKIO_THROUGHPUT_MBIT_PER_S))
+        return -EINVAL;
+    res->unit = unit;
+    return 0;
+}
+
+const double *result_table_pcts(const struct diskio_result *res, size_t *n)
+{
+    *n = res->npcts ? res->npcts : TABLE_PCTS;
+    return res->npcts ? res->pcts : table_pcts;
+}
+
+size_t result_pcts(const struct diskio_result *res, double *out)
+{
+    size_t n = 0, ntable, i = 0, j = 0;
+    const double *table = result_table_pcts(res, &ntable);
+    /* merge two ascending lists */
+    while (i < SUMMARY_PCTS || j < ntable) {
+        double next;
+        if (j == ntable || (i < SUMMARY_PCTS && summary_pcts[i] <= table[j]))
+            next = summary_pcts[i++];
+        else
+            next = table[j++];
+        if (n == 0 || out[n - 1] != next)
+            out[n++] = next;
+    }
+    return n;
+}
+
+const char *pct_name(char *buf, size_t size, double pct, char sep)
+{
+    snprintf(buf, size, "p%.10g", pct);
+    char *dot = strchr(buf, '.');
+    if (dot)
+        *dot = sep;
+    return buf;
+}
 
 int diskio_result_new(const char *label, struct diskio_result **out)
 {
