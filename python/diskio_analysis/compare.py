@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from . import noise
 from .errors import InputError, UsageError
+from .metrics import DIRECTIONS, data_direction
 
 # metric name -> (where it comes from, higher is better, unit)
 METRICS = {
@@ -29,9 +30,15 @@ METRICS = {
     "sync_mean": ("sync", "mean", False, "ns"),
     "ops_per_s": (None, "ops_per_s", True, "/s"),
 }
+# throughput, per direction of the data (metrics.data_direction): a run
+# has the one of its own direction ("direction:write": the run's own
+# figure when its mode writes)
+METRICS.update({f"{direction}.mb_per_s": (f"direction:{direction}", "mb_per_s",
+                                         True, "MB/s")
+                for direction in DIRECTIONS})
 DEFAULT_METRICS = ("mean",)
 DETAIL_METRICS = ("mean", "p50", "p99", "p99_9", "write_mean", "sync_mean",
-                  "ops_per_s")
+                  "ops_per_s") + tuple(f"{d}.mb_per_s" for d in DIRECTIONS)
 
 
 @dataclass
@@ -86,8 +93,13 @@ def run_label(key):
     return " ".join(words)
 
 
-def metric_value(run, metric):
+def metric_value(run, metric, mode=None):
+    """The value of metric in run (a Run or a Repetition of a run of
+    mode), or None."""
     part, key, _, _ = METRICS[metric]
+    if part is not None and part.startswith("direction:"):
+        direction = part.split(":", 1)[1]
+        return getattr(run, key) if data_direction(mode or run.mode) == direction else None
     if part is None:
         return getattr(run, key)
     hist = run.parts.get(part)
@@ -136,7 +148,7 @@ def add_samples(env, result):
                 env.samples[key] = {}
                 env.run_order.append(key)
             for metric in METRICS:
-                value = metric_value(sample, metric)
+                value = metric_value(sample, metric, run.mode)
                 if value is not None and value > 0:
                     env.samples[key].setdefault(metric, []).append(float(value))
 

@@ -12,7 +12,8 @@ from .fio import is_fio_output, load_fio_result
 from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
                      read_q_time_csv, read_settings, read_wal_csv)
 from .jsonfile import read_json
-from .metrics import SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names
+from .metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
+                      throughput_metric)
 from .result import is_result, result_from_json
 
 
@@ -112,7 +113,8 @@ def usable_run(env, path, run, sample=None):
                          "its figures are used as measured")
     total_keys = ["count"] + [key for key, _ in TOTAL_STATS]
     figures = {"total": dict(zip(total_keys, total.need(*total_keys))),
-               "ops_per_s": sample.need("ops_per_s")}
+               "ops_per_s": sample.need("ops_per_s"),
+               "mb_per_s": sample.mb_per_s}
     for part, keys in (("write", ("mean", "count")),
                        ("sync", ("mean", "count", "p50", "p99"))):
         hist = sample.parts.get(part)
@@ -179,6 +181,8 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
     for key, stat in TOTAL_STATS:
         add(f"{prefix}.{stat}", total[key] / 1000.0)
     add(f"{prefix}.ops_per_s", float(figures["ops_per_s"]))
+    if figures["mb_per_s"]:
+        add(f"{prefix}.{throughput_metric(run.mode)}", float(figures["mb_per_s"]))
     write, sync = figures["write"], figures["sync"]
     if write is not None and write["count"]:
         add(f"{prefix}.write_mean_us", write["mean"] / 1000.0)

@@ -20,6 +20,24 @@ TOTAL_STATS = (("mean", "mean_us"), ("p50", "p50_us"), ("p90", "p90_us"),
 SYNC_PART_STATS = (("p50", "sync_p50_us"), ("p99", "sync_p99_us"))
 SYNC_PART_NAMES = {name for _, name in SYNC_PART_STATS}
 
+# The direction a run moves its data in, by its mode: every mode not
+# listed here writes.  A run's throughput is the metric DIRECTION.mb_per_s
+# (write.mb_per_s, read.mb_per_s): megabytes (10^6 bytes) per second,
+# higher is better.
+READ_MODES = frozenset()
+DIRECTIONS = ("write", "read")
+
+
+def data_direction(mode):
+    """'read' or 'write': what a run of mode does with its data."""
+    return "read" if mode in READ_MODES else "write"
+
+
+def throughput_metric(mode):
+    """The name of a run's throughput metric: write.mb_per_s for the
+    write modes."""
+    return f"{data_direction(mode)}.mb_per_s"
+
 
 @dataclass
 class Metric:
@@ -45,7 +63,7 @@ class Metric:
 def metric_unit(name):
     """The unit a metric name carries in its last _SUFFIX."""
     stat = name.rsplit(".", 1)[-1]
-    for suffix, unit in (("_per_s", "/s"), ("_us", "us"), ("_ms", "ms"),
+    for suffix, unit in (("mb_per_s", "MB/s"), ("_per_s", "/s"), ("_us", "us"), ("_ms", "ms"),
                          ("_ns", "ns"), ("_bytes", "bytes"), ("_s", "s")):
         if stat.endswith(suffix):
             return unit

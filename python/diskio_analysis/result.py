@@ -12,6 +12,7 @@ skips a run that recorded no ops before asking for its statistics) while
 the file is read, and judged, in one place.
 """
 
+import re
 from dataclasses import dataclass, field
 
 from .errors import InputError
@@ -26,6 +27,8 @@ RESULT_TODO = ("the file does not follow the diskio result schema "
 # The latency parts of a run, and the percentiles of a HIST, in file order.
 PARTS = ("total", "write", "sync", "service")
 PERCENTILES = ("p50", "p90", "p99", "p99_9", "p99_99")
+# a percentile's key: p50, p99_9, p100 (diskio --percentiles)
+PERCENTILE_KEY = re.compile(r"^p[0-9]+(_[0-9]+)?$")
 HIST_NUMBERS = ("count", "min", "mean", "stddev", "max")
 
 
@@ -41,6 +44,9 @@ class Hist:
     stddev: float = None
     max: float = None
     percentiles: dict = field(default_factory=dict)
+    # the percentiles that are the max only for want of values (p99_9
+    # with fewer than 1000): percentiles_limited_by_ops
+    limited_by_ops: list = field(default_factory=list)
     buckets: list = None
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
@@ -132,6 +138,7 @@ class Repetition:
     complete: bool = True
     ops: float = None
     ops_per_s: float = None
+    mb_per_s: float = None          # 10^6 bytes per second
     duration_ns: float = None
     start_offset_ns: float = None   # from the result's first measured run
     parts: dict = field(default_factory=dict)
@@ -242,11 +249,18 @@ def read_repetition(src, node, where):
         ops=src.get_number(node, where, "ops", optional=True, minimum=0),
         ops_per_s=src.get_number(node, where, "ops_per_s", optional=True,
                                  minimum=0),
+        mb_per_s=src.get_number(node, where, "mb_per_s", optional=True,
+                                minimum=0),
         duration_ns=src.get_number(node, where, "duration_ns", optional=True,
                                    minimum=0),
         start_offset_ns=src.get_number(node, where, "start_offset_ns",
                                        optional=True, minimum=0),
         _src=src, _node=node)
+    if rep.mb_per_s is None:
+        # before repetitions carried it: from their bytes and duration
+        nbytes = src.get_number(node, where, "bytes", optional=True, minimum=0)
+        if nbytes is not None and rep.duration_ns:
+            rep.mb_per_s = nbytes / 1e6 / (rep.duration_ns / 1e9)
     latency = src.get_object(node, where, "latency")
     read_parts(src, latency, json_path(where, "latency"), rep.parts)
     return rep
@@ -304,10 +318,20 @@ def read_hist(src, node, where):
         setattr(hist, key, src.get_number(node, where, key, optional=True,
                                           minimum=0 if key == "count"
                                           else None))
-    for key in PERCENTILES:
+    # the summary's percentiles, and any diskio --percentiles added
+    for key in PERCENTILES + tuple(k for k in node if PERCENTILE_KEY.match(k)
+                                   and k not in PERCENTILES):
         value = src.get_number(node, where, key, optional=True)
         if value is not None:
             hist.percentiles[key] = value
+    limited = src.get_list(node, where, "percentiles_limited_by_ops",
+                           optional=True)
+    for index, key in enumerate(limited or []):
+        if not isinstance(key, str) or not PERCENTILE_KEY.match(key):
+            src.fail(json_path(json_path(where, "percentiles_limited_by_ops"),
+                               index),
+                     f"{json_kind(key)}, expected a percentile's key (p99_9)")
+        hist.limited_by_ops.append(key)
     buckets = src.get_list(node, where, "buckets", optional=True)
     if buckets is not None:
         hist.buckets = read_buckets(src, buckets, json_path(where, "buckets"))

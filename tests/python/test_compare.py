@@ -25,6 +25,7 @@ def run(mode, mean, bs=8192, complete=True, sync=None):
             "parameters": {"block_size": bs, "pattern": "seq", "iodepth": 1,
                            "sync_every": 1},
             "complete": complete, "ops": 100, "ops_per_s": 1e9 / mean,
+            "mb_per_s": bs / mean * 1e3,
             "latency": {"total": hist(mean),
                         "write": None if sync is None else hist(mean - sync),
                         "sync": None if sync is None else hist(sync),
@@ -102,6 +103,26 @@ class CompareTest(unittest.TestCase):
         fsync = [r for r in rows if r.run[0] == "fsync"][0]
         self.assertLess(fsync.judgement.ratio, 1.0)
         self.assertEqual(fsync.judgement.verdict, "slower")
+
+    def test_write_throughput_is_higher_better_per_block_size(self):
+        def both(label, fsync_mean):
+            return result(label, [run("fsync", fsync_mean),
+                                  run("fsync", fsync_mean * 4, bs=65536)])
+        rows = compare.compare([both("a", 100), both("a", 101),
+                                both("b", 200), both("b", 203)],
+                               metrics=("write.mb_per_s",))["rows"]
+        self.assertEqual([r.run[1] for r in rows], [8192, 65536])
+        for row in rows:
+            self.assertTrue(row.higher_is_better)
+            self.assertEqual(row.unit, "MB/s")
+            self.assertLess(row.judgement.ratio, 1.0)
+            self.assertEqual(row.judgement.verdict, "slower")
+        self.assertAlmostEqual(rows[0].base_values[0], 8192 / 100 * 1e3)
+
+    def test_a_write_mode_has_no_read_throughput(self):
+        with self.assertRaises(InputError):
+            self.comparison(metrics=("read.mb_per_s",))
+        self.assertIn("write.mb_per_s", compare.DETAIL_METRICS)
 
     def test_part_metrics_exist_only_where_the_mode_has_parts(self):
         rows = self.comparison(metrics=("sync_mean",))["rows"]

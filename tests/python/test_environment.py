@@ -55,6 +55,17 @@ class DirectoryTest(TempDirTest):
         mode = doc["runs"][0]["mode"]
         self.assertNotIn(f"{mode}.mean_us", env.metrics)
 
+    def test_write_throughput_is_a_metric_of_each_run(self):
+        doc = fixture_result()
+        env = self.make(doc)
+        run = doc["runs"][0]
+        prefix = [r["metric_prefix"] for r in env.runs
+                  if r["mode"] == run["mode"]][0]
+        metric = env.metrics[f"{prefix}.write.mb_per_s"]
+        self.assertAlmostEqual(metric.value, run["mb_per_s"])
+        self.assertEqual(metric.unit, "MB/s")
+        self.assertTrue(metric.higher_is_better)
+
     def test_missing_statistic_of_a_run_with_ops_is_named(self):
         doc = fixture_result()
         del doc["runs"][0]["latency"]["total"]["p90"]

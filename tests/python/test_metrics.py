@@ -7,8 +7,9 @@ refused."""
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.metrics import (is_higher_better, metric_unit,
-                                     new_metric, qualified_names, size_label,
+from diskio_analysis.metrics import (data_direction, is_higher_better,
+                                     metric_unit, new_metric, qualified_names,
+                                     size_label, throughput_metric,
                                      unique_run_names)
 
 
@@ -21,14 +22,21 @@ class NameTest(unittest.TestCase):
     def test_units(self):
         self.assertEqual(metric_unit("fsync.mean_us"), "us")
         self.assertEqual(metric_unit("fsync.ops_per_s"), "/s")
+        self.assertEqual(metric_unit("fsync@8k.write.mb_per_s"), "MB/s")
         self.assertEqual(metric_unit("load_s"), "s")
         self.assertEqual(metric_unit("fsync.count"), "")
 
     def test_higher_is_better(self):
-        for name in ("fsync.ops_per_s", "db.tps", "dbt3.qphh", "x.iops"):
+        for name in ("fsync.ops_per_s", "db.tps", "dbt3.qphh", "x.iops",
+                     "fsync@8k.write.mb_per_s", "direct@1m.read.mb_per_s"):
             self.assertTrue(is_higher_better(name), name)
         for name in ("fsync.mean_us", "throughput_s", "tpsx"):
             self.assertFalse(is_higher_better(name), name)
+
+    def test_throughput_is_named_after_the_direction_of_the_data(self):
+        for mode in ("fsync", "async", "direct", "aio", "uring"):
+            self.assertEqual(data_direction(mode), "write")
+            self.assertEqual(throughput_metric(mode), "write.mb_per_s")
 
     def test_size_label(self):
         self.assertEqual(size_label(8192), "8k")

@@ -116,6 +116,39 @@ class AcceptedTest(ResultFileTest):
         self.assertNotIn("sync", reps[0].parts)
         self.assertEqual(reps[1].where, "runs[0].repetitions[1]")
 
+    def test_repetition_throughput_from_the_file_or_its_bytes(self):
+        summary = {k: v for k, v in HIST.items()
+                   if k not in ("buckets", "overflow")}
+        def mutate(doc):
+            doc["runs"][0]["repetitions"] = [
+                {"complete": True, "ops": 2, "bytes": 16384,
+                 "duration_ns": 2000, "ops_per_s": 1e6, "mb_per_s": 8192.0,
+                 "latency": {"total": summary}},
+                # before repetitions carried mb_per_s
+                {"complete": True, "ops": 2, "bytes": 16384,
+                 "duration_ns": 4000, "ops_per_s": 5e5,
+                 "latency": {"total": summary}}]
+        reps = self.load(mutate=mutate).runs[0].repetitions
+        self.assertEqual(reps[0].mb_per_s, 8192.0)
+        self.assertAlmostEqual(reps[1].mb_per_s, 4096.0)
+
+    def test_asked_for_percentiles_and_those_limited_by_ops(self):
+        def mutate(doc):
+            doc["runs"][0]["latency"]["total"].update(
+                p99_999=1300, p100=1300,
+                percentiles_limited_by_ops=["p99_9", "p99_99", "p99_999"])
+        hist = self.load(mutate=mutate).runs[0].parts["total"]
+        self.assertEqual(hist.percentiles["p99_999"], 1300)
+        self.assertEqual(hist.percentiles["p100"], 1300)
+        self.assertEqual(hist.limited_by_ops, ["p99_9", "p99_99", "p99_999"])
+        self.assertEqual(self.load().runs[0].parts["total"].limited_by_ops, [])
+
+    def test_a_limited_percentile_that_is_not_a_key_is_refused(self):
+        message = self.rejects(lambda doc: doc["runs"][0]["latency"]["total"]
+                               .update(percentiles_limited_by_ops=[99.9]))
+        self.assertIn("runs[0].latency.total.percentiles_limited_by_ops[0]",
+                      message)
+
     def test_a_run_measured_once_has_no_repetitions(self):
         self.assertIsNone(self.load().runs[0].repetitions)
         self.assertIsNone(self.load(mutate=lambda d: d["runs"][0].update(
