@@ -14,7 +14,10 @@
  *     signal that lands between two chosen steps);
  *   DISKIO_TEST_SWAP_AFTER_LSTAT=P, DISKIO_TEST_SWAP_WITH=Q: right after
  *     the first lstat() of exactly P returns, Q is renamed onto P (another
- *     program replacing the file between a check and an open).
+ *     program replacing the file between a check and an open);
+ *   DISKIO_TEST_SLOW_WRITE_US=U: every pwrite() of diskio's test file
+ *     sleeps U microseconds first, as a slow device would take them (so
+ *     that the fill before a run lasts long enough to be seen).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -68,6 +71,36 @@ static int misbehave(int (*real)(int), int fd, const char *name)
         return -1;
     }
     return real(fd);
+}
+
+static void slow_write(int fd)
+{
+    static long us = -1;
+    if (us < 0)
+        us = (long)env_number("DISKIO_TEST_SLOW_WRITE_US");
+    if (us > 0 && is_test_file(fd)) {
+        struct timespec pause = {us / 1000000, (us % 1000000) * 1000L};
+        while (nanosleep(&pause, &pause) != 0)
+            ;
+    }
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t offset)
+{
+    static ssize_t (*real)(int, const void *, size_t, off_t);
+    if (!real)
+        real = (ssize_t(*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+    slow_write(fd);
+    return real(fd, buf, len, offset);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off64_t offset)
+{
+    static ssize_t (*real)(int, const void *, size_t, off64_t);
+    if (!real)
+        real = (ssize_t(*)(int, const void *, size_t, off64_t))dlsym(RTLD_NEXT, "pwrite64");
+    slow_write(fd);
+    return real(fd, buf, len, offset);
 }
 
 int fdatasync(int fd)

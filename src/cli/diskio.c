@@ -519,9 +519,13 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* the progress line: on a terminal, unless --quiet */
     struct progress progress = {0};
     if (!opt.quiet && isatty(STDERR_FILENO))
-        progress.running = pthread_create(&progress.thread, NULL, progress_main, &progress) == 0;
+        (void)progress_start(&progress, opt.target);
+    unsigned runs = 0, run_number = 0;
+    for (size_t m = 0; m < opt.nmodes; m++)
+        runs += usable[opt.modes[m]] ? (unsigned)opt.nsizes * opt.repeat : 0;
 
     /* The result's run for each (size, mode): the first repetition's,
      * into which the later ones are merged. */
@@ -531,7 +535,6 @@ int main(int argc, char **argv)
     if (!merged)
         fprintf(stderr, "diskio: out of memory\n");
     const char *stopped_by = "a run failed";
-    char label[96];
     /* --repeat: round after round of every run, so that a slow minute of
      * the machine (writeback, a neighbour) spreads over all the modes
      * instead of landing on one of them */
@@ -558,23 +561,15 @@ int main(int argc, char **argv)
                 cfg.stop = &stop_signal;
                 cfg.progress = &progress.ops;
                 cfg.fill_progress = &progress.filled;
+                cfg.live_hist = &progress.live;
 
-                if (opt.repeat > 1)
-                    snprintf(label, sizeof(label), "%s %" PRIu64 "B (%u/%u)",
-                             diskio_mode_name(cfg.mode), cfg.block_size, rep, opt.repeat);
-                else
-                    snprintf(label, sizeof(label), "%s %" PRIu64 "B", diskio_mode_name(cfg.mode),
-                             cfg.block_size);
-                progress.label = label;
-                progress.ops = 0;
-                progress.filled = 0;
-                progress.fill_total = cfg.file_size;
-                progress.run_start_ns = diskio_now_ns();
+                progress_run_start(&progress, &cfg, ++run_number, runs);
 
                 struct diskio_run *run = NULL;
                 rc = diskio_run_execute(&cfg, target, &run);
-                progress.run_start_ns = 0;
-                progress_clear(&progress);
+                /* before the run is merged or freed: the line stops
+                 * reading its histogram */
+                progress_run_end(&progress);
                 const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
                 bool trace_failed = rc < 0 && info && info->error_during &&
                                     strcmp(info->error_during, "trace") == 0;
@@ -639,11 +634,7 @@ int main(int argc, char **argv)
     if (status != EXIT_OK)
         diskio_result_set_incomplete(result);
 
-    if (progress.running) {
-        progress.done = true;
-        pthread_join(progress.thread, NULL);
-        progress_clear(&progress);
-    }
+    progress_stop(&progress);
     current_target = NULL;
     release_target(target);
 
