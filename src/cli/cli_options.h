@@ -46,7 +46,6 @@ struct cli_options {
     /* --percentiles: the table's, ascending and distinct (0: the default) */
     double percentiles[DISKIO_PERCENTILES_MAX];
     size_t npercentiles;
-    bool mbps; /* --mbps: throughput in megabits per second */
     enum diskio_format format;
     bool format_given;
     const char *output;
@@ -54,6 +53,7 @@ struct cli_options {
     bool quiet;
     bool force;
     bool allow_device;
+    bool mbps; /* --mbps: throughput in megabits per second */
     bool help;
     bool version;
     const char *target;

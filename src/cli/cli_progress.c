@@ -214,12 +214,14 @@ static void describe(struct progress *p, struct diskio_hist *copy, uint64_t now,
             eta = by_count;
         known = true;
     }
-    char e[32], r[32];
     /* tight: the same without the elapsed time, for a narrow terminal */
     snprintf(tight, tight_size, "%.*s", (int)(n < size ? n : size - 1), buf);
-    if (n < size)
+    if (n < size) {
+        char e[32];
         n += (size_t)snprintf(buf + n, size - n, ", %s", format_duration(e, sizeof(e), elapsed));
+    }
     if (known) {
+        char r[32];
         format_duration(r, sizeof(r), eta > 0 ? eta : 0);
         size_t t = strlen(tight);
         snprintf(tight + t, tight_size - t, ", ETA %s", r);
@@ -230,7 +232,7 @@ static void describe(struct progress *p, struct diskio_hist *copy, uint64_t now,
 
 static void draw(struct progress *p, struct diskio_hist *copy, uint64_t now)
 {
-    char state[160], tight[160], line[1400], where[1200];
+    char state[160], tight[160], line[1400];
     describe(p, copy, now, state, sizeof(state), tight, sizeof(tight));
     char body[320];
     snprintf(body, sizeof(body), "%s, run %u of %u: %s", p->what, p->run, p->runs, state);
@@ -238,6 +240,7 @@ static void draw(struct progress *p, struct diskio_hist *copy, uint64_t now)
      * (its end, after "…"), or is left out, and then the elapsed time */
     size_t width = terminal_width() - 1, used = text_width(body) + 2;
     if (used + 10 <= width) {
+        char where[1200];
         tail_to_width(where, sizeof(where), p->where, width - used);
         snprintf(line, sizeof(line), "%s: %s", where, body);
     } else if (used - 2 <= width || !tight[0]) {

@@ -3,12 +3,16 @@
  * Description: the latency histogram: bucket math and its error bound,
  * exact count/min/max/mean/stddev, percentiles against the exact values
  * of sorted samples on several distributions, overflow, merge, iteration,
- * caller memory and coordinated-omission correction.
+ * caller memory and coordinated-omission correction; a percentile whose
+ * nearest rank is the last value is the max exactly; a live copy taken
+ * while another thread records is a readable histogram between what was
+ * recorded before and after it.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "diskio.h"
@@ -193,6 +197,95 @@ START_TEST(test_p0_is_min_and_p100_is_max_exactly)
 }
 END_TEST
 
+/* p99.9 of 999 values is the 999th: the largest value, known exactly (not
+ * its bucket's midpoint); of 1000 it is the 999th of 1000, a bucket's */
+START_TEST(test_a_percentile_at_the_last_rank_is_the_max_exactly)
+{
+    struct diskio_hist *h;
+    ck_assert_int_eq(diskio_hist_new(&h), 0);
+    for (uint64_t v = 1; v <= 999; v++)
+        diskio_hist_record(h, v * 1000 + 3);
+    uint64_t lo, hi;
+    diskio_hist_bucket_bounds(999003, &lo, &hi);
+    ck_assert_uint_lt(lo + (hi - lo) / 2, 999003); /* a midpoint would be below it */
+    static const double pcts[] = {99.0, 99.9, 99.99};
+    uint64_t v[3];
+    ck_assert_int_eq(diskio_hist_percentiles(h, pcts, v, 3), 0);
+    ck_assert_uint_lt(v[0], 999003);
+    ck_assert_uint_eq(v[1], 999003);
+    ck_assert_uint_eq(v[2], 999003);
+    diskio_hist_record(h, 2000000);
+    ck_assert_int_eq(diskio_hist_percentiles(h, pcts, v, 3), 0);
+    ck_assert_uint_lt(v[1], 1000000); /* the 999th of 1000 */
+    ck_assert_uint_eq(v[2], 2000000);
+    diskio_hist_free(h);
+}
+END_TEST
+
+struct t_recorder {
+    struct diskio_hist *h;
+    volatile int stop;
+    uint64_t recorded;
+};
+
+static void *t_record_until_stopped(void *arg)
+{
+    struct t_recorder *r = arg;
+    uint64_t n = 0;
+    while (!r->stop || n < 100000) {
+        diskio_hist_record(r->h, 1000 + (n * 7919) % 100000);
+        n++;
+    }
+    r->recorded = n;
+    return NULL;
+}
+
+START_TEST(test_a_live_copy_is_a_readable_histogram)
+{
+    struct diskio_hist *src, *copy;
+    ck_assert_int_eq(diskio_hist_new(&src), 0);
+    ck_assert_int_eq(diskio_hist_new(&copy), 0);
+    /* quiet: the copy is the histogram */
+    for (uint64_t v = 1; v <= 5000; v++)
+        diskio_hist_record(src, v * 97);
+    diskio_hist_copy_live(copy, src);
+    ck_assert_uint_eq(diskio_hist_count(copy), 5000);
+    ck_assert_uint_eq(diskio_hist_min(copy), diskio_hist_min(src));
+    ck_assert_uint_eq(diskio_hist_max(copy), diskio_hist_max(src));
+    ck_assert_double_eq_tol(diskio_hist_mean(copy), diskio_hist_mean(src), 1e-9);
+    ck_assert_uint_eq(diskio_hist_percentile(copy, 99), diskio_hist_percentile(src, 99));
+
+    /* while another thread records: each copy holds at least what the
+     * one before held and at most what is recorded in the end, and its
+     * percentiles lie within the recorded values */
+    diskio_hist_reset(src);
+    struct t_recorder r = {.h = src};
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, t_record_until_stopped, &r), 0);
+    uint64_t last = 0;
+    for (int i = 0; i < 200; i++) {
+        diskio_hist_copy_live(copy, src);
+        uint64_t n = diskio_hist_count(copy);
+        ck_assert_uint_ge(n, last);
+        last = n;
+        if (n > 0) {
+            static const double pcts[] = {50.0, 99.0};
+            uint64_t v[2];
+            ck_assert_int_eq(diskio_hist_percentiles(copy, pcts, v, 2), 0);
+            ck_assert_uint_ge(v[0], 1000);
+            ck_assert_uint_le(v[1], 101000);
+        }
+    }
+    r.stop = 1;
+    pthread_join(thread, NULL);
+    ck_assert_uint_le(last, r.recorded);
+    diskio_hist_copy_live(copy, src);
+    ck_assert_uint_eq(diskio_hist_count(copy), r.recorded);
+    diskio_hist_free(copy);
+    diskio_hist_free(src);
+}
+END_TEST
+
 START_TEST(test_percentiles_reject_unsorted_or_out_of_range)
 {
     struct diskio_hist *h;
@@ -366,6 +459,8 @@ int main(void)
     tcase_add_test(tc, test_percentiles_match_sorted_samples_within_bound);
     tcase_add_test(tc, test_p0_is_min_and_p100_is_max_exactly);
     tcase_add_test(tc, test_percentiles_reject_unsorted_or_out_of_range);
+    tcase_add_test(tc, test_a_percentile_at_the_last_rank_is_the_max_exactly);
+    tcase_add_test(tc, test_a_live_copy_is_a_readable_histogram);
     tcase_add_test(tc, test_empty_histogram_reports_zeros);
     tcase_add_test(tc, test_overflow_is_counted_not_clamped);
     tcase_add_test(tc, test_merge_equals_recording_everything_in_one);

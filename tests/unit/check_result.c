@@ -7,7 +7,9 @@
  * what this machine has; an incomplete run makes the result incomplete;
  * whatever bytes a label, a run's name or the target's path holds, every
  * format is valid UTF-8 with no control character for a terminal to act
- * on, and the JSON reads back as Python's UTF-8 decoder reads the bytes.
+ * on, and the JSON reads back as Python's UTF-8 decoder reads the bytes;
+ * the table shows the percentiles and throughput unit a program sets, and
+ * marks a percentile that can only be the max.
  */
 #include "config.h"
 
@@ -161,6 +163,58 @@ START_TEST(test_text_table_names_every_run_and_part)
     free(buf);
     diskio_result_free(res);
     t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_table_percentiles_and_unit_are_chosen)
+{
+    struct diskio_result *res;
+    ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_new("op", &run), 0);
+    /* 500 values: p99 is a value's, p99.9 can only be the max */
+    for (uint64_t v = 1; v <= 500; v++)
+        diskio_hist_record(diskio_run_hist(run, DISKIO_PART_TOTAL), v * 1000);
+    diskio_run_finish(run, 1000000000u, 500 * 4096); /* 2.048 MB in 1 s */
+    ck_assert_int_eq(diskio_result_add_run(res, run), 0);
+
+    static const double bad_order[] = {99.0, 50.0}, bad_zero[] = {0.0}, bad_high[] = {100.5},
+                        twice[] = {50.0, 50.0}, nine[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    ck_assert_int_eq(diskio_result_set_percentiles(res, bad_order, 2), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_percentiles(res, bad_zero, 1), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_percentiles(res, bad_high, 1), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_percentiles(res, twice, 2), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_percentiles(res, nine, 9), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_percentiles(res, nine, 0), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_throughput_unit(res, (enum diskio_throughput_unit)7),
+                     -EINVAL);
+
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ck_assert_int_eq(diskio_result_write(res, DISKIO_FORMAT_TEXT, f), 0);
+    fclose(f);
+    /* the default, unchanged by the refused calls */
+    ck_assert_ptr_nonnull(strstr(buf, " p50         p99       p99.9         max"));
+    ck_assert_ptr_nonnull(strstr(buf, "MB/s"));
+    ck_assert_ptr_nonnull(strstr(buf, " 2.05 "));
+    ck_assert_ptr_nonnull(strstr(buf, "500 us*"));
+    ck_assert_ptr_nonnull(strstr(buf, "\n* p99.9 = max: fewer than 1000 ops\n"));
+    free(buf);
+
+    static const double pcts[] = {90.0, 99.0, 100.0};
+    ck_assert_int_eq(diskio_result_set_percentiles(res, pcts, 3), 0);
+    ck_assert_int_eq(diskio_result_set_throughput_unit(res, DISKIO_THROUGHPUT_MBIT_PER_S), 0);
+    buf = NULL;
+    f = open_memstream(&buf, &size);
+    ck_assert_int_eq(diskio_result_write(res, DISKIO_FORMAT_TEXT, f), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, " p90        p99       p100        max"));
+    ck_assert_ptr_nonnull(strstr(buf, "Mbit/s"));
+    ck_assert_ptr_nonnull(strstr(buf, " 16.4 "));
+    ck_assert_ptr_null(strstr(buf, "*")); /* p100 is the max by definition */
+    free(buf);
+    diskio_result_free(res);
 }
 END_TEST
 
@@ -491,6 +545,7 @@ int main(void)
     tcase_add_test(tc, test_csv_has_a_row_per_measured_part);
     tcase_add_test(tc, test_text_table_names_every_run_and_part);
     tcase_add_test(tc, test_incomplete_run_marks_the_result);
+    tcase_add_test(tc, test_table_percentiles_and_unit_are_chosen);
     tcase_add_test(tc, test_probe_finds_kernel_filesystem_and_timer);
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);
