@@ -6,7 +6,7 @@
 # devices at the top of the stack and the disk under their backing files
 # below; each mirror saw at least one write and one flush per fdatasync,
 # and the run's total is the two mirrors' sum (the disk under them is not
-# counted twice).  Needs root, losetup and mkfs.btrfs; skipped otherwise
+# counted twice); the text's target line names both mirrors.  Needs root, losetup and mkfs.btrfs; skipped otherwise
 # (issue 10, item 7).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
@@ -66,5 +66,12 @@ assert total["writes"] == sum(per[m]["writes"] for m in mirrors), "total is not 
 assert total["flushes"] == sum(per[m]["flushes"] for m in mirrors), "flush total is not the mirrors' sum"
 PY
     t_fail "the device figures on btrfs raid1 (above)"
+
+# the text names them too: the filesystem has no one device of its own
+t_expect_status 0 "fdatasync on btrfs raid1, text" -- "$DISKIO" --mode fdatasync --count 20 \
+    --size 4M "$t_scratch/m"
+want="on devices $(basename "$1"), $(basename "$2")"
+grep -q "^  $want\$" "$t_scratch/stdout" && t_ok "the text says '$want'" ||
+    t_fail "the text does not say '$want': $(head -4 "$t_scratch/stdout")"
 
 t_done
