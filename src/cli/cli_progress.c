@@ -312,9 +312,17 @@ void progress_run_start(struct progress *p, const struct diskio_config *cfg, uns
 {
     if (!p->running)
         return;
-    char bs[32];
+    /* as the table's row label reads: "fdatasync/8", "aio qd32 rand" */
+    char bs[32], qual[64] = "", pattern[24] = "";
+    if (cfg->sync_every > 1)
+        snprintf(qual, sizeof(qual), "/%u", cfg->sync_every);
+    if (cfg->iodepth > 1 || cfg->batch > 1)
+        snprintf(qual, sizeof(qual), cfg->batch > 1 ? " qd%u batch%u" : " qd%u", cfg->iodepth,
+                 cfg->batch);
+    if (cfg->pattern != DISKIO_PATTERN_SEQ && diskio_pattern_name(cfg->pattern))
+        snprintf(pattern, sizeof(pattern), " %s", diskio_pattern_name(cfg->pattern));
     pthread_mutex_lock(&p->lock);
-    snprintf(p->what, sizeof(p->what), "%s %s", diskio_mode_name(cfg->mode),
+    snprintf(p->what, sizeof(p->what), "%s%s%s %s", diskio_mode_name(cfg->mode), qual, pattern,
              progress_size(bs, sizeof(bs), cfg->block_size));
     p->run = run;
     p->runs = runs;

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Description: a run longer than a second shows a progress line on stderr
 # when stderr is a terminal (a pseudo-terminal from script(1)): the
-# target, the mode and the size written as the table writes it (8 KiB),
-# run i of N, the ops so far, the live p50 and p99, the elapsed time and an
+# target, the mode and the size written as the table writes it (8 KiB)
+# with what the table's row label adds (fdatasync/4 rand), run i of N, the ops so far, the live p50 and p99, the elapsed time and an
 # ETA (from --runtime, or from --count and the rate so far), and the fill
 # before a run as its own step ("filling 4 MiB… 40%"); one line redrawn in
 # place, never wider than the terminal, with no byte of the target's
@@ -41,6 +41,12 @@ head -1 "$ts" | grep -q "run 1 of 2.*run 2 of 2.*diskio " &&
 # the ETA counts down to the end of the 1.6 s run
 lines "run 1 of 2" | sed 's/.*ETA \([0-9.]*\) s$/\1/' | awk '$1 > 1.6 { bad = 1 } END { exit bad }' &&
     t_ok "ETA within --runtime" || t_fail "ETA beyond --runtime: $(lines 'run 1 of 2')"
+
+# what sets the run apart, as the table's row label says it
+on_tty 200 "'$DISKIO' --mode fdatasync --sync-every 4 --pattern rand --bs 4k --runtime 1.5 '$dir'"
+lines "^$dir: fdatasync/4 rand 4 KiB, run 1 of 1: [0-9]* ops" >/dev/null &&
+    t_ok "the run named fdatasync/4 rand 4 KiB" ||
+    t_fail "no 'fdatasync/4 rand 4 KiB': $(head -c 300 "$ts.lines")"
 
 # a narrower terminal: the target, then the elapsed time left out, so
 # that the figures and the ETA fit; narrower still, the line is cut
