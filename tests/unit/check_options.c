@@ -139,10 +139,36 @@ START_TEST(test_output_extension_picks_format)
 END_TEST
 
 /* Each bad command line, and a word its message must contain. */
+/* --percentiles: sorted, a repeated one dropped; --mbps */
+START_TEST(test_percentiles_are_sorted_once_and_mbps_is_a_flag)
+{
+    struct cli_options o;
+    char err[512];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "d", NULL), 0);
+    ck_assert_uint_eq(o.npercentiles, 0); /* the library's default */
+    ck_assert(!o.mbps);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--percentiles", "99.99,50,99.9,100,50,0.5",
+                             "--mbps", "d", NULL),
+                     0);
+    static const double want[] = {0.5, 50.0, 99.9, 99.99, 100.0};
+    ck_assert_uint_eq(o.npercentiles, 5);
+    for (size_t i = 0; i < 5; i++)
+        ck_assert_double_eq(o.percentiles[i], want[i]);
+    ck_assert(o.mbps);
+}
+END_TEST
+
 static const struct {
     const char *args[8];
     const char *names;
 } bad_lines[] = {
+    {{"--percentiles", "0", "d"}, "--percentiles"},
+    {{"--percentiles", "100.01", "d"}, "--percentiles"},
+    {{"--percentiles", "-50", "d"}, "--percentiles"},
+    {{"--percentiles", "1e2", "d"}, "--percentiles"},
+    {{"--percentiles", "nan", "d"}, "--percentiles"},
+    {{"--percentiles", "50,", "d"}, "--percentiles: empty item"},
+    {{"--percentiles", "1,2,3,4,5,6,7,8,9", "d"}, "--percentiles: more than 8"},
     {{"--bs", "99999999999999999999k", "d"}, "--bs"},
     {{"--bs", "256", "d"}, "--bs"},
     {{"--bs", "128m", "d"}, "--bs"},
@@ -253,6 +279,7 @@ int main(void)
     tcase_add_test(tc, test_mode_list_and_all);
     tcase_add_test(tc, test_output_extension_picks_format);
     tcase_add_test(tc, test_bad_values_are_rejected_naming_the_option);
+    tcase_add_test(tc, test_percentiles_are_sorted_once_and_mbps_is_a_flag);
     tcase_add_test(tc, test_label_must_be_printable_utf8);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
