@@ -9,12 +9,14 @@
  * format is valid UTF-8 with no control character for a terminal to act
  * on, and the JSON reads back as Python's UTF-8 decoder reads the bytes;
  * the table shows the percentiles and throughput unit a program sets, and
- * marks a percentile that can only be the max.
+ * marks a percentile that can only be the max; a run publishes its
+ * histogram through config.live_hist while it measures, and takes it back.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "diskio.h"
@@ -215,6 +217,66 @@ START_TEST(test_table_percentiles_and_unit_are_chosen)
     ck_assert_ptr_null(strstr(buf, "*")); /* p100 is the max by definition */
     free(buf);
     diskio_result_free(res);
+}
+END_TEST
+
+struct t_watcher {
+    const struct diskio_hist *volatile live;
+    volatile int stop;
+    int seen;           /* polls that found the histogram published */
+    uint64_t max_count; /* the most values a live copy held */
+    struct diskio_hist *copy;
+};
+
+/* What a progress display does: poll the published pointer and copy. */
+static void *t_watch(void *arg)
+{
+    struct t_watcher *w = arg;
+    while (!w->stop) {
+        const struct diskio_hist *h = w->live;
+        if (h) {
+            w->seen++;
+            diskio_hist_copy_live(w->copy, h);
+            uint64_t n = diskio_hist_count(w->copy);
+            if (n > w->max_count)
+                w->max_count = n;
+        }
+        struct timespec pause = {0, 1000000};
+        nanosleep(&pause, NULL);
+    }
+    return NULL;
+}
+
+START_TEST(test_a_run_publishes_its_histogram_while_it_measures)
+{
+    char *dir = t_mkdtemp("live");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, 1 << 20, 0, &t), 0);
+    struct t_watcher w = {0};
+    ck_assert_int_eq(diskio_hist_new(&w.copy), 0);
+    pthread_t thread;
+    ck_assert_int_eq(pthread_create(&thread, NULL, t_watch, &w), 0);
+    struct diskio_config cfg;
+    diskio_config_init(&cfg);
+    cfg.mode = DISKIO_MODE_ASYNC;
+    cfg.count = 0;
+    cfg.runtime_ns = 300000000u;
+    cfg.file_size = 1 << 20;
+    cfg.live_hist = &w.live;
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), 0);
+    /* taken back before the call returned */
+    ck_assert_ptr_null((const void *)w.live);
+    w.stop = 1;
+    pthread_join(thread, NULL);
+    ck_assert_int_gt(w.seen, 0);
+    ck_assert_uint_gt(w.max_count, 0);
+    ck_assert_uint_le(w.max_count, diskio_run_info(run)->ops);
+    ck_assert_ptr_null((const void *)diskio_run_info(run)->config.live_hist);
+    diskio_run_free(run);
+    diskio_hist_free(w.copy);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
 }
 END_TEST
 
@@ -546,6 +608,7 @@ int main(void)
     tcase_add_test(tc, test_text_table_names_every_run_and_part);
     tcase_add_test(tc, test_incomplete_run_marks_the_result);
     tcase_add_test(tc, test_table_percentiles_and_unit_are_chosen);
+    tcase_add_test(tc, test_a_run_publishes_its_histogram_while_it_measures);
     tcase_add_test(tc, test_probe_finds_kernel_filesystem_and_timer);
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);
