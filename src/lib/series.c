@@ -208,6 +208,8 @@ static void summarise_all(struct series *s)
 
 int series_finish(struct series *s, uint64_t end_ns)
 {
+    if (s->count == 0)
+        return 0; /* never started */
     int rc = series_close(s);
     if (rc == 0)
         rc = series_move_to(s, index_of(s, end_ns));
@@ -295,6 +297,10 @@ int series_append(struct series *into, const struct series *from, unsigned repet
     int rc = series_reserve(into, into->count + from->count - 1);
     if (rc < 0)
         return rc;
+    /* a first repetition that measured nothing (it failed in its warmup)
+     * has no start: the series starts with this one */
+    if (into->count == 0)
+        into->origin_ns = from->origin_ns;
     /* start_ns stays the time since the first repetition began */
     const uint64_t offset =
         from->origin_ns > into->origin_ns ? from->origin_ns - into->origin_ns : 0;

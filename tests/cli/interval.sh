@@ -5,7 +5,8 @@
 # ops add up to the run's; the --interval-csv file has the same rows as the
 # JSON; a queued mode (aio/uring) keeps a series too; a stall of 1.2 s (one
 # fdatasync held up by a test preload) shows as an interval with no op and
-# a later interval whose max is at least the stall; --repeat keeps every
+# a later interval whose max is at least the stall, and the table says so
+# under the run's row; stderr says where the series went; --repeat keeps every
 # repetition's intervals; bad values exit 2 naming --interval.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
@@ -18,6 +19,14 @@ mkdir "$dir"
 t_expect_status 0 "--runtime 3s --interval 0.5" -- "$DISKIO" -q --mode async --runtime 3s \
     --interval 0.5 --output "$t_scratch/r.json" --interval-csv "$t_scratch/iv.csv" "$dir" || t_done
 t_expect_empty_dir "$dir" "test file removed"
+t_expect_status 0 "the series' files are said" -- "$DISKIO" --mode async --runtime 0.2s \
+    --interval 0.1 --interval-csv "$t_scratch/said.csv" "$dir"
+grep -q "the interval series is in $t_scratch/said.csv" "$t_scratch/stderr" &&
+    t_ok "--interval-csv: where the series went" || t_fail "stderr: $(cat "$t_scratch/stderr")"
+t_expect_status 0 "--interval to the table only" -- "$DISKIO" --mode async --runtime 0.2s \
+    --interval 0.1 "$dir"
+grep -q "give --output FILE.json or --interval-csv FILE" "$t_scratch/stderr" &&
+    t_ok "a series kept nowhere is said" || t_fail "stderr: $(cat "$t_scratch/stderr")"
 "$PYTHON3" - "$t_scratch/r.json" "$t_scratch/iv.csv" <<'PY' && t_ok "series: 6 intervals, ops add up, CSV = JSON" || t_fail "series checks"
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
@@ -62,8 +71,11 @@ done
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
 if [ -f "$preload" ]; then
     t_expect_status 0 "a 1.2 s stall under --interval 0.25" -- env LD_PRELOAD="$preload" \
-        DISKIO_TEST_STALL_AT=50 DISKIO_TEST_STALL_MS=1200 "$DISKIO" -q --mode fdatasync \
+        DISKIO_TEST_STALL_AT=50 DISKIO_TEST_STALL_MS=1200 "$DISKIO" --mode fdatasync \
         --warmup 0 --runtime 2.5s --interval 0.25 --output "$t_scratch/stall.json" "$dir" || t_done
+    grep -q "^  ^ 10 intervals of 0.25 s: .*max 1.2. s in the interval at .*; [1-9][0-9]* with no op completed$" \
+        "$t_scratch/stdout" && t_ok "the table says the stall" ||
+        t_fail "no stall under the table: $(cat "$t_scratch/stdout")"
     "$PYTHON3" - "$t_scratch/stall.json" <<'PY' && t_ok "stall: empty intervals, then max >= 1.2 s" || t_fail "stall not visible"
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
