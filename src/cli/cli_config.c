@@ -127,10 +127,18 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
         if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
             return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
                             (double)o->interval_ns / 1e9);
+        if (o->interval_ns > o->runtime_ns)
+            return cli_fail(err, size,
+                            "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
+                            "most the runtime",
+                            (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
+        uint64_t shortest_ns = o->runtime_ns / (DISKIO_INTERVALS_MAX + 1u) + 1;
         return cli_fail(err, size,
-                        "--interval: %.3g s is longer than the --runtime (%.3g s); use at most "
-                        "the runtime",
-                        (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
+                        "--interval: %.6g s makes more than %u intervals of the --runtime "
+                        "(%.6g s); use at least %llu ms",
+                        (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX,
+                        (double)o->runtime_ns / 1e9,
+                        (unsigned long long)((shortest_ns + 999999u) / 1000000u));
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);

@@ -53,8 +53,10 @@ int series_new(uint64_t interval_ns, uint64_t runtime_ns, uint64_t block_size, s
     s->interval_ns = interval_ns;
     s->block_size = block_size;
     /* with a runtime, the intervals that start before it: the last one
-     * also takes the op that ended past the runtime */
-    s->last_index = runtime_ns ? (size_t)((runtime_ns - 1) / interval_ns) : SIZE_MAX;
+     * also takes the op that ended past the runtime; with only a count,
+     * at most DISKIO_INTERVALS_MAX (the last one runs to the run's end) */
+    uint64_t last = runtime_ns ? (runtime_ns - 1) / interval_ns : DISKIO_INTERVALS_MAX - 1;
+    s->last_index = (size_t)(last < DISKIO_INTERVALS_MAX - 1 ? last : DISKIO_INTERVALS_MAX - 1);
     /* allocated now, before the run: every interval of a run with a
      * runtime; a run with only a count grows the list between ops */
     size_t want = runtime_ns ? s->last_index + 1 : 64;

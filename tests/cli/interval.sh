@@ -7,7 +7,8 @@
 # fdatasync held up by a test preload) shows as an interval with no op and
 # a later interval whose max is at least the stall, and the table says so
 # under the run's row; stderr says where the series went; --repeat keeps every
-# repetition's intervals; bad values exit 2 naming --interval.
+# repetition's intervals; --format intervals prints the CSV; an interrupted
+# run writes the series it measured; bad values exit 2 naming --interval.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
@@ -106,12 +107,40 @@ assert starts == sorted(starts) and starts[2] >= starts[1] + 250000000, starts
 assert sum(x["ops"] for x in s) == r["ops"]
 PY
 
+# ---- --format intervals: the series CSV on standard output ----
+t_expect_status 0 "--format intervals" -- "$DISKIO" -q --mode async --runtime 0.3s \
+    --interval 0.1 --format intervals "$dir" || t_done
+head -n 1 "$t_scratch/stdout" | grep -q "^label,mode,block_size,.*,repetition,interval,start_s," &&
+    [ "$(grep -c ',async,' "$t_scratch/stdout")" -eq 3 ] && t_ok "3 interval rows on stdout" ||
+    t_fail "--format intervals: $(cat "$t_scratch/stdout")"
+
+# ---- interrupted: the series measured so far is written ----
+t_spawn "$DISKIO" -q --mode fdatasync --runtime 60 --interval 0.1 --output "$t_scratch/int.json" \
+    --interval-csv "$t_scratch/int.csv" "$dir"
+t_wait_for_file "$dir"
+sleep 0.5
+kill -s INT $t_pid
+wait $t_pid
+status=$?
+[ $status -eq 130 ] && t_ok "SIGINT: exit 130" || t_fail "SIGINT: exit $status"
+"$PYTHON3" - "$t_scratch/int.json" "$t_scratch/int.csv" <<'PY' && t_ok "interrupted: the series so far, in JSON and CSV" || t_fail "interrupted series"
+import csv, json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["complete"] is False
+s = r["intervals"]["series"]
+assert 1 <= len(s) < 600 and sum(x["ops"] for x in s) == r["ops"] > 0, (len(s), r["ops"])
+assert len(list(csv.DictReader(open(sys.argv[2])))) == len(s)
+PY
+t_expect_empty_dir "$dir" "test file removed after SIGINT"
+
 # ---- bad values: exit 2, the option named, nothing created ----
 for bad in 0 -1 abc 5ms 4s 1x; do
     t_expect_status 2 "--interval $bad" -- "$DISKIO" --runtime 3s --interval "$bad" "$dir" || continue
     grep -q -- "--interval" "$t_scratch/stderr" && t_ok "--interval $bad named" ||
         t_fail "--interval $bad: $(cat "$t_scratch/stderr")"
 done
+t_expect_status 2 "more than 100000 intervals" -- "$DISKIO" --runtime 1001s --interval 10ms "$dir" &&
+    grep -q -- "--interval: .*use at least 11 ms" "$t_scratch/stderr" && t_ok "the shortest is said"
 t_expect_status 2 "--interval-csv without --interval" -- "$DISKIO" --interval-csv \
     "$t_scratch/x.csv" "$dir"
 grep -q -- "--interval-csv" "$t_scratch/stderr" && t_ok "--interval-csv named" ||

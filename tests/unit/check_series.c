@@ -4,7 +4,9 @@
  * is counted in the interval in which it ended, an op ending exactly on a
  * boundary in the next one; intervals in which no op ended are kept with
  * ops 0; the last interval of a run with a runtime takes the op that
- * ended past it; a series with only a count grows; series of concurrent
+ * ended past it; a series with only a count grows, up to
+ * DISKIO_INTERVALS_MAX intervals, the last one then running to the end;
+ * the config rule caps the intervals of a runtime; series of concurrent
  * runs merge interval by interval (their percentiles from the merged
  * counts), repetitions follow one another; the config rule names
  * interval_ns; a real run's intervals add up to its ops.
@@ -126,6 +128,20 @@ START_TEST(test_count_only_grows)
     ck_assert_uint_eq(t_iv(s, 3 * cap - 1)->max_ns, 100 + 3 * cap - 1);
     ck_assert_uint_eq(t_iv(s, 3 * cap)->ops, 0);
     series_free(s);
+
+    /* at most DISKIO_INTERVALS_MAX: the last one runs to the end */
+    ck_assert_int_eq(series_new(10 * MS, 0, 512, &s), 0);
+    live = series_start(s, ORIGIN);
+    const uint64_t past = ORIGIN + 2 * (uint64_t)DISKIO_INTERVALS_MAX * 10 * MS;
+    t_op(s, &live, past, 7);
+    ck_assert_uint_eq(s->next_ns, UINT64_MAX);
+    t_op(s, &live, past + 1, 9);
+    ck_assert_int_eq(series_finish(s, past + 2), 0);
+    ck_assert_uint_eq(s->count, DISKIO_INTERVALS_MAX);
+    const struct diskio_interval *last = t_iv(s, DISKIO_INTERVALS_MAX - 1);
+    ck_assert_uint_eq(last->ops, 2);
+    ck_assert_uint_eq(last->start_ns + last->duration_ns, past + 2 - ORIGIN);
+    series_free(s);
 }
 END_TEST
 
@@ -229,6 +245,13 @@ START_TEST(test_config_rule)
     cfg.interval_ns = 3000 * MS;
     ck_assert_int_eq(diskio_config_validate(&cfg, &v), 0);
     cfg.interval_ns = 3001 * MS;
+    ck_assert_int_eq(diskio_config_validate(&cfg, &v), -EINVAL);
+    ck_assert_int_eq(v.rule, DISKIO_RULE_INTERVAL);
+    /* at most DISKIO_INTERVALS_MAX intervals in the runtime */
+    cfg.runtime_ns = DISKIO_INTERVALS_MAX * 10 * MS;
+    cfg.interval_ns = 10 * MS;
+    ck_assert_int_eq(diskio_config_validate(&cfg, &v), 0);
+    cfg.runtime_ns += 10 * MS;
     ck_assert_int_eq(diskio_config_validate(&cfg, &v), -EINVAL);
     ck_assert_int_eq(v.rule, DISKIO_RULE_INTERVAL);
     /* only a count: any length from 10 ms */
