@@ -3,7 +3,8 @@
 # Description: --interval SEC keeps every run's latency over time.  A 3 s
 # run at 0.5 s intervals has 6 intervals with increasing start times whose
 # ops add up to the run's; the --interval-csv file has the same rows as the
-# JSON; a queued mode (aio/uring) keeps a series too; a stall of 1.2 s (one
+# JSON; a queued mode (aio/uring) keeps a series too, a run at a fixed rate
+# the corrected latencies; a stall of 1.2 s (one
 # fdatasync held up by a test preload) shows as an interval with no op and
 # a later interval whose max is at least the stall, and the table says so
 # under the run's row; stderr says where the series went; --repeat keeps every
@@ -67,6 +68,18 @@ assert len(s) == 4 and sum(x["ops"] for x in s) == r["ops"], (len(s), r["ops"])
 PY
     break
 done
+
+# ---- a fixed rate: the intervals hold the corrected latencies ----
+t_expect_status 0 "--rate 400 --interval 0.25" -- "$DISKIO" -q --mode fdatasync --rate 400 \
+    --runtime 1s --interval 0.25 --format json "$dir" || t_done
+"$PYTHON3" - "$t_scratch/stdout" <<'PY' && t_ok "rate: the series is of the total (corrected) latency" || t_fail "rate series"
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+s = r["intervals"]["series"]
+assert len(s) == 4 and sum(x["ops"] for x in s) == r["ops"], (len(s), r["ops"])
+assert max(x["max_ns"] for x in s if x["ops"]) == r["latency"]["total"]["max"]
+assert min(x["min_ns"] for x in s if x["ops"]) == r["latency"]["total"]["min"]
+PY
 
 # ---- a stall is visible: the 50th fdatasync stalls 1.2 s ----
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
