@@ -9,7 +9,8 @@
 # a later interval whose max is at least the stall, and the table says so
 # under the run's row; stderr says where the series went; --repeat keeps every
 # repetition's intervals; --format intervals prints the CSV; an interrupted
-# run writes the series it measured; bad values exit 2 naming --interval.
+# run writes the series it measured; an existing --interval-csv file is
+# refused (exit 3) and kept; bad values exit 2 naming --interval.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
@@ -145,6 +146,14 @@ assert 1 <= len(s) < 600 and sum(x["ops"] for x in s) == r["ops"] > 0, (len(s), 
 assert len(list(csv.DictReader(open(sys.argv[2])))) == len(s)
 PY
 t_expect_empty_dir "$dir" "test file removed after SIGINT"
+
+# ---- an existing --interval-csv file: refused before measuring, kept ----
+echo "mine" > "$t_scratch/mine.csv"
+t_expect_status 3 "an existing --interval-csv" -- "$DISKIO" -q --mode async --runtime 0.2s \
+    --interval 0.1 --interval-csv "$t_scratch/mine.csv" "$dir"
+[ "$(cat "$t_scratch/mine.csv")" = "mine" ] && t_ok "the existing file is kept" ||
+    t_fail "mine.csv changed"
+t_expect_empty_dir "$dir" "nothing measured for a refused --interval-csv"
 
 # ---- bad values: exit 2, the option named, nothing created ----
 for bad in 0 -1 abc 5ms 4s 1x; do
