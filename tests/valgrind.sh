@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: MIT
 # Description: memcheck the diskio command on complete runs of every mode
 # (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
-# --rate run), on an interrupted run (SIGINT) and on the usage and target
+# --rate run, --interval series with --repeat and at a fixed rate), on an
+# interrupted run (SIGINT) and on the usage and target
 # error paths.  Any valgrind error (invalid access, uninitialised value,
 # definite/indirect/possible leak) fails the test.
 #
@@ -101,6 +102,10 @@ vg 0 rate-fdatasync -- --count 30 --rate 5000 -m fdatasync --trace "$scratch/rat
 vg 0 bs-sweep-append -- --count 30 --bs 4k,64k --size 1m --mode fsync,direct-dsync \
     --pattern append "$d"
 vg 0 sync-every -- --count 30 --bs 4k --size 1m --mode fdatasync --sync-every 4 "$d"
+vg 0 interval-series -- --runtime 0.3 --interval 0.05 --repeat 2 --bs 4k --size 1m \
+    --mode fdatasync,aio --output "$scratch/iv.json" --interval-csv "$scratch/iv.csv" "$d"
+vg 0 interval-rate -- --runtime 0.3 --interval 0.1 --rate 2000 -m fdatasync --format json \
+    --quiet "$d"
 vg 0 help -- --help
 vg 2 usage-error -- --bs 3 "$d"
 vg 3 target-error -- $small --mode fsync "$scratch/no/such/dir/file"

@@ -3,10 +3,12 @@
  * The timed loop, written once and specialised at compile time.
  *
  * engine_loop() is always inlined with constant arguments (the sync
- * function, the pattern, whether to trace), so each mode gets a loop in
- * which every option was decided before the loop started: between the
- * two clock reads there is only the write (and the sync), and after the
- * second read only an inlined histogram record.
+ * function, the pattern, whether to trace, to pace, to keep a series), so
+ * each mode gets a loop in which every option was decided before the loop
+ * started: between the two clock reads there is only the write (and the
+ * sync), and after the second read only an inlined histogram record (and
+ * with a series, one compare with the next interval boundary and a
+ * second record).
  */
 #ifndef DISKIO_ENGINE_LOOP_H
 #define DISKIO_ENGINE_LOOP_H
@@ -129,7 +131,7 @@ static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
                                              int (*const sync_fn)(int),
                                              const enum diskio_pattern pattern, const bool tracing,
-                                             const bool paced)
+                                             const bool paced, const bool interval)
 {
     const int fd = e->fd;
     unsigned char *const pool = e->buf;
@@ -155,6 +157,10 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     unsigned writes_until_sync = e->sync_every;
     struct offsets offsets = offsets_load(e);
     uint64_t op = 0;
+    /* interval series: the current interval's histogram and its end */
+    struct series *const series = ph->series;
+    struct diskio_hist *iv_hist = interval ? series->live : NULL;
+    uint64_t iv_next_ns = interval ? series->next_ns : UINT64_MAX;
 
     while (op < limit) {
         if (DISKIO_UNLIKELY(*stop)) {
@@ -238,6 +244,19 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                       write_done_ns - start_ns, end_ns - write_done_ns);
         op++;
         *progress = op_base + op;
+        if (interval) {
+            if (DISKIO_UNLIKELY(end_ns >= iv_next_ns)) {
+                iv_hist = series_advance(series, end_ns);
+                if (DISKIO_UNLIKELY(!iv_hist)) {
+                    e->error = -ENOMEM;
+                    e->error_during = "interval series";
+                    e->error_op = op;
+                    break;
+                }
+                iv_next_ns = series->next_ns;
+            }
+            hist_record(iv_hist, latency_ns);
+        }
         if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
             break;
     }
@@ -282,20 +301,35 @@ static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct en
                                                      const enum diskio_pattern pattern,
                                                      const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, pattern, tracing, false);
+    engine_loop(e, ph, sync_fn, pattern, tracing, false, false);
+}
+
+static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct engine_phase *ph,
+                                                      int (*const sync_fn)(int),
+                                                      const enum diskio_pattern pattern,
+                                                      const bool tracing)
+{
+    engine_loop(e, ph, sync_fn, pattern, tracing, false, true);
 }
 
 /* The synchronous modes' dispatch.  Pacing is rare: one specialisation
- * covers it, with the pattern and tracing decided at run time outside the
- * timed region. */
+ * covers it (two: with a series and without), with the pattern and
+ * tracing decided at run time outside the timed region.  A run without a
+ * series gets the loop it had before series existed. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
                                                  int (*const sync_fn)(int))
 {
     if (ph->service != NULL) {
-        engine_loop(e, ph, sync_fn, e->cfg->pattern, ph->trace != NULL, true);
+        if (ph->series != NULL)
+            engine_loop(e, ph, sync_fn, e->cfg->pattern, ph->trace != NULL, true, true);
+        else
+            engine_loop(e, ph, sync_fn, e->cfg->pattern, ph->trace != NULL, true, false);
         return;
     }
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn);
+    if (ph->series != NULL)
+        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_interval, e, ph, sync_fn);
+    else
+        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn);
 }
 
 #endif

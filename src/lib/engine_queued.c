@@ -29,9 +29,15 @@
  * submission to reaping, trace and count it.  Returns false once the
  * deadline has passed, when no further op may be issued.
  */
+struct iv_state {
+    struct diskio_hist *hist; /* the current interval's */
+    uint64_t next_ns;         /* when it ends */
+};
+
 static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
                                                 uint64_t op, uint64_t submit_ns, uint64_t reaped_ns,
-                                                uint64_t *completed, const bool tracing)
+                                                uint64_t *completed, struct iv_state *iv,
+                                                const bool tracing, const bool interval)
 {
     const uint64_t latency_ns = reaped_ns - submit_ns;
     hist_record(ph->total, latency_ns);
@@ -39,6 +45,21 @@ static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_
         trace_add(ph->trace, e->op_base + op, submit_ns, latency_ns, latency_ns, 0);
     ++*completed;
     *e->progress = e->op_base + *completed;
+    if (interval) {
+        if (DISKIO_UNLIKELY(reaped_ns >= iv->next_ns)) {
+            iv->hist = series_advance(ph->series, reaped_ns);
+            if (DISKIO_UNLIKELY(!iv->hist)) {
+                if (!e->error) {
+                    e->error = -ENOMEM;
+                    e->error_during = "interval series";
+                    e->error_op = *completed;
+                }
+                return false;
+            }
+            iv->next_ns = ph->series->next_ns;
+        }
+        hist_record(iv->hist, latency_ns);
+    }
     return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
 }
 
@@ -137,7 +158,7 @@ static DISKIO_ALWAYS_INLINE bool trace_has_room(const struct engine_phase *ph,
 
 static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
                                              struct queue *q, const enum diskio_pattern pattern,
-                                             const bool tracing)
+                                             const bool tracing, const bool interval)
 {
     const volatile sig_atomic_t *const stop = e->stop;
     const unsigned batch = e->cfg->batch ? e->cfg->batch : 1;
@@ -145,6 +166,8 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     unsigned nparked = 0;
     bool issuing = true;
     struct offsets offsets = offsets_load(e);
+    struct iv_state iv = {interval ? ph->series->live : NULL,
+                          interval ? ph->series->next_ns : UINT64_MAX};
 
     /* every slot starts parked: the first pass below fills them */
     for (unsigned i = 0; i < q->depth; i++)
@@ -207,7 +230,8 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 continue;
             }
             block_give_back(q, slot->block);
-            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
+            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, &iv,
+                                tracing, interval))
                 issuing = false;
             if (issuing && issued < ph->limit) {
                 if (!trace_has_room(ph, q, in_flight, tracing)) {
@@ -289,6 +313,22 @@ void engine_queue_close(struct engine *e)
     e->queue = NULL;
 }
 
+static DISKIO_ALWAYS_INLINE void queued_loop_plain(struct engine *e, struct engine_phase *ph,
+                                                   struct queue *q,
+                                                   const enum diskio_pattern pattern,
+                                                   const bool tracing)
+{
+    queued_loop(e, ph, q, pattern, tracing, false);
+}
+
+static DISKIO_ALWAYS_INLINE void queued_loop_interval(struct engine *e, struct engine_phase *ph,
+                                                      struct queue *q,
+                                                      const enum diskio_pattern pattern,
+                                                      const bool tracing)
+{
+    queued_loop(e, ph, q, pattern, tracing, true);
+}
+
 /* One phase (warmup or measured) over the queue engine_queue_open() made
  * before it. */
 void engine_run_queued(struct engine *e, struct engine_phase *ph)
@@ -306,5 +346,8 @@ void engine_run_queued(struct engine *e, struct engine_phase *ph)
         q->free_blocks[b] = b;
     q->free_head = 0;
     q->free_count = q->pool_blocks;
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, q);
+    if (ph->series)
+        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_interval, e, ph, q);
+    else
+        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_plain, e, ph, q);
 }
