@@ -10,6 +10,7 @@
 #include "diskio.h"
 
 #define CLI_MAX_SIZES 32
+#define CLI_MAX_JOBS 16 /* values in one --jobs list */
 /* The command's own defaults; the others are diskio_config_init()'s. */
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
 #define CLI_DEFAULT_WARMUP 10
@@ -41,7 +42,10 @@ struct cli_options {
     unsigned sync_every;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
-    unsigned repeat; /* each run this many times, interleaved (default 1) */
+    unsigned repeat;             /* each run this many times, interleaved (default 1) */
+    unsigned jobs[CLI_MAX_JOBS]; /* --jobs: concurrent writers, a list sweeps */
+    size_t njobs;
+    bool shared_file; /* --shared-file: the jobs write one file */
     const char *label;
     enum diskio_format format;
     bool format_given;

@@ -109,7 +109,17 @@ struct diskio_target {
      * allocated and written.  An existing file's size says nothing about
      * that (holes, fallocate()d unwritten extents). */
     uint64_t written;
+    /* Runs of several jobs (config.jobs) without shared_file: job j's own
+     * file (j from 1; job 0 writes this one), created in dir the way
+     * this target's was on first use, removed with it (remove, unlink_now
+     * and free act on them too).  Slots are set only once the file is
+     * complete, so a signal handler may walk them. */
+    struct diskio_target *volatile job_files[DISKIO_JOBS_MAX];
 };
+/* Job j's file (1 <= j < DISKIO_JOBS_MAX) of a created target, made on
+ * first use: 0, -EINVAL (not a file diskio created) or what creating it
+ * returns. */
+int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out) DISKIO_HIDDEN;
 /* Another open file description of the target with flags (O_WRONLY and
  * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when
  * only the path could be used (no /proc) and it leads elsewhere. */
@@ -146,8 +156,23 @@ struct run_repetition {
     struct part_summary parts[DISKIO_PART_COUNT];
 };
 
+/* One job's (or thread's) part of a run of several. */
+struct run_job {
+    uint64_t ops, bytes, duration_ns, error_op;
+    int error;
+    const char *error_during;
+    struct diskio_hist *hist; /* its total latencies */
+};
+struct run_param {
+    char *key, *value;
+};
+
 struct diskio_run {
     struct diskio_run_info info;
+    struct run_job *jobs; /* njobs > 1: each job's figures; NULL otherwise */
+    size_t njobs;
+    struct run_param *params; /* custom runs: diskio_run_set_param() */
+    size_t nparams;
     char *name_owned; /* custom runs */
     const char *open_flags_text;
     struct diskio_hist *hist[DISKIO_PART_COUNT];

@@ -460,19 +460,65 @@ static int remove_checked(const struct diskio_target *t)
     return 0;
 }
 
+int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out)
+{
+    if (!t || !t->created || !t->dir || j == 0 || j >= DISKIO_JOBS_MAX)
+        return -EINVAL;
+    if (t->job_files[j]) {
+        *out = t->job_files[j];
+        return 0;
+    }
+    struct diskio_target *jt = calloc(1, sizeof(*jt));
+    if (!jt)
+        return -ENOMEM;
+    jt->dir_fd = -1;
+    jt->fd = -1;
+    jt->dir = strdup(t->dir);
+    int rc = jt->dir ? create_in(jt, t->dir, NULL) : -ENOMEM;
+    if (rc < 0) {
+        diskio_target_free(jt);
+        return rc;
+    }
+    t->job_files[j] = jt;
+    *out = jt;
+    return 0;
+}
+
+/* Remove the job files (see job_files), keeping the first error. */
+static int remove_job_files(struct diskio_target *t, bool release)
+{
+    int first = 0;
+    for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++) {
+        struct diskio_target *jt = t->job_files[j];
+        if (!jt)
+            continue;
+        int rc = release ? 0 : diskio_target_remove(jt);
+        if (rc < 0 && first == 0)
+            first = rc;
+        if (release) {
+            t->job_files[j] = NULL;
+            diskio_target_free(jt);
+        }
+    }
+    return first;
+}
+
 int diskio_target_remove(struct diskio_target *t)
 {
+    int jobs_rc = remove_job_files(t, false);
     int rc = remove_checked(t);
     /* removed, or someone else's now: either way never to be tried again */
     if (t && rc != 0 && rc != -DISKIO_E_TARGET_CHANGED)
         return rc;
     if (t)
         t->created = false;
-    return rc;
+    return rc != 0 ? rc : jobs_rc;
 }
 
 void diskio_target_unlink_now(const struct diskio_target *t)
 {
+    for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++)
+        (void)remove_checked(t->job_files[j]);
     (void)remove_checked(t);
 }
 
@@ -481,6 +527,7 @@ void diskio_target_free(struct diskio_target *t)
     if (!t)
         return;
     (void)diskio_target_remove(t);
+    (void)remove_job_files(t, true);
     if (t->fd >= 0)
         close(t->fd);
     if (t->dir_fd >= 0)
