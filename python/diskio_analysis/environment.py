@@ -147,6 +147,8 @@ def load_diskio_result(env, path, text, doc):
         if samples:
             usable.append((run, samples))
     descriptors = [dict(mode=run.mode, batch=run.parameters.get("batch") or 1,
+                        jobs=run.parameters.get("jobs") or 1,
+                        shared_file=bool(run.parameters.get("shared_file")),
                         **{key: run.parameters[key] for key in
                            ("block_size", "pattern", "iodepth", "sync_every")})
                    for run, _ in usable]

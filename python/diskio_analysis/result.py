@@ -107,6 +107,11 @@ class Run:
     devices: list = field(default_factory=list)
     device_shared: bool = None
     verdicts: list = field(default_factory=list)
+    # diskio --jobs N (N > 1) and threaded custom runs: each job's own
+    # figures (JobFigures), in job order; empty for a run of one
+    per_job: list = field(default_factory=list)
+    # a custom run's own parameters (diskio_run_set_param): name -> text
+    params: dict = field(default_factory=dict)
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
@@ -120,6 +125,24 @@ class Run:
             self._src.get_object(self._node["latency"],
                                  json_path(self.where, "latency"), name)
         return self.parts[name]
+
+
+@dataclass
+class JobFigures:
+    """One entry of a run's per_job[]: what one of its concurrent jobs
+    (or threads) did.  error is None, or its object (message, op,
+    during); errors is 1 for the job whose error stopped the run."""
+    where: str                      # JSON path: runs[0].per_job[3]
+    job: int
+    ops: int
+    bytes: int
+    duration_ns: int
+    mean_ns: float
+    p50_ns: int
+    p99_ns: int
+    max_ns: int
+    errors: int = 0
+    error: dict = None
 
 
 @dataclass
@@ -201,7 +224,13 @@ def read_run(src, node, where):
         iodepth=src.get_int(params, params_where, "iodepth", optional=True,
                             minimum=0),
         sync_every=src.get_int(params, params_where, "sync_every",
-                               optional=True, minimum=0))
+                               optional=True, minimum=0),
+        jobs=src.get_int(params, params_where, "jobs", optional=True,
+                         minimum=1) or 1)
+    shared = params.get("shared_file", False)
+    if not isinstance(shared, bool):
+        src.fail(json_path(params_where, "shared_file"), "must be true or false")
+    parameters["shared_file"] = shared
     latency = src.get_object(node, where, "latency")
     latency_where = json_path(where, "latency")
     run = Run(where, mode, parameters,
@@ -225,7 +254,28 @@ def read_run(src, node, where):
                             json_path(json_path(where, "repetitions"), index))
             for index, rep in enumerate(repetitions)]
     read_run_device(src, node, where, run)
+    read_run_jobs(src, node, where, run)
     return run
+
+
+def read_run_jobs(src, node, where, run):
+    """per_job[] (runs of several jobs) and params{} (custom runs)."""
+    jobs = src.get_list(node, where, "per_job", optional=True) or []
+    for index, job in enumerate(jobs):
+        at = json_path(json_path(where, "per_job"), index)
+        job = src.as_object(job, at)
+        ints = {key: src.get_int(job, at, key, minimum=0)
+                for key in ("job", "ops", "bytes", "duration_ns", "p50_ns",
+                            "p99_ns", "max_ns")}
+        run.per_job.append(JobFigures(
+            where=at, mean_ns=src.get_number(job, at, "mean_ns", minimum=0),
+            errors=src.get_int(job, at, "errors", optional=True,
+                               minimum=0) or 0,
+            error=src.get_object(job, at, "error", optional=True), **ints))
+    params = src.get_object(node, where, "params", optional=True) or {}
+    for key in params:
+        run.params[key] = src.get_string(params, json_path(where, "params"),
+                                         key)
 
 
 def read_parts(src, latency, latency_where, parts):
