@@ -47,6 +47,9 @@ struct devstat_facts {
     enum diskio_mode mode;
     bool has_config;
     unsigned sync_every;
+    /* concurrent jobs: one flush can complete a sync of each of them
+     * (group commit), so it may take as few as 1/jobs flushes per sync */
+    unsigned jobs;
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
     const struct diskio_device_io *dev;
