@@ -44,8 +44,7 @@ struct cli_options {
     uint64_t seed;
     unsigned repeat;             /* each run this many times, interleaved (default 1) */
     unsigned jobs[CLI_MAX_JOBS]; /* --jobs: concurrent writers, a list sweeps */
-    size_t njobs;
-    bool shared_file; /* --shared-file: the jobs write one file */
+    unsigned njobs;
     const char *label;
     enum diskio_format format;
     bool format_given;
@@ -54,6 +53,7 @@ struct cli_options {
     bool quiet;
     bool force;
     bool allow_device;
+    bool shared_file; /* --shared-file: the jobs write one file */
     bool help;
     bool version;
     const char *target;

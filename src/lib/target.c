@@ -460,6 +460,32 @@ static int remove_checked(const struct diskio_target *t)
     return 0;
 }
 
+/* Remove t's file if t created it and its name is still its own (no job
+ * files): diskio_target_remove() for one file. */
+static int remove_one(struct diskio_target *t)
+{
+    int rc = remove_checked(t);
+    /* removed, or someone else's now: either way never to be tried again */
+    if (t && rc != 0 && rc != -DISKIO_E_TARGET_CHANGED)
+        return rc;
+    if (t)
+        t->created = false;
+    return rc;
+}
+
+/* Release what t holds, removing nothing. */
+static void close_one(struct diskio_target *t)
+{
+    if (t->fd >= 0)
+        close(t->fd);
+    if (t->dir_fd >= 0)
+        close(t->dir_fd);
+    free(t->name);
+    free(t->path);
+    free(t->dir);
+    free(t);
+}
+
 int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out)
 {
     if (!t || !t->created || !t->dir || j == 0 || j >= DISKIO_JOBS_MAX)
@@ -476,7 +502,8 @@ int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **
     jt->dir = strdup(t->dir);
     int rc = jt->dir ? create_in(jt, t->dir, NULL) : -ENOMEM;
     if (rc < 0) {
-        diskio_target_free(jt);
+        (void)remove_one(jt);
+        close_one(jt);
         return rc;
     }
     t->job_files[j] = jt;
@@ -484,34 +511,31 @@ int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **
     return 0;
 }
 
-/* Remove the job files (see job_files), keeping the first error. */
-static int remove_job_files(struct diskio_target *t, bool release)
+/* Remove the job files (see job_files), keeping the first error; with
+ * release, close and free them instead. */
+static int job_files(struct diskio_target *t, bool release)
 {
     int first = 0;
     for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++) {
         struct diskio_target *jt = t->job_files[j];
         if (!jt)
             continue;
-        int rc = release ? 0 : diskio_target_remove(jt);
-        if (rc < 0 && first == 0)
-            first = rc;
         if (release) {
             t->job_files[j] = NULL;
-            diskio_target_free(jt);
+            close_one(jt);
+            continue;
         }
+        int rc = remove_one(jt);
+        if (rc < 0 && first == 0)
+            first = rc;
     }
     return first;
 }
 
 int diskio_target_remove(struct diskio_target *t)
 {
-    int jobs_rc = remove_job_files(t, false);
-    int rc = remove_checked(t);
-    /* removed, or someone else's now: either way never to be tried again */
-    if (t && rc != 0 && rc != -DISKIO_E_TARGET_CHANGED)
-        return rc;
-    if (t)
-        t->created = false;
+    int jobs_rc = job_files(t, false);
+    int rc = remove_one(t);
     return rc != 0 ? rc : jobs_rc;
 }
 
@@ -527,13 +551,6 @@ void diskio_target_free(struct diskio_target *t)
     if (!t)
         return;
     (void)diskio_target_remove(t);
-    (void)remove_job_files(t, true);
-    if (t->fd >= 0)
-        close(t->fd);
-    if (t->dir_fd >= 0)
-        close(t->dir_fd);
-    free(t->name);
-    free(t->path);
-    free(t->dir);
-    free(t);
+    (void)job_files(t, true);
+    close_one(t);
 }
