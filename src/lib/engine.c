@@ -59,6 +59,10 @@ int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mod
  * period a block repeats except for its per-op stamps, which start every
  * 512-byte sector (stamp_sectors()), so no two written sectors are equal.
  * Memory stays bounded: 8 MiB, or 2 blocks (or iodepth) when larger.
+ * Several jobs (engine_jobs.c) split the 8 MiB, at least 1 MiB each (256
+ * jobs: 256 MiB): a job's own stream then repeats no block within 1 MiB,
+ * still a whole ZFS record or more than a btrfs one, with every sector
+ * stamped as above.
  */
 uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs)
 {
