@@ -88,8 +88,11 @@ static void verdict_lines(FILE *out, const struct diskio_result *res)
             if (run->info.has_config)
                 format_size(bs, sizeof(bs), run->info.config.block_size);
             show(out, run->info.name);
-            fprintf(out, "%s%s: %s\n", bs[0] ? " " : "", bs,
-                    diskio_verdict_text((enum diskio_verdict)bit));
+            fprintf(out, "%s%s", bs[0] ? " " : "", bs);
+            /* which row of a --jobs sweep */
+            if (run->info.has_config && run->info.config.jobs > 1)
+                fprintf(out, " \xc3\x97%u jobs", run->info.config.jobs);
+            fprintf(out, ": %s\n", diskio_verdict_text((enum diskio_verdict)bit));
         }
     }
 }
