@@ -79,7 +79,7 @@ static void *job_main(void *arg)
     }
     if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
         job->fail_ns = now_ns();
-        g->stop = 1;
+        __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
     }
     e->error_op = 0;
 
@@ -106,7 +106,7 @@ static void *job_main(void *arg)
         if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
             /* an error in one job stops them all */
             job->fail_ns = job->end_ns;
-            g->stop = 1;
+            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
         }
     }
     engine_queue_close(e);
@@ -130,7 +130,7 @@ static void wait_relaying(struct jobs_gate *g, const unsigned *counter, unsigned
         }
         (void)pthread_cond_timedwait(&g->changed, &g->lock, &until);
         if (*user_stop)
-            g->stop = 1;
+            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
         if (cfg->progress) {
             uint64_t sum = 0;
             for (unsigned j = 0; j < n; j++)
