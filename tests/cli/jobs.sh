@@ -8,7 +8,9 @@
 # the jobs); an interrupted --jobs run keeps its partial result (exit
 # 130); a sync failing in the jobs stops them all, names the job and
 # keeps what was measured (exit 1); bad values and combinations are
-# usage errors (exit 2) naming --jobs, with nothing created.
+# usage errors (exit 2) naming --jobs, with nothing created.  As root, on
+# a 32 MiB tmpfs made by the test: the free-space check counts a file per
+# job (exit 3 before anything is written), and one shared file fits.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
@@ -157,4 +159,24 @@ grep -q -- "--shared-file" "$t_scratch/stderr" || t_fail "message: $(cat "$t_scr
 ls "$t_scratch" | grep -q diskio-test && t_fail "a test file was created beside it"
 t_expect_status 0 "--jobs 2 --shared-file on an existing file" -- "$DISKIO" --quiet --count 5 \
     --size 64k --force --jobs 2 --shared-file "$t_scratch/mine"
+# ---- the free-space check counts every job's file ----
+if [ "$(id -u)" -ne 0 ] || ! command -v mount >/dev/null 2>&1; then
+    echo "note: not root: the tmpfs case was not run"
+    t_done
+fi
+mnt="$t_scratch/tmpfs"
+mkdir "$mnt"
+mount -t tmpfs -o size=32m diskio-test "$mnt" || { echo "note: cannot mount a tmpfs"; t_done; }
+trap 'umount "$mnt" 2>/dev/null; rm -rf "$t_scratch"' EXIT
+t_expect_status 3 "tmpfs: --jobs 4 --size 10m needs 40m of 32m" -- "$DISKIO" --quiet \
+    --mode fdatasync --count 5 --size 10m --jobs 4 "$mnt"
+grep -q -- "for each of the --jobs" "$t_scratch/stderr" || t_fail "message: $(cat "$t_scratch/stderr")"
+[ "$(df -P -B1 "$mnt" | awk 'NR == 2 {print $3}')" -eq 0 ] || t_fail "tmpfs: bytes written"
+t_expect_empty_dir "$mnt" "tmpfs: nothing left after the refusal"
+t_expect_status 0 "tmpfs: --jobs 4 --shared-file --size 10m fits" -- "$DISKIO" --quiet \
+    --mode fdatasync --count 5 --size 10m --jobs 4 --shared-file "$mnt"
+t_expect_status 0 "tmpfs: --jobs 2 --size 10m fits" -- "$DISKIO" --quiet \
+    --mode fdatasync --count 5 --size 10m --jobs 2 "$mnt"
+t_expect_empty_dir "$mnt" "tmpfs: test files removed"
+umount "$mnt" || t_fail "could not unmount $mnt"
 t_done
