@@ -22,10 +22,12 @@
 struct jobs_gate {
     pthread_mutex_t lock;
     pthread_cond_t changed;
+    unsigned ready;  /* jobs through their setup (queue) */
+    bool warm_go;    /* the warmups may start: every job is ready */
     unsigned warmed; /* jobs through their warmup (or failed before) */
     unsigned done;   /* jobs through their measured phase */
     bool go;         /* the measured phase may start */
-    bool abort;      /* a warmup failed: no job measures */
+    bool abort;      /* a thread or a warmup failed: no job measures */
     uint64_t start_ns;
     uint64_t deadline_ns;
     /* the jobs' stop flag: raised by a failing job or relayed from the
@@ -67,7 +69,16 @@ static void *job_main(void *arg)
         if (rc < 0)
             e->error = rc;
     }
-    if (!e->error && cfg->warmup > 0) {
+    /* the warmups start together too, so that each job warms up beside
+     * the others, as it will be measured */
+    pthread_mutex_lock(&g->lock);
+    g->ready++;
+    pthread_cond_broadcast(&g->changed);
+    while (!g->warm_go)
+        pthread_cond_wait(&g->changed, &g->lock);
+    const bool warm_up = !g->abort;
+    pthread_mutex_unlock(&g->lock);
+    if (!e->error && warm_up && cfg->warmup > 0) {
         struct engine_phase warm = {
             .limit = cfg->warmup,
             .deadline_ns = UINT64_MAX,
@@ -297,9 +308,14 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
         started++;
     }
 
-    /* every job warmed up (or failed): the devices' counters, then the
-     * common start */
+    /* every job set up: the warmups together (none if a thread is
+     * missing); every job warmed up (or failed): the devices' counters,
+     * then the common start */
     pthread_mutex_lock(&gate.lock);
+    wait_relaying(&gate, &gate.ready, started, jobs, n, cfg, user_stop);
+    gate.abort = started < n;
+    gate.warm_go = true;
+    pthread_cond_broadcast(&gate.changed);
     wait_relaying(&gate, &gate.warmed, started, jobs, n, cfg, user_stop);
     gate.abort = started < n || gate.stop || *user_stop;
     pthread_mutex_unlock(&gate.lock);
