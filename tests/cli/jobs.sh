@@ -139,6 +139,20 @@ assert failed["error"]["op"] == e["op"] == failed["ops"], (failed, e)
 assert sum(j["ops"] for j in r["per_job"]) == r["ops"] > 0
 assert r["duration_ns"] < 10e9, r["duration_ns"]
 PY
+    # failing in the warmups (after the 4 fills' syncs): nothing measured,
+    # the job still named
+    t_expect_status 1 "EIO in the warmups" -- env LD_PRELOAD="$preload" DISKIO_TEST_FAIL_AT=10 \
+        DISKIO_TEST_FAIL_ERRNO=5 "$DISKIO" --quiet --mode fdatasync --count 50 --size 256k \
+        --jobs 4 --output "$t_scratch/warm.json" "$dir"
+    check_dir_clean "EIO in the warmups"
+    "$PYTHON3" - "$t_scratch/warm.json" <<'PY' || t_fail "warmup EIO JSON"
+import json, sys
+(r,) = json.load(open(sys.argv[1]))["runs"]
+assert r["complete"] is False and r["ops"] == 0, r
+assert r["error"]["errno"] == 5 and 0 <= r["error"]["job"] < 4, r["error"]
+assert [j["ops"] for j in r["per_job"]] == [0, 0, 0, 0], r["per_job"]
+assert r["per_job"][r["error"]["job"]]["errors"] == 1
+PY
 else
     echo "note: no fault preload at $preload; the EIO case is not run"
 fi
