@@ -59,7 +59,7 @@ class Row:
 
 def run_key(run):
     p = run.parameters
-    return (run.mode, p.get("block_size"), p.get("pattern") or "seq",
+    return (run.workload, p.get("block_size"), p.get("pattern") or "seq",
             p.get("iodepth") or 1, p.get("sync_every") or 1,
             p.get("batch") or 1, p.get("jobs") or 1,
             bool(p.get("shared_file")))
@@ -76,7 +76,7 @@ def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
     qd32 batch32, fdatasync 8 KiB x4 jobs (1 file)."""
     mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared = key
-    words = [mode, size_label(block_size)]
+    words = [mode] + ([size_label(block_size)] if block_size else [])
     if iodepth > 1:
         words.append(f"qd{iodepth}")
     if batch > 1:

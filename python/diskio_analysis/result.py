@@ -115,6 +115,16 @@ class Run:
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
+    @property
+    def workload(self):
+        """The mode, or a custom run's name with its params (its program's
+        own parameters, which tell two custom runs of one name apart):
+        'log-commit (record=512, sync=fdatasync)'."""
+        if not self.params:
+            return self.mode
+        return self.mode + " (" + ", ".join(
+            f"{key}={value}" for key, value in self.params.items()) + ")"
+
     def need(self, key):
         """A number of the run that must be there (ops_per_s, mb_per_s)."""
         return self._src.get_number(self._node, self.where, key)
@@ -211,26 +221,39 @@ def result_from_json(path, text, doc):
     return result
 
 
-def read_run(src, node, where):
-    node = src.as_object(node, where)
-    mode = src.get_string(node, where, "mode", nonempty=True)
-    params = src.get_object(node, where, "parameters")
-    params_where = json_path(where, "parameters")
+def read_parameters(src, params, where):
+    """A measured run's parameters: the file's, with the ones tools use
+    checked (jobs and shared_file read as 1 and false where absent)."""
     parameters = dict(params)
     parameters.update(
-        block_size=src.get_int(params, params_where, "block_size", minimum=1),
-        pattern=src.get_string(params, params_where, "pattern",
-                               optional=True),
-        iodepth=src.get_int(params, params_where, "iodepth", optional=True,
+        block_size=src.get_int(params, where, "block_size", minimum=1),
+        pattern=src.get_string(params, where, "pattern", optional=True),
+        iodepth=src.get_int(params, where, "iodepth", optional=True,
                             minimum=0),
-        sync_every=src.get_int(params, params_where, "sync_every",
-                               optional=True, minimum=0),
-        jobs=src.get_int(params, params_where, "jobs", optional=True,
+        sync_every=src.get_int(params, where, "sync_every", optional=True,
+                               minimum=0),
+        jobs=src.get_int(params, where, "jobs", optional=True,
                          minimum=1) or 1)
     shared = params.get("shared_file", False)
     if not isinstance(shared, bool):
-        src.fail(json_path(params_where, "shared_file"), "must be true or false")
+        src.fail(json_path(where, "shared_file"), "must be true or false")
     parameters["shared_file"] = shared
+    return parameters
+
+
+def read_custom_parameters():
+    """A custom run's (parameters null: a program's own operations, timed
+    with libdiskio): none of diskio's; its own are Run.params."""
+    return dict(block_size=None, pattern=None, iodepth=None, sync_every=None,
+                jobs=1, shared_file=False, custom=True)
+
+
+def read_run(src, node, where):
+    node = src.as_object(node, where)
+    mode = src.get_string(node, where, "mode", nonempty=True)
+    params = src.get_object(node, where, "parameters", optional=True)
+    parameters = (read_custom_parameters() if params is None else
+                  read_parameters(src, params, json_path(where, "parameters")))
     latency = src.get_object(node, where, "latency")
     latency_where = json_path(where, "latency")
     run = Run(where, mode, parameters,

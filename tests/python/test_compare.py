@@ -155,6 +155,17 @@ class CompareTest(unittest.TestCase):
                          [("aio", 8192, "seq", 32, 1, 1, 1, False),
                           ("aio", 8192, "seq", 32, 1, 32, 1, False)])
 
+    def test_custom_runs_are_told_apart_by_their_params(self):
+        runs = [run("commit", m) for m in (100, 200)]
+        for r, record in zip(runs, ("512", "4096")):
+            r["parameters"] = None
+            r["params"] = {"record": record}
+        envs = compare.group_environments([result("a", runs)])
+        keys = sorted(envs[0].samples)
+        self.assertEqual([k[0] for k in keys],
+                         ["commit (record=4096)", "commit (record=512)"])
+        self.assertEqual(compare.run_label(keys[0]), "commit (record=4096)")
+
     def test_runs_of_several_jobs_are_another_workload(self):
         one, four, shared = (run("fdatasync", m) for m in (100, 150, 160))
         four["parameters"]["jobs"] = shared["parameters"]["jobs"] = 4

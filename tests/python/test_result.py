@@ -61,6 +61,17 @@ class AcceptedTest(ResultFileTest):
         self.assertEqual(run.per_job[1].error["during"], "sync")
         self.assertEqual(run.params, {"engine": "custom"})
 
+    def test_a_custom_run_reads_with_its_own_params(self):
+        def custom(doc):
+            run = doc["runs"][0]
+            run.update(mode="log-commit", parameters=None,
+                       params={"record": "512", "sync": "fdatasync"})
+        run = self.load(mutate=custom).runs[0]
+        self.assertIsNone(run.parameters["block_size"])
+        self.assertTrue(run.parameters["custom"])
+        self.assertEqual(run.workload, "log-commit (record=512, sync=fdatasync)")
+        self.assertEqual(self.load().runs[0].workload, "fsync")
+
     def test_a_run_of_one_job_reads_as_one_job(self):
         run = self.load().runs[0]
         self.assertEqual((run.parameters["jobs"], run.parameters["shared_file"],
