@@ -99,6 +99,10 @@ def size_label(nbytes, letters="kmg"):
     return str(nbytes)
 
 
+# descriptor keys older results may lack, and the value they mean
+DESCRIPTOR_DEFAULTS = {"batch": 1, "jobs": 1, "shared_file": False}
+
+
 def qualified_names(descriptors):
     """Metric prefixes for a list of runs: the mode, suffixed with what
     tells runs of the same mode apart (@8k, @rand, @qd4, @every8)."""
@@ -113,10 +117,15 @@ def qualified_names(descriptors):
                             ("pattern", str),
                             ("iodepth", lambda v: f"qd{v}"),
                             ("sync_every", lambda v: f"every{v}"),
-                            ("batch", lambda v: f"batch{v}")):
-            if len({d.get(key) or 1 if key == "batch" else d[key]
-                    for d in same_mode}) > 1:
-                qualifiers.append(render(desc.get(key) or 1 if key == "batch"
+                            ("batch", lambda v: f"batch{v}"),
+                            ("jobs", lambda v: f"jobs{v}"),
+                            ("shared_file",
+                             lambda v: "shared" if v else "own")):
+            default = DESCRIPTOR_DEFAULTS.get(key)
+            if len({d.get(key) or default if key in DESCRIPTOR_DEFAULTS
+                    else d[key] for d in same_mode}) > 1:
+                qualifiers.append(render(desc.get(key) or default
+                                         if key in DESCRIPTOR_DEFAULTS
                                          else desc[key]))
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
@@ -131,7 +140,8 @@ def unique_run_names(path, descriptors):
         if name in seen:
             raise InputError(path, None,
                              f"two runs of mode {desc['mode']} with the same "
-                             "block size, pattern, iodepth, sync_every and batch",
+                             "block size, pattern, iodepth, sync_every, batch "
+                             "and jobs",
                              "split them into separate environment "
                              "directories")
         seen.add(name)

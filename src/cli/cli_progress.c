@@ -172,7 +172,8 @@ static void describe(struct progress *p, struct diskio_hist *copy, uint64_t now,
                  100.0 * (double)filled / (double)total);
         return;
     }
-    if (!live) {
+    uint64_t ops = p->ops;
+    if (!live && ops == 0) {
         char sz[32];
         if (p->measure_start_ns)
             snprintf(buf, size, "finishing");
@@ -183,12 +184,13 @@ static void describe(struct progress *p, struct diskio_hist *copy, uint64_t now,
             snprintf(buf, size, "warming up");
         return;
     }
+    /* several jobs publish no histogram (theirs are merged and freed
+     * inside the run): their ops, elapsed time and ETA without p50/p99 */
     if (!p->measure_start_ns)
         p->measure_start_ns = now;
-    uint64_t ops = p->ops;
     double elapsed = (double)(now - p->measure_start_ns) / 1e9;
     size_t n = (size_t)snprintf(buf, size, "%" PRIu64 " ops", ops);
-    if (copy) {
+    if (copy && live) {
         diskio_hist_copy_live(copy, live);
         if (diskio_hist_count(copy) > 0) {
             static const double pcts[] = {50.0, 99.0};
@@ -267,7 +269,7 @@ void *progress_main(void *arg)
         pthread_mutex_lock(&p->lock);
         uint64_t now = diskio_now_ns();
         if (p->active && !p->done) {
-            if (p->live && !p->measure_start_ns)
+            if ((p->live || p->ops > 0) && !p->measure_start_ns)
                 p->measure_start_ns = now;
             if (now - p->run_start_ns >= 1000000000u && now - last_draw >= REDRAW_NS) {
                 draw(p, copy, now);
@@ -321,9 +323,13 @@ void progress_run_start(struct progress *p, const struct diskio_config *cfg, uns
                  cfg->batch);
     if (cfg->pattern != DISKIO_PATTERN_SEQ && diskio_pattern_name(cfg->pattern))
         snprintf(pattern, sizeof(pattern), " %s", diskio_pattern_name(cfg->pattern));
+    char jobs[32] = ""; /* "×4 jobs", "×4 jobs 1 file" */
+    if (cfg->jobs > 1)
+        snprintf(jobs, sizeof(jobs), " \u00d7%u jobs%s", cfg->jobs,
+                 cfg->shared_file ? " 1 file" : "");
     pthread_mutex_lock(&p->lock);
-    snprintf(p->what, sizeof(p->what), "%s%s%s %s", diskio_mode_name(cfg->mode), qual, pattern,
-             progress_size(bs, sizeof(bs), cfg->block_size));
+    snprintf(p->what, sizeof(p->what), "%s%s%s%s %s", diskio_mode_name(cfg->mode), qual, pattern,
+             jobs, progress_size(bs, sizeof(bs), cfg->block_size));
     p->run = run;
     p->runs = runs;
     p->ops = 0;

@@ -16,7 +16,7 @@
 
 #include "engine.h"
 
-static uint64_t seed_state(uint64_t seed)
+uint64_t seed_state(uint64_t seed)
 {
     uint64_t z = seed + UINT64_C(0x9e3779b97f4a7c15);
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -27,7 +27,7 @@ static uint64_t seed_state(uint64_t seed)
 
 /* The target's own inode, reopened with the mode's flags (never by path
  * while /proc is there: see target_reopen()). */
-static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
+int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
 {
     int fd = target_reopen(t, O_WRONLY | ops->open_flags);
     if (fd == -EINVAL && ops->direct)
@@ -59,10 +59,18 @@ int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mod
  * period a block repeats except for its per-op stamps, which start every
  * 512-byte sector (stamp_sectors()), so no two written sectors are equal.
  * Memory stays bounded: 8 MiB, or 2 blocks (or iodepth) when larger.
+ * Several jobs (engine_jobs.c) split the 8 MiB, at least 1 MiB each (256
+ * jobs: 256 MiB): a job's own stream then repeats no block within 1 MiB,
+ * still a whole ZFS record or more than a btrfs one, with every sector
+ * stamped as above.
  */
-static uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight)
+uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs)
 {
-    const uint64_t pool_bytes = UINT64_C(8) << 20;
+    /* several jobs share the 8 MiB (at least 1 MiB each): each job's
+     * stream is its own, with its own random blocks and stamps */
+    uint64_t pool_bytes = (UINT64_C(8) << 20) / (jobs ? jobs : 1);
+    if (pool_bytes < (UINT64_C(1) << 20))
+        pool_bytes = UINT64_C(1) << 20;
     uint64_t n = pool_bytes / block_size;
     if (n < 2)
         n = 2;
@@ -132,7 +140,7 @@ int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_a
     return 0;
 }
 
-static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
+int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
 {
     void *mem = NULL;
     int rc = posix_memalign(&mem, DISKIO_BUFFER_ALIGN, (size_t)size);
@@ -221,6 +229,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     /* truncating is only for files diskio made: never shrink the user's */
     if (cfg->pattern == DISKIO_PATTERN_APPEND && !target->created)
         return -DISKIO_E_TARGET_EXISTS;
+    if (cfg->jobs > 1)
+        return engine_run_jobs(cfg, target, file_size, out);
 
     struct engine e = {
         .cfg = cfg,
@@ -237,7 +247,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     };
 
     /* queued modes give each request in flight a buffer of its own */
-    e.pool_blocks = data_pool_blocks(cfg->block_size, ops->queued ? cfg->iodepth : 1);
+    e.pool_blocks = data_pool_blocks(cfg->block_size, ops->queued ? cfg->iodepth : 1, 1);
     rc = fill_buffer(&buf, e.pool_blocks * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         return rc;

@@ -160,6 +160,16 @@ void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
 void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 
+/* Shared by the one-job run (engine.c) and the jobs (engine_jobs.c). */
+uint64_t seed_state(uint64_t seed) DISKIO_HIDDEN;
+int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops) DISKIO_HIDDEN;
+uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs) DISKIO_HIDDEN;
+int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed) DISKIO_HIDDEN;
+/* diskio_run_execute() for cfg->jobs > 1, after the checks every run
+ * makes (engine_jobs.c); file_size is the offsets' range. */
+int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
+                    uint64_t file_size, struct diskio_run **out) DISKIO_HIDDEN;
+
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */
 static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)

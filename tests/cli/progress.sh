@@ -48,6 +48,13 @@ lines "^$dir: fdatasync/4 rand 4 KiB, run 1 of 1: [0-9]* ops" >/dev/null &&
     t_ok "the run named fdatasync/4 rand 4 KiB" ||
     t_fail "no 'fdatasync/4 rand 4 KiB': $(head -c 300 "$ts.lines")"
 
+# several jobs: named as the table does, their ops summed, no live
+# percentiles (the jobs' histograms are merged only at the end)
+on_tty 200 "'$DISKIO' --mode async --jobs 2 --runtime 1.5 '$dir'"
+lines "^$dir: async ×2 jobs 8 KiB, run 1 of 1: [0-9]* ops, [0-9.]* s, ETA [0-9.]* s$" >/dev/null &&
+    t_ok "--jobs 2: async ×2 jobs 8 KiB, ops, elapsed and ETA" ||
+    t_fail "no line for --jobs 2: $(head -c 300 "$ts.lines")"
+
 # a narrower terminal: the target, then the elapsed time left out, so
 # that the figures and the ETA fit; narrower still, the line is cut
 on_tty 76 "'$DISKIO' --mode async --runtime 1.5 '$dir'"
