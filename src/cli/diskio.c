@@ -375,18 +375,20 @@ int main(int argc, char **argv)
     }
 
     /* The library refuses to truncate a file it did not make (the append
-     * pattern); ask it before anything is created, as this is a usage
-     * error. */
+     * and create patterns); ask it before anything is created, as this is
+     * a usage error. */
+    const bool truncates =
+        opt.pattern == DISKIO_PATTERN_APPEND || opt.pattern == DISKIO_PATTERN_CREATE;
     unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
                      (opt.allow_device ? DISKIO_TARGET_DEVICE : 0) |
-                     (opt.pattern == DISKIO_PATTERN_APPEND ? DISKIO_TARGET_TRUNCATE : 0);
+                     (truncates ? DISKIO_TARGET_TRUNCATE : 0);
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
         diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
         fprintf(stderr,
-                "diskio: --pattern append truncates its file, so it runs only on a test "
+                "diskio: --pattern %s truncates its file, so it runs only on a test "
                 "file diskio creates; give a directory or a new path instead of %s\n"
                 "Try 'diskio --help' for more information.\n",
-                opt.target);
+                diskio_pattern_name(opt.pattern), opt.target);
         return EXIT_USAGE;
     }
 
