@@ -57,10 +57,13 @@ class Row:
 
 
 def run_key(run):
+    """What makes two runs' figures comparable.  The mode says the
+    direction (a read mode's runs match read runs only); mode read's
+    cache (--cached) is part of the workload too."""
     p = run.parameters
     return (run.mode, p.get("block_size"), p.get("pattern") or "seq",
             p.get("iodepth") or 1, p.get("sync_every") or 1,
-            p.get("batch") or 1)
+            p.get("batch") or 1, p.get("cached") is True)
 
 
 def size_label(nbytes):
@@ -73,8 +76,10 @@ def size_label(nbytes):
 def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
     qd32 batch32."""
-    mode, block_size, pattern, iodepth, sync_every, batch = key
+    mode, block_size, pattern, iodepth, sync_every, batch, cached = key
     words = [mode, size_label(block_size)]
+    if cached:
+        words.append("cached")
     if iodepth > 1:
         words.append(f"qd{iodepth}")
     if batch > 1:
