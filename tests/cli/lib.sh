@@ -70,7 +70,7 @@ t_done() {
 }
 
 # t_loop_fs NAME SIZE [MKFS-OPTIONS [MOUNT-OPTIONS]]: an ext4 (4096-byte
-# blocks) on a loop device with 4096-byte logical sectors over a SIZE file
+# blocks, initialised whole: no lazy init writing during a run) on a loop device with 4096-byte logical sectors over a SIZE file
 # in the scratch directory, mounted at $t_scratch/NAME (MOUNT-OPTIONS,
 # default rw); sets t_loop_dev.  Skips the test (77) without root,
 # losetup, mkfs.ext4 or loop devices.  Every mount and loop device made is
@@ -98,7 +98,10 @@ t_loop_fs() {
         { echo "SKIP: cannot make a loop device here"; exit 77; }
     t_loop_devs="$t_loop_devs $t_loop_dev"
     # shellcheck disable=SC2086
-    mkfs.ext4 -q -F -b 4096 ${3:-} "$t_loop_dev" >/dev/null 2>&1 ||
+    # inode tables and journal zeroed now, not by ext4lazyinit in the
+    # background while a test counts the device's writes
+    mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 ${3:-} "$t_loop_dev" \
+        >/dev/null 2>&1 ||
         { t_fail "mkfs.ext4 ${3:-} $t_loop_dev"; t_done; }
     mkdir "$t_scratch/$1"
     mount -o "${4:-rw}" "$t_loop_dev" "$t_scratch/$1" || { t_fail "mount $t_loop_dev"; t_done; }
