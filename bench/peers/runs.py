@@ -87,7 +87,7 @@ def run_bare(env, case, d, timed=True, same_offset=False):
 
 def fio_cmd(env, case, d, path, extra):
     engine = case.get("engine", "psync")
-    rw = READ_RW[case["pattern"]] if case["group"] == "read" else ["--rw=write"]
+    rw = READ_RW[case["pattern"]] if case.get("group") == "read" else ["--rw=write"]
     cmd = [env.tools["fio"]["path"], "--name=w", "--filename=" + path,
            "--size=%d" % case["size"], "--io_size=%d" % (case["count"] * case["bs"]),
            "--bs=%d" % case["bs"]] + rw + ["--ioengine=" + engine,
