@@ -154,6 +154,11 @@ static int add_devt(struct devstat_set *set, dev_t dev, unsigned depth)
     d->write_cache = read_flag(name, "queue/write_cache", "write back");
     d->fua = read_flag(name, "queue/fua", "1");
     d->rotational = read_flag(name, "queue/rotational", "1");
+    char ra_path[PATH_MAX], ra[32];
+    if (snprintf(ra_path, sizeof(ra_path), "/sys/block/%s/queue/read_ahead_kb", name) <
+            (int)sizeof(ra_path) &&
+        read_text(ra_path, ra, sizeof(ra)))
+        d->read_ahead = strtoull(ra, NULL, 10) * 1024u;
     return (int)set->n++;
 }
 
@@ -418,13 +423,19 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const double syncs =
         diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every : ops;
     /* A read mode writes nothing of its own (an atime update at most) and
-     * reads what it was asked for, readahead allowing twice as much; a
-     * write mode reads nothing and writes its data and journal. */
+     * reads what it was asked for, twice as much allowed, plus, through
+     * the page cache (mode read), what readahead fetches beyond the last
+     * read: up to two windows in flight, each up to twice read_ahead_kb
+     * with POSIX_FADV_SEQUENTIAL.  A write mode reads nothing and writes
+     * its data and journal. */
     const bool reads = f->has_config && diskio_mode_is_read(f->mode);
     const double bytes_allowed =
         2.0 * ((double)f->bytes + ops * (double)JOURNAL_BYTES_PER_OP) + (double)SHARED_SLACK_BYTES;
+    const double readahead =
+        f->has_config && f->mode == DISKIO_MODE_READ ? 4.0 * (double)f->read_ahead : 0.0;
     const double read_bytes_allowed =
-        reads ? 2.0 * (double)f->bytes + (double)SHARED_SLACK_BYTES : SHARED_READ_SECTORS * 512.0;
+        reads ? 2.0 * (double)f->bytes + readahead + (double)SHARED_SLACK_BYTES
+              : SHARED_READ_SECTORS * 512.0;
     const double write_bytes_allowed = reads ? (double)SHARED_SLACK_BYTES : bytes_allowed;
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
@@ -487,6 +498,9 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
         memmove(&io[n], total, sizeof(*total));
     run->devices = io;
     run->ndevices = n;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->dev[i].read_ahead > run->read_ahead)
+            run->read_ahead = set->dev[i].read_ahead;
     judge_run(run);
     return 0;
 }
@@ -503,6 +517,7 @@ static void judge_run(struct diskio_run *run)
         .bytes = info->bytes,
         .dev = run->devices,
         .ndev = run->ndevices,
+        .read_ahead = run->read_ahead,
     };
     const struct diskio_hist *h = run->hist[DISKIO_PART_SYNC];
     if (!h || diskio_hist_count(h) == 0)

@@ -32,6 +32,7 @@ struct devstat_dev {
     unsigned depth;
     signed char write_cache, fua, rotational; /* 1, 0, or -1: unknown */
     bool leaf, own_io;                        /* as in struct diskio_device_io */
+    uint64_t read_ahead;                      /* queue/read_ahead_kb in bytes; 0: unknown */
 };
 struct devstat_set {
     bool resolved; /* resolution ran (n may still be 0: tmpfs) */
@@ -49,6 +50,7 @@ struct devstat_facts {
     unsigned sync_every;
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
+    uint64_t read_ahead;  /* the largest readahead window of the devices (bytes; 0: unknown) */
     const struct diskio_device_io *dev;
     size_t ndev;
 };
@@ -167,7 +169,8 @@ struct diskio_run {
     size_t nreps;
     struct diskio_device_io *devices; /* ndevices, then the total; NULL: none */
     size_t ndevices;
-    unsigned verdicts; /* DISKIO_VERDICT_* */
+    unsigned verdicts;   /* DISKIO_VERDICT_* */
+    uint64_t read_ahead; /* the devices' largest readahead window (devstat_record) */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 

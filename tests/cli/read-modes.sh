@@ -12,7 +12,8 @@
 # are about one 4 KiB device read each, sequential ones read every byte
 # from the device (readahead makes fewer, larger requests), --cached reads
 # nothing from the device, and no read run is called "syncs did not reach
-# the device" or "shared".  The loop part needs root, losetup and
+# the device" or "shared" (not even one shorter than what readahead
+# fetches beyond it).  The loop part needs root, losetup and
 # mkfs.ext4 (skipped otherwise).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
@@ -111,6 +112,8 @@ run() { # OUT ARGS...: one run on the loop filesystem into $t_scratch/fs-OUT.jso
 }
 run read-rand --mode read --pattern rand --count 400
 run read-seq --mode read --pattern seq --count 4000
+# a few reads: what readahead fetched beyond them is still the run's
+run read-short --mode read --pattern seq --count 20
 run read-cached --mode read --pattern rand --count 400 --cached
 run direct-rand --mode direct-read --pattern rand --count 400
 run aio-rand --mode aio-read --pattern rand --count 400 --iodepth 4
@@ -125,7 +128,7 @@ def check(cond, what):
     failures += not cond
 def run(n):
     return json.load(open(os.path.join(scratch, "fs-" + n + ".json")))["runs"][0]
-for n in ("read-rand", "read-seq", "read-cached", "direct-rand", "aio-rand"):
+for n in ("read-rand", "read-seq", "read-short", "read-cached", "direct-rand", "aio-rand"):
     r = run(n)
     t = r["device"]["total"]
     codes = [v["code"] for v in r["verdicts"]]

@@ -248,6 +248,23 @@ START_TEST(test_read_runs_are_judged_as_reads)
     /* more than twice the bytes + 1 MiB read: someone else */
     d = read_io(1000, 0, 2 * 16000 + 2049);
     ck_assert_uint_eq(judge(DISKIO_MODE_READ, 1, 100000, &d, 1), DISKIO_VERDICT_SHARED);
+    /* unless readahead fetched it: mode read (the page cache) may read
+     * up to four windows beyond what it asked for */
+    struct devstat_facts ra = {.mode = DISKIO_MODE_READ,
+                               .has_config = true,
+                               .sync_every = 1,
+                               .ops = 1000,
+                               .bytes = 1000 * 8192,
+                               .dev = &d,
+                               .ndev = 1,
+                               .read_ahead = UINT64_C(8) << 20};
+    ck_assert_uint_eq(devstat_judge(&ra), 0);
+    d.read_sectors = 2 * 16000 + 2048 + 4 * (UINT64_C(8) << 20) / 512 + 1;
+    ck_assert_uint_eq(devstat_judge(&ra), DISKIO_VERDICT_SHARED);
+    /* O_DIRECT reads have no readahead */
+    ra.mode = DISKIO_MODE_DIRECT_READ;
+    d.read_sectors = 2 * 16000 + 2049;
+    ck_assert_uint_eq(devstat_judge(&ra), DISKIO_VERDICT_SHARED);
     /* a read run writes nothing of its own: 1 MiB written is someone else */
     d = read_io(1000, 0, 16000);
     d.write_sectors = 2049;
