@@ -150,7 +150,7 @@ static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
 
 /* Mode read, before the measured ops: the whole file in the page cache
  * (cached: read once) or none of it (fsync, then POSIX_FADV_DONTNEED).
- * 0 or -errno. */
+ * 0, -errno, or -DISKIO_E_INTERRUPTED when stop rises while it reads. */
 static int read_cache_prepare(struct engine *e, int fd, bool cached)
 {
     if (!cached) {
@@ -160,6 +160,8 @@ static int read_cache_prepare(struct engine *e, int fd, bool cached)
         return rc == 0 ? 0 : -rc;
     }
     for (uint64_t pos = 0; pos + e->block_size <= e->file_size;) {
+        if (*e->stop)
+            return -DISKIO_E_INTERRUPTED;
         ssize_t n = pread(fd, e->buf, e->block_size, (off_t)pos);
         if (n < 0 && errno == EINTR)
             continue;
@@ -391,7 +393,9 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
      * once, as hdparm -T does), after the warmup, which read through it. */
     if (ops->reads && !ops->direct && (rc = read_cache_prepare(&e, fd, cfg->cached)) < 0) {
         e.error = rc;
-        e.error_during = cfg->cached ? "cache" : "drop";
+        e.error_during = rc == -DISKIO_E_INTERRUPTED ? "interrupted"
+                         : cfg->cached               ? "cache"
+                                                     : "drop";
         e.error_op = 0;
         warm.done = 0;
         finish_info(run, &e, &warm, 0);
