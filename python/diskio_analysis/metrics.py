@@ -82,15 +82,16 @@ def size_label(nbytes, letters="kmg"):
 
 
 # What a descriptor may leave out (files written before it existed): its
-# value then.  A read run's cache (mode read --cached) tells two runs apart
-# like their other parameters.
+# value then.
 DESCRIPTOR_DEFAULTS = {"batch": 1, "cached": False}
 
 
 def qualified_names(descriptors):
     """Metric prefixes for a list of runs: the mode, suffixed with what
-    tells runs of the same mode apart (@8k, @rand, @qd4, @every8,
-    @cached)."""
+    tells runs of the same mode apart (@8k, @rand, @qd4, @every8), and
+    @cached for a read from the page cache (mode read --cached) always:
+    it is another workload than the uncached read, never a repetition of
+    it in another file of the same environment."""
     def value(desc, key):
         if key in DESCRIPTOR_DEFAULTS:
             return desc.get(key) or DESCRIPTOR_DEFAULTS[key]
@@ -106,10 +107,11 @@ def qualified_names(descriptors):
                             ("pattern", str),
                             ("iodepth", lambda v: f"qd{v}"),
                             ("sync_every", lambda v: f"every{v}"),
-                            ("batch", lambda v: f"batch{v}"),
-                            ("cached", lambda v: "cached" if v else "uncached")):
+                            ("batch", lambda v: f"batch{v}")):
             if len({value(d, key) for d in same_mode}) > 1:
                 qualifiers.append(render(value(desc, key)))
+        if value(desc, "cached"):
+            qualifiers.append("cached")
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
     return names

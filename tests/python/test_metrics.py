@@ -66,7 +66,13 @@ class RunNameTest(unittest.TestCase):
         cached = desc("read")
         cached["cached"] = True
         self.assertEqual(qualified_names([desc("read"), cached]),
-                         ["read@uncached", "read@cached"])
+                         ["read", "read@cached"])
+        # alone in its file too: never a repetition of another file's
+        # uncached read
+        self.assertEqual(qualified_names([cached]), ["read@cached"])
+        self.assertEqual(qualified_names([desc("read", 4096), dict(cached, block_size=4096),
+                                          desc("read")]),
+                         ["read@4k", "read@4k-cached", "read@8k"])
         # a descriptor without the key (fio, older files) is uncached
         self.assertEqual(qualified_names([desc("read"), desc("direct-read")]),
                          ["read", "direct-read"])
