@@ -2,9 +2,10 @@
 # shellcheck disable=SC2086 # $small and $supp are option lists, split on purpose
 # SPDX-License-Identifier: MIT
 # Description: memcheck the diskio command on complete runs of every mode
-# (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, the
-# read modes with --verify and --cached, the create pattern, a
-# --rate run), on an interrupted run (SIGINT) and on the usage and target
+# (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
+# --rate run, --interval series with --repeat and at a fixed rate, the
+# read modes with --verify and --cached, the create pattern), on an
+# interrupted run (SIGINT) and on the usage and target
 # error paths.  Any valgrind error (invalid access, uninitialised value,
 # definite/indirect/possible leak) fails the test.
 #
@@ -102,6 +103,10 @@ vg 0 rate-fdatasync -- --count 30 --rate 5000 -m fdatasync --trace "$scratch/rat
 vg 0 bs-sweep-append -- --count 30 --bs 4k,64k --size 1m --mode fsync,direct-dsync \
     --pattern append "$d"
 vg 0 sync-every -- --count 30 --bs 4k --size 1m --mode fdatasync --sync-every 4 "$d"
+vg 0 interval-series -- --runtime 0.3 --interval 0.05 --repeat 2 --bs 4k --size 1m \
+    --mode fdatasync,aio --output "$scratch/iv.json" --interval-csv "$scratch/iv.csv" "$d"
+vg 0 interval-rate -- --runtime 0.3 --interval 0.1 --rate 2000 -m fdatasync --format json \
+    --quiet "$d"
 vg 0 read-modes-verify -- $small --mode all-reads --iodepth 4 --pattern rand --verify \
     --format json --output "$scratch/reads.json" "$d"
 vg 0 read-cached -- $small --mode read --cached "$d"

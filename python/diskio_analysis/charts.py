@@ -2,8 +2,8 @@
 """diskio-plot's charts of diskio results and traces: for each, its data
 tables (tab-separated files in a work directory) and the gnuplot commands
 that draw it.  Latency histograms and percentile curves per mode,
-block-size sweeps, per-op traces (report_charts.py draws a
-diskio-correlate report's).  Every latency axis is logarithmic with ticks
+block-size sweeps, latency over time (diskio --interval), per-op traces
+(report_charts.py draws a diskio-correlate report's).  Every latency axis is logarithmic with ticks
 in µs/ms/s; titles say the block size and pattern; each series has its
 own dash type, so the charts read in monochrome too."""
 
@@ -222,6 +222,57 @@ def sweep_charts(runs, workdir, ext):
     ]
 
 
+def interval_rows(run):
+    """(start of the interval in s, its middle, ops/s, p50, p99, max in
+    µs) per interval, then the end of the last one (so that the ops/s
+    steps cover it); latencies NaN where no op completed (a gap in their
+    lines, while ops/s drops to 0: a stall shows)."""
+    rows = []
+    for iv in run.intervals:
+        row = [f"{iv.start_ns / 1e9:.6g}",
+               f"{(iv.start_ns + iv.duration_ns / 2.0) / 1e9:.6g}",
+               f"{iv.ops_per_s:.6g}"]
+        for value in (iv.p50_ns, iv.p99_ns, iv.max_ns):
+            row.append("NaN" if not iv.ops or value is None
+                       else f"{value / 1000.0:.6g}")
+        rows.append(tuple(row))
+    if rows:
+        last = run.intervals[-1]
+        end_s = (last.start_ns + last.duration_ns) / 1e9
+        rows.append((f"{end_s:.6g}", "NaN", rows[-1][2], "NaN", "NaN", "NaN"))
+    return rows
+
+
+def interval_charts(runs, workdir, ext):
+    """Latency over time, a chart per run with a series (diskio
+    --interval): p50, p99 and max per interval on a logarithmic axis,
+    ops/s on the right-hand axis from 0."""
+    charts = []
+    for i, run in enumerate(r for r in runs if r.intervals):
+        path = os.path.join(workdir, f"intervals-{i}.dat")
+        rows = interval_rows(run)
+        write_table(path, ("start_s", "middle_s", "ops_per_s", "p50_us",
+                           "p99_us", "max_us"), rows)
+        latencies = [float(v) for row in rows for v in row[3:]
+                     if v != "NaN"]
+        seconds = run.intervals[0].duration_ns / 1e9
+        title = (f"Latency over time, {run.series}, "
+                 f"{what_was_written([run])}, {seconds:g} s intervals")
+        lines = [(path, "2:4", "p50"), (path, "2:5", "p99"),
+                 (path, "2:6", "max")]
+        plot = plot_lines(lines, "with linespoints lw 2").rstrip("\n")
+        commands = common_settings(title, "time since the run began (s)",
+                                   "latency per op (log scale)") + \
+            "set logscale y\n" + latency_tics("y", *span([latencies])) + \
+            "set y2label \"ops/s\"\nset y2range [0:*]\nset y2tics\n" + \
+            "set ytics nomirror\n" + plot + ", \\\n     " + \
+            f"{gp_string(path)} using 1:3 axes x1y2 with steps lw 1 " + \
+            "lc 8 dt 1 title \"ops/s (right axis)\"\n"
+        charts.append(Chart(f"diskio-intervals-{safe_name(run.series)}.{ext}",
+                            f"latency over time {run.series}", commands))
+    return charts
+
+
 def trace_charts(traces, workdir, ext):
     charts = []
     for i, trace in enumerate(traces):
@@ -251,4 +302,5 @@ def run_charts(runs, traces, ext, workdir):
     return histogram_charts(runs, workdir, ext) + \
         percentile_charts(runs, workdir, ext) + \
         sweep_charts(runs, workdir, ext) + \
+        interval_charts(runs, workdir, ext) + \
         trace_charts(traces, workdir, ext)

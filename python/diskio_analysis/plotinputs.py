@@ -28,6 +28,8 @@ class PlotRun:
     buckets: list          # [(lowest_ns, highest_ns, count)]
     series: str = ""       # legend: environment and mode (and size)
     pattern: str = "seq"   # seq, rand or append
+    # diskio --interval: the series (result.Interval), None without it
+    intervals: list = None
 
 
 def environment_name(result):
@@ -53,7 +55,8 @@ def plot_runs(result):
         runs.append(PlotRun(env, run.mode, run.parameters["block_size"],
                             float(ops_per_s), float(mb_per_s), mean / 1000.0,
                             count, buckets,
-                            pattern=run.parameters.get("pattern") or "seq"))
+                            pattern=run.parameters.get("pattern") or "seq",
+                            intervals=run.intervals))
     return runs
 
 

@@ -114,6 +114,10 @@ class Run:
     devices: list = field(default_factory=list)
     device_shared: bool = None
     verdicts: list = field(default_factory=list)
+    # diskio --interval: the interval length (ns) and the series
+    # (Interval), in time order; None without --interval
+    interval_ns: int = None
+    intervals: list = None
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
@@ -148,6 +152,29 @@ class Repetition:
     def need(self, key):
         """A number of the repetition that must be there (ops_per_s)."""
         return self._src.get_number(self._node, self.where, key)
+
+
+# The latency figures of an interval (ns), None where no op completed.
+INTERVAL_LATENCIES = ("min_ns", "mean_ns", "p50_ns", "p99_ns", "max_ns")
+
+
+@dataclass
+class Interval:
+    """One entry of a run's intervals.series (diskio --interval): the ops
+    that completed in it and their latencies (ns; None when ops is 0)."""
+    where: str                      # JSON path: runs[0].intervals.series[3]
+    repetition: int = 1             # which repetition (from 1)
+    start_ns: int = 0               # from the start of the (first) run
+    duration_ns: int = 0
+    ops: int = 0
+    bytes: int = 0
+    ops_per_s: float = None
+    mb_per_s: float = None
+    min_ns: float = None
+    mean_ns: float = None
+    p50_ns: float = None
+    p99_ns: float = None
+    max_ns: float = None
 
 
 @dataclass
@@ -238,7 +265,40 @@ def read_run(src, node, where):
                             json_path(json_path(where, "repetitions"), index))
             for index, rep in enumerate(repetitions)]
     read_run_device(src, node, where, run)
+    read_intervals(src, node, where, run)
     return run
+
+
+def read_intervals(src, node, where, run):
+    """The run's interval series (absent in files written before
+    --interval existed, null for runs without it)."""
+    intervals = src.get_object(node, where, "intervals", optional=True)
+    if intervals is None:
+        return
+    iwhere = json_path(where, "intervals")
+    run.interval_ns = src.get_int(intervals, iwhere, "interval_ns",
+                                  minimum=1)
+    swhere = json_path(iwhere, "series")
+    run.intervals = []
+    for index, item in enumerate(src.get_list(intervals, iwhere, "series")):
+        at = json_path(swhere, index)
+        item = src.as_object(item, at)
+        iv = Interval(
+            at,
+            repetition=src.get_int(item, at, "repetition", optional=True,
+                                   minimum=1) or 1,
+            start_ns=src.get_int(item, at, "start_ns", minimum=0),
+            duration_ns=src.get_int(item, at, "duration_ns", minimum=0),
+            ops=src.get_int(item, at, "ops", minimum=0),
+            bytes=src.get_int(item, at, "bytes", optional=True,
+                              minimum=0) or 0,
+            ops_per_s=src.get_number(item, at, "ops_per_s", minimum=0),
+            mb_per_s=src.get_number(item, at, "mb_per_s", optional=True,
+                                    minimum=0))
+        for key in INTERVAL_LATENCIES:
+            setattr(iv, key, src.get_number(item, at, key,
+                                            optional=iv.ops == 0, minimum=0))
+        run.intervals.append(iv)
 
 
 def read_parts(src, latency, latency_where, parts):

@@ -23,6 +23,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_SYNC_EVERY: return "--sync-every";
     case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
     case DISKIO_FIELD_BATCH: return "--batch";
+    case DISKIO_FIELD_INTERVAL: return "--interval";
     case DISKIO_FIELD_CACHED: return "--cached";
     case DISKIO_FIELD_VERIFY: return "--verify";
     case DISKIO_FIELD_NONE: break;
@@ -55,6 +56,7 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
         cfg->verify = o->verify;
     cfg->seed = o->seed;
     cfg->rate_interval_ns = o->rate_interval_ns;
+    cfg->interval_ns = o->interval_ns;
 }
 
 /*
@@ -151,6 +153,22 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                         "--batch: %u requests per submission exceed --iodepth (%u); use at "
                         "most --iodepth",
                         o->batch, o->iodepth);
+    case DISKIO_RULE_INTERVAL:
+        if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
+            return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
+                            (double)o->interval_ns / 1e9);
+        if (o->interval_ns > o->runtime_ns)
+            return cli_fail(err, size,
+                            "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
+                            "most the runtime",
+                            (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
+        uint64_t shortest_ns = o->runtime_ns / (DISKIO_INTERVALS_MAX + 1u) + 1;
+        return cli_fail(err, size,
+                        "--interval: %.6g s makes more than %u intervals of the --runtime "
+                        "(%.6g s); use at least %llu ms",
+                        (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX,
+                        (double)o->runtime_ns / 1e9,
+                        (unsigned long long)((shortest_ns + 999999u) / 1000000u));
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);

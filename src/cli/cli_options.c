@@ -204,6 +204,8 @@ enum {
     OPT_RATE,
     OPT_REPEAT,
     OPT_BATCH,
+    OPT_INTERVAL,
+    OPT_INTERVAL_CSV,
     OPT_CACHED,
     OPT_VERIFY,
 };
@@ -226,6 +228,8 @@ static const struct option long_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"rate", required_argument, NULL, OPT_RATE},
     {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"interval-csv", required_argument, NULL, OPT_INTERVAL_CSV},
     {"quiet", no_argument, NULL, 'q'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
@@ -363,15 +367,27 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             break;
         case 'f':
             if (diskio_format_parse(optarg, &o->format) != 0)
-                return cli_fail(err, err_size,
-                                "--format: unknown format '%s' (accepted: text, json, csv)",
-                                optarg);
+                return cli_fail(
+                    err, err_size,
+                    "--format: unknown format '%s' (accepted: text, json, csv, intervals)", optarg);
             o->format_given = true;
             break;
         case 'o':
             if (!*optarg)
                 return cli_fail(err, err_size, "--output: empty file name");
             o->output = optarg;
+            break;
+        case OPT_INTERVAL:
+            if (cli_parse_duration(optarg, &o->interval_ns) != 0 || o->interval_ns == 0)
+                return cli_fail(err, err_size,
+                                "--interval: '%s' is not a positive duration (seconds, or with "
+                                "ms/s/m/h, e.g. 1, 0.5, 100ms)",
+                                optarg);
+            break;
+        case OPT_INTERVAL_CSV:
+            if (!*optarg)
+                return cli_fail(err, err_size, "--interval-csv: empty file name");
+            o->interval_csv = optarg;
             break;
         case OPT_TRACE:
             if (!*optarg)
@@ -421,6 +437,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     }
     if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
         return cli_fail(err, err_size, "--output and --trace name the same file");
+    if (o->interval_csv && !o->interval_ns)
+        return cli_fail(err, err_size,
+                        "--interval-csv: there is no series to write without --interval");
+    if (o->interval_csv && o->output && strcmp(o->output, o->interval_csv) == 0)
+        return cli_fail(err, err_size, "--output and --interval-csv name the same file");
     return 0;
 }
 
@@ -467,6 +488,9 @@ void cli_usage(FILE *out)
           "                             (round 1 of every run, then round 2...); each\n"
           "                             repetition's figures are kept beside the merged\n"
           "                             ones, for diskio-compare's noise band (default: 1)\n"
+          "      --interval DURATION    also keep every run's latency over time: ops, MB/s,\n"
+          "                             mean, p50, p99 and max per interval of DURATION\n"
+          "                             (10ms up to --runtime; e.g. 1, 0.5, 100ms)\n"
           "\n"
           "Output:\n"
           "  -l, --label NAME           name of this environment in the result\n"
@@ -475,6 +499,8 @@ void cli_usage(FILE *out)
           "  -o, --output FILE          write the result to FILE (created; never\n"
           "                             overwritten without --force); the table still\n"
           "                             goes to stdout unless --quiet\n"
+          "      --interval-csv FILE    write the --interval series as CSV, one row per\n"
+          "                             interval (created; never overwritten without --force)\n"
           "      --trace FILE           stream every write as CSV\n"
           "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
           "                             (several runs: one FILE.MODE-BS per run;\n"

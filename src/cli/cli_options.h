@@ -41,7 +41,9 @@ struct cli_options {
     unsigned sync_every;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
-    unsigned repeat; /* each run this many times, interleaved (default 1) */
+    unsigned repeat;          /* each run this many times, interleaved (default 1) */
+    uint64_t interval_ns;     /* --interval: 0, none */
+    const char *interval_csv; /* --interval-csv FILE */
     const char *label;
     enum diskio_format format;
     bool format_given;

@@ -10,7 +10,7 @@
 
 #include "diskio.h"
 
-#define OUT_FILE_SLOTS 2
+#define OUT_FILE_SLOTS 3
 
 struct out_file {
     const char *path; /* final name */

@@ -414,7 +414,7 @@ int main(int argc, char **argv)
      * the result cannot be written would waste the run.  Trace files are
      * made per run; every one's name is checked now and its temporary
      * created and removed, to prove it can be made. */
-    struct out_file output = {.slot = 0}, trace = {.slot = 1};
+    struct out_file output = {.slot = 0}, trace = {.slot = 1}, ivcsv = {.slot = 2};
     bool several_runs = opt.nmodes * opt.nsizes > 1 || opt.repeat > 1;
     int names_status = check_output_names(&opt, several_runs);
     if (names_status != EXIT_OK)
@@ -425,12 +425,17 @@ int main(int argc, char **argv)
         out_file_discard(&output);
         return EXIT_TARGET;
     }
+    if (opt.interval_csv && out_file_open(&ivcsv, opt.interval_csv, opt.force) != 0) {
+        out_file_discard(&output);
+        return EXIT_TARGET;
+    }
 
     struct diskio_target *target = NULL;
     int rc = diskio_target_open(opt.target, opt.file_size, flags, &target);
     if (rc < 0) {
         out_file_discard(&output);
         out_file_discard(&trace);
+        out_file_discard(&ivcsv);
         return report_target_error(opt.target, rc);
     }
     current_target = target;
@@ -439,6 +444,7 @@ int main(int argc, char **argv)
         release_target(target);
         out_file_discard(&output);
         out_file_discard(&trace);
+        out_file_discard(&ivcsv);
         return EXIT_TARGET;
     }
 
@@ -450,6 +456,7 @@ int main(int argc, char **argv)
         release_target(target);
         out_file_discard(&output);
         out_file_discard(&trace);
+        out_file_discard(&ivcsv);
         return EXIT_RUN_FAILED;
     }
     warn_memory_fs(result, opt.target, opt.quiet);
@@ -482,6 +489,7 @@ int main(int argc, char **argv)
             release_target(target);
             out_file_discard(&output);
             out_file_discard(&trace);
+            out_file_discard(&ivcsv);
             return EXIT_TARGET;
         }
     }
@@ -525,6 +533,7 @@ int main(int argc, char **argv)
         release_target(target);
         out_file_discard(&output);
         out_file_discard(&trace);
+        out_file_discard(&ivcsv);
         return EXIT_USAGE;
     }
 
@@ -678,6 +687,18 @@ int main(int argc, char **argv)
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
         write_stdout(result, opt.format);
     }
+    if (ivcsv.stream) {
+        int written = diskio_result_write(result, DISKIO_FORMAT_INTERVALS, ivcsv.stream);
+        if (out_file_commit(&ivcsv, opt.force, written) != OUT_SAVED && status == EXIT_OK)
+            status = EXIT_RUN_FAILED;
+        else if (!opt.quiet)
+            fprintf(stderr, "diskio: the interval series is in %s\n", opt.interval_csv);
+    }
+    if (opt.interval_ns && !opt.quiet && !opt.interval_csv && opt.format != DISKIO_FORMAT_JSON &&
+        opt.format != DISKIO_FORMAT_INTERVALS)
+        fprintf(stderr,
+                "diskio: --interval: the series is in the JSON result and the intervals CSV "
+                "only; give --output FILE.json or --interval-csv FILE to keep it\n");
     if (!diskio_result_complete(result) && !opt.quiet)
         fprintf(stderr, "diskio: the result is incomplete (%s)\n",
                 status >= 128 ? "interrupted" : stopped_by);

@@ -53,6 +53,10 @@ static const struct {
     [DISKIO_RULE_BATCH] = {DISKIO_FIELD_BATCH,
                            "batch must be between 1 and iodepth, and applies to aio and uring "
                            "only"},
+    [DISKIO_RULE_INTERVAL] =
+        {DISKIO_FIELD_INTERVAL,
+         "the interval must be at least 10 ms, at most the runtime, and fit the "
+         "runtime at most 100000 times"},
     [DISKIO_RULE_READ_PATTERN] = {DISKIO_FIELD_PATTERN,
                                   "read modes read the filled file: the append and create "
                                   "patterns do not apply to them"},
@@ -92,6 +96,11 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_DIRECT_ALIGN;
     if (cfg->batch > (ops->queued ? cfg->iodepth : 1u))
         return DISKIO_RULE_BATCH;
+    if (cfg->interval_ns &&
+        (cfg->interval_ns < DISKIO_INTERVAL_MIN_NS ||
+         (cfg->runtime_ns && (cfg->interval_ns > cfg->runtime_ns ||
+                              cfg->runtime_ns / cfg->interval_ns > DISKIO_INTERVALS_MAX))))
+        return DISKIO_RULE_INTERVAL;
     if (ops->reads &&
         (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
         return DISKIO_RULE_READ_PATTERN;

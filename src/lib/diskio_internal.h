@@ -160,6 +160,57 @@ struct run_repetition {
     struct part_summary parts[DISKIO_PART_COUNT];
 };
 
+/* ---- interval series (series.c) ---- */
+struct series_bucket {
+    uint32_t index; /* histogram bucket */
+    uint32_t pad_;
+    uint64_t count;
+};
+struct series_interval {
+    struct diskio_interval pub; /* ops, min_ns and max_ns kept as recorded */
+    uint64_t sum;
+    unsigned __int128 sum_sq;
+    struct series_bucket *buckets; /* the counters in use, by index */
+    size_t nbuckets;
+};
+struct series {
+    uint64_t origin_ns; /* CLOCK_MONOTONIC: interval 0 starts here */
+    uint64_t interval_ns;
+    size_t last_index; /* intervals after it are never made (SIZE_MAX: none) */
+    size_t count, cap; /* intervals made, room */
+    struct series_interval *iv;
+    size_t current;           /* the interval the live histogram is for */
+    uint64_t next_ns;         /* when it ends (UINT64_MAX: the last) */
+    struct diskio_hist *live; /* the timed loop records into this */
+    uint64_t block_size;      /* bytes per op */
+    unsigned repetition;
+};
+/* A series of intervals of interval_ns; runtime_ns (0: unknown) bounds it,
+ * and all its intervals are allocated here.  0 or -ENOMEM / -EINVAL. */
+int series_new(uint64_t interval_ns, uint64_t runtime_ns, uint64_t block_size,
+               struct series **out) DISKIO_HIDDEN;
+void series_free(struct series *s) DISKIO_HIDDEN;
+/* Interval 0 begins at origin_ns; returns the histogram to record into
+ * until s->next_ns. */
+struct diskio_hist *series_start(struct series *s, uint64_t origin_ns) DISKIO_HIDDEN;
+/* An op ended at t_ns >= s->next_ns: close the current interval, make the
+ * ones up to t_ns's (empty in between), and return the histogram to record
+ * into from now on; NULL without memory (nothing lost so far). */
+struct diskio_hist *series_advance(struct series *s, uint64_t t_ns) DISKIO_HIDDEN;
+/* The run ended at end_ns: close the last interval and work out every
+ * interval's figures.  0 or -ENOMEM (the last interval's ops lost). */
+int series_finish(struct series *s, uint64_t end_ns) DISKIO_HIDDEN;
+/* Add from's intervals to into's, interval k to interval k (concurrent
+ * runs started together); both finished, same interval length (else
+ * -EINVAL).  0 or -ENOMEM. */
+int series_merge(struct series *into, const struct series *from) DISKIO_HIDDEN;
+/* Append from's intervals after into's (a repetition), marked with
+ * repetition, their start times counted from into's origin. */
+int series_append(struct series *into, const struct series *from,
+                  unsigned repetition) DISKIO_HIDDEN;
+/* Add interval i's latencies to into: 0 or -EINVAL. */
+int series_expand(const struct series *s, size_t i, struct diskio_hist *into) DISKIO_HIDDEN;
+
 struct diskio_run {
     struct diskio_run_info info;
     char *name_owned; /* custom runs */
@@ -169,8 +220,9 @@ struct diskio_run {
     size_t nreps;
     struct diskio_device_io *devices; /* ndevices, then the total; NULL: none */
     size_t ndevices;
-    unsigned verdicts;   /* DISKIO_VERDICT_* */
-    uint64_t read_ahead; /* the devices' largest readahead window (devstat_record) */
+    unsigned verdicts;     /* DISKIO_VERDICT_* */
+    struct series *series; /* config.interval_ns: the intervals; else NULL */
+    uint64_t read_ahead;   /* the devices' largest readahead window (devstat_record) */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 
@@ -211,6 +263,7 @@ size_t display_write(FILE *out, const char *s, bool csv) DISKIO_HIDDEN;
 
 int emit_json(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
+int emit_intervals_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_text(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 
 #endif

@@ -111,3 +111,40 @@ int emit_csv(const struct diskio_result *res, FILE *out)
     }
     return 0;
 }
+
+/* The interval series of every run (config.interval_ns): one row per
+ * interval, latencies empty where no op completed in it. */
+int emit_intervals_csv(const struct diskio_result *res, FILE *out)
+{
+    fputs("label,mode,block_size,pattern,iodepth,sync_every,repetition,interval,start_s,"
+          "duration_s,ops,bytes,ops_per_s,mb_per_s,min_ns,mean_ns,p50_ns,p99_ns,max_ns\n",
+          out);
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        const struct diskio_run_info *info = &run->info;
+        size_t n = diskio_run_interval_count(run);
+        for (size_t i = 0; i < n; i++) {
+            const struct diskio_interval *iv = diskio_run_interval(run, i);
+            double seconds = (double)iv->duration_ns / 1e9;
+            csv_field(out, res->label);
+            fputc(',', out);
+            csv_field(out, info->name);
+            if (info->has_config)
+                fprintf(out, ",%" PRIu64 ",%s,%u,%u", info->config.block_size,
+                        diskio_pattern_name(info->config.pattern), info->config.iodepth,
+                        info->config.sync_every);
+            else
+                fputs(",,,,", out);
+            fprintf(out, ",%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f", iv->repetition + 1,
+                    i, (double)iv->start_ns / 1e9, seconds, iv->ops, iv->bytes,
+                    seconds > 0 ? (double)iv->ops / seconds : 0.0,
+                    seconds > 0 ? (double)iv->bytes / 1e6 / seconds : 0.0);
+            if (iv->ops)
+                fprintf(out, ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", iv->min_ns,
+                        iv->mean_ns, iv->p50_ns, iv->p99_ns, iv->max_ns);
+            else
+                fputs(",,,,,\n", out);
+        }
+    }
+    return 0;
+}

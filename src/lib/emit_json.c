@@ -356,6 +356,41 @@ static void emit_run_device(FILE *out, const struct diskio_run *run)
     fputs(first ? "]" : "\n      ]", out);
 }
 
+/* The interval series (config.interval_ns), one line per interval;
+ * latency figures null where no op completed. */
+static void emit_intervals(FILE *out, const struct diskio_run *run)
+{
+    size_t n = diskio_run_interval_count(run);
+    if (n == 0) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"interval_ns\": %" PRIu64 ", \"series\": [", run->series->interval_ns);
+    for (size_t i = 0; i < n; i++) {
+        const struct diskio_interval *iv = diskio_run_interval(run, i);
+        double seconds = (double)iv->duration_ns / 1e9;
+        fprintf(
+            out,
+            "%s\n        {\"repetition\": %u, \"start_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
+            ", \"ops\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"ops_per_s\": ",
+            i ? "," : "", iv->repetition + 1, iv->start_ns, iv->duration_ns, iv->ops, iv->bytes);
+        json_double(out, seconds > 0 ? (double)iv->ops / seconds : 0.0);
+        fputs(", \"mb_per_s\": ", out);
+        json_double(out, seconds > 0 ? (double)iv->bytes / 1e6 / seconds : 0.0);
+        if (iv->ops == 0) {
+            fputs(", \"min_ns\": null, \"mean_ns\": null, \"p50_ns\": null, \"p99_ns\": null, "
+                  "\"max_ns\": null}",
+                  out);
+            continue;
+        }
+        fprintf(out, ", \"min_ns\": %" PRIu64 ", \"mean_ns\": ", iv->min_ns);
+        json_double(out, iv->mean_ns);
+        fprintf(out, ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64 "}",
+                iv->p50_ns, iv->p99_ns, iv->max_ns);
+    }
+    fputs("\n      ]}", out);
+}
+
 static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns)
 {
     const struct diskio_run_info *info = &run->info;
@@ -440,6 +475,8 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
     }
     fputs(",\n      \"repetitions\": ", out);
     emit_repetitions(out, run, origin_ns);
+    fputs(",\n      \"intervals\": ", out);
+    emit_intervals(out, run);
     fputs(",\n      \"latency\": {\n        \"total\": ", out);
     emit_hist(out, run->hist[DISKIO_PART_TOTAL]);
     fputs(",\n        \"write\": ", out);

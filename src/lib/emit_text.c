@@ -75,6 +75,56 @@ static bool any_device(const struct diskio_result *res)
     return false;
 }
 
+/* format_ns() without the padding of "s " (for prose, not columns). */
+static const char *format_ns_word(char *buf, size_t size, double ns)
+{
+    format_ns(buf, size, ns);
+    size_t n = strlen(buf);
+    if (n > 0 && buf[n - 1] == ' ')
+        buf[n - 1] = '\0';
+    return buf;
+}
+
+/* A run's interval series in one line under its row: the range of the
+ * intervals' throughput and p99, the worst max and when, and how many
+ * intervals had no op complete (a stall).  The series itself is in the
+ * JSON result and the intervals CSV. */
+static void interval_line(FILE *out, const struct diskio_run *run)
+{
+    const size_t n = diskio_run_interval_count(run);
+    double ops_lo = 0, ops_hi = 0;
+    uint64_t p99_lo = UINT64_MAX, p99_hi = 0, worst = 0, worst_at = 0;
+    size_t empty = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct diskio_interval *iv = diskio_run_interval(run, i);
+        double rate = iv->duration_ns ? (double)iv->ops * 1e9 / (double)iv->duration_ns : 0.0;
+        ops_lo = i == 0 || rate < ops_lo ? rate : ops_lo;
+        ops_hi = rate > ops_hi ? rate : ops_hi;
+        if (iv->ops == 0) {
+            empty++;
+            continue;
+        }
+        p99_lo = iv->p99_ns < p99_lo ? iv->p99_ns : p99_lo;
+        p99_hi = iv->p99_ns > p99_hi ? iv->p99_ns : p99_hi;
+        if (iv->max_ns > worst) {
+            worst = iv->max_ns;
+            worst_at = iv->start_ns;
+        }
+    }
+    fprintf(out, "  ^ %zu intervals of %.3g s: ops/s %.1f to %.1f", n,
+            (double)run->series->interval_ns / 1e9, ops_lo, ops_hi);
+    if (p99_hi > 0) {
+        char lo[32], hi[32], mx[32];
+        fprintf(out, ", p99 %s to %s, max %s in the interval at %.3g s",
+                format_ns_word(lo, sizeof(lo), (double)p99_lo),
+                format_ns_word(hi, sizeof(hi), (double)p99_hi),
+                format_ns_word(mx, sizeof(mx), (double)worst), (double)worst_at / 1e9);
+    }
+    if (empty > 0)
+        fprintf(out, "; %zu with no op completed", empty);
+    fputc('\n', out);
+}
+
 /* The verdicts of every run, under the table. */
 static void verdict_lines(FILE *out, const struct diskio_result *res)
 {
@@ -281,6 +331,8 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     format_ns(lo_text, sizeof(lo_text), lo),
                     format_ns(hi_text, sizeof(hi_text), hi));
         }
+        if (diskio_run_interval_count(run) > 0)
+            interval_line(out, run);
         if (!info->complete)
             fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",

@@ -332,6 +332,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.config.progress = NULL;
     run->info.config.fill_progress = NULL;
     run->open_flags_text = ops->open_flags_text;
+    /* the series' intervals are allocated now, outside the run's time */
+    if (cfg->interval_ns &&
+        (rc = series_new(cfg->interval_ns, cfg->runtime_ns, cfg->block_size, &run->series)) < 0)
+        goto fail;
     for (int i = 0; i < 5; i++) {
         bool needed = i == 0 || (i < 3 && ops->syncs) || (i >= 3 && cfg->rate_interval_ns);
         if (needed && (rc = diskio_hist_new(&scratch[i])) < 0)
@@ -451,9 +455,12 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .schedule_ns = start_ns,
         .lag = scratch[3],
         .late_start = scratch[4],
+        .series = run->series,
     };
     if (trace)
         trace->origin_ns = start_ns;
+    if (run->series)
+        (void)series_start(run->series, start_ns);
     ops->run(&e, &measured);
     uint64_t end_ns = now_ns();
     engine_queue_close(&e);
@@ -470,6 +477,11 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
             e.error_during = "trace";
             e.error_op = measured.done;
         }
+    }
+    if (run->series && (rc = series_finish(run->series, end_ns)) < 0 && !e.error) {
+        e.error = rc;
+        e.error_during = "interval series";
+        e.error_op = measured.done;
     }
     /* Leave nothing dirty for the next run to pay for (untimed). */
     (void)fdatasync(fd);

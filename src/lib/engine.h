@@ -45,6 +45,9 @@ struct engine_phase {
     struct diskio_hist *lag, *late_start;
     uint64_t backlog_ops;    /* ops due while their predecessor still ran */
     uint64_t backlog_max_ns; /* the largest start lag among those */
+    /* NULL: no series (warmup, or no interval_ns); else started with the
+     * phase (series_start) */
+    struct series *series;
 };
 
 struct engine {

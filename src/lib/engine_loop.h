@@ -3,10 +3,12 @@
  * The timed loop, written once and specialised at compile time.
  *
  * engine_loop() is always inlined with constant arguments (the sync
- * function, the pattern, whether to trace), so each mode gets a loop in
- * which every option was decided before the loop started: between the
- * two clock reads there is only the write (and the sync), and after the
- * second read only an inlined histogram record.
+ * function, the pattern, whether to trace, to pace, to keep a series), so
+ * each mode gets a loop in which every option was decided before the loop
+ * started: between the two clock reads there is only the write (and the
+ * sync), and after the second read only an inlined histogram record (and
+ * with a series, one compare with the next interval boundary and a
+ * second record).
  */
 #ifndef DISKIO_ENGINE_LOOP_H
 #define DISKIO_ENGINE_LOOP_H
@@ -148,7 +150,8 @@ static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
                                              int (*const sync_fn)(int), const bool reading,
                                              const enum diskio_pattern pattern, const bool tracing,
-                                             const bool paced, const bool verifying)
+                                             const bool paced, const bool interval,
+                                             const bool verifying)
 {
     const int fd = e->fd;
     unsigned char *const pool = e->buf;
@@ -174,6 +177,10 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     unsigned writes_until_sync = e->sync_every;
     struct offsets offsets = offsets_load(e);
     uint64_t op = 0;
+    /* interval series: the current interval's histogram and its end */
+    struct series *const series = ph->series;
+    struct diskio_hist *iv_hist = interval ? series->live : NULL;
+    uint64_t iv_next_ns = interval ? series->next_ns : UINT64_MAX;
 
     while (op < limit) {
         if (DISKIO_UNLIKELY(*stop)) {
@@ -275,6 +282,19 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                       write_done_ns - start_ns, end_ns - write_done_ns);
         op++;
         *progress = op_base + op;
+        if (interval) {
+            if (DISKIO_UNLIKELY(end_ns >= iv_next_ns)) {
+                iv_hist = series_advance(series, end_ns);
+                if (DISKIO_UNLIKELY(!iv_hist)) {
+                    e->error = -ENOMEM;
+                    e->error_during = "interval series";
+                    e->error_op = op;
+                    break;
+                }
+                iv_next_ns = series->next_ns;
+            }
+            hist_record(iv_hist, latency_ns);
+        }
         if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
             break;
     }
@@ -325,23 +345,42 @@ static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct en
                                                      const enum diskio_pattern pattern,
                                                      const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false);
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false, false);
+}
+
+static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct engine_phase *ph,
+                                                      int (*const sync_fn)(int), const bool reading,
+                                                      const enum diskio_pattern pattern,
+                                                      const bool tracing)
+{
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, true, false);
 }
 
 /* The synchronous modes' dispatch.  Pacing and verifying are rare: one
- * specialisation covers both, with the pattern, tracing, pacing and
- * verifying decided at run time outside the timed region. */
+ * specialisation covers them (two: with a series and without), with the
+ * pattern, tracing, pacing and verifying decided at run time outside the
+ * timed region.  A run without a series gets the loop it had before
+ * series existed. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
                                                  int (*const sync_fn)(int), const bool reading)
 {
     const bool verifying = reading && e->cfg->verify;
     if (ph->service != NULL || verifying) {
-        engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL,
-                    ph->service != NULL, verifying);
+        const bool paced = ph->service != NULL;
+        if (ph->series != NULL)
+            engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, true,
+                        verifying);
+        else
+            engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, false,
+                        verifying);
         return;
     }
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn,
-                      reading);
+    if (ph->series != NULL)
+        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_interval, e, ph, sync_fn,
+                          reading);
+    else
+        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn,
+                          reading);
 }
 
 #endif

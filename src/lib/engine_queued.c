@@ -29,9 +29,15 @@
  * submission to reaping, trace and count it.  Returns false once the
  * deadline has passed, when no further op may be issued.
  */
+struct iv_state {
+    struct diskio_hist *hist; /* the current interval's */
+    uint64_t next_ns;         /* when it ends */
+};
+
 static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
                                                 uint64_t op, uint64_t submit_ns, uint64_t reaped_ns,
-                                                uint64_t *completed, const bool tracing)
+                                                uint64_t *completed, struct iv_state *iv,
+                                                const bool tracing, const bool interval)
 {
     const uint64_t latency_ns = reaped_ns - submit_ns;
     hist_record(ph->total, latency_ns);
@@ -39,6 +45,21 @@ static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_
         trace_add(ph->trace, e->op_base + op, submit_ns, latency_ns, latency_ns, 0);
     ++*completed;
     *e->progress = e->op_base + *completed;
+    if (interval) {
+        if (DISKIO_UNLIKELY(reaped_ns >= iv->next_ns)) {
+            iv->hist = series_advance(ph->series, reaped_ns);
+            if (DISKIO_UNLIKELY(!iv->hist)) {
+                if (!e->error) {
+                    e->error = -ENOMEM;
+                    e->error_during = "interval series";
+                    e->error_op = *completed;
+                }
+                return false;
+            }
+            iv->next_ns = ph->series->next_ns;
+        }
+        hist_record(iv->hist, latency_ns);
+    }
     return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
 }
 
@@ -139,7 +160,8 @@ static DISKIO_ALWAYS_INLINE bool trace_has_room(const struct engine_phase *ph,
 
 static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
                                              struct queue *q, const bool reading,
-                                             const enum diskio_pattern pattern, const bool tracing)
+                                             const enum diskio_pattern pattern, const bool tracing,
+                                             const bool interval)
 {
     const volatile sig_atomic_t *const stop = e->stop;
     /* config.verify: checked after the op was reaped, with others still
@@ -150,6 +172,8 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     unsigned nparked = 0;
     bool issuing = true;
     struct offsets offsets = offsets_load(e);
+    struct iv_state iv = {interval ? ph->series->live : NULL,
+                          interval ? ph->series->next_ns : UINT64_MAX};
 
     /* every slot starts parked: the first pass below fills them */
     for (unsigned i = 0; i < q->depth; i++)
@@ -225,7 +249,8 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 continue;
             }
             block_give_back(q, slot->block);
-            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
+            if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, &iv,
+                                tracing, interval))
                 issuing = false;
             if (issuing && issued < ph->limit) {
                 if (!trace_has_room(ph, q, in_flight, tracing)) {
@@ -317,6 +342,44 @@ static void queue_reset_pool(struct queue *q)
     q->free_count = q->pool_blocks;
 }
 
+static DISKIO_ALWAYS_INLINE void queued_loop_plain(struct engine *e, struct engine_phase *ph,
+                                                   struct queue *q, const bool reading,
+                                                   const enum diskio_pattern pattern,
+                                                   const bool tracing)
+{
+    queued_loop(e, ph, q, reading, pattern, tracing, false);
+}
+
+static DISKIO_ALWAYS_INLINE void queued_loop_interval(struct engine *e, struct engine_phase *ph,
+                                                      struct queue *q, const bool reading,
+                                                      const enum diskio_pattern pattern,
+                                                      const bool tracing)
+{
+    queued_loop(e, ph, q, reading, pattern, tracing, true);
+}
+
+/* A phase over the queue, reads or writes, with a series or without. */
+static void queue_run(struct engine *e, struct engine_phase *ph, const bool reading)
+{
+    struct queue *q = e->queue;
+    queue_reset_pool(q);
+    if (reading) {
+        if (ph->series)
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_interval, e, ph, q,
+                              true);
+        else
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_plain, e, ph, q,
+                              true);
+    } else {
+        if (ph->series)
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_interval, e, ph, q,
+                              false);
+        else
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_plain, e, ph, q,
+                              false);
+    }
+}
+
 /* One phase (warmup or measured) over the queue engine_queue_open() made
  * before it. */
 void engine_run_queued(struct engine *e, struct engine_phase *ph)
@@ -327,8 +390,7 @@ void engine_run_queued(struct engine *e, struct engine_phase *ph)
         e->error_during = "setup";
         return;
     }
-    queue_reset_pool(e->queue);
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue, false);
+    queue_run(e, ph, false);
 }
 
 /* The same over a read backend (aio-read, uring-read): no stamps. */
@@ -340,6 +402,5 @@ void engine_run_queued_read(struct engine *e, struct engine_phase *ph)
         e->error_during = "setup";
         return;
     }
-    queue_reset_pool(e->queue);
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue, true);
+    queue_run(e, ph, true);
 }

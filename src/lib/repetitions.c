@@ -52,7 +52,8 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
     return x->mode == y->mode && x->pattern == y->pattern && x->block_size == y->block_size &&
            x->file_size == y->file_size && x->iodepth == y->iodepth &&
            (x->batch ? x->batch : 1) == (y->batch ? y->batch : 1) &&
-           x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns;
+           x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns &&
+           x->interval_ns == y->interval_ns;
 }
 
 static void keep_max(uint64_t *into, uint64_t value)
@@ -73,6 +74,13 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
     if (into->nreps == 0)
         summarise(into, &reps[0]);
     summarise(repetition, &reps[have]);
+    /* every repetition's intervals, one after another: a stall in any
+     * of them stays visible */
+    if (into->series && repetition->series) {
+        int rc = series_append(into->series, repetition->series, (unsigned)have);
+        if (rc < 0)
+            return rc;
+    }
 
     /* Histograms last: a merge into an existing histogram cannot fail for
      * want of memory, so nothing above needs undoing. */

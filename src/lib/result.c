@@ -95,6 +95,7 @@ int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt,
     case DISKIO_FORMAT_JSON: emit = emit_json; break;
     case DISKIO_FORMAT_CSV: emit = emit_csv; break;
     case DISKIO_FORMAT_TEXT: emit = emit_text; break;
+    case DISKIO_FORMAT_INTERVALS: emit = emit_intervals_csv; break;
     default: return -EINVAL;
     }
     /* A document's numbers do not depend on the host program's locale: a

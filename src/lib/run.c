@@ -84,5 +84,6 @@ void diskio_run_free(struct diskio_run *run)
     free(run->reps);
     free(run->name_owned);
     free(run->devices);
+    series_free(run->series);
     free(run);
 }

@@ -1,18 +1,24 @@
 # SPDX-License-Identifier: MIT
 """Description: the charts' data tables (log-binned histogram, percentile
-curve at each bucket's top) and which charts the inputs make: a
-histogram and a percentile chart per mode, sweeps only for modes run at
-several sizes, two charts per trace; every latency axis logarithmic with
+curve at each bucket's top, latency over time) and which charts the inputs
+make: a histogram and a percentile chart per mode, sweeps only for modes
+run at several sizes, a latency-over-time chart per run with an interval
+series (an interval without ops a gap in the latency lines and 0 ops/s;
+drawn by the real gnuplot), two charts per trace; every latency axis logarithmic with
 ticks in µs/ms/s, the sweeps logarithmic on both axes, block size and
 pattern in the titles, a dash type per series."""
 
 import os
+import shutil
 import unittest
 
-from diskio_analysis.charts import (bytes_label, histogram_rows, one_line,
-                                    percentile_rows, run_charts, safe_name,
-                                    sweep_groups, what_was_written)
+from diskio_analysis.charts import (bytes_label, histogram_rows,
+                                    interval_rows, one_line, percentile_rows,
+                                    run_charts, safe_name, sweep_groups,
+                                    what_was_written)
+from diskio_analysis.gnuplot import render
 from diskio_analysis.plotinputs import PlotRun
+from diskio_analysis.result import Interval
 from diskio_analysis.trace import Trace
 from filelib import TempDirTest
 
@@ -26,7 +32,26 @@ def run(env="A", mode="fsync", block_size=8192, buckets=None, pattern="seq",
                    pattern)
 
 
+def intervals():
+    """1 s intervals: busy, a stall (no op completed), a slow op."""
+    return [Interval("s[0]", 1, 0, 10**9, 1000, 8192000, 1000.0, 8.19,
+                     900, 1000.0, 1000, 3000, 5000),
+            Interval("s[1]", 1, 10**9, 10**9, 0, 0, 0.0, 0.0),
+            Interval("s[2]", 1, 2 * 10**9, 5 * 10**8, 10, 81920, 20.0, 0.16,
+                     1000, 2e8, 1000, 2000000000, 2000000000)]
+
+
 class TableTest(unittest.TestCase):
+    def test_interval_rows_leave_gaps_where_nothing_completed(self):
+        r = run()
+        r.intervals = intervals()
+        rows = interval_rows(r)
+        self.assertEqual(rows[0], ("0", "0.5", "1000", "1", "3", "5"))
+        self.assertEqual(rows[1], ("1", "1.5", "0", "NaN", "NaN", "NaN"))
+        self.assertEqual(rows[2], ("2", "2.25", "20", "1", "2e+06", "2e+06"))
+        # the end of the last interval, for the ops/s steps
+        self.assertEqual(rows[3], ("2.5", "NaN", "20", "NaN", "NaN", "NaN"))
+
     def test_histogram_rebins_by_decade_twentieths(self):
         rows = histogram_rows(run())
         self.assertEqual(rows[0], ("1", "25"))            # 1 us: 1 of 4
@@ -105,6 +130,49 @@ class BuildTest(TempDirTest):
         # each series its own dash type
         self.assertIn("dt 1", lat)
         self.assertIn("dt 2", lat)
+
+    def interval_chart(self):
+        r = run()
+        r.intervals = intervals()
+        charts = self.charts([r])
+        self.assertEqual([c.filename for c in charts],
+                         ["diskio-hist-fsync.svg",
+                          "diskio-percentiles-fsync.svg",
+                          "diskio-intervals-A_fsync.svg"])
+        return charts[-1]
+
+    def test_interval_chart_latency_log_and_ops_on_the_right(self):
+        chart = self.interval_chart()
+        self.assertIn('set title "Latency over time, A fsync, 8 KiB seq '
+                      'writes, 1 s intervals"', chart.commands)
+        self.assertIn("set logscale y", chart.commands.splitlines())
+        self.assertIn("set y2range [0:*]", chart.commands)
+        self.assertIn('"1 µs" 1', chart.commands)
+        self.assertIn('"1 s" 1e+06', chart.commands)
+        self.assertIn('set yrange [0.714286:2.8e+06]', chart.commands)
+        for title in ("p50", "p99", "max", "ops/s (right axis)"):
+            self.assertIn(f'title "{title}"', chart.commands)
+        self.assertIn("using 1:3 axes x1y2 with steps", chart.commands)
+        self.assertTrue(os.path.exists(os.path.join(self.dir,
+                                                    "intervals-0.dat")))
+
+    def test_runs_without_a_series_have_no_interval_chart(self):
+        r = run()
+        r.intervals = []
+        self.assertNotIn("diskio-intervals-A_fsync.svg", self.names([r]))
+
+    @unittest.skipIf(shutil.which("gnuplot") is None, "no gnuplot")
+    def test_real_gnuplot_draws_the_interval_chart(self):
+        chart = self.interval_chart()
+        outdir = os.path.join(self.dir, "out")
+        os.mkdir(outdir)
+        paths = render([chart], "svg", outdir, self.dir)
+        self.assertEqual(paths, [os.path.join(outdir, chart.filename)])
+        with open(paths[0], encoding="utf-8") as image:
+            svg = image.read()
+        self.assertIn("<svg", svg)
+        self.assertIn("Latency over time, A fsync", svg)
+        self.assertIn("ops/s (right axis)", svg)
 
     def test_trace_charts(self):
         trace = Trace("t 1", "t 1.csv", [0], [0.0], [1.0])

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Description: diskio-plot takes results, traces and reports as files or
 directories; a result's runs with ops become chart series named by
-environment and mode (and size where one mode ran at several); fio
-output and unknown JSON are refused."""
+environment and mode (and size where one mode ran at several), with their
+interval series where the run has one; fio output and unknown JSON are
+refused."""
 
 import json
 import os
@@ -44,6 +45,20 @@ class LoadTest(TempDirTest):
         doc["runs"][0]["latency"]["total"]["count"] = 0
         runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
         self.assertEqual(len(runs), 2)
+
+    def test_interval_series_come_with_the_run(self):
+        with open(os.path.join(FIXTURES, "env-a", "result.json"),
+                  encoding="utf-8") as handle:
+            doc = json.load(handle)
+        doc["runs"][1]["intervals"] = {"interval_ns": 10**9, "series": [
+            {"repetition": 1, "start_ns": 0, "duration_ns": 10**9, "ops": 0,
+             "bytes": 0, "ops_per_s": 0, "mb_per_s": 0, "min_ns": None,
+             "mean_ns": None, "p50_ns": None, "p99_ns": None,
+             "max_ns": None}]}
+        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        self.assertIsNone(runs[0].intervals)
+        self.assertEqual([(iv.start_ns, iv.ops) for iv in runs[1].intervals],
+                         [(0, 0)])
 
     def rejects(self, *paths):
         with self.assertRaises(InputError) as ctx:

@@ -121,6 +121,51 @@ class AcceptedTest(ResultFileTest):
         self.assertIsNone(self.load(mutate=lambda d: d["runs"][0].update(
             repetitions=None)).runs[0].repetitions)
 
+    def test_intervals_come_in_time_order_with_gaps_for_stalls(self):
+        def mutate(doc):
+            busy = {"repetition": 1, "start_ns": 0,
+                    "duration_ns": 500000000, "ops": 3, "bytes": 24576,
+                    "ops_per_s": 6.0, "mb_per_s": 0.05, "min_ns": 900,
+                    "mean_ns": 1000.5, "p50_ns": 990, "p99_ns": 1300,
+                    "max_ns": 1300}
+            stall = {"repetition": 1, "start_ns": 500000000,
+                     "duration_ns": 500000000, "ops": 0, "bytes": 0,
+                     "ops_per_s": 0, "mb_per_s": 0, "min_ns": None,
+                     "mean_ns": None, "p50_ns": None, "p99_ns": None,
+                     "max_ns": None}
+            doc["runs"][0]["intervals"] = {"interval_ns": 500000000,
+                                           "series": [busy, stall]}
+        run = self.load(mutate=mutate).runs[0]
+        self.assertEqual(run.interval_ns, 500000000)
+        busy, stall = run.intervals
+        self.assertEqual((busy.start_ns, busy.ops, busy.p99_ns, busy.max_ns),
+                         (0, 3, 1300, 1300))
+        self.assertEqual(busy.where, "runs[0].intervals.series[0]")
+        self.assertEqual((stall.start_ns, stall.ops, stall.ops_per_s),
+                         (500000000, 0, 0))
+        self.assertIsNone(stall.p99_ns)
+        self.assertIsNone(stall.max_ns)
+
+    def test_a_run_without_interval_has_no_series(self):
+        self.assertIsNone(self.load().runs[0].intervals)
+        run = self.load(mutate=lambda d: d["runs"][0].update(
+            intervals=None)).runs[0]
+        self.assertIsNone(run.intervals)
+        self.assertIsNone(run.interval_ns)
+
+    def test_a_bad_interval_value_names_its_path(self):
+        def mutate(doc):
+            doc["runs"][0]["intervals"] = {"interval_ns": 500000000,
+                                           "series": [{
+                                               "start_ns": 0,
+                                               "duration_ns": 5, "ops": 2,
+                                               "ops_per_s": 1.0,
+                                               "p50_ns": 1, "p99_ns": 1,
+                                               "min_ns": 1, "mean_ns": 1,
+                                               "max_ns": None}]}
+        self.assertIn("runs[0].intervals.series[0].max_ns",
+                      self.rejects(mutate))
+
     def test_is_result_looks_at_the_schema_name(self):
         self.assertTrue(is_result(DOC))
         self.assertFalse(is_result({"fio version": "fio-3.33"}))

@@ -189,7 +189,34 @@ static const struct {
     {{"d", "e"}, "one target"},
     {{"--count", "5"}, "target"},
     {{"-o", "x", "--trace", "x", "d"}, "same file"},
+    {{"--interval", "0", "d"}, "--interval"},
+    {{"--interval", "5ms", "d"}, "--interval: 0.005 s is shorter than 10ms"},
+    {{"--interval", "3s", "d"}, "longer than the --runtime"},
+    {{"--interval", "10ms", "-t", "1001", "d"}, "use at least 11 ms"},
+    {{"--interval-csv", "x.csv", "d"}, "--interval-csv"},
+    {{"--interval", "1", "--interval-csv", "", "d"}, "--interval-csv"},
+    {{"--interval", "1", "-o", "x", "--interval-csv", "x", "d"}, "same file"},
 };
+
+/* --interval takes the durations --runtime does; with only a count, any
+ * length from 10 ms. */
+START_TEST(test_interval_takes_a_duration)
+{
+    struct cli_options o;
+    char err[256];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--interval", "0.5", "d", NULL), 0);
+    ck_assert_uint_eq(o.interval_ns, 500000000u);
+    struct diskio_config cfg;
+    cli_config(&o, DISKIO_MODE_ASYNC, 4096, &cfg);
+    ck_assert_uint_eq(cfg.interval_ns, 500000000u);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--interval", "250ms", "-n", "10", "d", NULL),
+                     0);
+    ck_assert_uint_eq(o.interval_ns, 250000000u);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--interval", "1h", "-n", "10", "d", NULL), 0);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "d", NULL), 0);
+    ck_assert_uint_eq(o.interval_ns, 0);
+}
+END_TEST
 
 START_TEST(test_bad_values_are_rejected_naming_the_option)
 {
@@ -262,6 +289,7 @@ int main(void)
     tcase_add_test(tc, test_mode_list_and_all);
     tcase_add_test(tc, test_output_extension_picks_format);
     tcase_add_test(tc, test_bad_values_are_rejected_naming_the_option);
+    tcase_add_test(tc, test_interval_takes_a_duration);
     tcase_add_test(tc, test_label_must_be_printable_utf8);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
