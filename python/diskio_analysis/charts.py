@@ -111,6 +111,8 @@ def what_was_written(runs):
     sizes = {run.block_size for run in runs}
     patterns = {run.pattern for run in runs}
     pattern = patterns.pop() if len(patterns) == 1 else "mixed"
+    if sizes == {0}:
+        return f"{pattern} operations"      # custom runs: no block size
     if len(sizes) == 1:
         return f"{bytes_label(sizes.pop())} {pattern} writes"
     return f"{pattern} writes of several block sizes"

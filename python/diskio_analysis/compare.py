@@ -8,8 +8,9 @@ without one is its own environment, named after its file), so several
 results of one machine are its repetitions, and so are runs of one result
 that repeat the same parameters, and the repetitions diskio --repeat kept
 in a run.  Runs are matched by what makes their
-figures comparable: mode, block size, pattern, queue depth, sync_every and
-the submission batch.
+figures comparable: mode, block size, pattern, queue depth, sync_every,
+the submission batch, and the concurrent jobs (and whether they shared
+one file).
 """
 
 import os
@@ -61,9 +62,10 @@ def run_key(run):
     direction (a read mode's runs match read runs only); mode read's
     cache (--cached) is part of the workload too."""
     p = run.parameters
-    return (run.mode, p.get("block_size"), p.get("pattern") or "seq",
+    return (run.workload, p.get("block_size"), p.get("pattern") or "seq",
             p.get("iodepth") or 1, p.get("sync_every") or 1,
-            p.get("batch") or 1, p.get("cached") is True)
+            p.get("batch") or 1, p.get("jobs") or 1,
+            bool(p.get("shared_file")), p.get("cached") is True)
 
 
 def size_label(nbytes):
@@ -75,9 +77,9 @@ def size_label(nbytes):
 
 def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
-    qd32 batch32."""
-    mode, block_size, pattern, iodepth, sync_every, batch, cached = key
-    words = [mode, size_label(block_size)]
+    qd32 batch32, fdatasync 8 KiB x4 jobs (1 file), read 1 MiB cached."""
+    mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared, cached = key
+    words = [mode] + ([size_label(block_size)] if block_size else [])
     if cached:
         words.append("cached")
     if iodepth > 1:
@@ -88,6 +90,8 @@ def run_label(key):
         words.append(pattern)
     if sync_every > 1:
         words.append(f"every {sync_every}")
+    if jobs > 1:
+        words.append(f"x{jobs} jobs" + (" (1 file)" if shared else ""))
     return " ".join(words)
 
 

@@ -146,7 +146,10 @@ def load_diskio_result(env, path, text, doc):
         samples = run_samples(env, path, run)
         if samples:
             usable.append((run, samples))
-    descriptors = [dict(mode=run.mode, batch=run.parameters.get("batch") or 1,
+    descriptors = [dict(mode=run.workload,
+                        batch=run.parameters.get("batch") or 1,
+                        jobs=run.parameters.get("jobs") or 1,
+                        shared_file=bool(run.parameters.get("shared_file")),
                         cached=run.parameters.get("cached") is True,
                         **{key: run.parameters[key] for key in
                            ("block_size", "pattern", "iodepth", "sync_every")})

@@ -81,9 +81,8 @@ def size_label(nbytes, letters="kmg"):
     return str(nbytes)
 
 
-# What a descriptor may leave out (files written before it existed): its
-# value then.
-DESCRIPTOR_DEFAULTS = {"batch": 1, "cached": False}
+# descriptor keys older results may lack, and the value they mean
+DESCRIPTOR_DEFAULTS = {"batch": 1, "jobs": 1, "shared_file": False, "cached": False}
 
 
 def qualified_names(descriptors):
@@ -92,10 +91,6 @@ def qualified_names(descriptors):
     @cached for a read from the page cache (mode read --cached) always:
     it is another workload than the uncached read, never a repetition of
     it in another file of the same environment."""
-    def value(desc, key):
-        if key in DESCRIPTOR_DEFAULTS:
-            return desc.get(key) or DESCRIPTOR_DEFAULTS[key]
-        return desc[key]
     by_mode = {}
     for desc in descriptors:
         by_mode.setdefault(desc["mode"], []).append(desc)
@@ -107,10 +102,17 @@ def qualified_names(descriptors):
                             ("pattern", str),
                             ("iodepth", lambda v: f"qd{v}"),
                             ("sync_every", lambda v: f"every{v}"),
-                            ("batch", lambda v: f"batch{v}")):
-            if len({value(d, key) for d in same_mode}) > 1:
-                qualifiers.append(render(value(desc, key)))
-        if value(desc, "cached"):
+                            ("batch", lambda v: f"batch{v}"),
+                            ("jobs", lambda v: f"jobs{v}"),
+                            ("shared_file",
+                             lambda v: "shared" if v else "own")):
+            default = DESCRIPTOR_DEFAULTS.get(key)
+            if len({d.get(key) or default if key in DESCRIPTOR_DEFAULTS
+                    else d[key] for d in same_mode}) > 1:
+                qualifiers.append(render(desc.get(key) or default
+                                         if key in DESCRIPTOR_DEFAULTS
+                                         else desc[key]))
+        if desc.get("cached"):
             qualifiers.append("cached")
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
@@ -126,7 +128,7 @@ def unique_run_names(path, descriptors):
             raise InputError(path, None,
                              f"two runs of mode {desc['mode']} with the same "
                              "block size, pattern, iodepth, sync_every, batch "
-                             "and cache",
+                             "jobs and cache",
                              "split them into separate environment "
                              "directories")
         seen.add(name)

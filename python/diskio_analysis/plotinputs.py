@@ -52,10 +52,15 @@ def plot_runs(result):
         mean, count, buckets = total.need("mean", "count", "buckets")
         if not count:
             continue
-        runs.append(PlotRun(env, run.mode, run.parameters["block_size"],
+        # a custom run (a program's own operations) has no block size or
+        # pattern of diskio's: 0 and "custom", and its params in its name
+        custom = run.parameters.get("custom")
+        runs.append(PlotRun(env, run.workload,
+                            run.parameters["block_size"] or 0,
                             float(ops_per_s), float(mb_per_s), mean / 1000.0,
                             count, buckets,
-                            pattern=run.parameters.get("pattern") or "seq",
+                            pattern=run.parameters.get("pattern") or
+                            ("custom" if custom else "seq"),
                             intervals=run.intervals))
     return runs
 

@@ -118,8 +118,23 @@ class Run:
     # (Interval), in time order; None without --interval
     interval_ns: int = None
     intervals: list = None
+    # diskio --jobs N (N > 1) and threaded custom runs: each job's own
+    # figures (JobFigures), in job order; empty for a run of one
+    per_job: list = field(default_factory=list)
+    # a custom run's own parameters (diskio_run_set_param): name -> text
+    params: dict = field(default_factory=dict)
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
+
+    @property
+    def workload(self):
+        """The mode, or a custom run's name with its params (its program's
+        own parameters, which tell two custom runs of one name apart):
+        'log-commit (record=512, sync=fdatasync)'."""
+        if not self.params:
+            return self.mode
+        return self.mode + " (" + ", ".join(
+            f"{key}={value}" for key, value in self.params.items()) + ")"
 
     def need(self, key):
         """A number of the run that must be there (ops_per_s, mb_per_s)."""
@@ -131,6 +146,24 @@ class Run:
             self._src.get_object(self._node["latency"],
                                  json_path(self.where, "latency"), name)
         return self.parts[name]
+
+
+@dataclass
+class JobFigures:
+    """One entry of a run's per_job[]: what one of its concurrent jobs
+    (or threads) did.  error is None, or its object (message, op,
+    during); errors is 1 for the job whose error stopped the run."""
+    where: str                      # JSON path: runs[0].per_job[3]
+    job: int
+    ops: int
+    bytes: int
+    duration_ns: int
+    mean_ns: float
+    p50_ns: int
+    p99_ns: int
+    max_ns: int
+    errors: int = 0
+    error: dict = None
 
 
 @dataclass
@@ -222,26 +255,45 @@ def result_from_json(path, text, doc):
     return result
 
 
+def read_parameters(src, params, where):
+    """A measured run's parameters: the file's, with the ones tools use
+    checked (jobs and shared_file read as 1 and false where absent)."""
+    parameters = dict(params)
+    parameters.update(
+        block_size=src.get_int(params, where, "block_size", minimum=1),
+        pattern=src.get_string(params, where, "pattern", optional=True),
+        iodepth=src.get_int(params, where, "iodepth", optional=True,
+                            minimum=0),
+        sync_every=src.get_int(params, where, "sync_every", optional=True,
+                               minimum=0),
+        jobs=src.get_int(params, where, "jobs", optional=True,
+                         minimum=1) or 1)
+    shared = params.get("shared_file", False)
+    if not isinstance(shared, bool):
+        src.fail(json_path(where, "shared_file"), "must be true or false")
+    parameters["shared_file"] = shared
+    direction = src.get_string(params, where, "direction", optional=True) or "write"
+    if direction not in DIRECTIONS:
+        src.fail(json_path(where, "direction"),
+                 f"'{direction}', expected one of: {', '.join(DIRECTIONS)}")
+    parameters["direction"] = direction
+    return parameters
+
+
+def read_custom_parameters():
+    """A custom run's (parameters null: a program's own operations, timed
+    with libdiskio): none of diskio's; its own are Run.params."""
+    return dict(block_size=None, pattern=None, iodepth=None, sync_every=None,
+                jobs=1, shared_file=False, direction="write", custom=True)
+
+
 def read_run(src, node, where):
     node = src.as_object(node, where)
     mode = src.get_string(node, where, "mode", nonempty=True)
-    params = src.get_object(node, where, "parameters")
-    params_where = json_path(where, "parameters")
-    parameters = dict(params)
-    parameters.update(
-        block_size=src.get_int(params, params_where, "block_size", minimum=1),
-        pattern=src.get_string(params, params_where, "pattern",
-                               optional=True),
-        iodepth=src.get_int(params, params_where, "iodepth", optional=True,
-                            minimum=0),
-        sync_every=src.get_int(params, params_where, "sync_every",
-                               optional=True, minimum=0))
-    direction = src.get_string(params, params_where, "direction",
-                               optional=True) or "write"
-    if direction not in DIRECTIONS:
-        src.fail(json_path(params_where, "direction"),
-                 f"'{direction}', expected one of: {', '.join(DIRECTIONS)}")
-    parameters["direction"] = direction
+    params = src.get_object(node, where, "parameters", optional=True)
+    parameters = (read_custom_parameters() if params is None else
+                  read_parameters(src, params, json_path(where, "parameters")))
+    direction = parameters["direction"]
     latency = src.get_object(node, where, "latency")
     latency_where = json_path(where, "latency")
     run = Run(where, mode, parameters, direction=direction,
@@ -266,6 +318,7 @@ def read_run(src, node, where):
             for index, rep in enumerate(repetitions)]
     read_run_device(src, node, where, run)
     read_intervals(src, node, where, run)
+    read_run_jobs(src, node, where, run)
     return run
 
 
@@ -299,6 +352,26 @@ def read_intervals(src, node, where, run):
             setattr(iv, key, src.get_number(item, at, key,
                                             optional=iv.ops == 0, minimum=0))
         run.intervals.append(iv)
+
+
+def read_run_jobs(src, node, where, run):
+    """per_job[] (runs of several jobs) and params{} (custom runs)."""
+    jobs = src.get_list(node, where, "per_job", optional=True) or []
+    for index, job in enumerate(jobs):
+        at = json_path(json_path(where, "per_job"), index)
+        job = src.as_object(job, at)
+        ints = {key: src.get_int(job, at, key, minimum=0)
+                for key in ("job", "ops", "bytes", "duration_ns", "p50_ns",
+                            "p99_ns", "max_ns")}
+        run.per_job.append(JobFigures(
+            where=at, mean_ns=src.get_number(job, at, "mean_ns", minimum=0),
+            errors=src.get_int(job, at, "errors", optional=True,
+                               minimum=0) or 0,
+            error=src.get_object(job, at, "error", optional=True), **ints))
+    params = src.get_object(node, where, "params", optional=True) or {}
+    for key in params:
+        run.params[key] = src.get_string(params, json_path(where, "params"),
+                                         key)
 
 
 def read_parts(src, latency, latency_where, parts):

@@ -24,6 +24,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
     case DISKIO_FIELD_BATCH: return "--batch";
     case DISKIO_FIELD_INTERVAL: return "--interval";
+    case DISKIO_FIELD_JOBS: return "--jobs";
     case DISKIO_FIELD_CACHED: return "--cached";
     case DISKIO_FIELD_VERIFY: return "--verify";
     case DISKIO_FIELD_NONE: break;
@@ -57,6 +58,9 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     cfg->seed = o->seed;
     cfg->rate_interval_ns = o->rate_interval_ns;
     cfg->interval_ns = o->interval_ns;
+    /* the first of a --jobs list; the command sets each in turn */
+    cfg->jobs = o->njobs ? o->jobs[0] : 1;
+    cfg->shared_file = o->shared_file;
 }
 
 /*
@@ -71,13 +75,20 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
     uint64_t worst_bs = 0;
     for (size_t s = 0; s < o->nsizes; s++) {
         for (size_t m = 0; m < o->nmodes; m++) {
-            struct diskio_config cfg;
-            struct diskio_config_verdict v;
-            cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
-            if (diskio_config_validate(&cfg, &v) != 0 &&
-                (worst.rule == DISKIO_RULE_OK || v.rule < worst.rule)) {
-                worst = v;
-                worst_bs = o->block_sizes[s];
+            for (size_t j = 0; j < (o->njobs ? o->njobs : 1); j++) {
+                struct diskio_config cfg;
+                struct diskio_config_verdict v;
+                cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
+                if (o->njobs)
+                    cfg.jobs = o->jobs[j];
+                /* the command gives each run of several jobs no trace */
+                if (o->trace)
+                    cfg.trace_fd = 0;
+                if (diskio_config_validate(&cfg, &v) != 0 &&
+                    (worst.rule == DISKIO_RULE_OK || v.rule < worst.rule)) {
+                    worst = v;
+                    worst_bs = o->block_sizes[s];
+                }
             }
         }
     }
@@ -169,6 +180,15 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                         (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX,
                         (double)o->runtime_ns / 1e9,
                         (unsigned long long)((shortest_ns + 999999u) / 1000000u));
+    case DISKIO_RULE_JOBS_COMBINATION:
+        return cli_fail(err, size, "--jobs: %s",
+                        o->rate_interval_ns ? "several jobs cannot keep one fixed --rate; give "
+                                              "--rate with --jobs 1 only"
+                        : o->trace ? "several jobs write no --trace (one op stream per trace); "
+                                     "trace with --jobs 1 only"
+                                   : "several jobs cannot append to one --shared-file (each "
+                                     "would truncate it under the others); drop --shared-file "
+                                     "or use --pattern seq or rand");
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);

@@ -129,6 +129,40 @@ static int parse_sizes(const char *text, struct cli_options *o, char *err, size_
     return rc;
 }
 
+/* --jobs 1,4,16: each count of concurrent writers is a run of its own,
+ * like each --bs; a count listed twice is a usage error. */
+static int parse_jobs(const char *text, struct cli_options *o, char *err, size_t size)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return cli_fail(err, size, "out of memory");
+    o->njobs = 0;
+    int rc = 0;
+    char *rest = copy;
+    for (char *item = strsep(&rest, ","); item && rc == 0; item = strsep(&rest, ",")) {
+        uint64_t n;
+        if (cli_parse_uint(item, 1, DISKIO_JOBS_MAX, &n) != 0) {
+            rc = cli_fail(err, size,
+                          "--jobs: '%s' is not a whole number from 1 to %u (e.g. 4, or 1,4,16 "
+                          "to sweep)",
+                          item, DISKIO_JOBS_MAX);
+            break;
+        }
+        for (size_t i = 0; i < o->njobs && rc == 0; i++)
+            if (o->jobs[i] == n)
+                rc = cli_fail(err, size,
+                              "--jobs: %u is listed twice in '%s' (each count runs once per "
+                              "mode and size)",
+                              (unsigned)n, text);
+        if (rc == 0 && o->njobs == CLI_MAX_JOBS)
+            rc = cli_fail(err, size, "--jobs: too many counts (at most %d)", CLI_MAX_JOBS);
+        if (rc == 0)
+            o->jobs[o->njobs++] = (unsigned)n;
+    }
+    free(copy);
+    return rc;
+}
+
 /* A label names a result in every output and in the analysis commands'
  * reports, so it must be printable UTF-8 text: the length of the
  * well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlong form,
@@ -206,6 +240,8 @@ enum {
     OPT_BATCH,
     OPT_INTERVAL,
     OPT_INTERVAL_CSV,
+    OPT_JOBS,
+    OPT_SHARED_FILE,
     OPT_CACHED,
     OPT_VERIFY,
 };
@@ -221,6 +257,8 @@ static const struct option long_options[] = {
     {"iodepth", required_argument, NULL, 'd'},
     {"sync-every", required_argument, NULL, OPT_SYNC_EVERY},
     {"batch", required_argument, NULL, OPT_BATCH},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"shared-file", no_argument, NULL, OPT_SHARED_FILE},
     {"label", required_argument, NULL, 'l'},
     {"format", required_argument, NULL, 'f'},
     {"output", required_argument, NULL, 'o'},
@@ -263,6 +301,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->sync_every = defaults.sync_every;
     o->seed = defaults.seed;
     o->repeat = 1;
+    o->jobs[0] = 1;
+    o->njobs = 1;
     o->format = DISKIO_FORMAT_TEXT;
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
         if (!diskio_mode_is_read((enum diskio_mode)m))
@@ -330,6 +370,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                                 "--batch: '%s' is not a whole number from 1 to --iodepth", optarg);
             o->batch = (unsigned)v;
             break;
+        case OPT_JOBS:
+            if (parse_jobs(optarg, o, err, err_size) != 0)
+                return -1;
+            break;
+        case OPT_SHARED_FILE: o->shared_file = true; break;
         case OPT_SYNC_EVERY:
             if (cli_parse_uint(optarg, 1, 1000000, &v) != 0)
                 return cli_fail(err, err_size,
@@ -474,6 +519,11 @@ void cli_usage(FILE *out)
           "                             1 to 1024 (default: 1)\n"
           "      --batch N              the same modes: ops per submission, 1 to --iodepth\n"
           "                             (default: 1; more lets the block layer merge them)\n"
+          "      --jobs N[,N...]        concurrent writers, 1 to 256, each a thread with\n"
+          "                             its own file (created beside the first) and\n"
+          "                             histograms; --count is per job, --runtime\n"
+          "                             common; a list sweeps (default: 1)\n"
+          "      --shared-file          the jobs write one file, each from its own offset\n"
           "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
           "      --seed N               random offsets for --pattern rand (default: 1)\n"
           "      --cached               mode read: from a warm page cache (the file read\n"

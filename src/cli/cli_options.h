@@ -10,6 +10,7 @@
 #include "diskio.h"
 
 #define CLI_MAX_SIZES 32
+#define CLI_MAX_JOBS 16 /* values in one --jobs list */
 /* The command's own defaults; the others are diskio_config_init()'s. */
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
 #define CLI_DEFAULT_WARMUP 10
@@ -41,9 +42,11 @@ struct cli_options {
     unsigned sync_every;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
-    unsigned repeat;          /* each run this many times, interleaved (default 1) */
-    uint64_t interval_ns;     /* --interval: 0, none */
-    const char *interval_csv; /* --interval-csv FILE */
+    unsigned repeat;             /* each run this many times, interleaved (default 1) */
+    uint64_t interval_ns;        /* --interval: 0, none */
+    const char *interval_csv;    /* --interval-csv FILE */
+    unsigned jobs[CLI_MAX_JOBS]; /* --jobs: concurrent writers, a list sweeps */
+    unsigned njobs;
     const char *label;
     enum diskio_format format;
     bool format_given;
@@ -52,8 +55,9 @@ struct cli_options {
     bool quiet;
     bool force;
     bool allow_device;
-    bool cached; /* --cached: mode read from a warm page cache */
-    bool verify; /* --verify: check every block the read modes read */
+    bool shared_file; /* --shared-file: the jobs write one file */
+    bool cached;      /* --cached: mode read from a warm page cache */
+    bool verify;      /* --verify: check every block the read modes read */
     bool help;
     bool version;
     const char *target;

@@ -148,7 +148,17 @@ static int report_target_error(const char *target, int rc)
 static void report_run_error(const struct diskio_config *cfg, const struct diskio_run *run, int rc)
 {
     const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
-    if (info && rc == -DISKIO_E_VERIFY) {
+    if (info && info->error_job >= 0)
+        fprintf(stderr,
+                "diskio: mode %s: job %d of %u: %s failed at its op %" PRIu64
+                ": %s (the other jobs were stopped)%s\n",
+                diskio_mode_name(cfg->mode), info->error_job, cfg->jobs,
+                info->error_during ? info->error_during : "run", info->error_op,
+                diskio_strerror(rc),
+                rc == -DISKIO_E_VERIFY ? "; the storage returned other data than diskio wrote: "
+                                         "check it (kernel log, SMART) before trusting data on it"
+                                       : "");
+    else if (info && rc == -DISKIO_E_VERIFY) {
         /* a sequential run's op says where: it wraps at the file's end */
         char where[96] = "";
         uint64_t blocks = cfg->file_size / cfg->block_size;
@@ -218,15 +228,28 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
         }
         return 0;
     }
+    /* --jobs without --shared-file: a file per job, each of --size */
+    unsigned files = 1;
+    for (size_t j = 0; j < opt->njobs && !opt->shared_file; j++)
+        if (opt->jobs[j] > files)
+            files = opt->jobs[j];
     uint64_t needed = 0, available = 0, reserve = 0;
     int rc = diskio_target_check_space(target, opt->file_size, &needed, &available, &reserve);
+    /* the other jobs' files are not made yet: each needs all of --size */
+    uint64_t more = (uint64_t)(files - 1) * opt->file_size;
+    if (rc == 0 && files > 1 && needed + more > 0 && available > reserve &&
+        needed + more > available - reserve)
+        rc = -DISKIO_E_NO_SPACE;
+    needed += more;
     if (rc == -DISKIO_E_NO_SPACE) {
         fprintf(stderr,
-                "diskio: the test file needs %" PRIu64 " more bytes (--size %" PRIu64
-                ") but the filesystem at %s has %" PRIu64 " bytes available, of which "
+                "diskio: the test file%s need%s %" PRIu64 " more bytes (--size %" PRIu64
+                "%s) but the filesystem at %s has %" PRIu64 " bytes available, of which "
                 "diskio leaves %" PRIu64 " free (5%% of its size, at most 1 GiB); give a "
-                "smaller --size or free some space.\n",
-                needed, opt->file_size, diskio_target_dir(target), available, reserve);
+                "smaller --size%s or free some space.\n",
+                files > 1 ? "s" : "", files > 1 ? "" : "s", needed, opt->file_size,
+                files > 1 ? " for each of the --jobs" : "", diskio_target_dir(target), available,
+                reserve, files > 1 ? ", fewer --jobs, --shared-file" : "");
         return EXIT_TARGET;
     }
     /* a filesystem that cannot say (rc < 0) is left to the writes */
@@ -404,6 +427,27 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* Several jobs without --shared-file write a file each, created
+     * beside the first: only in a directory (or at a new path) diskio
+     * creates its file in, never beside a user's file or on a device. */
+    unsigned max_jobs = 1;
+    for (size_t j = 0; j < opt.njobs; j++)
+        if (opt.jobs[j] > max_jobs)
+            max_jobs = opt.jobs[j];
+    if (max_jobs > 1 && !opt.shared_file) {
+        int kind = diskio_target_check(opt.target, 0);
+        if (kind == -DISKIO_E_TARGET_EXISTS || kind == -DISKIO_E_TARGET_DEVICE) {
+            fprintf(stderr,
+                    "diskio: --jobs %u writes a file per job, created in the target's "
+                    "directory; %s is an existing %s. Give a directory, or add --shared-file "
+                    "for all jobs to write this one.\n"
+                    "Try 'diskio --help' for more information.\n",
+                    max_jobs, opt.target,
+                    kind == -DISKIO_E_TARGET_DEVICE ? "block device" : "file");
+            return EXIT_USAGE;
+        }
+    }
+
     /* Handlers first: a signal from here on stops the run the same way,
      * so no temporary output file or test file made below is left behind
      * by one (a signal before the first run ends diskio with a result of
@@ -415,7 +459,7 @@ int main(int argc, char **argv)
      * made per run; every one's name is checked now and its temporary
      * created and removed, to prove it can be made. */
     struct out_file output = {.slot = 0}, trace = {.slot = 1}, ivcsv = {.slot = 2};
-    bool several_runs = opt.nmodes * opt.nsizes > 1 || opt.repeat > 1;
+    bool several_runs = opt.nmodes * opt.nsizes * opt.njobs > 1 || opt.repeat > 1;
     int names_status = check_output_names(&opt, several_runs);
     if (names_status != EXIT_OK)
         return names_status;
@@ -543,7 +587,7 @@ int main(int argc, char **argv)
 
     /* The result's run for each (size, mode): the first repetition's,
      * into which the later ones are merged. */
-    size_t nslots = opt.nsizes * opt.nmodes;
+    size_t nslots = opt.nsizes * opt.nmodes * opt.njobs;
     struct diskio_run **merged = calloc(nslots, sizeof(*merged));
     int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
     if (!merged)
@@ -555,13 +599,16 @@ int main(int argc, char **argv)
      * instead of landing on one of them */
     for (unsigned rep = 1; rep <= opt.repeat && status == EXIT_OK; rep++) {
         for (size_t s = 0; s < opt.nsizes && status == EXIT_OK; s++) {
-            for (size_t m = 0; m < opt.nmodes && status == EXIT_OK; m++) {
+            for (size_t mj = 0; mj < opt.nmodes * opt.njobs && status == EXIT_OK; mj++) {
+                /* --jobs sweeps inside each mode: its rows side by side */
+                const size_t m = mj / opt.njobs, j = mj % opt.njobs;
                 if (stop_signal)
                     break;
                 if (!usable[opt.modes[m]])
                     continue;
                 struct diskio_config cfg;
                 cli_config(&opt, opt.modes[m], opt.block_sizes[s], &cfg);
+                cfg.jobs = opt.jobs[j];
                 char *trace_path = NULL;
                 if (opt.trace) {
                     trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size,
@@ -577,12 +624,16 @@ int main(int argc, char **argv)
                 cfg.progress = &progress.ops;
                 cfg.fill_progress = &progress.filled;
 
+                char jobs_text[24] = "";
+                if (cfg.jobs > 1)
+                    snprintf(jobs_text, sizeof(jobs_text), " x%u jobs", cfg.jobs);
                 if (opt.repeat > 1)
-                    snprintf(label, sizeof(label), "%s %" PRIu64 "B (%u/%u)",
-                             diskio_mode_name(cfg.mode), cfg.block_size, rep, opt.repeat);
+                    snprintf(label, sizeof(label), "%s %" PRIu64 "B%s (%u/%u)",
+                             diskio_mode_name(cfg.mode), cfg.block_size, jobs_text, rep,
+                             opt.repeat);
                 else
-                    snprintf(label, sizeof(label), "%s %" PRIu64 "B", diskio_mode_name(cfg.mode),
-                             cfg.block_size);
+                    snprintf(label, sizeof(label), "%s %" PRIu64 "B%s", diskio_mode_name(cfg.mode),
+                             cfg.block_size, jobs_text);
                 progress.label = label;
                 progress.ops = 0;
                 progress.filled = 0;
@@ -623,7 +674,7 @@ int main(int argc, char **argv)
                 /* every repetition measured, failed or interrupted ones
                  * too, ends up in the result */
                 if (run) {
-                    struct diskio_run **slot = &merged[s * opt.nmodes + m];
+                    struct diskio_run **slot = &merged[s * opt.nmodes * opt.njobs + mj];
                     int keep_rc = 0;
                     if (!*slot) {
                         keep_rc = diskio_result_add_run(result, run);

@@ -18,6 +18,7 @@ void diskio_config_init(struct diskio_config *cfg)
     cfg->count = 1000;
     cfg->iodepth = 1;
     cfg->batch = 1;
+    cfg->jobs = 1;
     cfg->sync_every = 1;
     cfg->seed = 1;
     cfg->trace_fd = -1;
@@ -57,6 +58,10 @@ static const struct {
         {DISKIO_FIELD_INTERVAL,
          "the interval must be at least 10 ms, at most the runtime, and fit the "
          "runtime at most 100000 times"},
+    [DISKIO_RULE_JOBS] = {DISKIO_FIELD_JOBS, "jobs must be between 1 and 256"},
+    [DISKIO_RULE_JOBS_COMBINATION] = {DISKIO_FIELD_JOBS,
+                                      "several jobs cannot run at a fixed rate, write a trace, "
+                                      "or append to (or create) one shared file"},
     [DISKIO_RULE_READ_PATTERN] = {DISKIO_FIELD_PATTERN,
                                   "read modes read the filled file: the append and create "
                                   "patterns do not apply to them"},
@@ -101,6 +106,14 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
          (cfg->runtime_ns && (cfg->interval_ns > cfg->runtime_ns ||
                               cfg->runtime_ns / cfg->interval_ns > DISKIO_INTERVALS_MAX))))
         return DISKIO_RULE_INTERVAL;
+    if (cfg->jobs > DISKIO_JOBS_MAX)
+        return DISKIO_RULE_JOBS;
+    /* a rate and a trace are one op stream's; several appenders (or
+     * creators) of one file would each truncate it under the others */
+    if (cfg->jobs > 1 && (cfg->rate_interval_ns || cfg->trace_fd >= 0 ||
+                          (cfg->shared_file && (cfg->pattern == DISKIO_PATTERN_APPEND ||
+                                                cfg->pattern == DISKIO_PATTERN_CREATE))))
+        return DISKIO_RULE_JOBS_COMBINATION;
     if (ops->reads &&
         (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
         return DISKIO_RULE_READ_PATTERN;

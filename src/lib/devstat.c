@@ -421,7 +421,8 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const double ops = (double)f->ops;
     const bool sync = f->has_config && mode_is_sync(f->mode);
     const double syncs =
-        diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every : ops;
+        (diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every : ops) /
+        (f->jobs > 1 ? (double)f->jobs : 1.0);
     /* A read mode writes nothing of its own (an atime update at most) and
      * reads what it was asked for, twice as much allowed, plus, through
      * the page cache (mode read), what readahead fetches beyond the last
@@ -513,6 +514,7 @@ static void judge_run(struct diskio_run *run)
         .mode = info->config.mode,
         .has_config = info->has_config,
         .sync_every = info->config.sync_every,
+        .jobs = info->config.jobs,
         .ops = info->ops,
         .bytes = info->bytes,
         .dev = run->devices,

@@ -48,6 +48,9 @@ struct devstat_facts {
     enum diskio_mode mode;
     bool has_config;
     unsigned sync_every;
+    /* concurrent jobs: one flush can complete a sync of each of them
+     * (group commit), so it may take as few as 1/jobs flushes per sync */
+    unsigned jobs;
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
     uint64_t read_ahead;  /* the largest readahead window of the devices (bytes; 0: unknown) */
@@ -113,12 +116,22 @@ struct diskio_target {
      * allocated and written.  An existing file's size says nothing about
      * that (holes, fallocate()d unwritten extents). */
     uint64_t written;
+    /* Runs of several jobs (config.jobs) without shared_file: job j's own
+     * file (j from 1; job 0 writes this one), created in dir the way
+     * this target's was on first use, removed with it (remove, unlink_now
+     * and free act on them too).  Slots are set only once the file is
+     * complete, so a signal handler may walk them. */
+    struct diskio_target *volatile job_files[DISKIO_JOBS_MAX];
     /* [0, written) is one fill from offset 0 in blocks of fill_block bytes
      * from fill_seed, not written over since (config.verify checks reads
      * against it; otherwise the file is filled again for a check) */
     bool fill_whole;
     uint64_t fill_block, fill_seed;
 };
+/* Job j's file (1 <= j < DISKIO_JOBS_MAX) of a created target, made on
+ * first use: 0, -EINVAL (not a file diskio created) or what creating it
+ * returns. */
+int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out) DISKIO_HIDDEN;
 /* Another open file description of the target with flags (O_WRONLY and
  * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when
  * only the path could be used (no /proc) and it leads elsewhere. */
@@ -210,9 +223,23 @@ int series_append(struct series *into, const struct series *from,
                   unsigned repetition) DISKIO_HIDDEN;
 /* Add interval i's latencies to into: 0 or -EINVAL. */
 int series_expand(const struct series *s, size_t i, struct diskio_hist *into) DISKIO_HIDDEN;
+/* One job's (or thread's) part of a run of several. */
+struct run_job {
+    uint64_t ops, bytes, duration_ns, error_op;
+    int error;
+    const char *error_during;
+    struct diskio_hist *hist; /* its total latencies */
+};
+struct run_param {
+    char *key, *value;
+};
 
 struct diskio_run {
     struct diskio_run_info info;
+    struct run_job *jobs; /* njobs > 1: each job's figures; NULL otherwise */
+    size_t njobs;
+    struct run_param *params; /* custom runs: diskio_run_set_param() */
+    size_t nparams;
     char *name_owned; /* custom runs */
     const char *open_flags_text;
     struct diskio_hist *hist[DISKIO_PART_COUNT];

@@ -391,6 +391,56 @@ static void emit_intervals(FILE *out, const struct diskio_run *run)
     fputs("\n      ]}", out);
 }
 
+/* A custom run's own parameters (diskio_run_set_param()), when it has
+ * any: "params": {"key": "value", ...}. */
+static void emit_run_params(FILE *out, const struct diskio_run *run)
+{
+    if (run->nparams == 0)
+        return;
+    fputs(",\n      \"params\": {", out);
+    for (size_t i = 0; i < run->nparams; i++) {
+        if (i)
+            fputs(", ", out);
+        json_string(out, run->params[i].key);
+        fputs(": ", out);
+        json_string(out, run->params[i].value);
+    }
+    fputs("}", out);
+}
+
+/* A run of several jobs or threads: each one's own figures. */
+static void emit_run_jobs(FILE *out, const struct diskio_run *run)
+{
+    size_t n = diskio_run_job_count(run);
+    if (n == 0)
+        return;
+    fputs(",\n      \"per_job\": [", out);
+    for (size_t i = 0; i < n; i++) {
+        struct diskio_job_summary j;
+        (void)diskio_run_job(run, i, &j);
+        fprintf(out,
+                "%s\n        {\"job\": %zu, \"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
+                ", \"duration_ns\": %" PRIu64 ", \"mean_ns\": ",
+                i ? "," : "", i, j.ops, j.bytes, j.duration_ns);
+        json_double(out, j.mean_ns);
+        fprintf(out,
+                ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"max_ns\": %" PRIu64
+                ", \"errors\": %d, \"error\": ",
+                j.p50_ns, j.p99_ns, j.max_ns, j.error && j.error != -DISKIO_E_INTERRUPTED ? 1 : 0);
+        if (j.error) {
+            fputs("{\"message\": ", out);
+            json_string(out, diskio_strerror(j.error));
+            fprintf(out, ", \"op\": %" PRIu64 ", \"during\": ", j.error_op);
+            json_string(out, j.error_during);
+            fputs("}", out);
+        } else {
+            fputs("null", out);
+        }
+        fputs("}", out);
+    }
+    fputs("\n      ]", out);
+}
+
 static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns)
 {
     const struct diskio_run_info *info = &run->info;
@@ -419,6 +469,8 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
             json_double(out, 1e9 / (double)c->rate_interval_ns);
         else
             fputs("null", out);
+        fprintf(out, ", \"jobs\": %u, \"shared_file\": %s", c->jobs ? c->jobs : 1u,
+                c->shared_file ? "true" : "false");
         fputs(", \"open_flags\": ", out);
         json_string(out, run->open_flags_text);
         fprintf(out, ", \"direction\": \"%s\", \"cached\": %s, \"verify\": %s}",
@@ -427,6 +479,7 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
     } else {
         fputs("null", out);
     }
+    emit_run_params(out, run);
     /* a run stops at its first error, so errors is 0 or 1 */
     fprintf(out, ",\n      \"complete\": %s,\n      \"errors\": %d,\n      \"error\": ",
             info->complete ? "true" : "false", info->error ? 1 : 0);
@@ -440,6 +493,8 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
         json_string(out, diskio_strerror(info->error));
         fputs(", \"during\": ", out);
         json_string(out, info->error_during);
+        if (info->error_job >= 0)
+            fprintf(out, ", \"job\": %d", info->error_job);
         fputs("}", out);
     } else {
         fputs("null", out);
@@ -452,6 +507,7 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
     json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
     fputs(",\n      \"mb_per_s\": ", out);
     json_double(out, seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0);
+    emit_run_jobs(out, run);
     fputs(",\n      \"rate\": ", out);
     if (info->has_config && info->config.rate_interval_ns) {
         fputs("{\"requested_ops_per_s\": ", out);

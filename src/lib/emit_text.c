@@ -141,8 +141,11 @@ static void verdict_lines(FILE *out, const struct diskio_result *res)
             if (run->info.has_config)
                 format_size(bs, sizeof(bs), run->info.config.block_size);
             show(out, run->info.name);
-            fprintf(out, "%s%s: %s\n", bs[0] ? " " : "", bs,
-                    diskio_verdict_text((enum diskio_verdict)bit));
+            fprintf(out, "%s%s", bs[0] ? " " : "", bs);
+            /* which row of a --jobs sweep */
+            if (run->info.has_config && run->info.config.jobs > 1)
+                fprintf(out, " \xc3\x97%u jobs", run->info.config.jobs);
+            fprintf(out, ": %s\n", diskio_verdict_text((enum diskio_verdict)bit));
         }
     }
 }
@@ -158,8 +161,12 @@ static void row(FILE *out, const char *name, const char *qual, const char *bs, c
     uint64_t v[3];
     diskio_hist_percentiles(h, pcts, v, 3);
     size_t width = show(out, name);
-    if (qual[0])
-        width += (size_t)fprintf(out, "%s", qual);
+    if (qual[0]) {
+        fputs(qual, out);
+        /* characters, not bytes: the qualifier may hold a U+00D7 */
+        for (const char *c = qual; *c; c++)
+            width += ((unsigned char)*c & 0xc0) != 0x80;
+    }
     fprintf(out, "%*s %8s %12s %10s %10s %10s %10s %10s",
             width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, rate,
             format_ns(mean, sizeof(mean), diskio_hist_mean(h)),
@@ -299,11 +306,28 @@ int emit_text(const struct diskio_result *res, FILE *out)
                 n += (size_t)snprintf(qual + n, sizeof(qual) - n, " batch%u", c->batch);
             const char *pattern = diskio_pattern_name(c->pattern);
             if (c->pattern != DISKIO_PATTERN_SEQ && pattern && n < sizeof(qual))
-                snprintf(qual + n, sizeof(qual) - n, " %s", pattern);
+                n += (size_t)snprintf(qual + n, sizeof(qual) - n, " %s", pattern);
+            /* concurrent writers: "fdatasync ×4 jobs", "×4 jobs 1 file" */
+            if (c->jobs > 1 && n < sizeof(qual))
+                snprintf(qual + n, sizeof(qual) - n, " \xc3\x97%u jobs%s", c->jobs,
+                         c->shared_file ? " 1 file" : "");
+        } else if (run->njobs > 1) {
+            snprintf(qual, sizeof(qual), " \xc3\x97%zu threads", run->njobs);
         }
         char device[48];
         row(out, info->name, qual, bs, rate, run->hist[DISKIO_PART_TOTAL],
             format_device(device, sizeof(device), run));
+        if (run->nparams) {
+            /* a custom run's own parameters, as its program named them */
+            fputs("  params", out);
+            for (size_t i = 0; i < run->nparams; i++) {
+                fputc(' ', out);
+                show(out, run->params[i].key);
+                fputc('=', out);
+                show(out, run->params[i].value);
+            }
+            fputc('\n', out);
+        }
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
             row(out, "  write", "", "", "", run->hist[DISKIO_PART_WRITE], NULL);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))

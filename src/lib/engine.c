@@ -16,7 +16,7 @@
 
 #include "engine.h"
 
-static uint64_t seed_state(uint64_t seed)
+uint64_t seed_state(uint64_t seed)
 {
     uint64_t z = seed + UINT64_C(0x9e3779b97f4a7c15);
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -27,7 +27,7 @@ static uint64_t seed_state(uint64_t seed)
 
 /* The target's own inode, reopened with the mode's flags (never by path
  * while /proc is there: see target_reopen()). */
-static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
+int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
 {
     int fd = target_reopen(t, (ops->reads ? O_RDONLY : O_WRONLY) | ops->open_flags);
     if (fd == -EINVAL && ops->direct)
@@ -59,10 +59,18 @@ int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mod
  * period a block repeats except for its per-op stamps, which start every
  * 512-byte sector (stamp_sectors()), so no two written sectors are equal.
  * Memory stays bounded: 8 MiB, or 2 blocks (or iodepth) when larger.
+ * Several jobs (engine_jobs.c) split the 8 MiB, at least 1 MiB each (256
+ * jobs: 256 MiB): a job's own stream then repeats no block within 1 MiB,
+ * still a whole ZFS record or more than a btrfs one, with every sector
+ * stamped as above.
  */
-static uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight)
+uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs)
 {
-    const uint64_t pool_bytes = UINT64_C(8) << 20;
+    /* several jobs share the 8 MiB (at least 1 MiB each): each job's
+     * stream is its own, with its own random blocks and stamps */
+    uint64_t pool_bytes = (UINT64_C(8) << 20) / (jobs ? jobs : 1);
+    if (pool_bytes < (UINT64_C(1) << 20))
+        pool_bytes = UINT64_C(1) << 20;
     uint64_t n = pool_bytes / block_size;
     if (n < 2)
         n = 2;
@@ -132,7 +140,7 @@ int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_a
     return 0;
 }
 
-static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
+int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
 {
     void *mem = NULL;
     int rc = posix_memalign(&mem, DISKIO_BUFFER_ALIGN, (size_t)size);
@@ -171,6 +179,51 @@ static int read_cache_prepare(struct engine *e, int fd, bool cached)
             return -DISKIO_E_SHORT_READ;
         pos += (uint64_t)n;
     }
+    return 0;
+}
+
+int engine_opened(struct engine *e, const struct mode_ops *ops)
+{
+    const struct diskio_config *cfg = e->cfg;
+    /* the new file starts empty on the storage too, not with the
+     * truncation pending for the first timed sync */
+    if (cfg->pattern == DISKIO_PATTERN_CREATE && fsync(e->fd) != 0)
+        return -errno;
+    if (ops->reads && !ops->direct) {
+        /* readahead as fio sets it by default (fadvise_hint): none for
+         * random reads, a larger window for sequential ones */
+        (void)posix_fadvise(e->fd, 0, 0,
+                            cfg->pattern == DISKIO_PATTERN_RAND ? POSIX_FADV_RANDOM
+                                                                : POSIX_FADV_SEQUENTIAL);
+    }
+    return 0;
+}
+
+int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t warm_done)
+{
+    const struct diskio_config *cfg = e->cfg;
+    int rc;
+    /* The create pattern's measured ops write a new file from its first
+     * byte: whatever the warmup wrote is emptied again (untimed). */
+    if (cfg->pattern == DISKIO_PATTERN_CREATE && warm_done > 0) {
+        if (ftruncate(e->fd, 0) != 0 || fsync(e->fd) != 0) {
+            e->error = -errno;
+            e->error_during = "truncate";
+            return e->error;
+        }
+        e->next_offset = 0;
+    }
+    /* Mode read: the page cache made cold (dropped after the file is
+     * durable: dirty pages cannot be dropped) or warm (the file read
+     * once, as hdparm -T does), after the warmup, which read through it. */
+    if (ops->reads && !ops->direct && (rc = read_cache_prepare(e, e->fd, cfg->cached)) < 0) {
+        e->error = rc;
+        e->error_during = rc == -DISKIO_E_INTERRUPTED ? "interrupted"
+                          : cfg->cached               ? "cache"
+                                                      : "drop";
+        return rc;
+    }
+    e->drop_on_wrap = ops->reads && !ops->direct && !cfg->cached;
     return 0;
 }
 
@@ -251,6 +304,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     /* truncating is only for files diskio made: never shrink the user's */
     if (empties && !target->created)
         return -DISKIO_E_TARGET_EXISTS;
+    if (cfg->jobs > 1)
+        return engine_run_jobs(cfg, target, file_size, out);
 
     struct engine e = {
         .cfg = cfg,
@@ -260,6 +315,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         /* splitmix64 of the seed: every seed, 0 included, gives its own
          * non-zero xorshift state */
         .rng = seed_state(cfg->seed),
+        .fill_seed = cfg->seed,
         .sync_every = cfg->sync_every,
         .rate_interval_ns = cfg->rate_interval_ns,
         .stop = cfg->stop ? cfg->stop : &never_stop,
@@ -269,7 +325,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     /* queued modes give each request in flight a buffer of its own; reads
      * need nothing else (no data of theirs reaches the storage) */
     const uint64_t in_flight = ops->queued ? cfg->iodepth : 1;
-    e.pool_blocks = ops->reads ? in_flight : data_pool_blocks(cfg->block_size, in_flight);
+    e.pool_blocks = ops->reads ? in_flight : data_pool_blocks(cfg->block_size, in_flight, 1);
     rc = fill_buffer(&buf, e.pool_blocks * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         return rc;
@@ -309,19 +365,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         rc = -errno;
         goto fail;
     }
-    /* the new file starts empty on the storage too, not with the
-     * truncation pending for the first timed sync */
-    if (cfg->pattern == DISKIO_PATTERN_CREATE && fsync(fd) != 0) {
-        rc = -errno;
+    if ((rc = engine_opened(&e, ops)) < 0)
         goto fail;
-    }
-    if (ops->reads && !ops->direct) {
-        /* readahead as fio sets it by default (fadvise_hint): none for
-         * random reads, a larger window for sequential ones */
-        (void)posix_fadvise(fd, 0, 0,
-                            cfg->pattern == DISKIO_PATTERN_RAND ? POSIX_FADV_RANDOM
-                                                                : POSIX_FADV_SEQUENTIAL);
-    }
 
     rc = run_alloc(ops->name, ops->syncs, cfg->rate_interval_ns != 0, &run);
     if (rc < 0)
@@ -376,30 +421,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     }
 
-    /* The create pattern's measured ops write a new file from its first
-     * byte: whatever the warmup wrote is emptied again (untimed). */
-    if (cfg->pattern == DISKIO_PATTERN_CREATE && warm.done > 0) {
-        if (ftruncate(fd, 0) != 0 || fsync(fd) != 0) {
-            rc = -errno;
-            e.error = rc;
-            e.error_during = "truncate";
-            e.error_op = 0;
-            warm.done = 0;
-            finish_info(run, &e, &warm, 0);
-            *out = run;
-            run = NULL;
-            goto fail;
-        }
-        e.next_offset = 0;
-    }
-    /* Mode read: the page cache made cold (dropped after the file is
-     * durable: dirty pages cannot be dropped) or warm (the file read
-     * once, as hdparm -T does), after the warmup, which read through it. */
-    if (ops->reads && !ops->direct && (rc = read_cache_prepare(&e, fd, cfg->cached)) < 0) {
-        e.error = rc;
-        e.error_during = rc == -DISKIO_E_INTERRUPTED ? "interrupted"
-                         : cfg->cached               ? "cache"
-                                                     : "drop";
+    if ((rc = engine_warmed(&e, ops, warm.done)) < 0) {
         e.error_op = 0;
         warm.done = 0;
         finish_info(run, &e, &warm, 0);
@@ -407,7 +429,6 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         run = NULL;
         goto fail;
     }
-    e.drop_on_wrap = ops->reads && !ops->direct && !cfg->cached;
 
     /* The block devices' counters, read outside the timed region: the
      * device I/O of the measured ops (not of the fill, the warmup or the

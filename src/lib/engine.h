@@ -73,6 +73,9 @@ struct engine {
     volatile uint64_t *progress;
     /* uncached read, seq: drop the file's pages when the reads wrap */
     bool drop_on_wrap;
+    /* the seed the file's fill was made from (config.verify checks reads
+     * against it): config.seed, or a job's own (engine_jobs.c) */
+    uint64_t fill_seed;
     /* added to op numbers in stamps, trace and progress; 0: warmup and
      * measured ops each count from 0 */
     uint64_t op_base;
@@ -169,6 +172,23 @@ void engine_run_queued_read(struct engine *e, struct engine_phase *ph) DISKIO_HI
  * in *during.  engine_queue_close() releases it (NULL: nothing). */
 int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
 void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
+
+/* Shared by the one-job run (engine.c) and the jobs (engine_jobs.c). */
+uint64_t seed_state(uint64_t seed) DISKIO_HIDDEN;
+int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops) DISKIO_HIDDEN;
+/* After e->fd was opened for the mode (untimed): the create pattern's
+ * empty file made durable, mode read's access advice.  0 or -errno. */
+int engine_opened(struct engine *e, const struct mode_ops *ops) DISKIO_HIDDEN;
+/* After the warmup (untimed): the create pattern's file emptied again,
+ * mode read's cache dropped or warmed.  0, or the error with e->error and
+ * e->error_during set. */
+int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t warm_done) DISKIO_HIDDEN;
+uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs) DISKIO_HIDDEN;
+int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed) DISKIO_HIDDEN;
+/* diskio_run_execute() for cfg->jobs > 1, after the checks every run
+ * makes (engine_jobs.c); file_size is the offsets' range. */
+int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
+                    uint64_t file_size, struct diskio_run **out) DISKIO_HIDDEN;
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */

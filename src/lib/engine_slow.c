@@ -68,7 +68,7 @@ bool verify_block(const struct engine *e, const unsigned char *buf, uint64_t off
     for (uint64_t i = 0; i < words; i++) {
         uint64_t got;
         memcpy(&got, buf + i * sizeof(got), sizeof(got));
-        if (got != fill_word(e->cfg->seed, first + i))
+        if (got != fill_word(e->fill_seed, first + i))
             return false;
     }
     return true;

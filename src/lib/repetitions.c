@@ -53,7 +53,8 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
            x->file_size == y->file_size && x->iodepth == y->iodepth &&
            (x->batch ? x->batch : 1) == (y->batch ? y->batch : 1) &&
            x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns &&
-           x->interval_ns == y->interval_ns;
+           x->interval_ns == y->interval_ns && (x->jobs ? x->jobs : 1) == (y->jobs ? y->jobs : 1) &&
+           !x->shared_file == !y->shared_file;
 }
 
 static void keep_max(uint64_t *into, uint64_t value)
@@ -64,7 +65,8 @@ static void keep_max(uint64_t *into, uint64_t value)
 
 int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetition)
 {
-    if (!into || !repetition || into == repetition || !same_workload(into, repetition))
+    if (!into || !repetition || into == repetition || !same_workload(into, repetition) ||
+        into->njobs != repetition->njobs)
         return -EINVAL;
     size_t have = into->nreps ? into->nreps : 1;
     struct run_repetition *reps = realloc(into->reps, (have + 1) * sizeof(*reps));
@@ -88,6 +90,21 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
         if (into->hist[part])
             (void)diskio_hist_merge(into->hist[part], repetition->hist[part]);
     into->nreps = have + 1;
+    /* each job's figures add up over the repetitions, like the run's */
+    for (size_t j = 0; j < into->njobs; j++) {
+        struct run_job *to = &into->jobs[j];
+        const struct run_job *from = &repetition->jobs[j];
+        to->ops += from->ops;
+        to->bytes += from->bytes;
+        to->duration_ns += from->duration_ns;
+        if (to->hist && from->hist)
+            (void)diskio_hist_merge(to->hist, from->hist);
+        if (!to->error && from->error) {
+            to->error = from->error;
+            to->error_op = from->error_op;
+            to->error_during = from->error_during;
+        }
+    }
 
     struct diskio_run_info *info = &into->info;
     const struct diskio_run_info *add = &repetition->info;
@@ -100,6 +117,7 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
         info->error = add->error;
         info->error_op = add->error_op;
         info->error_during = add->error_during;
+        info->error_job = add->error_job;
     }
     if (add->max_start_lag_ns > info->max_start_lag_ns)
         info->max_start_lag_ns = add->max_start_lag_ns;

@@ -15,6 +15,7 @@ int run_alloc(const char *name, bool parts, bool service, struct diskio_run **ou
         return -ENOMEM;
     run->info.name = name;
     run->info.complete = true;
+    run->info.error_job = -1;
     for (int i = 0; i < DISKIO_PART_COUNT; i++) {
         bool wanted = i == DISKIO_PART_TOTAL ||
                       ((i == DISKIO_PART_WRITE || i == DISKIO_PART_SYNC) && parts) ||
@@ -81,6 +82,14 @@ void diskio_run_free(struct diskio_run *run)
         return;
     for (int i = 0; i < DISKIO_PART_COUNT; i++)
         diskio_hist_free(run->hist[i]);
+    for (size_t j = 0; j < run->njobs; j++)
+        diskio_hist_free(run->jobs[j].hist);
+    free(run->jobs);
+    for (size_t i = 0; i < run->nparams; i++) {
+        free(run->params[i].key);
+        free(run->params[i].value);
+    }
+    free(run->params);
     free(run->reps);
     free(run->name_owned);
     free(run->devices);

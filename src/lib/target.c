@@ -478,7 +478,9 @@ static int remove_checked(const struct diskio_target *t)
     return 0;
 }
 
-int diskio_target_remove(struct diskio_target *t)
+/* Remove t's file if t created it and its name is still its own (no job
+ * files): diskio_target_remove() for one file. */
+static int remove_one(struct diskio_target *t)
 {
     int rc = remove_checked(t);
     /* removed, or someone else's now: either way never to be tried again */
@@ -489,16 +491,9 @@ int diskio_target_remove(struct diskio_target *t)
     return rc;
 }
 
-void diskio_target_unlink_now(const struct diskio_target *t)
+/* Release what t holds, removing nothing. */
+static void close_one(struct diskio_target *t)
 {
-    (void)remove_checked(t);
-}
-
-void diskio_target_free(struct diskio_target *t)
-{
-    if (!t)
-        return;
-    (void)diskio_target_remove(t);
     if (t->fd >= 0)
         close(t->fd);
     if (t->dir_fd >= 0)
@@ -507,4 +502,73 @@ void diskio_target_free(struct diskio_target *t)
     free(t->path);
     free(t->dir);
     free(t);
+}
+
+int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out)
+{
+    if (!t || !t->created || !t->dir || j == 0 || j >= DISKIO_JOBS_MAX)
+        return -EINVAL;
+    if (t->job_files[j]) {
+        *out = t->job_files[j];
+        return 0;
+    }
+    struct diskio_target *jt = calloc(1, sizeof(*jt));
+    if (!jt)
+        return -ENOMEM;
+    jt->dir_fd = -1;
+    jt->fd = -1;
+    jt->dir = strdup(t->dir);
+    int rc = jt->dir ? create_in(jt, t->dir, NULL) : -ENOMEM;
+    if (rc < 0) {
+        (void)remove_one(jt);
+        close_one(jt);
+        return rc;
+    }
+    t->job_files[j] = jt;
+    *out = jt;
+    return 0;
+}
+
+/* Remove the job files (see job_files), keeping the first error; with
+ * release, close and free them instead. */
+static int job_files(struct diskio_target *t, bool release)
+{
+    int first = 0;
+    for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++) {
+        struct diskio_target *jt = t->job_files[j];
+        if (!jt)
+            continue;
+        if (release) {
+            t->job_files[j] = NULL;
+            close_one(jt);
+            continue;
+        }
+        int rc = remove_one(jt);
+        if (rc < 0 && first == 0)
+            first = rc;
+    }
+    return first;
+}
+
+int diskio_target_remove(struct diskio_target *t)
+{
+    int jobs_rc = job_files(t, false);
+    int rc = remove_one(t);
+    return rc != 0 ? rc : jobs_rc;
+}
+
+void diskio_target_unlink_now(const struct diskio_target *t)
+{
+    for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++)
+        (void)remove_checked(t->job_files[j]);
+    (void)remove_checked(t);
+}
+
+void diskio_target_free(struct diskio_target *t)
+{
+    if (!t)
+        return;
+    (void)diskio_target_remove(t);
+    (void)job_files(t, true);
+    close_one(t);
 }

@@ -3,7 +3,8 @@
 # Description: --pattern create writes a new file from its first byte, as
 # copying a file does: every run ends, complete (exit 0), when the file
 # reaches --size (64 ops of 4 KiB in 256 KiB, though --count asks for
-# 1000), in a synchronous mode and with aio at queue depth 4; it runs
+# 1000), in a synchronous mode and with aio at queue depth 4, and in
+# every job's own file with --jobs 2 (one shared file is refused); it runs
 # only on a file diskio creates (an existing file is a usage error, exit
 # 2, even with --force).  On a journaled ext4 on a loop device made here,
 # its fdatasync runs allocate: the device writes more sectors per op than
@@ -29,6 +30,15 @@ for run in json.load(open(sys.argv[1]))["runs"]:
 sys.exit(1 if bad else 0)
 PY
 t_expect_empty_dir "$t_scratch/d" "the test file is removed"
+# several jobs: each creates its own file; on one shared file they would
+# truncate it under each other
+t_expect_status 0 "create with --jobs 2" -- "$DISKIO" --mode fdatasync --jobs 2 --pattern create \
+    --bs 4k --size 256k --count 1000 --format json --output "$t_scratch/jobs.json" "$t_scratch/d"
+grep -q '"ops": 128,' "$t_scratch/jobs.json" && t_ok "--jobs 2: each job wrote its 64 blocks" ||
+    t_fail "--jobs 2: $(grep '"ops"' "$t_scratch/jobs.json" | head -3)"
+t_expect_status 2 "create with --jobs 2 --shared-file" -- "$DISKIO" --mode fdatasync --jobs 2 \
+    --shared-file --pattern create --count 5 "$t_scratch/d"
+t_expect_empty_dir "$t_scratch/d" "the jobs' files are removed"
 
 printf 'mine\n' >"$t_scratch/existing"
 t_expect_status 2 "create on an existing file, even with --force" -- "$DISKIO" --force \

@@ -9,7 +9,9 @@
 # a later interval whose max is at least the stall, and the table says so
 # under the run's row; stderr says where the series went; --repeat keeps every
 # repetition's intervals; --format intervals prints the CSV; an interrupted
-# run writes the series it measured; an existing --interval-csv file is
+# run writes the series it measured; --jobs 3 merges the jobs' series
+# interval by interval (they add up to the run's ops and bytes, every
+# interval has the ops of all three jobs); an existing --interval-csv file is
 # refused (exit 3) and kept; bad values exit 2 naming --interval.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
@@ -154,6 +156,24 @@ t_expect_status 3 "an existing --interval-csv" -- "$DISKIO" -q --mode async --ru
 [ "$(cat "$t_scratch/mine.csv")" = "mine" ] && t_ok "the existing file is kept" ||
     t_fail "mine.csv changed"
 t_expect_empty_dir "$dir" "nothing measured for a refused --interval-csv"
+
+# ---- concurrent jobs: one series, the jobs' intervals merged ----
+t_expect_status 0 "--jobs 3 --interval 0.5" -- "$DISKIO" -q --mode async --bs 4k --size 1m \
+    --jobs 3 --runtime 2 --interval 0.5 --format json --output "$t_scratch/jobs.json" "$dir"
+"$PYTHON3" - "$t_scratch/jobs.json" <<'PY' && t_ok "the jobs' series merged" || t_fail "jobs' series"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+series = run["intervals"]["series"]
+print("jobs:", [j["ops"] for j in run["per_job"]], "intervals:", [iv["ops"] for iv in series])
+assert len(series) in (4, 5), len(series)
+assert sum(iv["ops"] for iv in series) == run["ops"], "ops do not add up"
+assert sum(iv["bytes"] for iv in series) == run["bytes"], "bytes do not add up"
+# each full interval holds all three jobs' ops: more than any one job's
+# share of the run could put there
+per_job_max = max(j["ops"] for j in run["per_job"])
+assert all(iv["ops"] > per_job_max / 4 for iv in series[:4]), series
+PY
+t_expect_empty_dir "$dir" "the jobs' files removed"
 
 # ---- bad values: exit 2, the option named, nothing created ----
 for bad in 0 -1 abc 5ms 4s 1x; do

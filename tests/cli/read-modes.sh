@@ -6,7 +6,8 @@
 # block read is checked against the fill); a file corrupted on the storage
 # after the fill (one byte, by tests/fault-preload.c) fails the run with
 # exit 1 and a message naming the check, in the buffered and the O_DIRECT
-# read; options that make no sense for reads are usage errors (exit 2).
+# read, and in a job's own file with --jobs 2; options that make no
+# sense for reads are usage errors (exit 2).
 # Then, on an ext4 on a loop device made here, the device counters say
 # what the reads did: random 4 KiB reads of mode read and direct-read
 # are about one 4 KiB device read each, sequential ones read every byte
@@ -82,9 +83,23 @@ if [ -f "$preload" ]; then
             t_ok "$mode: the partial result keeps the 5 good reads" ||
             t_fail "$mode: partial result: $(cat "$t_scratch/corrupt-$mode.json")"
     done
+    # several jobs (--jobs): each job's file is its own fill, checked too
+    mkdir "$t_scratch/corrupt-jobs"
+    LD_PRELOAD="$preload" DISKIO_TEST_CORRUPT_AFTER_SYNC=1 \
+        DISKIO_TEST_CORRUPT_OFFSET=$((5 * 4096 + 100)) \
+        "$DISKIO" --mode read --jobs 2 --bs 4k --size 256k --count 40 --warmup 0 --verify \
+        --quiet "$t_scratch/corrupt-jobs" >"$t_scratch/stdout" 2>"$t_scratch/stderr"
+    rc=$?
+    [ $rc -eq 1 ] && grep -q "job 0 of 2: verify failed at its op 5" "$t_scratch/stderr" &&
+        t_ok "--jobs 2: the corrupted block of job 0's file fails the run (exit 1)" ||
+        t_fail "--jobs 2, corrupted file: exit $rc: $(cat "$t_scratch/stderr")"
 else
     echo "note: $preload not built; the corruption check is skipped"
 fi
+mkdir "$t_scratch/jobs"
+t_expect_status 0 "--jobs 2: every job's reads verified" -- "$DISKIO" --mode read,aio-read \
+    --iodepth 2 --jobs 2 --pattern rand --bs 4k --size 1m --count 300 --verify "$t_scratch/jobs"
+t_expect_empty_dir "$t_scratch/jobs" "--jobs 2: the jobs' files are removed"
 
 # ---- what makes no sense for reads ----
 mkdir "$t_scratch/usage"

@@ -82,6 +82,9 @@ class TableTest(unittest.TestCase):
         self.assertEqual(what_was_written([run(), run(block_size=4096,
                                                       pattern="rand")]),
                          "mixed writes of several block sizes")
+        self.assertEqual(what_was_written([run(block_size=0,
+                                               pattern="custom")]),
+                         "custom operations")
 
 
 class BuildTest(TempDirTest):

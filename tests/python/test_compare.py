@@ -44,7 +44,7 @@ class GroupingTest(unittest.TestCase):
             result("a", [run("fsync", 100)]), result("b", [run("fsync", 200)]),
             result("a", [run("fsync", 110)])])
         self.assertEqual([e.name for e in envs], ["a", "b"])
-        key = ("fsync", 8192, "seq", 1, 1, 1, False)
+        key = ("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
         self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
 
     def test_unlabelled_result_is_named_after_its_directory(self):
@@ -66,7 +66,7 @@ class GroupingTest(unittest.TestCase):
             {"complete": False, "ops": 10, "ops_per_s": 1e7,
              "latency": {"total": hist(900)}}]
         envs = compare.group_environments([result("a", [repeated])])
-        key = ("fsync", 8192, "seq", 1, 1, 1, False)
+        key = ("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
         self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
         self.assertEqual(len(envs[0].notes), 1)
         self.assertIn("runs[0].repetitions[2] (fsync) did not complete",
@@ -138,13 +138,13 @@ class CompareTest(unittest.TestCase):
                              result("b", [run("fsync", 100, bs=4096)])])
 
     def test_run_label_shows_what_differs_from_the_defaults(self):
-        self.assertEqual(compare.run_label(("aio", 4096, "rand", 32, 1, 1, False)),
+        self.assertEqual(compare.run_label(("aio", 4096, "rand", 32, 1, 1, 1, False, False)),
                          "aio 4 KiB qd32 rand")
-        self.assertEqual(compare.run_label(("fdatasync", 8192, "seq", 1, 8, 1, False)),
+        self.assertEqual(compare.run_label(("fdatasync", 8192, "seq", 1, 8, 1, 1, False, False)),
                          "fdatasync 8 KiB every 8")
-        self.assertEqual(compare.run_label(("aio", 8192, "seq", 32, 1, 32, False)),
+        self.assertEqual(compare.run_label(("aio", 8192, "seq", 32, 1, 32, 1, False, False)),
                          "aio 8 KiB qd32 batch32")
-        self.assertEqual(compare.run_label(("read", 1 << 20, "seq", 1, 1, 1, True)),
+        self.assertEqual(compare.run_label(("read", 1 << 20, "seq", 1, 1, 1, 1, False, True)),
                          "read 1 MiB cached")
 
     def test_runs_submitted_in_batches_are_another_workload(self):
@@ -154,8 +154,32 @@ class CompareTest(unittest.TestCase):
         batched["parameters"]["batch"] = 32
         envs = compare.group_environments([result("a", [one, batched])])
         self.assertEqual(sorted(envs[0].samples),
-                         [("aio", 8192, "seq", 32, 1, 1, False),
-                          ("aio", 8192, "seq", 32, 1, 32, False)])
+                         [("aio", 8192, "seq", 32, 1, 1, 1, False, False),
+                          ("aio", 8192, "seq", 32, 1, 32, 1, False, False)])
+
+    def test_custom_runs_are_told_apart_by_their_params(self):
+        runs = [run("commit", m) for m in (100, 200)]
+        for r, record in zip(runs, ("512", "4096")):
+            r["parameters"] = None
+            r["params"] = {"record": record}
+        envs = compare.group_environments([result("a", runs)])
+        keys = sorted(envs[0].samples)
+        self.assertEqual([k[0] for k in keys],
+                         ["commit (record=4096)", "commit (record=512)"])
+        self.assertEqual(compare.run_label(keys[0]), "commit (record=4096)")
+
+    def test_runs_of_several_jobs_are_another_workload(self):
+        one, four, shared = (run("fdatasync", m) for m in (100, 150, 160))
+        four["parameters"]["jobs"] = shared["parameters"]["jobs"] = 4
+        shared["parameters"]["shared_file"] = True
+        envs = compare.group_environments([result("a", [one, four, shared])])
+        self.assertEqual(sorted(envs[0].samples),
+                         [("fdatasync", 8192, "seq", 1, 1, 1, 1, False, False),
+                          ("fdatasync", 8192, "seq", 1, 1, 1, 4, False, False),
+                          ("fdatasync", 8192, "seq", 1, 1, 1, 4, True, False)])
+        self.assertEqual(
+            compare.run_label(("fdatasync", 8192, "seq", 1, 1, 1, 4, True, False)),
+            "fdatasync 8 KiB x4 jobs (1 file)")
 
     def test_read_runs_match_read_runs_only_and_cached_ones_cached_ones(self):
         def read(mode, mean, cached=False):

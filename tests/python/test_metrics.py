@@ -76,6 +76,15 @@ class RunNameTest(unittest.TestCase):
         # a descriptor without the key (fio, older files) is uncached
         self.assertEqual(qualified_names([desc("read"), desc("direct-read")]),
                          ["read", "direct-read"])
+    def test_runs_of_several_jobs_are_told_apart(self):
+        one, four = desc("fdatasync"), desc("fdatasync")
+        four["jobs"] = 4
+        shared = dict(four, shared_file=True)
+        self.assertEqual(qualified_names([one, four, shared]),
+                         ["fdatasync@jobs1-own", "fdatasync@jobs4-own",
+                          "fdatasync@jobs4-shared"])
+        self.assertEqual(unique_run_names("r.json", [one, four]),
+                         ["fdatasync@jobs1", "fdatasync@jobs4"])
 
     def test_indistinguishable_runs_are_refused(self):
         with self.assertRaises(InputError) as ctx:

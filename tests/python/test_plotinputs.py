@@ -60,6 +60,17 @@ class LoadTest(TempDirTest):
         self.assertEqual([(iv.start_ns, iv.ops) for iv in runs[1].intervals],
                          [(0, 0)])
 
+    def test_a_custom_run_is_a_series_named_with_its_params(self):
+        with open(os.path.join(FIXTURES, "env-a", "result.json"),
+                  encoding="utf-8") as handle:
+            doc = json.load(handle)
+        doc["runs"] = doc["runs"][:1]
+        doc["runs"][0].update(mode="commit", parameters=None,
+                              params={"record": "512"})
+        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        self.assertEqual([(r.series, r.block_size, r.pattern) for r in runs],
+                         [("A commit (record=512)", 0, "custom")])
+
     def rejects(self, *paths):
         with self.assertRaises(InputError) as ctx:
             load_inputs(list(paths))

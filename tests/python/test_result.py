@@ -42,6 +42,46 @@ class ResultFileTest(TempDirTest):
 
 
 class AcceptedTest(ResultFileTest):
+    def test_runs_of_several_jobs_carry_each_jobs_figures(self):
+        def jobs(doc):
+            run = doc["runs"][0]
+            run["parameters"].update(jobs=2, shared_file=True)
+            run["per_job"] = [
+                {"job": j, "ops": 2, "bytes": 16384, "duration_ns": 5000,
+                 "mean_ns": 1000.5, "p50_ns": 990, "p99_ns": 1300,
+                 "max_ns": 1300, "errors": j, "error": None if j == 0 else
+                 {"message": "Input/output error", "op": 2,
+                  "during": "sync"}} for j in (0, 1)]
+            run["params"] = {"engine": "custom"}
+        run = self.load(mutate=jobs).runs[0]
+        self.assertEqual((run.parameters["jobs"], run.parameters["shared_file"]),
+                         (2, True))
+        self.assertEqual([j.ops for j in run.per_job], [2, 2])
+        self.assertEqual(run.per_job[1].errors, 1)
+        self.assertEqual(run.per_job[1].error["during"], "sync")
+        self.assertEqual(run.params, {"engine": "custom"})
+
+    def test_a_custom_run_reads_with_its_own_params(self):
+        def custom(doc):
+            run = doc["runs"][0]
+            run.update(mode="log-commit", parameters=None,
+                       params={"record": "512", "sync": "fdatasync"})
+        run = self.load(mutate=custom).runs[0]
+        self.assertIsNone(run.parameters["block_size"])
+        self.assertTrue(run.parameters["custom"])
+        self.assertEqual(run.workload, "log-commit (record=512, sync=fdatasync)")
+        self.assertEqual(self.load().runs[0].workload, "fsync")
+
+    def test_a_run_of_one_job_reads_as_one_job(self):
+        run = self.load().runs[0]
+        self.assertEqual((run.parameters["jobs"], run.parameters["shared_file"],
+                          run.per_job), (1, False, []))
+
+    def test_a_job_without_its_ops_is_refused(self):
+        def broken(doc):
+            doc["runs"][0]["per_job"] = [{"job": 0, "bytes": 1}]
+        self.assertIn("runs[0].per_job[0]", self.rejects(broken))
+
     def test_result_carries_label_environment_and_runs(self):
         result = self.load()
         self.assertEqual((result.path, result.label, result.complete),

@@ -205,6 +205,30 @@ START_TEST(test_verdict_cache_ack)
 }
 END_TEST
 
+/* Group commit: with 16 writers one flush may complete 16 syncs, so 1000
+ * fdatasyncs with 100 flushes are durable; with one writer they are not. */
+START_TEST(test_verdict_sync_flushed_by_group_commit_of_jobs)
+{
+    struct diskio_device_io d = io_of(true, false, false, true, true, 1000, 0, 100);
+    struct devstat_facts f = {.mode = DISKIO_MODE_FDATASYNC,
+                              .has_config = true,
+                              .sync_every = 1,
+                              .jobs = 16,
+                              .ops = 1000,
+                              .bytes = 1000 * 8192,
+                              .sync_p50_ns = 100000,
+                              .dev = &d,
+                              .ndev = 1};
+    ck_assert_uint_eq(devstat_judge(&f), 0);
+    f.jobs = 1;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_SYNC_NOT_FLUSHED);
+    /* fewer flushes than even the jobs can share: not durable */
+    f.jobs = 16;
+    d.flushes = 10;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_SYNC_NOT_FLUSHED);
+}
+END_TEST
+
 START_TEST(test_verdict_shared)
 {
     struct diskio_device_io d = io_of(false, false, false, true, true, 1000, 0, 0);
@@ -334,6 +358,7 @@ int main(void)
     tcase_add_test(tc, test_parse_refuses_what_is_not_a_stat_line);
     tcase_add_test(tc, test_delta_and_figures);
     tcase_add_test(tc, test_verdict_sync_not_flushed);
+    tcase_add_test(tc, test_verdict_sync_flushed_by_group_commit_of_jobs);
     tcase_add_test(tc, test_verdict_merged);
     tcase_add_test(tc, test_verdict_cache_ack);
     tcase_add_test(tc, test_verdict_shared);

@@ -114,6 +114,49 @@ START_TEST(test_bs_list_sweeps_io_lengths)
 }
 END_TEST
 
+START_TEST(test_jobs_list_sweeps_writers)
+{
+    struct cli_options o;
+    char err[512];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-m", "fdatasync", "d", NULL), 0);
+    ck_assert_uint_eq(o.njobs, 1);
+    ck_assert_uint_eq(o.jobs[0], 1);
+    ck_assert(!o.shared_file);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--jobs", "1,4,16", "--shared-file", "-m",
+                             "fdatasync", "d", NULL),
+                     0);
+    ck_assert_uint_eq(o.njobs, 3);
+    ck_assert_uint_eq(o.jobs[2], 16);
+    ck_assert(o.shared_file);
+    struct diskio_config cfg;
+    cli_config(&o, DISKIO_MODE_FDATASYNC, 8192, &cfg);
+    ck_assert_uint_eq(cfg.jobs, 1);
+    ck_assert_uint_eq(cfg.shared_file, 1);
+
+    static const char *const bad[][4] = {
+        {"--jobs", "0", "-m", "fsync"},         {"--jobs", "257", "-m", "fsync"},
+        {"--jobs", "4,,8", "-m", "fsync"},      {"--jobs", "x", "-m", "fsync"},
+        {"--jobs", "4,4", "-m", "fsync"},       {"--jobs", "-1", "-m", "fsync"},
+        {"--jobs", "2", "--rate", "10"},        {"--jobs", "1,2", "--trace", "t.csv"},
+        {"--jobs", "2", "--pattern", "append"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        int rc = i == 8 ? t_parse(&o, err, sizeof(err), bad[i][0], bad[i][1], bad[i][2], bad[i][3],
+                                  "--shared-file", "-m", "fsync", "d", NULL)
+                 : i >= 6 ? t_parse(&o, err, sizeof(err), bad[i][0], bad[i][1], bad[i][2],
+                                    bad[i][3], "-m", "fsync", "d", NULL)
+                          : t_parse(&o, err, sizeof(err), bad[i][0], bad[i][1], bad[i][2],
+                                    bad[i][3], "d", NULL);
+        ck_assert_msg(rc != 0, "accepted %s %s %s %s", bad[i][0], bad[i][1], bad[i][2], bad[i][3]);
+        ck_assert_msg(strncmp(err, "--jobs", 6) == 0, "message: %s", err);
+    }
+    /* several jobs may append, each to its own file */
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--jobs", "2", "--pattern", "append", "-m",
+                             "fsync", "d", NULL),
+                     0);
+}
+END_TEST
+
 START_TEST(test_mode_list_and_all)
 {
     struct cli_options o;
@@ -286,6 +329,7 @@ int main(void)
     tcase_add_test(tc, test_sizes_accept_suffixes);
     tcase_add_test(tc, test_durations_accept_units);
     tcase_add_test(tc, test_bs_list_sweeps_io_lengths);
+    tcase_add_test(tc, test_jobs_list_sweeps_writers);
     tcase_add_test(tc, test_mode_list_and_all);
     tcase_add_test(tc, test_output_extension_picks_format);
     tcase_add_test(tc, test_bad_values_are_rejected_naming_the_option);
