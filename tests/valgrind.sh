@@ -3,7 +3,8 @@
 # SPDX-License-Identifier: MIT
 # Description: memcheck the diskio command on complete runs of every mode
 # (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
-# --rate run, --interval series with --repeat and at a fixed rate), on an
+# --rate run, --interval series with --repeat and at a fixed rate, the
+# read modes with --verify and --cached, the create pattern), on an
 # interrupted run (SIGINT) and on the usage and target
 # error paths.  Any valgrind error (invalid access, uninitialised value,
 # definite/indirect/possible leak) fails the test.
@@ -106,6 +107,10 @@ vg 0 interval-series -- --runtime 0.3 --interval 0.05 --repeat 2 --bs 4k --size 
     --mode fdatasync,aio --output "$scratch/iv.json" --interval-csv "$scratch/iv.csv" "$d"
 vg 0 interval-rate -- --runtime 0.3 --interval 0.1 --rate 2000 -m fdatasync --format json \
     --quiet "$d"
+vg 0 read-modes-verify -- $small --mode all-reads --iodepth 4 --pattern rand --verify \
+    --format json --output "$scratch/reads.json" "$d"
+vg 0 read-cached -- $small --mode read --cached "$d"
+vg 0 create-aio -- --count 30 --bs 4k --size 64k --mode fsync,aio --iodepth 4 --pattern create "$d"
 vg 0 help -- --help
 vg 2 usage-error -- --bs 3 "$d"
 vg 3 target-error -- $small --mode fsync "$scratch/no/such/dir/file"

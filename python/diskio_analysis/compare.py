@@ -65,11 +65,14 @@ class Row:
 
 
 def run_key(run):
+    """What makes two runs' figures comparable.  The mode says the
+    direction (a read mode's runs match read runs only); mode read's
+    cache (--cached) is part of the workload too."""
     p = run.parameters
     return (run.workload, p.get("block_size"), p.get("pattern") or "seq",
             p.get("iodepth") or 1, p.get("sync_every") or 1,
             p.get("batch") or 1, p.get("jobs") or 1,
-            bool(p.get("shared_file")))
+            bool(p.get("shared_file")), p.get("cached") is True)
 
 
 def size_label(nbytes):
@@ -81,9 +84,11 @@ def size_label(nbytes):
 
 def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
-    qd32 batch32, fdatasync 8 KiB x4 jobs (1 file)."""
-    mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared = key
+    qd32 batch32, fdatasync 8 KiB x4 jobs (1 file), read 1 MiB cached."""
+    mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared, cached = key
     words = [mode] + ([size_label(block_size)] if block_size else [])
+    if cached:
+        words.append("cached")
     if iodepth > 1:
         words.append(f"qd{iodepth}")
     if batch > 1:

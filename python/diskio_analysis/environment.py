@@ -152,6 +152,7 @@ def load_diskio_result(env, path, text, doc):
                         batch=run.parameters.get("batch") or 1,
                         jobs=run.parameters.get("jobs") or 1,
                         shared_file=bool(run.parameters.get("shared_file")),
+                        cached=run.parameters.get("cached") is True,
                         **{key: run.parameters[key] for key in
                            ("block_size", "pattern", "iodepth", "sync_every")})
                    for run, _ in usable]

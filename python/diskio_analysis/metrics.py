@@ -24,7 +24,7 @@ SYNC_PART_NAMES = {name for _, name in SYNC_PART_STATS}
 # listed here writes.  A run's throughput is the metric DIRECTION.mb_per_s
 # (write.mb_per_s, read.mb_per_s): megabytes (10^6 bytes) per second,
 # higher is better.
-READ_MODES = frozenset()
+READ_MODES = frozenset(("read", "direct-read", "aio-read", "uring-read"))
 DIRECTIONS = ("write", "read")
 
 
@@ -100,12 +100,15 @@ def size_label(nbytes, letters="kmg"):
 
 
 # descriptor keys older results may lack, and the value they mean
-DESCRIPTOR_DEFAULTS = {"batch": 1, "jobs": 1, "shared_file": False}
+DESCRIPTOR_DEFAULTS = {"batch": 1, "jobs": 1, "shared_file": False, "cached": False}
 
 
 def qualified_names(descriptors):
     """Metric prefixes for a list of runs: the mode, suffixed with what
-    tells runs of the same mode apart (@8k, @rand, @qd4, @every8)."""
+    tells runs of the same mode apart (@8k, @rand, @qd4, @every8), and
+    @cached for a read from the page cache (mode read --cached) always:
+    it is another workload than the uncached read, never a repetition of
+    it in another file of the same environment."""
     by_mode = {}
     for desc in descriptors:
         by_mode.setdefault(desc["mode"], []).append(desc)
@@ -127,6 +130,8 @@ def qualified_names(descriptors):
                 qualifiers.append(render(desc.get(key) or default
                                          if key in DESCRIPTOR_DEFAULTS
                                          else desc[key]))
+        if desc.get("cached"):
+            qualifiers.append("cached")
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
     return names
@@ -141,7 +146,7 @@ def unique_run_names(path, descriptors):
             raise InputError(path, None,
                              f"two runs of mode {desc['mode']} with the same "
                              "block size, pattern, iodepth, sync_every, batch "
-                             "and jobs",
+                             "jobs and cache",
                              "split them into separate environment "
                              "directories")
         seen.add(name)

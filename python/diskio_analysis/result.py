@@ -69,7 +69,13 @@ class Hist:
 DEVICE_COUNTERS = ("reads", "read_sectors", "writes", "write_merges",
                    "write_sectors", "flushes")
 DEVICE_FIGURES = ("writes_per_op", "merges_per_op", "kib_per_write",
-                  "flushes_per_op")
+                  "flushes_per_op", "reads_per_op", "read_merges_per_op",
+                  "kib_per_read")
+# counters absent in files written before the read modes
+DEVICE_COUNTERS_LATER = ("read_merges",)
+# what a run's ops do: parameters.direction (absent before the read
+# modes: "write")
+DIRECTIONS = ("write", "read")
 DEVICE_FLAGS = ("leaf", "own_io", "volatile_cache", "fua", "rotational")
 
 
@@ -96,6 +102,7 @@ class Run:
     where: str                      # JSON path: runs[0]
     mode: str
     parameters: dict
+    direction: str = "write"        # "read" for the read modes
     complete: bool = True
     error: dict = None
     ops: float = None
@@ -272,6 +279,11 @@ def read_parameters(src, params, where):
     if not isinstance(shared, bool):
         src.fail(json_path(where, "shared_file"), "must be true or false")
     parameters["shared_file"] = shared
+    direction = src.get_string(params, where, "direction", optional=True) or "write"
+    if direction not in DIRECTIONS:
+        src.fail(json_path(where, "direction"),
+                 f"'{direction}', expected one of: {', '.join(DIRECTIONS)}")
+    parameters["direction"] = direction
     return parameters
 
 
@@ -279,7 +291,7 @@ def read_custom_parameters():
     """A custom run's (parameters null: a program's own operations, timed
     with libdiskio): none of diskio's; its own are Run.params."""
     return dict(block_size=None, pattern=None, iodepth=None, sync_every=None,
-                jobs=1, shared_file=False, custom=True)
+                jobs=1, shared_file=False, direction="write", custom=True)
 
 
 def read_run(src, node, where):
@@ -288,9 +300,10 @@ def read_run(src, node, where):
     params = src.get_object(node, where, "parameters", optional=True)
     parameters = (read_custom_parameters() if params is None else
                   read_parameters(src, params, json_path(where, "parameters")))
+    direction = parameters["direction"]
     latency = src.get_object(node, where, "latency")
     latency_where = json_path(where, "latency")
-    run = Run(where, mode, parameters,
+    run = Run(where, mode, parameters, direction=direction,
               complete=node.get("complete") is not False,
               ops=src.get_number(node, where, "ops", optional=True,
                                  minimum=0),
@@ -433,6 +446,9 @@ def read_device_io(src, node, where):
     for key in DEVICE_COUNTERS:
         dev.counters[key] = src.get_int(node, where, key, minimum=0,
                                         optional=key == "flushes")
+    for key in DEVICE_COUNTERS_LATER:
+        if key in node:
+            dev.counters[key] = src.get_int(node, where, key, minimum=0)
     for key in DEVICE_FIGURES:
         dev.figures[key] = src.get_number(node, where, key, optional=True,
                                           minimum=0)

@@ -27,42 +27,45 @@ enum cli_exit {
 };
 
 struct cli_options {
-    enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
-    size_t nmodes;
-    bool modes_explicit;
+    /* 8-byte members first, then 4-byte, then flags: no padding between */
     uint64_t block_sizes[CLI_MAX_SIZES];
     size_t nsizes;
+    size_t nmodes;
     uint64_t count;      /* 0: not given */
     uint64_t runtime_ns; /* 0: not given */
     uint64_t file_size;
-    enum diskio_pattern pattern;
     uint64_t warmup;
-    unsigned iodepth;
-    unsigned batch; /* --batch: aio, uring requests per submission */
-    unsigned sync_every;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
-    unsigned repeat;             /* each run this many times, interleaved (default 1) */
-    uint64_t interval_ns;        /* --interval: 0, none */
-    const char *interval_csv;    /* --interval-csv FILE */
-    unsigned jobs[CLI_MAX_JOBS]; /* --jobs: concurrent writers, a list sweeps */
-    unsigned njobs;
+    uint64_t interval_ns;     /* --interval: 0, none */
+    const char *interval_csv; /* --interval-csv FILE */
     const char *label;
     /* --percentiles: the table's, ascending and distinct (0: the default) */
     double percentiles[DISKIO_PERCENTILES_MAX];
     size_t npercentiles;
-    enum diskio_format format;
-    bool format_given;
     const char *output;
     const char *trace;
+    const char *target;
+    enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
+    enum diskio_pattern pattern;
+    enum diskio_format format;
+    unsigned iodepth;
+    unsigned batch; /* --batch: aio, uring requests per submission */
+    unsigned sync_every;
+    unsigned repeat;             /* each run this many times, interleaved (default 1) */
+    unsigned jobs[CLI_MAX_JOBS]; /* --jobs: concurrent writers, a list sweeps */
+    unsigned njobs;
+    bool modes_explicit;
+    bool format_given;
     bool quiet;
     bool force;
     bool allow_device;
     bool mbps;        /* --mbps: throughput in megabits per second */
     bool shared_file; /* --shared-file: the jobs write one file */
+    bool cached;      /* --cached: mode read from a warm page cache */
+    bool verify;      /* --verify: check every block the read modes read */
     bool help;
     bool version;
-    const char *target;
 };
 
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option

@@ -151,11 +151,26 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
     if (info && info->error_job >= 0)
         fprintf(stderr,
                 "diskio: mode %s: job %d of %u: %s failed at its op %" PRIu64
-                ": %s (the other jobs were stopped)\n",
+                ": %s (the other jobs were stopped)%s\n",
                 diskio_mode_name(cfg->mode), info->error_job, cfg->jobs,
                 info->error_during ? info->error_during : "run", info->error_op,
-                diskio_strerror(rc));
-    else if (info)
+                diskio_strerror(rc),
+                rc == -DISKIO_E_VERIFY ? "; the storage returned other data than diskio wrote: "
+                                         "check it (kernel log, SMART) before trusting data on it"
+                                       : "");
+    else if (info && rc == -DISKIO_E_VERIFY) {
+        /* a sequential run's op says where: it wraps at the file's end */
+        char where[96] = "";
+        uint64_t blocks = cfg->file_size / cfg->block_size;
+        if (cfg->pattern == DISKIO_PATTERN_SEQ && blocks > 0)
+            snprintf(where, sizeof(where), " (the block at byte %" PRIu64 ")",
+                     (cfg->warmup + info->error_op) % blocks * cfg->block_size);
+        fprintf(stderr,
+                "diskio: mode %s: verify failed at op %" PRIu64 ": %s%s; the storage returned "
+                "other data than diskio wrote: check it (kernel log, SMART) before trusting "
+                "data on it\n",
+                diskio_mode_name(cfg->mode), info->error_op, diskio_strerror(rc), where);
+    } else if (info)
         fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
                 diskio_mode_name(cfg->mode), info->error_during ? info->error_during : "run",
                 info->error_op, diskio_strerror(rc));
@@ -395,18 +410,20 @@ int main(int argc, char **argv)
     }
 
     /* The library refuses to truncate a file it did not make (the append
-     * pattern); ask it before anything is created, as this is a usage
-     * error. */
+     * and create patterns); ask it before anything is created, as this is
+     * a usage error. */
+    const bool truncates =
+        opt.pattern == DISKIO_PATTERN_APPEND || opt.pattern == DISKIO_PATTERN_CREATE;
     unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
                      (opt.allow_device ? DISKIO_TARGET_DEVICE : 0) |
-                     (opt.pattern == DISKIO_PATTERN_APPEND ? DISKIO_TARGET_TRUNCATE : 0);
+                     (truncates ? DISKIO_TARGET_TRUNCATE : 0);
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
         diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
         fprintf(stderr,
-                "diskio: --pattern append truncates its file, so it runs only on a test "
+                "diskio: --pattern %s truncates its file, so it runs only on a test "
                 "file diskio creates; give a directory or a new path instead of %s\n"
                 "Try 'diskio --help' for more information.\n",
-                opt.target);
+                diskio_pattern_name(opt.pattern), opt.target);
         return EXIT_USAGE;
     }
 

@@ -61,7 +61,12 @@ static const struct {
     [DISKIO_RULE_JOBS] = {DISKIO_FIELD_JOBS, "jobs must be between 1 and 256"},
     [DISKIO_RULE_JOBS_COMBINATION] = {DISKIO_FIELD_JOBS,
                                       "several jobs cannot run at a fixed rate, write a trace, "
-                                      "or append to one shared file"},
+                                      "or append to (or create) one shared file"},
+    [DISKIO_RULE_READ_PATTERN] = {DISKIO_FIELD_PATTERN,
+                                  "read modes read the filled file: the append and create "
+                                  "patterns do not apply to them"},
+    [DISKIO_RULE_CACHED] = {DISKIO_FIELD_CACHED, "cached applies to mode read only"},
+    [DISKIO_RULE_VERIFY] = {DISKIO_FIELD_VERIFY, "verify applies to the read modes only"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -72,7 +77,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     if (!ops)
         return DISKIO_RULE_MODE;
-    if ((unsigned)cfg->pattern > DISKIO_PATTERN_APPEND)
+    if ((unsigned)cfg->pattern > DISKIO_PATTERN_CREATE)
         return DISKIO_RULE_PATTERN;
     if (cfg->block_size < DISKIO_BS_MIN || cfg->block_size > DISKIO_BS_MAX)
         return DISKIO_RULE_BLOCK_SIZE;
@@ -103,11 +108,19 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_INTERVAL;
     if (cfg->jobs > DISKIO_JOBS_MAX)
         return DISKIO_RULE_JOBS;
-    /* a rate and a trace are one op stream's; several appenders to one
-     * file would each truncate it under the others */
+    /* a rate and a trace are one op stream's; several appenders (or
+     * creators) of one file would each truncate it under the others */
     if (cfg->jobs > 1 && (cfg->rate_interval_ns || cfg->trace_fd >= 0 ||
-                          (cfg->shared_file && cfg->pattern == DISKIO_PATTERN_APPEND)))
+                          (cfg->shared_file && (cfg->pattern == DISKIO_PATTERN_APPEND ||
+                                                cfg->pattern == DISKIO_PATTERN_CREATE))))
         return DISKIO_RULE_JOBS_COMBINATION;
+    if (ops->reads &&
+        (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
+        return DISKIO_RULE_READ_PATTERN;
+    if (cfg->cached && cfg->mode != DISKIO_MODE_READ)
+        return DISKIO_RULE_CACHED;
+    if (cfg->verify && !ops->reads)
+        return DISKIO_RULE_VERIFY;
     return DISKIO_RULE_OK;
 }
 

@@ -27,10 +27,11 @@
 
 #include "diskio_internal.h"
 
-/* stat fields, from 0: reads 0, read sectors 2, writes 4, write merges 5,
- * write sectors 6, flushes 15 (Linux 5.5 and later) */
+/* stat fields, from 0: reads 0, read merges 1, read sectors 2, writes 4,
+ * write merges 5, write sectors 6, flushes 15 (Linux 5.5 and later) */
 enum {
     F_READS = 0,
+    F_RMERGES = 1,
     F_READ_SECTORS = 2,
     F_WRITES = 4,
     F_WMERGES = 5,
@@ -153,6 +154,11 @@ static int add_devt(struct devstat_set *set, dev_t dev, unsigned depth)
     d->write_cache = read_flag(name, "queue/write_cache", "write back");
     d->fua = read_flag(name, "queue/fua", "1");
     d->rotational = read_flag(name, "queue/rotational", "1");
+    char ra_path[PATH_MAX], ra[32];
+    if (snprintf(ra_path, sizeof(ra_path), "/sys/block/%s/queue/read_ahead_kb", name) <
+            (int)sizeof(ra_path) &&
+        read_text(ra_path, ra, sizeof(ra)))
+        d->read_ahead = strtoull(ra, NULL, 10) * 1024u;
     return (int)set->n++;
 }
 
@@ -366,6 +372,7 @@ bool devstat_delta(const struct devstat_dev *dev, const struct devstat_sample *b
     out->fua = dev->fua == 1;
     out->rotational = dev->rotational == 1;
     out->reads = after->v[F_READS] - before->v[F_READS];
+    out->read_merges = after->v[F_RMERGES] - before->v[F_RMERGES];
     out->read_sectors = after->v[F_READ_SECTORS] - before->v[F_READ_SECTORS];
     out->writes = after->v[F_WRITES] - before->v[F_WRITES];
     out->write_merges = after->v[F_WMERGES] - before->v[F_WMERGES];
@@ -386,6 +393,10 @@ void devstat_figures(const struct diskio_device_io *io, uint64_t ops, struct dev
     out->flushes_per_op = ops && io->flushes_known ? (double)io->flushes / n : NAN;
     out->kib_per_write =
         io->writes ? (double)io->write_sectors * 512.0 / 1024.0 / (double)io->writes : NAN;
+    out->reads_per_op = ops ? (double)io->reads / n : NAN;
+    out->read_merges_per_op = ops ? (double)io->read_merges / n : NAN;
+    out->kib_per_read =
+        io->reads ? (double)io->read_sectors * 512.0 / 1024.0 / (double)io->reads : NAN;
 }
 
 /* ---- verdicts ---- */
@@ -396,10 +407,10 @@ static bool mode_is_sync(enum diskio_mode m)
            m == DISKIO_MODE_ODSYNC || m == DISKIO_MODE_DIRECT_DSYNC;
 }
 
-static bool mode_claims_each_write(enum diskio_mode m)
+/* The O_DIRECT modes: each op is one device request of its size. */
+static bool mode_claims_each_op(enum diskio_mode m)
 {
-    return m == DISKIO_MODE_DIRECT || m == DISKIO_MODE_DIRECT_DSYNC || m == DISKIO_MODE_AIO ||
-           m == DISKIO_MODE_URING;
+    return diskio_mode_is_direct(m);
 }
 
 unsigned devstat_judge(const struct devstat_facts *f)
@@ -412,8 +423,21 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const double syncs =
         (diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every : ops) /
         (f->jobs > 1 ? (double)f->jobs : 1.0);
+    /* A read mode writes nothing of its own (an atime update at most) and
+     * reads what it was asked for, twice as much allowed, plus, through
+     * the page cache (mode read), what readahead fetches beyond the last
+     * read: up to two windows in flight, each up to twice read_ahead_kb
+     * with POSIX_FADV_SEQUENTIAL.  A write mode reads nothing and writes
+     * its data and journal. */
+    const bool reads = f->has_config && diskio_mode_is_read(f->mode);
     const double bytes_allowed =
         2.0 * ((double)f->bytes + ops * (double)JOURNAL_BYTES_PER_OP) + (double)SHARED_SLACK_BYTES;
+    const double readahead =
+        f->has_config && f->mode == DISKIO_MODE_READ ? 4.0 * (double)f->read_ahead : 0.0;
+    const double read_bytes_allowed =
+        reads ? 2.0 * (double)f->bytes + readahead + (double)SHARED_SLACK_BYTES
+              : SHARED_READ_SECTORS * 512.0;
+    const double write_bytes_allowed = reads ? (double)SHARED_SLACK_BYTES : bytes_allowed;
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
         /* a volatile cache the syncs did not flush; O_DIRECT|O_DSYNC may
@@ -421,13 +445,13 @@ unsigned devstat_judge(const struct devstat_facts *f)
         if (sync && d->volatile_cache && d->flushes_known &&
             !(d->fua && f->mode == DISKIO_MODE_DIRECT_DSYNC) && (double)d->flushes < 0.5 * syncs)
             v |= DISKIO_VERDICT_SYNC_NOT_FLUSHED;
-        if (f->has_config && mode_claims_each_write(f->mode) && d->own_io &&
-            (double)d->write_merges > MERGES_PER_OP_MAX * ops)
+        if (f->has_config && mode_claims_each_op(f->mode) && d->own_io &&
+            (double)(reads ? d->read_merges : d->write_merges) > MERGES_PER_OP_MAX * ops)
             v |= DISKIO_VERDICT_MERGED;
         if (sync && d->leaf && d->rotational && f->sync_p50_ns < REVOLUTION_NS)
             v |= DISKIO_VERDICT_CACHE_ACK;
-        if (d->read_sectors > SHARED_READ_SECTORS ||
-            (d->own_io && (double)d->write_sectors * 512.0 > bytes_allowed))
+        if ((double)d->read_sectors * 512.0 > read_bytes_allowed ||
+            (d->own_io && (double)d->write_sectors * 512.0 > write_bytes_allowed))
             v |= DISKIO_VERDICT_SHARED;
     }
     return v;
@@ -457,6 +481,7 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
             continue;
         total->reads += d->reads;
         total->read_sectors += d->read_sectors;
+        total->read_merges += d->read_merges;
         total->writes += d->writes;
         total->write_merges += d->write_merges;
         total->write_sectors += d->write_sectors;
@@ -474,6 +499,9 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
         memmove(&io[n], total, sizeof(*total));
     run->devices = io;
     run->ndevices = n;
+    for (size_t i = 0; i < set->n; i++)
+        if (set->dev[i].read_ahead > run->read_ahead)
+            run->read_ahead = set->dev[i].read_ahead;
     judge_run(run);
     return 0;
 }
@@ -491,6 +519,7 @@ static void judge_run(struct diskio_run *run)
         .bytes = info->bytes,
         .dev = run->devices,
         .ndev = run->ndevices,
+        .read_ahead = run->read_ahead,
     };
     const struct diskio_hist *h = run->hist[DISKIO_PART_SYNC];
     if (!h || diskio_hist_count(h) == 0)
@@ -518,6 +547,7 @@ void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition)
         const struct diskio_device_io *add = &repetition->devices[i];
         d->reads += add->reads;
         d->read_sectors += add->read_sectors;
+        d->read_merges += add->read_merges;
         d->writes += add->writes;
         d->write_merges += add->write_merges;
         d->write_sectors += add->write_sectors;
@@ -552,8 +582,8 @@ static const struct {
      "syncs did not reach the device: not a durable latency (fewer device flushes than syncs on "
      "a volatile write cache)"},
     {DISKIO_VERDICT_MERGED, "merged",
-     "the block layer merged these writes into larger requests: the latency is not that of one "
-     "write of this size"},
+     "the block layer merged these requests into larger ones: the latency is not that of one "
+     "request of this size"},
     {DISKIO_VERDICT_CACHE_ACK, "cache_ack",
      "syncs faster than one revolution of a rotational disk: the device or hypervisor "
      "acknowledges from a cache; durability across power loss is not shown"},

@@ -32,6 +32,7 @@ struct devstat_dev {
     unsigned depth;
     signed char write_cache, fua, rotational; /* 1, 0, or -1: unknown */
     bool leaf, own_io;                        /* as in struct diskio_device_io */
+    uint64_t read_ahead;                      /* queue/read_ahead_kb in bytes; 0: unknown */
 };
 struct devstat_set {
     bool resolved; /* resolution ran (n may still be 0: tmpfs) */
@@ -52,12 +53,15 @@ struct devstat_facts {
     unsigned jobs;
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
+    uint64_t read_ahead;  /* the largest readahead window of the devices (bytes; 0: unknown) */
     const struct diskio_device_io *dev;
     size_t ndev;
 };
 /* Per-op figures of an I/O delta; NAN where ops or writes is 0. */
 struct devstat_figures {
     double writes_per_op, merges_per_op, kib_per_write, flushes_per_op;
+    /* the same for reads; NAN where ops or reads is 0 */
+    double reads_per_op, read_merges_per_op, kib_per_read;
 };
 /* Parse one line of /sys/block/NAME/stat: 0, or -EINVAL for fewer than 11
  * numbers or anything else in it. */
@@ -118,6 +122,11 @@ struct diskio_target {
      * and free act on them too).  Slots are set only once the file is
      * complete, so a signal handler may walk them. */
     struct diskio_target *volatile job_files[DISKIO_JOBS_MAX];
+    /* [0, written) is one fill from offset 0 in blocks of fill_block bytes
+     * from fill_seed, not written over since (config.verify checks reads
+     * against it; otherwise the file is filled again for a check) */
+    bool fill_whole;
+    uint64_t fill_block, fill_seed;
 };
 /* Job j's file (1 <= j < DISKIO_JOBS_MAX) of a created target, made on
  * first use: 0, -EINVAL (not a file diskio created) or what creating it
@@ -137,6 +146,11 @@ int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64
 /* Fill buf (len bytes, a multiple of 8) with random bytes from *state
  * (splitmix64): the data of the fill and of the measured writes. */
 void random_bytes(unsigned char *buf, size_t len, uint64_t *state) DISKIO_HIDDEN;
+/* The fill's stream starts from seed ^ FILL_SEED_MIX; fill_word(seed, n)
+ * is its word n (8 bytes, from 0): block k of a fill in blocks of len
+ * bytes holds words k * len / 8 onwards. */
+#define FILL_SEED_MIX UINT64_C(0x5851f42d4c957f2d)
+uint64_t fill_word(uint64_t seed, uint64_t n) DISKIO_HIDDEN;
 
 /* ---- run ---- */
 
@@ -235,6 +249,7 @@ struct diskio_run {
     size_t ndevices;
     unsigned verdicts;     /* DISKIO_VERDICT_* */
     struct series *series; /* config.interval_ns: the intervals; else NULL */
+    uint64_t read_ahead;   /* the devices' largest readahead window (devstat_record) */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 

@@ -29,7 +29,7 @@ uint64_t seed_state(uint64_t seed)
  * while /proc is there: see target_reopen()). */
 int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
 {
-    int fd = target_reopen(t, O_WRONLY | ops->open_flags);
+    int fd = target_reopen(t, (ops->reads ? O_RDONLY : O_WRONLY) | ops->open_flags);
     if (fd == -EINVAL && ops->direct)
         return -DISKIO_E_NO_DIRECT;
     return fd;
@@ -156,6 +156,77 @@ int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
     return 0;
 }
 
+/* Mode read, before the measured ops: the whole file in the page cache
+ * (cached: read once) or none of it (fsync, then POSIX_FADV_DONTNEED).
+ * 0, -errno, or -DISKIO_E_INTERRUPTED when stop rises while it reads. */
+static int read_cache_prepare(struct engine *e, int fd, bool cached)
+{
+    if (!cached) {
+        if (fsync(fd) != 0 && errno != EINVAL)
+            return -errno;
+        int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        return rc == 0 ? 0 : -rc;
+    }
+    for (uint64_t pos = 0; pos + e->block_size <= e->file_size;) {
+        if (*e->stop)
+            return -DISKIO_E_INTERRUPTED;
+        ssize_t n = pread(fd, e->buf, e->block_size, (off_t)pos);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            return -DISKIO_E_SHORT_READ;
+        pos += (uint64_t)n;
+    }
+    return 0;
+}
+
+int engine_opened(struct engine *e, const struct mode_ops *ops)
+{
+    const struct diskio_config *cfg = e->cfg;
+    /* the new file starts empty on the storage too, not with the
+     * truncation pending for the first timed sync */
+    if (cfg->pattern == DISKIO_PATTERN_CREATE && fsync(e->fd) != 0)
+        return -errno;
+    if (ops->reads && !ops->direct) {
+        /* readahead as fio sets it by default (fadvise_hint): none for
+         * random reads, a larger window for sequential ones */
+        (void)posix_fadvise(e->fd, 0, 0,
+                            cfg->pattern == DISKIO_PATTERN_RAND ? POSIX_FADV_RANDOM
+                                                                : POSIX_FADV_SEQUENTIAL);
+    }
+    return 0;
+}
+
+int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t warm_done)
+{
+    const struct diskio_config *cfg = e->cfg;
+    int rc;
+    /* The create pattern's measured ops write a new file from its first
+     * byte: whatever the warmup wrote is emptied again (untimed). */
+    if (cfg->pattern == DISKIO_PATTERN_CREATE && warm_done > 0) {
+        if (ftruncate(e->fd, 0) != 0 || fsync(e->fd) != 0) {
+            e->error = -errno;
+            e->error_during = "truncate";
+            return e->error;
+        }
+        e->next_offset = 0;
+    }
+    /* Mode read: the page cache made cold (dropped after the file is
+     * durable: dirty pages cannot be dropped) or warm (the file read
+     * once, as hdparm -T does), after the warmup, which read through it. */
+    if (ops->reads && !ops->direct && (rc = read_cache_prepare(e, e->fd, cfg->cached)) < 0) {
+        e->error = rc;
+        e->error_during = rc == -DISKIO_E_INTERRUPTED ? "interrupted"
+                          : cfg->cached               ? "cache"
+                                                      : "drop";
+        return rc;
+    }
+    e->drop_on_wrap = ops->reads && !ops->direct && !cfg->cached;
+    return 0;
+}
+
 static void finish_info(struct diskio_run *run, const struct engine *e,
                         const struct engine_phase *ph, uint64_t duration_ns)
 {
@@ -218,7 +289,11 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
      * error, reported like a failed row. */
     const int trace_header_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
 
-    if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
+    /* the patterns that empty the file, and a check of what the fill
+     * wrote, need a file diskio fills */
+    const bool empties =
+        cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE;
+    if (target->is_device && (empties || cfg->verify))
         return -EINVAL;
     /* a device smaller than file_size bounds the offsets */
     uint64_t file_size = cfg->file_size;
@@ -227,7 +302,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (file_size < cfg->block_size)
         return -EINVAL;
     /* truncating is only for files diskio made: never shrink the user's */
-    if (cfg->pattern == DISKIO_PATTERN_APPEND && !target->created)
+    if (empties && !target->created)
         return -DISKIO_E_TARGET_EXISTS;
     if (cfg->jobs > 1)
         return engine_run_jobs(cfg, target, file_size, out);
@@ -240,14 +315,17 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         /* splitmix64 of the seed: every seed, 0 included, gives its own
          * non-zero xorshift state */
         .rng = seed_state(cfg->seed),
+        .fill_seed = cfg->seed,
         .sync_every = cfg->sync_every,
         .rate_interval_ns = cfg->rate_interval_ns,
         .stop = cfg->stop ? cfg->stop : &never_stop,
         .progress = cfg->progress ? cfg->progress : &progress_sink,
     };
 
-    /* queued modes give each request in flight a buffer of its own */
-    e.pool_blocks = data_pool_blocks(cfg->block_size, ops->queued ? cfg->iodepth : 1, 1);
+    /* queued modes give each request in flight a buffer of its own; reads
+     * need nothing else (no data of theirs reaches the storage) */
+    const uint64_t in_flight = ops->queued ? cfg->iodepth : 1;
+    e.pool_blocks = ops->reads ? in_flight : data_pool_blocks(cfg->block_size, in_flight, 1);
     rc = fill_buffer(&buf, e.pool_blocks * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         return rc;
@@ -258,14 +336,24 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
      * before use for the same reason).  Every run checks: a --force file
      * may be sparse or fallocate()d, and an append run in between
      * truncated the file (target->written says what is known written). */
-    if (cfg->pattern == DISKIO_PATTERN_APPEND)
+    if (empties)
         target->written = 0;
     else if (!target->is_device) {
+        /* Reads need the file filled just as much: a hole reads zeros
+         * without any I/O.  A check of what was read needs the fill's own
+         * data, not what earlier runs wrote over it: filled again unless
+         * the file is one fill with this run's block size and seed. */
+        if (cfg->verify && !(target->fill_whole && target->fill_block == cfg->block_size &&
+                             target->fill_seed == cfg->seed))
+            target->written = 0;
         rc = target_fill(target, cfg->file_size, (size_t)cfg->block_size, cfg->seed, e.stop,
                          cfg->fill_progress);
         if (rc < 0)
             goto fail;
     }
+    /* what a write run writes is no longer the fill's */
+    if (!ops->reads)
+        target->fill_whole = false;
 
     fd = open_for_mode(target, ops);
     if (fd < 0) {
@@ -273,10 +361,12 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     }
     e.fd = fd;
-    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(fd, 0) != 0) {
+    if (empties && ftruncate(fd, 0) != 0) {
         rc = -errno;
         goto fail;
     }
+    if ((rc = engine_opened(&e, ops)) < 0)
+        goto fail;
 
     rc = run_alloc(ops->name, ops->syncs, cfg->rate_interval_ns != 0, &run);
     if (rc < 0)
@@ -328,6 +418,15 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         finish_info(run, &e, &warm, 0);
         *out = run;
         rc = e.error;
+        run = NULL;
+        goto fail;
+    }
+
+    if ((rc = engine_warmed(&e, ops, warm.done)) < 0) {
+        e.error_op = 0;
+        warm.done = 0;
+        finish_info(run, &e, &warm, 0);
+        *out = run;
         run = NULL;
         goto fail;
     }

@@ -71,6 +71,11 @@ struct engine {
     uint64_t spin_margin_ns;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
+    /* uncached read, seq: drop the file's pages when the reads wrap */
+    bool drop_on_wrap;
+    /* the seed the file's fill was made from (config.verify checks reads
+     * against it): config.seed, or a job's own (engine_jobs.c) */
+    uint64_t fill_seed;
     /* added to op numbers in stamps, trace and progress; 0: warmup and
      * measured ops each count from 0 */
     uint64_t op_base;
@@ -129,6 +134,9 @@ struct queue_backend {
 };
 extern const struct queue_backend aio_backend DISKIO_HIDDEN;
 extern const struct queue_backend uring_backend DISKIO_HIDDEN;
+/* the same interfaces with reads (the read modes) */
+extern const struct queue_backend aio_read_backend DISKIO_HIDDEN;
+extern const struct queue_backend uring_read_backend DISKIO_HIDDEN;
 
 /* One durability discipline, a row of the mode table (modes.c). */
 struct mode_ops {
@@ -138,12 +146,13 @@ struct mode_ops {
      * sets e->error on failure.  Returns nothing: the phase says it all. */
     void (*run)(struct engine *e, struct engine_phase *ph);
     const struct queue_backend *backend; /* queued modes: their interface */
-    int open_flags;                      /* or-ed into O_WRONLY */
+    int open_flags;                      /* or-ed into O_WRONLY (O_RDONLY: reads) */
     bool direct;                         /* O_DIRECT: aligned lengths and offsets */
     bool queued;                         /* several ops in flight (iodepth applies) */
     /* a sync call after the writes: sync_every applies, and the write and
      * sync parts are recorded separately */
     bool syncs;
+    bool reads; /* reads the filled file (opened O_RDONLY) instead of writing */
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
@@ -155,6 +164,10 @@ void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+/* The read modes' loops: the synchronous one (pread) and the queued one
+ * over a read backend. */
+void engine_run_read(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_queued_read(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 /* Set up e->queue for e->cfg (untimed): 0, or -errno with the step named
  * in *during.  engine_queue_close() releases it (NULL: nothing). */
 int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
@@ -163,6 +176,13 @@ void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 /* Shared by the one-job run (engine.c) and the jobs (engine_jobs.c). */
 uint64_t seed_state(uint64_t seed) DISKIO_HIDDEN;
 int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops) DISKIO_HIDDEN;
+/* After e->fd was opened for the mode (untimed): the create pattern's
+ * empty file made durable, mode read's access advice.  0 or -errno. */
+int engine_opened(struct engine *e, const struct mode_ops *ops) DISKIO_HIDDEN;
+/* After the warmup (untimed): the create pattern's file emptied again,
+ * mode read's cache dropped or warmed.  0, or the error with e->error and
+ * e->error_during set. */
+int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t warm_done) DISKIO_HIDDEN;
 uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs) DISKIO_HIDDEN;
 int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed) DISKIO_HIDDEN;
 /* diskio_run_execute() for cfg->jobs > 1, after the checks every run
@@ -190,6 +210,15 @@ static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
  * -DISKIO_E_SHORT_WRITE when no progress is made. */
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
                    ssize_t first) DISKIO_HIDDEN;
+/* Finish a read that came back short or interrupted: the length read,
+ * -errno, or -DISKIO_E_SHORT_READ at the end of the file. */
+ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset,
+                  ssize_t first) DISKIO_HIDDEN;
+/* config.verify: whether buf (block_size bytes read at offset) holds what
+ * the fill wrote there (target_fill() with block_size and the seed). */
+bool verify_block(const struct engine *e, const unsigned char *buf, uint64_t offset) DISKIO_HIDDEN;
+/* An uncached sequential read wraps: drop the file's pages again. */
+void read_wrap(struct engine *e) DISKIO_HIDDEN;
 /* Retry a sync call that failed with EINTR; 0 or -errno. */
 int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
 /* The append pattern reached file_size: truncate to 0 (sets e->error). */

@@ -90,6 +90,10 @@ static void *job_main(void *arg)
             .sync = job->warm[2],
         };
         job->ops->run(e, &warm);
+        if (!e->error)
+            (void)engine_warmed(e, job->ops, warm.done);
+    } else if (!e->error && warm_up) {
+        (void)engine_warmed(e, job->ops, 0);
     }
     if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
         job->fail_ns = now_ns();
@@ -199,23 +203,37 @@ static int job_prepare(struct job *job, unsigned j, const struct diskio_config *
     int rc = job_target(cfg, target, j, &t);
     if (rc < 0)
         return rc;
-    if (cfg->pattern == DISKIO_PATTERN_APPEND)
+    const bool empties =
+        cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE;
+    /* job j's file is filled from seed + j; on a shared file job 0's */
+    const uint64_t fill_seed = cfg->seed + (cfg->shared_file ? 0 : j);
+    if (empties)
         t->written = 0;
     else if (!t->is_device && (j == 0 || !cfg->shared_file)) {
-        rc = target_fill(t, cfg->file_size, (size_t)cfg->block_size, cfg->seed + j, user_stop,
+        /* as diskio_run_execute(): a check of the reads needs the fill's
+         * own data */
+        if (cfg->verify &&
+            !(t->fill_whole && t->fill_block == cfg->block_size && t->fill_seed == fill_seed))
+            t->written = 0;
+        rc = target_fill(t, cfg->file_size, (size_t)cfg->block_size, fill_seed, user_stop,
                          cfg->fill_progress);
         if (rc < 0)
             return rc;
     }
+    if (!ops->reads)
+        t->fill_whole = false;
     job->fd = open_for_mode(t, ops);
     if (job->fd < 0)
         return job->fd;
-    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(job->fd, 0) != 0)
+    if (empties && ftruncate(job->fd, 0) != 0)
         return -errno;
 
     struct engine *e = &job->e;
     e->cfg = cfg;
     e->fd = job->fd;
+    e->fill_seed = fill_seed;
+    if ((rc = engine_opened(e, ops)) < 0)
+        return rc;
     e->block_size = cfg->block_size;
     e->file_size = file_size;
     e->nblocks = file_size / cfg->block_size;

@@ -98,17 +98,19 @@ static DISKIO_ALWAYS_INLINE void block_give_back(struct queue *q, uint64_t block
     q->free_count++;
 }
 
-/* A new op in slot: stamp its block and queue it. */
+/* A new op in slot: a pool block, stamped (a write), and queued. */
 static DISKIO_ALWAYS_INLINE void queue_op(struct engine *e, struct queue *q,
-                                          struct queue_slot *slot, uint64_t offset, uint64_t op)
+                                          struct queue_slot *slot, uint64_t offset, uint64_t op,
+                                          const bool reading)
 {
     slot->offset = offset;
     slot->written = 0;
     slot->op = op;
     slot->submit_ns = 0;
     slot->block = block_take(q);
-    stamp_sectors(e->buf + (size_t)slot->block * e->block_size, e->block_size, offset,
-                  e->op_base + op);
+    if (!reading)
+        stamp_sectors(e->buf + (size_t)slot->block * e->block_size, e->block_size, offset,
+                      e->op_base + op);
     q->b->prepare(q->state, e, slot);
     q->pending[q->npending++] = slot;
 }
@@ -157,10 +159,14 @@ static DISKIO_ALWAYS_INLINE bool trace_has_room(const struct engine_phase *ph,
 }
 
 static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
-                                             struct queue *q, const enum diskio_pattern pattern,
-                                             const bool tracing, const bool interval)
+                                             struct queue *q, const bool reading,
+                                             const enum diskio_pattern pattern, const bool tracing,
+                                             const bool interval)
 {
     const volatile sig_atomic_t *const stop = e->stop;
+    /* config.verify: checked after the op was reaped, with others still
+     * in flight (a check, not a measurement) */
+    const bool verifying = reading && e->cfg->verify;
     const unsigned batch = e->cfg->batch ? e->cfg->batch : 1;
     uint64_t issued = 0, completed = 0, in_flight = 0;
     unsigned nparked = 0;
@@ -185,7 +191,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     issuing = false;
                     break;
                 }
-                queue_op(e, q, q->parked[--nparked], offset, issued++);
+                queue_op(e, q, q->parked[--nparked], offset, issued++, reading);
                 if (q->npending >= batch && nparked > 0)
                     queue_submit(e, q, &in_flight, &issuing, false);
             }
@@ -214,8 +220,10 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 if (res <= 0) {
                     block_give_back(q, slot->block);
                     if (!e->error) {
-                        e->error = res < 0 ? (int)res : -DISKIO_E_SHORT_WRITE;
-                        e->error_during = "write";
+                        e->error = res < 0   ? (int)res
+                                   : reading ? -DISKIO_E_SHORT_READ
+                                             : -DISKIO_E_SHORT_WRITE;
+                        e->error_during = reading ? "read" : "write";
                         e->error_op = slot->op;
                     }
                     issuing = false;
@@ -227,6 +235,17 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 q->pending[q->npending++] = slot;
                 if (q->npending >= batch && i + 1 < got)
                     queue_submit(e, q, &in_flight, &issuing, false);
+                continue;
+            }
+            if (verifying && DISKIO_UNLIKELY(!verify_block(
+                                 e, e->buf + (size_t)slot->block * e->block_size, slot->offset))) {
+                block_give_back(q, slot->block);
+                if (!e->error) {
+                    e->error = -DISKIO_E_VERIFY;
+                    e->error_during = "verify";
+                    e->error_op = slot->op;
+                }
+                issuing = false;
                 continue;
             }
             block_give_back(q, slot->block);
@@ -244,7 +263,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     issuing = false;
                     continue;
                 }
-                queue_op(e, q, slot, offset, issued++);
+                queue_op(e, q, slot, offset, issued++, reading);
                 /* one request per system call unless --batch says more; the
                  * last one goes out at the top of the loop, where uring
                  * also waits for the next completion in the same call */
@@ -313,20 +332,52 @@ void engine_queue_close(struct engine *e)
     e->queue = NULL;
 }
 
+/* Nothing is in flight between phases: every pool block is free (an
+ * interrupted phase may have dropped prepared requests). */
+static void queue_reset_pool(struct queue *q)
+{
+    for (uint64_t b = 0; b < q->pool_blocks; b++)
+        q->free_blocks[b] = b;
+    q->free_head = 0;
+    q->free_count = q->pool_blocks;
+}
+
 static DISKIO_ALWAYS_INLINE void queued_loop_plain(struct engine *e, struct engine_phase *ph,
-                                                   struct queue *q,
+                                                   struct queue *q, const bool reading,
                                                    const enum diskio_pattern pattern,
                                                    const bool tracing)
 {
-    queued_loop(e, ph, q, pattern, tracing, false);
+    queued_loop(e, ph, q, reading, pattern, tracing, false);
 }
 
 static DISKIO_ALWAYS_INLINE void queued_loop_interval(struct engine *e, struct engine_phase *ph,
-                                                      struct queue *q,
+                                                      struct queue *q, const bool reading,
                                                       const enum diskio_pattern pattern,
                                                       const bool tracing)
 {
-    queued_loop(e, ph, q, pattern, tracing, true);
+    queued_loop(e, ph, q, reading, pattern, tracing, true);
+}
+
+/* A phase over the queue, reads or writes, with a series or without. */
+static void queue_run(struct engine *e, struct engine_phase *ph, const bool reading)
+{
+    struct queue *q = e->queue;
+    queue_reset_pool(q);
+    if (reading) {
+        if (ph->series)
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_interval, e, ph, q,
+                              true);
+        else
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_plain, e, ph, q,
+                              true);
+    } else {
+        if (ph->series)
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_interval, e, ph, q,
+                              false);
+        else
+            ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_plain, e, ph, q,
+                              false);
+    }
 }
 
 /* One phase (warmup or measured) over the queue engine_queue_open() made
@@ -339,15 +390,17 @@ void engine_run_queued(struct engine *e, struct engine_phase *ph)
         e->error_during = "setup";
         return;
     }
-    /* nothing is in flight between phases: every pool block is free (an
-     * interrupted phase may have dropped prepared requests) */
-    struct queue *q = e->queue;
-    for (uint64_t b = 0; b < q->pool_blocks; b++)
-        q->free_blocks[b] = b;
-    q->free_head = 0;
-    q->free_count = q->pool_blocks;
-    if (ph->series)
-        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_interval, e, ph, q);
-    else
-        ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop_plain, e, ph, q);
+    queue_run(e, ph, false);
+}
+
+/* The same over a read backend (aio-read, uring-read): no stamps. */
+void engine_run_queued_read(struct engine *e, struct engine_phase *ph)
+{
+    ph->done = 0;
+    if (!e->queue) {
+        e->error = -EINVAL;
+        e->error_during = "setup";
+        return;
+    }
+    queue_run(e, ph, true);
 }

@@ -4,8 +4,10 @@
 # the test; root only): a mounted one is refused with exit 3 and a message
 # saying it is in use (it is opened O_EXCL, as mkfs does), and its
 # filesystem is unharmed; one that is not mounted is measured, and cannot
-# be mounted while diskio holds it; a --bs larger than the device is
-# refused with exit 3 before anything is measured or printed.
+# be mounted while diskio holds it, and the read modes read it (--verify,
+# which needs diskio's own fill, is a usage error there); a --bs larger
+# than the device is refused with exit 3 before anything is measured or
+# printed.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
@@ -55,6 +57,15 @@ wait $pid
 status=$?
 [ "$status" -eq 0 ] && t_ok "an unmounted device is measured" ||
     t_fail "unmounted device: exit $status: $(cat "$t_scratch/err")"
+
+# the read modes read the device as it is (nothing fills it), so there is
+# nothing to check the data against
+t_expect_status 0 "the read modes read a device" -- "$DISKIO" --allow-device \
+    --mode read,direct-read,aio-read --iodepth 2 --pattern rand --count 100 --size 1m "$loop"
+t_expect_status 2 "--verify on a device" -- "$DISKIO" --allow-device --mode read --verify \
+    --count 5 "$loop"
+grep -q -- "--verify: checks the data diskio filled its test file with" "$t_scratch/stderr" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
 
 # a 16 KiB device and --bs 64k
 losetup -d "$loop"

@@ -70,6 +70,20 @@ class RunNameTest(unittest.TestCase):
                                           desc("aio", iodepth=4)]),
                          ["aio@qd1", "aio@qd4"])
 
+    def test_cached_and_uncached_reads_are_told_apart(self):
+        cached = desc("read")
+        cached["cached"] = True
+        self.assertEqual(qualified_names([desc("read"), cached]),
+                         ["read", "read@cached"])
+        # alone in its file too: never a repetition of another file's
+        # uncached read
+        self.assertEqual(qualified_names([cached]), ["read@cached"])
+        self.assertEqual(qualified_names([desc("read", 4096), dict(cached, block_size=4096),
+                                          desc("read")]),
+                         ["read@4k", "read@4k-cached", "read@8k"])
+        # a descriptor without the key (fio, older files) is uncached
+        self.assertEqual(qualified_names([desc("read"), desc("direct-read")]),
+                         ["read", "direct-read"])
     def test_runs_of_several_jobs_are_told_apart(self):
         one, four = desc("fdatasync"), desc("fdatasync")
         four["jobs"] = 4
