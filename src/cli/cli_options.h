@@ -53,6 +53,15 @@ struct cli_options {
     bool help;
     bool version;
     const char *target;
+    /* diskio --suite (cli_suite.h): the suite's name or file, where to
+     * look for it, runs per row and the largest block size to run (0: the
+     * suite's); which of the options that override every row's were given */
+    const char *suite;
+    const char *suite_path;
+    unsigned suite_runs;
+    uint64_t suite_max_bs;
+    bool size_given, timing_given, warmup_given;
+    const char *workload_option; /* the first option a suite's rows set */
 };
 
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option

@@ -180,6 +180,9 @@ struct diskio_result {
     struct diskio_run **runs;
     size_t nruns, cap;
     bool incomplete;
+    struct diskio_suite_row *suite_rows; /* diskio_result_set_suite(): owned copies */
+    size_t suite_nrows;
+    char *suite_name, *suite_title, *suite_summary;
 };
 
 /* Strings in the output (emit_string.c).  utf8_decode: the code point of
