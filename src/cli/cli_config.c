@@ -23,6 +23,8 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_SYNC_EVERY: return "--sync-every";
     case DISKIO_FIELD_RATE_INTERVAL: return "--rate";
     case DISKIO_FIELD_BATCH: return "--batch";
+    case DISKIO_FIELD_CACHED: return "--cached";
+    case DISKIO_FIELD_VERIFY: return "--verify";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";
@@ -47,6 +49,10 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     }
     if (diskio_mode_syncs(mode))
         cfg->sync_every = o->sync_every;
+    if (mode == DISKIO_MODE_READ)
+        cfg->cached = o->cached;
+    if (diskio_mode_is_read(mode))
+        cfg->verify = o->verify;
     cfg->seed = o->seed;
     cfg->rate_interval_ns = o->rate_interval_ns;
 }
@@ -81,17 +87,41 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
 
     /* Whether an option given once applies to any mode in the list is the
      * command's own question (the library sees one mode at a time). */
-    bool has_queued = false, has_sync = false;
+    bool has_queued = false, has_sync = false, has_read = false, has_buffered_read = false;
     for (size_t i = 0; i < o->nmodes; i++) {
         has_queued |= diskio_mode_is_queued(o->modes[i]);
         has_sync |= diskio_mode_syncs(o->modes[i]);
+        has_read |= diskio_mode_is_read(o->modes[i]);
+        has_buffered_read |= o->modes[i] == DISKIO_MODE_READ;
     }
     if (o->iodepth > 1 && !has_queued)
         return cli_fail(err, size,
-                        "--iodepth: applies to modes aio and uring only, neither is selected");
+                        "--iodepth: applies to modes aio, uring, aio-read and uring-read only, "
+                        "none is selected");
     if (o->batch > 1 && !has_queued)
         return cli_fail(err, size,
-                        "--batch: applies to modes aio and uring only, neither is selected");
+                        "--batch: applies to modes aio, uring, aio-read and uring-read only, "
+                        "none is selected");
+    if (o->cached && !has_buffered_read)
+        return cli_fail(err, size,
+                        "--cached: applies to mode read only (the O_DIRECT reads bypass the "
+                        "cache); add --mode read");
+    if (o->verify && !has_read)
+        return cli_fail(err, size,
+                        "--verify: checks what the read modes read; add one of --mode read, "
+                        "direct-read, aio-read, uring-read");
+    if (o->verify && o->allow_device)
+        return cli_fail(err, size,
+                        "--verify: checks the data diskio filled its test file with; a block "
+                        "device is not filled");
+    if (has_read && o->pattern == DISKIO_PATTERN_APPEND)
+        return cli_fail(err, size,
+                        "--pattern append: the read modes read the filled file; use seq or "
+                        "rand, or run the read modes separately");
+    if (has_read && o->pattern == DISKIO_PATTERN_CREATE)
+        return cli_fail(err, size,
+                        "--pattern create: the read modes read the filled file; use seq or "
+                        "rand, or run the read modes separately");
     if (o->sync_every > 1 && !has_sync)
         return cli_fail(
             err, size,

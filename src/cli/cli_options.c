@@ -28,7 +28,8 @@ int cli_fail(char *err, size_t size, const char *fmt, ...)
 
 static const char *mode_list(void)
 {
-    return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, uring, all";
+    return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, uring, all, "
+           "read, direct-read, aio-read, uring-read, all-reads";
 }
 
 /* A mode listed twice would be measured twice, its second trace over the
@@ -42,7 +43,9 @@ static int add_mode(struct cli_options *o, enum diskio_mode mode, const char *te
                             "--mode: %s is listed twice in '%s' (each mode runs once per "
                             "block size%s)",
                             diskio_mode_name(mode), text,
-                            strstr(text, "all") ? "; 'all' is every mode" : "");
+                            strstr(text, "all") ? "; 'all' is every write mode, 'all-reads' "
+                                                  "every read mode"
+                                                : "");
     if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
         return cli_fail(err, size, "--mode: too many modes (at most %zu)",
                         sizeof(o->modes) / sizeof(o->modes[0]));
@@ -64,9 +67,13 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
                 cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
             break;
         }
-        if (strcmp(name, "all") == 0) {
+        /* all: the write modes (the durability disciplines); all-reads:
+         * the read modes */
+        if (strcmp(name, "all") == 0 || strcmp(name, "all-reads") == 0) {
+            const bool reads = name[3] != '\0';
             for (unsigned m = 0; m < DISKIO_MODE_COUNT && rc == 0; m++)
-                rc = add_mode(o, (enum diskio_mode)m, text, err, size);
+                if (diskio_mode_is_read((enum diskio_mode)m) == reads)
+                    rc = add_mode(o, (enum diskio_mode)m, text, err, size);
             continue;
         }
         enum diskio_mode mode;
@@ -201,6 +208,8 @@ enum {
     OPT_SUITE_PATH,
     OPT_SUITE_RUNS,
     OPT_SUITE_MAX_BS,
+    OPT_CACHED,
+    OPT_VERIFY,
 };
 
 static const struct option long_options[] = {
@@ -228,6 +237,8 @@ static const struct option long_options[] = {
     {"quiet", no_argument, NULL, 'q'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
+    {"cached", no_argument, NULL, OPT_CACHED},
+    {"verify", no_argument, NULL, OPT_VERIFY},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -258,7 +269,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->repeat = 1;
     o->format = DISKIO_FORMAT_TEXT;
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
-        o->modes[o->nmodes++] = (enum diskio_mode)m;
+        if (!diskio_mode_is_read((enum diskio_mode)m))
+            o->modes[o->nmodes++] = (enum diskio_mode)m;
     bool size_given = false;
 
     optind = 0; /* glibc: full reinitialisation, so tests can parse repeatedly */
@@ -267,9 +279,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     uint64_t v;
     while ((c = getopt_long(argc, argv, ":m:b:n:t:s:p:w:d:l:f:o:qhV", long_options, NULL)) != -1) {
         /* the options a suite's rows set, named as given */
-        if (!o->workload_option && (c == 'm' || c == 'b' || c == 'p' || c == 'd' ||
-                                    c == OPT_BATCH || c == OPT_SYNC_EVERY || c == OPT_RATE ||
-                                    c == OPT_REPEAT || c == OPT_TRACE || c == OPT_SEED))
+        if (!o->workload_option &&
+            (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
+             c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
+             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY))
             o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
         case 'm':
@@ -306,9 +319,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             break;
         case 'p':
             if (diskio_pattern_parse(optarg, &o->pattern) != 0)
-                return cli_fail(err, err_size,
-                                "--pattern: unknown pattern '%s' (accepted: seq, rand, append)",
-                                optarg);
+                return cli_fail(
+                    err, err_size,
+                    "--pattern: unknown pattern '%s' (accepted: seq, rand, append, create)",
+                    optarg);
             break;
         case 'w':
             if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
@@ -402,6 +416,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case 'q': o->quiet = true; break;
         case OPT_FORCE: o->force = true; break;
         case OPT_ALLOW_DEVICE: o->allow_device = true; break;
+        case OPT_CACHED: o->cached = true; break;
+        case OPT_VERIFY: o->verify = true; break;
         case 'h': o->help = true; return 0;
         case 'V': o->version = true; return 0;
         case ':': return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
@@ -475,21 +491,31 @@ void cli_usage(FILE *out)
           "\n"
           "Workload:\n"
           "  -m, --mode MODE[,MODE...]  async, fsync, fdatasync, osync, odsync, direct,\n"
-          "                             direct-dsync, aio, uring, or all (default: all)\n"
+          "                             direct-dsync, aio, uring, or all (default: all);\n"
+          "                             the reads: read, direct-read, aio-read,\n"
+          "                             uring-read, or all-reads\n"
           "  -b, --bs SIZE[,SIZE...]    bytes per write, 512 to 64m; a list sweeps\n"
           "                             (default: 8k)\n"
           "  -n, --count N              recorded writes per run\n"
           "  -t, --runtime DURATION     seconds per run, or 500ms, 1m... (default: 2s\n"
           "                             when --count is not given; both: first wins)\n"
           "  -s, --size SIZE            test file size (default: 64m, or 8 blocks)\n"
-          "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file) or\n"
-          "                             append (the file grows) (default: seq)\n"
+          "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file; the\n"
+          "                             only ones for reads), append (the file grows)\n"
+          "                             or create (a new file from its first byte, the\n"
+          "                             run ends when it reaches --size) (default: seq)\n"
           "  -w, --warmup N             writes before recording starts (default: 10)\n"
-          "  -d, --iodepth N            aio, uring: writes in flight, 1 to 1024 (default: 1)\n"
-          "      --batch N              aio, uring: writes per submission, 1 to --iodepth\n"
+          "  -d, --iodepth N            aio, uring, aio-read, uring-read: ops in flight,\n"
+          "                             1 to 1024 (default: 1)\n"
+          "      --batch N              the same modes: ops per submission, 1 to --iodepth\n"
           "                             (default: 1; more lets the block layer merge them)\n"
           "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
           "      --seed N               random offsets for --pattern rand (default: 1)\n"
+          "      --cached               mode read: from a warm page cache (the file read\n"
+          "                             once first, like hdparm -T); default: uncached\n"
+          "      --verify               read modes: check every block read against what\n"
+          "                             the fill wrote (after its clock stopped); a\n"
+          "                             mismatch fails the run\n"
           "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
           "                             measure each from when it was due (corrects for\n"
           "                             coordinated omission; not for aio and uring)\n"

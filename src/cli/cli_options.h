@@ -50,6 +50,8 @@ struct cli_options {
     bool quiet;
     bool force;
     bool allow_device;
+    bool cached; /* --cached: mode read from a warm page cache */
+    bool verify; /* --verify: check every block the read modes read */
     bool help;
     bool version;
     const char *target;

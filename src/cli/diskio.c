@@ -371,8 +371,8 @@ static void suite_target_options(const struct suite *suite, struct cli_options *
             file_size = row->file_size;
         if (row->block_sizes[0] > largest_bs)
             largest_bs = row->block_sizes[0];
-        if (row->pattern == DISKIO_PATTERN_APPEND)
-            opt->pattern = DISKIO_PATTERN_APPEND;
+        if (row->pattern == DISKIO_PATTERN_APPEND || row->pattern == DISKIO_PATTERN_CREATE)
+            opt->pattern = row->pattern;
     }
     if (file_size)
         opt->file_size = file_size;
@@ -482,18 +482,20 @@ int main(int argc, char **argv)
     }
 
     /* The library refuses to truncate a file it did not make (the append
-     * pattern); ask it before anything is created, as this is a usage
-     * error. */
+     * and create patterns); ask it before anything is created, as this is
+     * a usage error. */
+    const bool truncates =
+        opt.pattern == DISKIO_PATTERN_APPEND || opt.pattern == DISKIO_PATTERN_CREATE;
     unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
                      (opt.allow_device ? DISKIO_TARGET_DEVICE : 0) |
-                     (opt.pattern == DISKIO_PATTERN_APPEND ? DISKIO_TARGET_TRUNCATE : 0);
+                     (truncates ? DISKIO_TARGET_TRUNCATE : 0);
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
         diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
         fprintf(stderr,
-                "diskio: --pattern append truncates its file, so it runs only on a test "
+                "diskio: --pattern %s truncates its file, so it runs only on a test "
                 "file diskio creates; give a directory or a new path instead of %s\n"
                 "Try 'diskio --help' for more information.\n",
-                opt.target);
+                diskio_pattern_name(opt.pattern), opt.target);
         return EXIT_USAGE;
     }
 

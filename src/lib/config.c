@@ -53,6 +53,11 @@ static const struct {
     [DISKIO_RULE_BATCH] = {DISKIO_FIELD_BATCH,
                            "batch must be between 1 and iodepth, and applies to aio and uring "
                            "only"},
+    [DISKIO_RULE_READ_PATTERN] = {DISKIO_FIELD_PATTERN,
+                                  "read modes read the filled file: the append and create "
+                                  "patterns do not apply to them"},
+    [DISKIO_RULE_CACHED] = {DISKIO_FIELD_CACHED, "cached applies to mode read only"},
+    [DISKIO_RULE_VERIFY] = {DISKIO_FIELD_VERIFY, "verify applies to the read modes only"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -63,7 +68,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     if (!ops)
         return DISKIO_RULE_MODE;
-    if ((unsigned)cfg->pattern > DISKIO_PATTERN_APPEND)
+    if ((unsigned)cfg->pattern > DISKIO_PATTERN_CREATE)
         return DISKIO_RULE_PATTERN;
     if (cfg->block_size < DISKIO_BS_MIN || cfg->block_size > DISKIO_BS_MAX)
         return DISKIO_RULE_BLOCK_SIZE;
@@ -87,6 +92,13 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_DIRECT_ALIGN;
     if (cfg->batch > (ops->queued ? cfg->iodepth : 1u))
         return DISKIO_RULE_BATCH;
+    if (ops->reads &&
+        (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
+        return DISKIO_RULE_READ_PATTERN;
+    if (cfg->cached && cfg->mode != DISKIO_MODE_READ)
+        return DISKIO_RULE_CACHED;
+    if (cfg->verify && !ops->reads)
+        return DISKIO_RULE_VERIFY;
     return DISKIO_RULE_OK;
 }
 

@@ -124,6 +124,11 @@ int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64
 /* Fill buf (len bytes, a multiple of 8) with random bytes from *state
  * (splitmix64): the data of the fill and of the measured writes. */
 void random_bytes(unsigned char *buf, size_t len, uint64_t *state) DISKIO_HIDDEN;
+/* The fill's stream starts from seed ^ FILL_SEED_MIX; fill_word(seed, n)
+ * is its word n (8 bytes, from 0): block k of a fill in blocks of len
+ * bytes holds words k * len / 8 onwards. */
+#define FILL_SEED_MIX UINT64_C(0x5851f42d4c957f2d)
+uint64_t fill_word(uint64_t seed, uint64_t n) DISKIO_HIDDEN;
 
 /* ---- run ---- */
 

@@ -29,7 +29,7 @@ static uint64_t seed_state(uint64_t seed)
  * while /proc is there: see target_reopen()). */
 static int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
 {
-    int fd = target_reopen(t, O_WRONLY | ops->open_flags);
+    int fd = target_reopen(t, (ops->reads ? O_RDONLY : O_WRONLY) | ops->open_flags);
     if (fd == -EINVAL && ops->direct)
         return -DISKIO_E_NO_DIRECT;
     return fd;
@@ -148,6 +148,30 @@ static int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed)
     return 0;
 }
 
+/* Mode read, before the measured ops: the whole file in the page cache
+ * (cached: read once) or none of it (fsync, then POSIX_FADV_DONTNEED).
+ * 0 or -errno. */
+static int read_cache_prepare(struct engine *e, int fd, bool cached)
+{
+    if (!cached) {
+        if (fsync(fd) != 0 && errno != EINVAL)
+            return -errno;
+        int rc = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        return rc == 0 ? 0 : -rc;
+    }
+    for (uint64_t pos = 0; pos + e->block_size <= e->file_size;) {
+        ssize_t n = pread(fd, e->buf, e->block_size, (off_t)pos);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            return -DISKIO_E_SHORT_READ;
+        pos += (uint64_t)n;
+    }
+    return 0;
+}
+
 static void finish_info(struct diskio_run *run, const struct engine *e,
                         const struct engine_phase *ph, uint64_t duration_ns)
 {
@@ -210,7 +234,11 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
      * error, reported like a failed row. */
     const int trace_header_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
 
-    if (target->is_device && cfg->pattern == DISKIO_PATTERN_APPEND)
+    /* the patterns that empty the file, and a check of what the fill
+     * wrote, need a file diskio fills */
+    const bool empties =
+        cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE;
+    if (target->is_device && (empties || cfg->verify))
         return -EINVAL;
     /* a device smaller than file_size bounds the offsets */
     uint64_t file_size = cfg->file_size;
@@ -219,7 +247,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (file_size < cfg->block_size)
         return -EINVAL;
     /* truncating is only for files diskio made: never shrink the user's */
-    if (cfg->pattern == DISKIO_PATTERN_APPEND && !target->created)
+    if (empties && !target->created)
         return -DISKIO_E_TARGET_EXISTS;
 
     struct engine e = {
@@ -236,8 +264,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .progress = cfg->progress ? cfg->progress : &progress_sink,
     };
 
-    /* queued modes give each request in flight a buffer of its own */
-    e.pool_blocks = data_pool_blocks(cfg->block_size, ops->queued ? cfg->iodepth : 1);
+    /* queued modes give each request in flight a buffer of its own; reads
+     * need nothing else (no data of theirs reaches the storage) */
+    const uint64_t in_flight = ops->queued ? cfg->iodepth : 1;
+    e.pool_blocks = ops->reads ? in_flight : data_pool_blocks(cfg->block_size, in_flight);
     rc = fill_buffer(&buf, e.pool_blocks * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u);
     if (rc < 0)
         return rc;
@@ -248,9 +278,14 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
      * before use for the same reason).  Every run checks: a --force file
      * may be sparse or fallocate()d, and an append run in between
      * truncated the file (target->written says what is known written). */
-    if (cfg->pattern == DISKIO_PATTERN_APPEND)
+    if (empties)
         target->written = 0;
     else if (!target->is_device) {
+        /* Reads need the file filled just as much: a hole reads zeros
+         * without any I/O.  A check of what was read needs the fill's own
+         * data, not what earlier runs wrote over it: filled again. */
+        if (cfg->verify)
+            target->written = 0;
         rc = target_fill(target, cfg->file_size, (size_t)cfg->block_size, cfg->seed, e.stop,
                          cfg->fill_progress);
         if (rc < 0)
@@ -263,9 +298,22 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     }
     e.fd = fd;
-    if (cfg->pattern == DISKIO_PATTERN_APPEND && ftruncate(fd, 0) != 0) {
+    if (empties && ftruncate(fd, 0) != 0) {
         rc = -errno;
         goto fail;
+    }
+    /* the new file starts empty on the storage too, not with the
+     * truncation pending for the first timed sync */
+    if (cfg->pattern == DISKIO_PATTERN_CREATE && fsync(fd) != 0) {
+        rc = -errno;
+        goto fail;
+    }
+    if (ops->reads && !ops->direct) {
+        /* readahead as fio sets it by default (fadvise_hint): none for
+         * random reads, a larger window for sequential ones */
+        (void)posix_fadvise(fd, 0, 0,
+                            cfg->pattern == DISKIO_PATTERN_RAND ? POSIX_FADV_RANDOM
+                                                                : POSIX_FADV_SEQUENTIAL);
     }
 
     rc = run_alloc(ops->name, ops->syncs, cfg->rate_interval_ns != 0, &run);
@@ -316,6 +364,37 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         run = NULL;
         goto fail;
     }
+
+    /* The create pattern's measured ops write a new file from its first
+     * byte: whatever the warmup wrote is emptied again (untimed). */
+    if (cfg->pattern == DISKIO_PATTERN_CREATE && warm.done > 0) {
+        if (ftruncate(fd, 0) != 0 || fsync(fd) != 0) {
+            rc = -errno;
+            e.error = rc;
+            e.error_during = "truncate";
+            e.error_op = 0;
+            warm.done = 0;
+            finish_info(run, &e, &warm, 0);
+            *out = run;
+            run = NULL;
+            goto fail;
+        }
+        e.next_offset = 0;
+    }
+    /* Mode read: the page cache made cold (dropped after the file is
+     * durable: dirty pages cannot be dropped) or warm (the file read
+     * once, as hdparm -T does), after the warmup, which read through it. */
+    if (ops->reads && !ops->direct && (rc = read_cache_prepare(&e, fd, cfg->cached)) < 0) {
+        e.error = rc;
+        e.error_during = cfg->cached ? "cache" : "drop";
+        e.error_op = 0;
+        warm.done = 0;
+        finish_info(run, &e, &warm, 0);
+        *out = run;
+        run = NULL;
+        goto fail;
+    }
+    e.drop_on_wrap = ops->reads && !ops->direct && !cfg->cached;
 
     /* The block devices' counters, read outside the timed region: the
      * device I/O of the measured ops (not of the fill, the warmup or the

@@ -67,6 +67,8 @@ struct engine {
     uint64_t spin_margin_ns;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
+    /* uncached read, seq: drop the file's pages when the reads wrap */
+    bool drop_on_wrap;
     /* added to op numbers in stamps, trace and progress; 0: warmup and
      * measured ops each count from 0 */
     uint64_t op_base;
@@ -122,6 +124,9 @@ struct queue_backend {
 };
 extern const struct queue_backend aio_backend DISKIO_HIDDEN;
 extern const struct queue_backend uring_backend DISKIO_HIDDEN;
+/* the same interfaces with reads (the read modes) */
+extern const struct queue_backend aio_read_backend DISKIO_HIDDEN;
+extern const struct queue_backend uring_read_backend DISKIO_HIDDEN;
 
 /* One durability discipline, a row of the mode table (modes.c). */
 struct mode_ops {
@@ -131,12 +136,13 @@ struct mode_ops {
      * sets e->error on failure.  Returns nothing: the phase says it all. */
     void (*run)(struct engine *e, struct engine_phase *ph);
     const struct queue_backend *backend; /* queued modes: their interface */
-    int open_flags;                      /* or-ed into O_WRONLY */
+    int open_flags;                      /* or-ed into O_WRONLY (O_RDONLY: reads) */
     bool direct;                         /* O_DIRECT: aligned lengths and offsets */
     bool queued;                         /* several ops in flight (iodepth applies) */
     /* a sync call after the writes: sync_every applies, and the write and
      * sync parts are recorded separately */
     bool syncs;
+    bool reads; /* reads the filled file (opened O_RDONLY) instead of writing */
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
@@ -148,6 +154,10 @@ void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+/* The read modes' loops: the synchronous one (pread) and the queued one
+ * over a read backend. */
+void engine_run_read(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_queued_read(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
 /* Set up e->queue for e->cfg (untimed): 0, or -errno with the step named
  * in *during.  engine_queue_close() releases it (NULL: nothing). */
 int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
@@ -173,6 +183,15 @@ static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
  * -DISKIO_E_SHORT_WRITE when no progress is made. */
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
                    ssize_t first) DISKIO_HIDDEN;
+/* Finish a read that came back short or interrupted: the length read,
+ * -errno, or -DISKIO_E_SHORT_READ at the end of the file. */
+ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset,
+                  ssize_t first) DISKIO_HIDDEN;
+/* config.verify: whether buf (block_size bytes read at offset) holds what
+ * the fill wrote there (target_fill() with block_size and the seed). */
+bool verify_block(const struct engine *e, const unsigned char *buf, uint64_t offset) DISKIO_HIDDEN;
+/* An uncached sequential read wraps: drop the file's pages again. */
+void read_wrap(struct engine *e) DISKIO_HIDDEN;
 /* Retry a sync call that failed with EINTR; 0 or -errno. */
 int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
 /* The append pattern reached file_size: truncate to 0 (sets e->error). */

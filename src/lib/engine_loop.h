@@ -38,8 +38,9 @@ static DISKIO_ALWAYS_INLINE void offsets_store(struct engine *e, const struct of
     e->rng = o->rng;
 }
 
-/* The next write's offset, or UINT64_MAX when the append pattern failed
- * to truncate the file (e->error is then set). */
+/* The next op's offset, or UINT64_MAX when the append pattern failed to
+ * truncate the file (e->error is then set) or the create pattern reached
+ * the end of its file (no error: the run is done). */
 static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e, struct offsets *o,
                                                  const enum diskio_pattern pattern)
 {
@@ -55,6 +56,12 @@ static DISKIO_ALWAYS_INLINE uint64_t next_offset(struct engine *e, struct offset
          * division */
         return (uint64_t)(((unsigned __int128)rng_next(&o->rng) * o->nblocks) >> 64) *
                o->block_size;
+    case DISKIO_PATTERN_CREATE:
+        /* the new file is complete: the run ends (no error) */
+        if (DISKIO_UNLIKELY(offset + o->block_size > o->file_size))
+            return UINT64_MAX;
+        o->next = offset + o->block_size;
+        return offset;
     case DISKIO_PATTERN_APPEND:
     default:
         if (DISKIO_UNLIKELY(offset + o->block_size > o->file_size)) {
@@ -105,6 +112,15 @@ static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf
     return written;
 }
 
+static DISKIO_ALWAYS_INLINE ssize_t read_block(int fd, unsigned char *buf, uint64_t len,
+                                               uint64_t offset)
+{
+    ssize_t got = pread(fd, buf, len, (off_t)offset);
+    if (DISKIO_UNLIKELY((uint64_t)got != len))
+        got = read_rest(fd, buf, len, offset, got);
+    return got;
+}
+
 static DISKIO_ALWAYS_INLINE int sync_file(int fd, int (*const sync_fn)(int))
 {
     int rc = sync_fn(fd);
@@ -126,10 +142,13 @@ static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_
         (void)trace_flush(t);
 }
 
+/* reading: the read modes' loop (pread, no stamps, no sync); verifying:
+ * each block read is checked against the fill after the op's clock
+ * stopped (config.verify). */
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
-                                             int (*const sync_fn)(int),
+                                             int (*const sync_fn)(int), const bool reading,
                                              const enum diskio_pattern pattern, const bool tracing,
-                                             const bool paced)
+                                             const bool paced, const bool verifying)
 {
     const int fd = e->fd;
     unsigned char *const pool = e->buf;
@@ -164,15 +183,22 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             break;
         }
         const uint64_t offset = next_offset(e, &offsets, pattern);
-        if (pattern == DISKIO_PATTERN_APPEND && DISKIO_UNLIKELY(offset == UINT64_MAX)) {
+        if ((pattern == DISKIO_PATTERN_APPEND || pattern == DISKIO_PATTERN_CREATE) &&
+            DISKIO_UNLIKELY(offset == UINT64_MAX)) {
             e->error_op = op;
             break;
         }
+        /* an uncached sequential read came round to the start of the file:
+         * what the last pass read is dropped from the cache again */
+        if (reading && pattern == DISKIO_PATTERN_SEQ && DISKIO_UNLIKELY(offset == 0) &&
+            e->drop_on_wrap)
+            read_wrap(e);
         /* consecutive writes come from different pool blocks */
         unsigned char *const buf = pool + pool_next * len;
         if (++pool_next == pool_blocks)
             pool_next = 0;
-        stamp_sectors(buf, len, offset, op_base + op);
+        if (!reading)
+            stamp_sectors(buf, len, offset, op_base + op);
         if (paced && DISKIO_UNLIKELY(!wait_until(due_ns, deadline_ns, spin_margin_ns, stop))) {
             if (*stop)
                 continue; /* the check above records the interruption */
@@ -183,7 +209,12 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
         ssize_t written;
         int synced = 0;
         bool carried_sync = false;
-        if (sync_fn && --writes_until_sync == 0) {
+        if (reading) {
+            start_ns = now_ns();
+            written = read_block(fd, buf, len, offset);
+            end_ns = now_ns();
+            write_done_ns = end_ns;
+        } else if (sync_fn && --writes_until_sync == 0) {
             writes_until_sync = e->sync_every;
             carried_sync = true;
             start_ns = now_ns();
@@ -200,7 +231,13 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
 
         if (DISKIO_UNLIKELY(written < 0 || synced < 0)) {
             e->error = written < 0 ? (int)written : synced;
-            e->error_during = written < 0 ? "write" : "sync";
+            e->error_during = written < 0 ? (reading ? "read" : "write") : "sync";
+            e->error_op = op;
+            break;
+        }
+        if (verifying && DISKIO_UNLIKELY(!verify_block(e, buf, offset))) {
+            e->error = -DISKIO_E_VERIFY;
+            e->error_during = "verify";
             e->error_op = op;
             break;
         }
@@ -274,28 +311,37 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             else                                                                                   \
                 LOOP(__VA_ARGS__, DISKIO_PATTERN_APPEND, false);                                   \
             break;                                                                                 \
+        case DISKIO_PATTERN_CREATE:                                                                \
+            if (tracing)                                                                           \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_CREATE, true);                                    \
+            else                                                                                   \
+                LOOP(__VA_ARGS__, DISKIO_PATTERN_CREATE, false);                                   \
+            break;                                                                                 \
         }                                                                                          \
     } while (0)
 
 static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct engine_phase *ph,
-                                                     int (*const sync_fn)(int),
+                                                     int (*const sync_fn)(int), const bool reading,
                                                      const enum diskio_pattern pattern,
                                                      const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, pattern, tracing, false);
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false);
 }
 
-/* The synchronous modes' dispatch.  Pacing is rare: one specialisation
- * covers it, with the pattern and tracing decided at run time outside the
- * timed region. */
+/* The synchronous modes' dispatch.  Pacing and verifying are rare: one
+ * specialisation covers both, with the pattern, tracing, pacing and
+ * verifying decided at run time outside the timed region. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
-                                                 int (*const sync_fn)(int))
+                                                 int (*const sync_fn)(int), const bool reading)
 {
-    if (ph->service != NULL) {
-        engine_loop(e, ph, sync_fn, e->cfg->pattern, ph->trace != NULL, true);
+    const bool verifying = reading && e->cfg->verify;
+    if (ph->service != NULL || verifying) {
+        engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL,
+                    ph->service != NULL, verifying);
         return;
     }
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn);
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn,
+                      reading);
 }
 
 #endif

@@ -51,16 +51,18 @@ struct queue {
     unsigned depth;
 };
 
-/* A new op in slot: stamp its block and queue it. */
+/* A new op in slot: stamp its block (a write) and queue it. */
 static DISKIO_ALWAYS_INLINE void queue_op(struct engine *e, struct queue *q,
-                                          struct queue_slot *slot, uint64_t offset, uint64_t op)
+                                          struct queue_slot *slot, uint64_t offset, uint64_t op,
+                                          const bool reading)
 {
     slot->offset = offset;
     slot->written = 0;
     slot->op = op;
     slot->submit_ns = 0;
-    stamp_sectors(e->buf + (size_t)slot->index * e->block_size, e->block_size, offset,
-                  e->op_base + op);
+    if (!reading)
+        stamp_sectors(e->buf + (size_t)slot->index * e->block_size, e->block_size, offset,
+                      e->op_base + op);
     q->b->prepare(q->state, e, slot);
     q->pending[q->npending++] = slot;
 }
@@ -109,10 +111,13 @@ static DISKIO_ALWAYS_INLINE bool trace_has_room(const struct engine_phase *ph,
 }
 
 static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
-                                             struct queue *q, const enum diskio_pattern pattern,
-                                             const bool tracing)
+                                             struct queue *q, const bool reading,
+                                             const enum diskio_pattern pattern, const bool tracing)
 {
     const volatile sig_atomic_t *const stop = e->stop;
+    /* config.verify: checked after the op was reaped, with others still
+     * in flight (a check, not a measurement) */
+    const bool verifying = reading && e->cfg->verify;
     const unsigned batch = e->cfg->batch ? e->cfg->batch : 1;
     uint64_t issued = 0, completed = 0, in_flight = 0;
     unsigned nparked = 0;
@@ -135,7 +140,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     issuing = false;
                     break;
                 }
-                queue_op(e, q, q->parked[--nparked], offset, issued++);
+                queue_op(e, q, q->parked[--nparked], offset, issued++, reading);
                 if (q->npending >= batch && nparked > 0)
                     queue_submit(e, q, &in_flight, &issuing, false);
             }
@@ -163,8 +168,10 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
             if (DISKIO_UNLIKELY(res <= 0 || slot->written + (uint64_t)res < e->block_size)) {
                 if (res <= 0) {
                     if (!e->error) {
-                        e->error = res < 0 ? (int)res : -DISKIO_E_SHORT_WRITE;
-                        e->error_during = "write";
+                        e->error = res < 0   ? (int)res
+                                   : reading ? -DISKIO_E_SHORT_READ
+                                             : -DISKIO_E_SHORT_WRITE;
+                        e->error_during = reading ? "read" : "write";
                         e->error_op = slot->op;
                     }
                     issuing = false;
@@ -176,6 +183,16 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 q->pending[q->npending++] = slot;
                 if (q->npending >= batch && i + 1 < got)
                     queue_submit(e, q, &in_flight, &issuing, false);
+                continue;
+            }
+            if (verifying && DISKIO_UNLIKELY(!verify_block(
+                                 e, e->buf + (size_t)slot->index * e->block_size, slot->offset))) {
+                if (!e->error) {
+                    e->error = -DISKIO_E_VERIFY;
+                    e->error_during = "verify";
+                    e->error_op = slot->op;
+                }
+                issuing = false;
                 continue;
             }
             if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
@@ -191,7 +208,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     issuing = false;
                     continue;
                 }
-                queue_op(e, q, slot, offset, issued++);
+                queue_op(e, q, slot, offset, issued++, reading);
                 /* one request per system call unless --batch says more; the
                  * last one goes out at the top of the loop, where uring
                  * also waits for the next completion in the same call */
@@ -267,5 +284,17 @@ void engine_run_queued(struct engine *e, struct engine_phase *ph)
         e->error_during = "setup";
         return;
     }
-    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue);
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue, false);
+}
+
+/* The same over a read backend (aio-read, uring-read): no stamps. */
+void engine_run_queued_read(struct engine *e, struct engine_phase *ph)
+{
+    ph->done = 0;
+    if (!e->queue) {
+        e->error = -EINVAL;
+        e->error_during = "setup";
+        return;
+    }
+    ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue, true);
 }

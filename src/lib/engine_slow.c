@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,46 @@ ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offs
         }
         n = pwrite(fd, buf + done, len - done, (off_t)(offset + done));
     }
+}
+
+ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first)
+{
+    uint64_t done = 0;
+    ssize_t n = first;
+    for (;;) {
+        if (n < 0) {
+            if (errno != EINTR)
+                return -errno;
+        } else if (n == 0) {
+            /* the end of the file: the test file is shorter than its size */
+            return -DISKIO_E_SHORT_READ;
+        } else {
+            done += (uint64_t)n;
+            if (done == len)
+                return (ssize_t)len;
+        }
+        n = pread(fd, buf + done, len - done, (off_t)(offset + done));
+    }
+}
+
+bool verify_block(const struct engine *e, const unsigned char *buf, uint64_t offset)
+{
+    const uint64_t words = e->block_size / sizeof(uint64_t);
+    const uint64_t first = offset / e->block_size * words;
+    for (uint64_t i = 0; i < words; i++) {
+        uint64_t got;
+        memcpy(&got, buf + i * sizeof(got), sizeof(got));
+        if (got != fill_word(e->cfg->seed, first + i))
+            return false;
+    }
+    return true;
+}
+
+void read_wrap(struct engine *e)
+{
+    /* untimed: before the op's clock starts; a failure only leaves pages
+     * cached, which the device figures show */
+    (void)posix_fadvise(e->fd, 0, 0, POSIX_FADV_DONTNEED);
 }
 
 int sync_retry(int fd, int (*sync_fn)(int))

@@ -70,6 +70,16 @@ static void aio_prepare(void *state, struct engine *e, struct queue_slot *slot)
     cb->data = slot;
 }
 
+static void aio_prepare_read(void *state, struct engine *e, struct queue_slot *slot)
+{
+    struct aio_state *s = state;
+    struct iocb *cb = &s->cbs[slot->index];
+    unsigned char *buf = e->buf + (size_t)slot->index * e->block_size + slot->written;
+    io_prep_pread(cb, e->fd, buf, (size_t)(e->block_size - slot->written),
+                  (long long)(slot->offset + slot->written));
+    cb->data = slot;
+}
+
 static int aio_submit(void *state, struct queue_slot *const *slots, unsigned n, unsigned *taken,
                       bool wait)
 {
@@ -104,6 +114,16 @@ static int aio_reap(void *state, struct queue_done *done, unsigned max, uint64_t
 const struct queue_backend aio_backend = {
     .setup = aio_setup,
     .prepare = aio_prepare,
+    .submit = aio_submit,
+    .reap = aio_reap,
+    .reap_during = "getevents",
+    .teardown = aio_teardown,
+};
+
+/* Mode aio-read: the same with reads. */
+const struct queue_backend aio_read_backend = {
+    .setup = aio_setup,
+    .prepare = aio_prepare_read,
     .submit = aio_submit,
     .reap = aio_reap,
     .reap_during = "getevents",

@@ -84,6 +84,17 @@ static void uring_prepare(void *state, struct engine *e, struct queue_slot *slot
     io_uring_sqe_set_data(sqe, slot);
 }
 
+static void uring_prepare_read(void *state, struct engine *e, struct queue_slot *slot)
+{
+    struct uring_state *s = state;
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
+    unsigned char *buf = e->buf + (size_t)slot->index * e->block_size + slot->written;
+    io_uring_prep_read_fixed(sqe, 0, buf, (unsigned)(e->block_size - slot->written),
+                             slot->offset + slot->written, (int)slot->index);
+    sqe->flags |= IOSQE_FIXED_FILE;
+    io_uring_sqe_set_data(sqe, slot);
+}
+
 /* Submit what is queued; when the engine reaps next (wait), also wait
  * for a completion in the same system call (at queue depth 1 that halves
  * the syscalls per op), otherwise return at once so that the next
@@ -137,6 +148,16 @@ const struct queue_backend uring_backend = {
     .reap_during = "wait",
     .teardown = uring_teardown,
 };
+
+/* Mode uring-read: the same with reads. */
+const struct queue_backend uring_read_backend = {
+    .setup = uring_setup,
+    .prepare = uring_prepare_read,
+    .submit = uring_submit,
+    .reap = uring_reap,
+    .reap_during = "wait",
+    .teardown = uring_teardown,
+};
 #else
 static int uring_setup(struct engine *e, unsigned depth, void **state, const char **during)
 {
@@ -145,6 +166,10 @@ static int uring_setup(struct engine *e, unsigned depth, void **state, const cha
 }
 
 const struct queue_backend uring_backend = {
+    .setup = uring_setup,
+    .reap_during = "wait",
+};
+const struct queue_backend uring_read_backend = {
     .setup = uring_setup,
     .reap_during = "wait",
 };

@@ -79,6 +79,41 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
                            .queued = true,
                            .run = engine_run_queued,
                            .backend = &uring_backend},
+    /* pread through the page cache.  Uncached by default: before the
+     * measured ops the file is made durable and its pages dropped
+     * (POSIX_FADV_DONTNEED), so every read goes to the device as far as
+     * readahead lets it; config.cached reads the file once instead, so
+     * every read is a copy from memory (hdparm -T against -t). */
+    [DISKIO_MODE_READ] = {.name = "read",
+                          .open_flags = 0,
+                          .open_flags_text = "O_RDONLY",
+                          .reads = true,
+                          .run = engine_run_read},
+    /* pread on O_DIRECT: every read is a device request of block_size */
+    [DISKIO_MODE_DIRECT_READ] = {.name = "direct-read",
+                                 .open_flags = O_DIRECT,
+                                 .open_flags_text = "O_RDONLY|O_DIRECT",
+                                 .direct = true,
+                                 .reads = true,
+                                 .run = engine_run_read},
+    /* libaio reads, iodepth in flight (backend: mode_aio.c) */
+    [DISKIO_MODE_AIO_READ] = {.name = "aio-read",
+                              .open_flags = O_DIRECT,
+                              .open_flags_text = "O_RDONLY|O_DIRECT",
+                              .direct = true,
+                              .queued = true,
+                              .reads = true,
+                              .run = engine_run_queued_read,
+                              .backend = &aio_read_backend},
+    /* io_uring reads with registered file and buffers (backend: mode_uring.c) */
+    [DISKIO_MODE_URING_READ] = {.name = "uring-read",
+                                .open_flags = O_DIRECT,
+                                .open_flags_text = "O_RDONLY|O_DIRECT",
+                                .direct = true,
+                                .queued = true,
+                                .reads = true,
+                                .run = engine_run_queued_read,
+                                .backend = &uring_read_backend},
 };
 
 const struct mode_ops *mode_ops_of(enum diskio_mode mode)
@@ -121,20 +156,27 @@ bool diskio_mode_syncs(enum diskio_mode mode)
     return ops && ops->syncs;
 }
 
+bool diskio_mode_is_read(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->reads;
+}
+
 static const char *const pattern_names[] = {
     [DISKIO_PATTERN_SEQ] = "seq",
     [DISKIO_PATTERN_RAND] = "rand",
     [DISKIO_PATTERN_APPEND] = "append",
+    [DISKIO_PATTERN_CREATE] = "create",
 };
 
 const char *diskio_pattern_name(enum diskio_pattern p)
 {
-    return (unsigned)p <= DISKIO_PATTERN_APPEND ? pattern_names[p] : NULL;
+    return (unsigned)p <= DISKIO_PATTERN_CREATE ? pattern_names[p] : NULL;
 }
 
 int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
 {
-    for (unsigned p = 0; p <= DISKIO_PATTERN_APPEND; p++) {
+    for (unsigned p = 0; p <= DISKIO_PATTERN_CREATE; p++) {
         if (name && strcmp(name, pattern_names[p]) == 0) {
             *out = (enum diskio_pattern)p;
             return 0;

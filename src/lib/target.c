@@ -273,19 +273,32 @@ fail:
     return rc;
 }
 
+#define SPLITMIX_GAMMA UINT64_C(0x9e3779b97f4a7c15)
+
+static inline uint64_t splitmix_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
 void random_bytes(unsigned char *buf, size_t len, uint64_t *state)
 {
     /* splitmix64: fast, and every 8 bytes differ, so no two blocks (nor
      * two 512-byte sectors) of the stream repeat */
     uint64_t x = *state;
     for (size_t i = 0; i + sizeof(uint64_t) <= len; i += sizeof(uint64_t)) {
-        uint64_t z = (x += UINT64_C(0x9e3779b97f4a7c15));
-        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-        z ^= z >> 31;
+        uint64_t z = splitmix_mix(x += SPLITMIX_GAMMA);
         memcpy(buf + i, &z, sizeof(z));
     }
     *state = x;
+}
+
+/* splitmix64 is a counter: word n of a stream is known without the words
+ * before it, so a reader can check any block of the fill on its own. */
+uint64_t fill_word(uint64_t seed, uint64_t n)
+{
+    return splitmix_mix((seed ^ FILL_SEED_MIX) + (n + 1) * SPLITMIX_GAMMA);
 }
 
 int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64_t seed,
@@ -329,7 +342,7 @@ int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64
     unsigned char *block = malloc(buf_len);
     if (!block)
         return -ENOMEM;
-    uint64_t state = seed ^ UINT64_C(0x5851f42d4c957f2d);
+    uint64_t state = seed ^ FILL_SEED_MIX;
     for (uint64_t pos = t->written; pos < size;) {
         if (stop && *stop) {
             rc = -DISKIO_E_INTERRUPTED;

@@ -32,6 +32,8 @@ const char *diskio_strerror(int err)
         return "The target was replaced, renamed or removed by someone else";
     case DISKIO_E_NO_SPACE: return "The filesystem has too little free space for the test file";
     case DISKIO_E_DEVICE_BUSY: return "The block device is mounted or in use";
+    case DISKIO_E_SHORT_READ: return "A read returned no data: the file ended early";
+    case DISKIO_E_VERIFY: return "The data read back differs from what was written";
     default:
         /* strerror() may use a shared buffer for unknown numbers;
          * strerrordesc_np() returns static text or NULL */

@@ -36,7 +36,10 @@ START_TEST(test_defaults_run_every_mode_for_two_seconds)
     char err[512];
     ck_assert_int_eq(t_parse(&o, err, sizeof(err), "/tmp", NULL), 0);
     ck_assert_str_eq(o.target, "/tmp");
-    ck_assert_uint_eq(o.nmodes, DISKIO_MODE_COUNT);
+    /* every write mode; the read modes are asked for by name */
+    ck_assert_uint_eq(o.nmodes, DISKIO_MODE_URING + 1);
+    for (size_t i = 0; i < o.nmodes; i++)
+        ck_assert(!diskio_mode_is_read(o.modes[i]));
     ck_assert_uint_eq(o.nsizes, 1);
     ck_assert_uint_eq(o.block_sizes[0], 8192);
     ck_assert_uint_eq(o.runtime_ns, CLI_DEFAULT_RUNTIME_NS);
@@ -121,6 +124,12 @@ START_TEST(test_mode_list_and_all)
     ck_assert_int_eq(o.modes[1], DISKIO_MODE_AIO);
     ck_assert(o.modes_explicit);
     ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-m", "all", "d", NULL), 0);
+    ck_assert_uint_eq(o.nmodes, DISKIO_MODE_URING + 1);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-m", "all-reads", "d", NULL), 0);
+    ck_assert_uint_eq(o.nmodes, 4);
+    for (size_t i = 0; i < o.nmodes; i++)
+        ck_assert(diskio_mode_is_read(o.modes[i]));
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-m", "all,all-reads", "d", NULL), 0);
     ck_assert_uint_eq(o.nmodes, DISKIO_MODE_COUNT);
 }
 END_TEST
