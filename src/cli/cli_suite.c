@@ -213,8 +213,7 @@ static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int 
         snprintf(row->note_buf, sizeof(row->note_buf),
                  "not run: --bs %" PRIu64 " is larger than --suite-max-bs %" PRIu64,
                  row->opt.block_sizes[0], top->suite_max_bs);
-        row->note = row->note_buf;
-        return 0;
+        return 0; /* row->note is set once the rows stop moving (suite_load) */
     }
     if (top->size_given)
         row->opt.file_size = top->file_size;
@@ -371,6 +370,9 @@ int suite_load(const char *what, const struct cli_options *top, struct suite *s,
         return cli_fail(err, err_size, "--suite: cannot open %s: %s", s->path, strerror(errno));
     int rc = parse_file(s, in, top, err, err_size);
     fclose(in);
+    for (size_t r = 0; r < s->nrows; r++)
+        if (s->rows[r].note_buf[0])
+            s->rows[r].note = s->rows[r].note_buf;
     if (rc == 0 && top->suite_runs)
         s->runs = top->suite_runs;
     return rc;
