@@ -9,7 +9,9 @@ results of one machine are its repetitions, and so are runs of one result
 that repeat the same parameters, and the repetitions diskio --repeat kept
 in a run.  Runs are matched by what makes their
 figures comparable: mode, block size, pattern, queue depth, sync_every and
-the submission batch.
+the submission batch, and for the runs of a suite (diskio --suite) the
+row they are ("SEQ1M Q8T1 read"), so that two results of one suite are
+compared row by row.
 """
 
 import os
@@ -28,10 +30,11 @@ METRICS = {
     "write_mean": ("write", "mean", False, "ns"),
     "sync_mean": ("sync", "mean", False, "ns"),
     "ops_per_s": (None, "ops_per_s", True, "/s"),
+    "mb_per_s": (None, "mb_per_s", True, "MB/s"),
 }
 DEFAULT_METRICS = ("mean",)
 DETAIL_METRICS = ("mean", "p50", "p99", "p99_9", "write_mean", "sync_mean",
-                  "ops_per_s")
+                  "ops_per_s", "mb_per_s")
 
 
 @dataclass
@@ -58,9 +61,12 @@ class Row:
 
 def run_key(run):
     p = run.parameters
-    return (run.mode, p.get("block_size"), p.get("pattern") or "seq",
-            p.get("iodepth") or 1, p.get("sync_every") or 1,
-            p.get("batch") or 1)
+    key = (run.mode, p.get("block_size"), p.get("pattern") or "seq",
+           p.get("iodepth") or 1, p.get("sync_every") or 1,
+           p.get("batch") or 1)
+    if run.suite_row is not None:
+        key += (run.suite_row.name,)
+    return key
 
 
 def size_label(nbytes):
@@ -72,8 +78,9 @@ def size_label(nbytes):
 
 def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
-    qd32 batch32."""
-    mode, block_size, pattern, iodepth, sync_every, batch = key
+    qd32 batch32; a suite's row first: SEQ1M Q8T1 read (aio-read 1 MiB
+    qd8)."""
+    mode, block_size, pattern, iodepth, sync_every, batch = key[:6]
     words = [mode, size_label(block_size)]
     if iodepth > 1:
         words.append(f"qd{iodepth}")
@@ -83,6 +90,8 @@ def run_label(key):
         words.append(pattern)
     if sync_every > 1:
         words.append(f"every {sync_every}")
+    if len(key) > 6:
+        return f"{key[6]} ({' '.join(words)})"
     return " ".join(words)
 
 
@@ -193,8 +202,9 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
         raise InputError(" ".join(r.path for env in envs for r in env.results),
                          None,
                          "no run of the baseline matches a run of another "
-                         "environment (mode, block size, pattern, iodepth "
-                         "and sync_every must agree)",
+                         "environment (mode, block size, pattern, iodepth, "
+                         "sync_every and, for a suite's runs, the suite row "
+                         "must agree)",
                          "run the same modes and options on each machine")
     return {"baseline": base, "environments": envs, "rows": rows,
             "missing": missing, "min_change": min_change, "metrics": metrics}

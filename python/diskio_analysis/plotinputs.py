@@ -28,6 +28,12 @@ class PlotRun:
     buckets: list          # [(lowest_ns, highest_ns, count)]
     series: str = ""       # legend: environment and mode (and size)
     pattern: str = "seq"   # seq, rand or append
+    # diskio --suite: the suite's name and title, the row's column ("read",
+    # "write") and each repetition's MB/s (the run's own when measured once)
+    suite: str = None
+    suite_title: str = None
+    column: str = None
+    mb_per_s_runs: list = None
 
 
 def environment_name(result):
@@ -50,10 +56,18 @@ def plot_runs(result):
         mean, count, buckets = total.need("mean", "count", "buckets")
         if not count:
             continue
-        runs.append(PlotRun(env, run.mode, run.parameters["block_size"],
-                            float(ops_per_s), float(mb_per_s), mean / 1000.0,
-                            count, buckets,
-                            pattern=run.parameters.get("pattern") or "seq"))
+        plot_run = PlotRun(env, run.mode, run.parameters["block_size"],
+                           float(ops_per_s), float(mb_per_s), mean / 1000.0,
+                           count, buckets,
+                           pattern=run.parameters.get("pattern") or "seq")
+        if run.suite_row is not None:
+            plot_run.suite = result.suite.name
+            plot_run.suite_title = result.suite.title
+            plot_run.column = run.suite_row.column
+            reps = [rep.mb_per_s for rep in run.repetitions or []
+                    if rep.complete and rep.mb_per_s is not None]
+            plot_run.mb_per_s_runs = reps or [float(mb_per_s)]
+        runs.append(plot_run)
     return runs
 
 
