@@ -213,6 +213,7 @@ static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int 
         snprintf(row->note_buf, sizeof(row->note_buf),
                  "not run: --bs %" PRIu64 " is larger than --suite-max-bs %" PRIu64,
                  row->opt.block_sizes[0], top->suite_max_bs);
+        row->left_out = true;
         return 0; /* row->note is set once the rows stop moving (suite_load) */
     }
     if (top->size_given)
@@ -463,6 +464,8 @@ void suite_print(const struct suite *s, FILE *out)
     int widths[16];
     size_t ncolumns = 0;
     for (size_t r = 0; r < s->nrows; r++) {
+        if (s->rows[r].left_out)
+            continue;
         size_t c = 0;
         while (c < ncolumns && strcmp(columns[c], s->rows[r].column) != 0)
             c++;
@@ -479,7 +482,7 @@ void suite_print(const struct suite *s, FILE *out)
     }
     int width = 5;
     for (size_t r = 0; r < s->nrows; r++)
-        if (display_width(s->rows[r].label) > width)
+        if (!s->rows[r].left_out && display_width(s->rows[r].label) > width)
             width = display_width(s->rows[r].label);
 
     fprintf(out, "\nsuite %s%s%s: %s of %u run%s per row\n", s->name, s->title ? ": " : "",
@@ -491,7 +494,12 @@ void suite_print(const struct suite *s, FILE *out)
     for (size_t c = 0; c < ncolumns; c++)
         print_padded(out, columns[c], widths[c]);
     fputc('\n', out);
+    size_t left_out = 0;
     for (size_t r = 0; r < s->nrows; r++) {
+        if (s->rows[r].left_out) {
+            left_out++;
+            continue;
+        }
         bool seen = false;
         for (size_t q = 0; q < r && !seen; q++)
             seen = strcmp(s->rows[q].label, s->rows[r].label) == 0;
@@ -509,6 +517,9 @@ void suite_print(const struct suite *s, FILE *out)
         fputc('\n', out);
     }
     for (size_t r = 0; r < s->nrows; r++)
-        if (s->rows[r].note)
+        if (s->rows[r].note && !s->rows[r].left_out)
             fprintf(out, "  %s %s: %s\n", s->rows[r].label, s->rows[r].column, s->rows[r].note);
+    if (left_out)
+        fprintf(out, "  %zu row%s with a larger --bs than --suite-max-bs left out\n", left_out,
+                left_out == 1 ? "" : "s");
 }

@@ -35,6 +35,7 @@ struct suite_row {
     int argc;
     struct cli_options opt; /* one mode, one block size */
     const char *note;       /* not run: why (static text) */
+    bool left_out;          /* by --suite-max-bs: not shown in the view */
     char note_buf[160];
     struct suite_figure *figures; /* one per repetition measured */
     size_t nfigures;

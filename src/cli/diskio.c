@@ -555,8 +555,24 @@ int main(int argc, char **argv)
     bool usable[DISKIO_MODE_COUNT];
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
         usable[m] = true;
-    if (is_suite)
+    if (is_suite) {
         suite_check_rows(&suite, target, result, opt.quiet);
+        size_t runnable = 0;
+        for (size_t r = 0; r < suite.nrows; r++)
+            runnable += !suite.rows[r].note;
+        if (!runnable) {
+            fprintf(stderr,
+                    "diskio: none of the rows of suite %s (%s) can run at %s; see the "
+                    "notes above\n",
+                    suite.name, suite.path, opt.target);
+            diskio_result_free(result);
+            current_target = NULL;
+            release_target(target);
+            out_file_discard(&output);
+            out_file_discard(&trace);
+            return EXIT_TARGET;
+        }
+    }
     for (size_t m = 0; m < opt.nmodes && !is_suite; m++) {
         enum diskio_mode mode = opt.modes[m];
         if (!usable[mode] || (rc = diskio_target_check_mode(target, mode)) == 0)

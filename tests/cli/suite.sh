@@ -79,6 +79,11 @@ for label in "SEQ1M Q8T1" "SEQ1M Q1T1" "RND4K Q32T1" "RND4K Q1T1"; do
         t_fail "crystal row $label missing or incomplete: $(cat "$t_scratch/crystal.txt")"
 done
 
+grep -q "^  12 rows with a larger --bs than --suite-max-bs left out" "$t_scratch/sweep.txt" &&
+    ! grep -q "^512 KiB" "$t_scratch/sweep.txt" &&
+    t_ok "the sweep view counts the rows --suite-max-bs left out instead of listing them" ||
+    t_fail "the sweep view's left-out rows: $(cat "$t_scratch/sweep.txt")"
+
 # ---- the sweep view: mean and spread, rows above --suite-max-bs left out ----
 "$PYTHON" - "$t_scratch/sweep.json" "$t_scratch/sweep.txt" mean 12 <<'PY' &&
 import json, re, statistics, sys
@@ -162,6 +167,38 @@ t_expect_status 2 "a workload option beside --suite" -- "$DISKIO" --suite "$t_sc
     --mode fsync "$dir"
 grep -q "^diskio: --mode: with --suite the suite's rows set the workload" "$t_scratch/stderr" &&
     t_ok "--mode beside --suite is refused by name" || t_fail "$(cat "$t_scratch/stderr")"
+# ---- a filesystem that refuses O_DIRECT: its rows are not run, with the reason ----
+if [ "$(id -u)" -eq 0 ] && mkdir "$t_scratch/ramfs" &&
+    mount -t ramfs ramfs "$t_scratch/ramfs" 2>/dev/null; then
+    trap 'umount "$t_scratch/ramfs" 2>/dev/null; rm -rf "$t_scratch"' EXIT
+    cat >"$t_scratch/direct.suite" <<'SUITE'
+suite direct
+row "8K" direct --mode direct --bs 8k
+row "8K" synced --mode fdatasync --bs 8k
+SUITE
+    t_expect_status 0 "a suite with an O_DIRECT row on ramfs" -- "$DISKIO" --suite \
+        "$t_scratch/direct.suite" --count 20 --size 1m -o "$t_scratch/direct.json" "$t_scratch/ramfs"
+    grep -q "row 8K direct (.*direct.suite:2): not run: mode direct needs O_DIRECT, which the filesystem (ramfs) refuses" \
+        "$t_scratch/stderr" && t_ok "the O_DIRECT row is named, with its file:line, and not run" ||
+        t_fail "no note for the O_DIRECT row: $(cat "$t_scratch/stderr")"
+    "$PYTHON" -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["suite"]["rows"]
+assert rows[0]["run"] is None and "O_DIRECT" in rows[0]["note"], rows
+assert rows[1]["run"] == 0 and rows[1]["note"] is None, rows
+' "$t_scratch/direct.json" && t_ok "the result keeps the row, its run null and the reason" ||
+        t_fail "the result's rows: $(cat "$t_scratch/direct.json")"
+    t_expect_status 3 "crystal on ramfs: no row can run" -- "$DISKIO" --suite-path "$suites" \
+        --suite crystal $short "$t_scratch/ramfs"
+    grep -q "none of the rows of suite crystal .* can run at" "$t_scratch/stderr" &&
+        t_ok "a suite none of whose rows can run there is a target error" ||
+        t_fail "$(cat "$t_scratch/stderr")"
+    t_expect_empty_dir "$t_scratch/ramfs" "nothing left on ramfs"
+    umount "$t_scratch/ramfs"
+else
+    echo "skip: the O_DIRECT rows on ramfs need root and ramfs"
+fi
+
 t_expect_status 2 "--suite-runs without --suite" -- "$DISKIO" --suite-runs 3 "$dir"
 t_expect_empty_dir "$dir" "nothing created by the usage errors"
 t_done
