@@ -60,10 +60,10 @@ struct cli_options {
      * suite's); which of the options that override every row's were given */
     const char *suite;
     const char *suite_path;
-    unsigned suite_runs;
-    uint64_t suite_max_bs;
-    bool size_given, timing_given, warmup_given;
     const char *workload_option; /* the first option a suite's rows set */
+    uint64_t suite_max_bs;
+    unsigned suite_runs;
+    bool size_given, timing_given, warmup_given;
 };
 
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option

@@ -27,7 +27,7 @@
 #define SUITE_LINE_MAX 1024
 #define SUITE_ROWS_MAX 256
 #define SUITE_TOKENS_MAX 64
-#define SUITE_FILE_MAX (256 * 1024)
+#define SUITE_FILE_MAX ((size_t)256 * 1024)
 
 /* Options a row may not give: they belong to the whole command (outputs,
  * the target, repetitions) or would nest suites. */
