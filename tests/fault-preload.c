@@ -10,8 +10,9 @@
  *     own test file, not its result) fails with errno E, and so does every
  *     one after it, as a device that died would (EIO is 5);
  *   DISKIO_TEST_SIGNAL_AFTER_OPEN=S: right after the first open() of a
- *     path containing S returns, the process sends itself SIGTERM (a
- *     signal that lands between two chosen steps);
+ *     path containing S returns (S = O_TMPFILE: the first open of an
+ *     unnamed file), the process sends itself SIGTERM (a signal that
+ *     lands between two chosen steps);
  *   DISKIO_TEST_SWAP_AFTER_LSTAT=P, DISKIO_TEST_SWAP_WITH=Q: right after
  *     the first lstat() of exactly P returns, Q is renamed onto P (another
  *     program replacing the file between a check and an open).
@@ -22,6 +23,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,11 +88,14 @@ int fsync(int fd)
     return misbehave(real, fd, "fsync");
 }
 
-static int after_open(int fd, const char *path)
+static int after_open(int fd, const char *path, int flags)
 {
     static int done;
     const char *match = getenv("DISKIO_TEST_SIGNAL_AFTER_OPEN");
-    if (fd >= 0 && !done && match && *match && strstr(path, match)) {
+    bool matched = match && *match &&
+                   (strcmp(match, "O_TMPFILE") == 0 ? (flags & O_TMPFILE) == O_TMPFILE
+                                                    : strstr(path, match) != NULL);
+    if (fd >= 0 && !done && matched) {
         done = 1;
         raise(SIGTERM);
     }
@@ -109,7 +114,7 @@ int open(const char *path, int flags, ...)
         mode = (mode_t)va_arg(ap, int);
         va_end(ap);
     }
-    return after_open(real(path, flags, mode), path);
+    return after_open(real(path, flags, mode), path, flags);
 }
 
 int open64(const char *path, int flags, ...)
@@ -124,7 +129,7 @@ int open64(const char *path, int flags, ...)
         mode = (mode_t)va_arg(ap, int);
         va_end(ap);
     }
-    return after_open(real(path, flags, mode), path);
+    return after_open(real(path, flags, mode), path, flags);
 }
 
 static int after_lstat(int rc, const char *path)

@@ -3,7 +3,8 @@
  * Description: a test hook, loaded with LD_PRELOAD, for a filesystem
  * without RENAME_NOREPLACE (sshfs and other FUSE filesystems):
  * renameat2() with RENAME_NOREPLACE fails with EINVAL, as the kernel
- * answers for a filesystem that does not implement the flag.  With
+ * answers for a filesystem that does not implement the flag, and open()
+ * with O_TMPFILE fails with EOPNOTSUPP, as on FUSE: no unnamed files.  With
  * DISKIO_TEST_NO_LINK=1, link() and linkat() fail with EPERM too, as on a
  * filesystem without hard links.  At exit it reports on stderr how often
  * it refused, so a test can see that it did.
@@ -17,7 +18,32 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <stdarg.h>
+
 static unsigned long refused_renames, refused_links;
+
+/* open() and open64(): O_TMPFILE refused, the rest passed on */
+#define OPEN_WITHOUT_TMPFILE(name)                                                                 \
+    int name(const char *path, int flags, ...)                                                     \
+    {                                                                                              \
+        static int (*real)(const char *, int, ...);                                                \
+        if ((flags & O_TMPFILE) == O_TMPFILE) {                                                    \
+            errno = EOPNOTSUPP;                                                                    \
+            return -1;                                                                             \
+        }                                                                                          \
+        mode_t mode = 0;                                                                           \
+        if (flags & O_CREAT) {                                                                     \
+            va_list ap;                                                                            \
+            va_start(ap, flags);                                                                   \
+            mode = (mode_t)va_arg(ap, int);                                                        \
+            va_end(ap);                                                                            \
+        }                                                                                          \
+        if (!real)                                                                                 \
+            real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, #name);                       \
+        return real(path, flags, mode);                                                            \
+    }
+OPEN_WITHOUT_TMPFILE(open)
+OPEN_WITHOUT_TMPFILE(open64)
 
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
               unsigned int flags)

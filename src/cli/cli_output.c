@@ -1,13 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * diskio's output files (result and traces): created next to their final
- * name and renamed into place when complete, so that no reader ever sees
- * half a file, and an existing file is never replaced without --force.
+ * diskio's output files (result and traces): written where no reader can
+ * see them and given their name only when complete, so that no reader
+ * ever sees half a file, and an existing file is never replaced without
+ * --force.
+ *
+ * Where the filesystem has O_TMPFILE the file is written without any
+ * name, in its final directory, and linked in when whole (linkat() fails
+ * rather than replace): a crash, SIGKILL or a failed write leaves
+ * nothing behind, there is no temporary name anyone could plant or
+ * diskio could remove by mistake, and no moment with two names.
+ * Elsewhere (sshfs and other FUSE filesystems, NFS) it is written as
+ * PATH.tmp.PID and renamed into place.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +48,49 @@ bool out_file_allowed(const char *path, bool force)
     return true;
 }
 
+/* An unnamed file in path's directory (O_TMPFILE), or -1 when the
+ * filesystem (or kernel) has none, or when PATH.tmp.PID would be too
+ * long a name there (it is the name a result is kept under when path
+ * cannot be had, and the one --force renames from): the caller then uses
+ * the named temporary, which also reports a directory that is missing or
+ * not writable, or the name that is too long. */
+static int open_unnamed(const char *path)
+{
+#ifdef O_TMPFILE
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    char *dir = !slash          ? strdup(".")
+                : slash == path ? strdup("/")
+                                : strndup(path, (size_t)(slash - path));
+    if (!dir)
+        return -1;
+    char suffix[32];
+    int suffix_len = snprintf(suffix, sizeof(suffix), ".tmp.%ld", (long)getpid());
+    long name_max = pathconf(dir, _PC_NAME_MAX);
+    int fd = -1;
+    if (name_max <= 0 || strlen(base) + (size_t)suffix_len <= (size_t)name_max)
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    free(dir);
+    return fd;
+#else
+    (void)path;
+    return -1;
+#endif
+}
+
 int out_file_open(struct out_file *f, const char *path, bool force)
 {
     f->path = path;
+    f->tmp_path = NULL;
     if (!out_file_allowed(path, force))
         return -1;
+    int unnamed = open_unnamed(path);
+    if (unnamed >= 0) {
+        f->stream = fdopen(unnamed, "w");
+        if (f->stream)
+            return 0;
+        close(unnamed);
+    }
     size_t len = strlen(path) + 32;
     f->tmp_path = malloc(len);
     if (!f->tmp_path) {
@@ -107,6 +155,20 @@ const char *out_write_hint(int err)
     }
 }
 
+/* Give the unnamed file fd the name name: linkat() fails with EEXIST
+ * rather than replace anything.  0 or -errno. */
+static int link_unnamed(int fd, const char *name)
+{
+    char proc[64];
+    snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno != ENOENT)
+        return -errno;
+    /* no /proc: the same by descriptor (needs CAP_DAC_READ_SEARCH) */
+    return linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH) == 0 ? 0 : -errno;
+}
+
 /* Put tmp in place as path: never over an existing path without force.
  * Returns 0 or -errno; *no_link says that the filesystem supports neither
  * way of doing it without replacing. */
@@ -135,6 +197,59 @@ static int put_in_place(const char *tmp, const char *path, bool force, bool *no_
     return 0;
 }
 
+/* out_file_commit() for a file written without a name (O_TMPFILE); rc
+ * is what writing and syncing it came to.  Closing it without a link
+ * releases it: nothing is left under any name. */
+static enum out_saved commit_unnamed(struct out_file *f, bool force, int rc)
+{
+    const int fd = fileno(f->stream);
+    char kept[PATH_MAX + 32];
+    snprintf(kept, sizeof(kept), "%s.tmp.%ld", f->path, (long)getpid());
+    enum out_saved saved = OUT_SAVED;
+    if (rc != 0) {
+        fprintf(stderr,
+                "diskio: could not write %s: %s; %s. Nothing was left under that name or a "
+                "temporary one.\n",
+                f->path, strerror(-rc), out_write_hint(-rc));
+        saved = OUT_LOST;
+    } else if (force) {
+        /* replace path in one step: linked under the kept name, then
+         * renamed over it */
+        if ((rc = link_unnamed(fd, kept)) < 0) {
+            fprintf(stderr, "diskio: could not give %s its name: %s; nothing was saved\n", f->path,
+                    strerror(-rc));
+            saved = OUT_LOST;
+        } else if (rename(kept, f->path) != 0) {
+            fprintf(stderr,
+                    "diskio: could not rename %s to %s: %s; the complete file is %s: rename it "
+                    "yourself\n",
+                    kept, f->path, strerror(errno), kept);
+            saved = OUT_KEPT;
+        }
+    } else if ((rc = link_unnamed(fd, f->path)) == -EEXIST) {
+        if (link_unnamed(fd, kept) == 0) {
+            fprintf(stderr,
+                    "diskio: %s appeared during the run and was left alone; the complete "
+                    "file is %s: rename it yourself, or add --force next time to replace it\n",
+                    f->path, kept);
+            saved = OUT_KEPT;
+        } else {
+            fprintf(stderr,
+                    "diskio: %s appeared during the run and was left alone, and %s is taken "
+                    "too; nothing was saved under either name\n",
+                    f->path, kept);
+            saved = OUT_LOST;
+        }
+    } else if (rc < 0) {
+        fprintf(stderr, "diskio: could not give %s its name: %s; nothing was saved\n", f->path,
+                strerror(-rc));
+        saved = OUT_LOST;
+    }
+    fclose(f->stream);
+    f->stream = NULL;
+    return saved;
+}
+
 /* Flush, make durable and put in place.  A file not written whole is
  * removed: nothing truncated is ever left, under its name or a temporary
  * one.  A whole file that cannot be put in place stays under its
@@ -153,6 +268,8 @@ enum out_saved out_file_commit(struct out_file *f, bool force, int write_error)
     while (rc == 0 && fsync(fileno(f->stream)) != 0)
         if (errno != EINTR)
             rc = -errno;
+    if (!f->tmp_path)
+        return commit_unnamed(f, force, rc);
     if (fclose(f->stream) != 0 && rc == 0)
         rc = -errno;
     f->stream = NULL;

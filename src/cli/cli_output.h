@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* diskio's output files: temporary name, renamed into place when whole. */
+/* diskio's output files: written unnamed (or under a temporary name) and
+ * named when whole. */
 #ifndef DISKIO_CLI_OUTPUT_H
 #define DISKIO_CLI_OUTPUT_H
 
@@ -13,7 +14,7 @@
 
 struct out_file {
     const char *path; /* final name */
-    char *tmp_path;
+    char *tmp_path;   /* PATH.tmp.PID, or NULL while written unnamed (O_TMPFILE) */
     FILE *stream;
     int slot; /* 0 .. OUT_FILE_SLOTS-1, for out_file_unlink_pending() */
 };
@@ -29,7 +30,9 @@ enum out_saved {
 
 /* Whether path may be created (or replaced, with force); says why not. */
 bool out_file_allowed(const char *path, bool force);
-/* Create PATH.tmp.PID to write to.  0, or -1 with a message printed. */
+/* Create an unnamed file in PATH's directory to write to (O_TMPFILE), or
+ * where the filesystem has none PATH.tmp.PID.  0, or -1 with a message
+ * printed. */
 int out_file_open(struct out_file *f, const char *path, bool force);
 /* Remove the temporary file and forget it. */
 void out_file_discard(struct out_file *f);

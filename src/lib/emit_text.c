@@ -119,9 +119,24 @@ static void row(FILE *out, const char *name, const char *qual, const char *bs, c
 }
 
 /* What is under the target's filesystem: a loop device's backing file,
- * an overlay's upper layer. */
+ * an overlay's upper layer, and the devices of a filesystem that has no
+ * one device of its own (btrfs over several, md/dm members). */
 static void text_layers(FILE *out, const struct env *env)
 {
+    const struct devstat_set *set = env_devices(env);
+    if (!env_get(env, "target.device.name") && set && set->n > 0) {
+        for (unsigned depth = 0, shown = 1; shown; depth++) {
+            shown = 0;
+            for (size_t i = 0; i < set->n; i++) {
+                if (set->dev[i].depth != depth)
+                    continue;
+                fputs(shown++ ? ", " : depth ? "  under them " : "  on devices ", out);
+                show(out, set->dev[i].name);
+            }
+            if (shown)
+                fputc('\n', out);
+        }
+    }
     const char *backing = env_get(env, "target.loop.backing_file");
     if (backing) {
         const char *fs = env_get(env, "target.loop.backing_filesystem");

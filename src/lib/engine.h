@@ -51,8 +51,9 @@ struct engine {
     const struct diskio_config *cfg;
     int fd;
     /* pool_blocks distinct random blocks of block_size bytes (see
-     * data_pool_blocks() in engine.c); a queued mode's request i uses
-     * block i */
+     * data_pool_blocks() in engine.c); consecutive ops write from
+     * different blocks, in the queued modes too (the least recently
+     * freed block goes next) */
     unsigned char *buf;
     uint64_t pool_blocks;
     uint64_t block_size;
@@ -90,7 +91,10 @@ struct engine {
  * a request in the queue, hand the queue to the kernel and collect what
  * completed: fio's queue/commit/getevents split, with three hooks. */
 struct queue_slot {
-    unsigned index; /* the request's buffer: e->buf + index * block_size */
+    unsigned index; /* the slot's own number, 0..depth-1 (its iocb) */
+    /* the pool block the request writes from: e->buf + block * block_size,
+     * taken for each new op from the blocks no request in flight uses */
+    uint64_t block;
     uint64_t offset;
     uint64_t written;   /* bytes done by earlier parts of a short write */
     uint64_t op;        /* op number within the phase */

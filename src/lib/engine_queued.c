@@ -9,9 +9,11 @@
  * An op's latency runs from just before the submit that carries it to
  * just after the reap that returns it, so it includes the submission
  * call and any time the completion waited to be reaped: what an
- * application using the same interface would see.  Each request owns
- * its buffer, so stamps of requests in flight cannot overwrite each
- * other.  The hooks are called through pointers once per op (prepare)
+ * application using the same interface would see.  Each new op takes
+ * the pool block freed longest ago (a FIFO of the blocks no request in
+ * flight uses), so stamps of requests in flight cannot overwrite each
+ * other, and consecutive ops write different data whatever the depth
+ * (at depth 1 a fixed per-slot buffer would repeat one block).  The hooks are called through pointers once per op (prepare)
  * and once per batch (submit, reap); the clock is read by the engine
  * around submit and by the backend right after its wait returns.
  */
@@ -47,11 +49,36 @@ struct queue {
     struct queue_slot **pending; /* prepared since the last submit */
     struct queue_slot **parked;  /* free, waiting for the trace to be written */
     struct queue_done *done;
+    /* the pool blocks no request uses, oldest first: a ring of
+     * pool_blocks entries holding free_count of them from free_head */
+    uint64_t *free_blocks;
+    uint64_t free_head, free_count, pool_blocks;
     unsigned npending;
     unsigned depth;
 };
 
-/* A new op in slot: stamp its block (a write) and queue it. */
+/* The pool block freed longest ago; there is always one, since the pool
+ * holds at least one block per request in flight. */
+static DISKIO_ALWAYS_INLINE uint64_t block_take(struct queue *q)
+{
+    uint64_t block = q->free_blocks[q->free_head];
+    if (++q->free_head == q->pool_blocks)
+        q->free_head = 0;
+    q->free_count--;
+    return block;
+}
+
+static DISKIO_ALWAYS_INLINE void block_give_back(struct queue *q, uint64_t block)
+{
+    uint64_t at = q->free_head + q->free_count;
+    if (at >= q->pool_blocks)
+        at -= q->pool_blocks;
+    q->free_blocks[at] = block;
+    q->free_count++;
+}
+
+/* A new op in slot: take a pool block for its data, stamp it (a write)
+ * and queue it.  A read reads into its block. */
 static DISKIO_ALWAYS_INLINE void queue_op(struct engine *e, struct queue *q,
                                           struct queue_slot *slot, uint64_t offset, uint64_t op,
                                           const bool reading)
@@ -60,8 +87,9 @@ static DISKIO_ALWAYS_INLINE void queue_op(struct engine *e, struct queue *q,
     slot->written = 0;
     slot->op = op;
     slot->submit_ns = 0;
+    slot->block = block_take(q);
     if (!reading)
-        stamp_sectors(e->buf + (size_t)slot->index * e->block_size, e->block_size, offset,
+        stamp_sectors(e->buf + (size_t)slot->block * e->block_size, e->block_size, offset,
                       e->op_base + op);
     q->b->prepare(q->state, e, slot);
     q->pending[q->npending++] = slot;
@@ -167,6 +195,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
             in_flight--;
             if (DISKIO_UNLIKELY(res <= 0 || slot->written + (uint64_t)res < e->block_size)) {
                 if (res <= 0) {
+                    block_give_back(q, slot->block);
                     if (!e->error) {
                         e->error = res < 0   ? (int)res
                                    : reading ? -DISKIO_E_SHORT_READ
@@ -186,7 +215,8 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 continue;
             }
             if (verifying && DISKIO_UNLIKELY(!verify_block(
-                                 e, e->buf + (size_t)slot->index * e->block_size, slot->offset))) {
+                                 e, e->buf + (size_t)slot->block * e->block_size, slot->offset))) {
+                block_give_back(q, slot->block);
                 if (!e->error) {
                     e->error = -DISKIO_E_VERIFY;
                     e->error_during = "verify";
@@ -195,6 +225,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 issuing = false;
                 continue;
             }
+            block_give_back(q, slot->block);
             if (!queued_op_done(e, ph, slot->op, slot->submit_ns, reaped_ns, &completed, tracing))
                 issuing = false;
             if (issuing && issued < ph->limit) {
@@ -249,8 +280,10 @@ int engine_queue_open(struct engine *e, const char **during)
     q->pending = calloc(q->depth, sizeof(*q->pending));
     q->done = calloc(q->depth, sizeof(*q->done));
     q->parked = calloc(q->depth, sizeof(*q->parked));
+    q->pool_blocks = e->pool_blocks;
+    q->free_blocks = calloc(q->pool_blocks, sizeof(*q->free_blocks));
     e->queue = q;
-    if (!q->slots || !q->pending || !q->done || !q->parked) {
+    if (!q->slots || !q->pending || !q->done || !q->parked || !q->free_blocks) {
         engine_queue_close(e);
         *during = "setup";
         return -ENOMEM;
@@ -270,8 +303,19 @@ void engine_queue_close(struct engine *e)
     free(q->pending);
     free(q->done);
     free(q->parked);
+    free(q->free_blocks);
     free(q);
     e->queue = NULL;
+}
+
+/* Nothing is in flight between phases: every pool block is free (an
+ * interrupted phase may have dropped prepared requests). */
+static void queue_reset_pool(struct queue *q)
+{
+    for (uint64_t b = 0; b < q->pool_blocks; b++)
+        q->free_blocks[b] = b;
+    q->free_head = 0;
+    q->free_count = q->pool_blocks;
 }
 
 /* One phase (warmup or measured) over the queue engine_queue_open() made
@@ -284,6 +328,7 @@ void engine_run_queued(struct engine *e, struct engine_phase *ph)
         e->error_during = "setup";
         return;
     }
+    queue_reset_pool(e->queue);
     ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue, false);
 }
 
@@ -296,5 +341,6 @@ void engine_run_queued_read(struct engine *e, struct engine_phase *ph)
         e->error_during = "setup";
         return;
     }
+    queue_reset_pool(e->queue);
     ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, queued_loop, e, ph, e->queue, true);
 }

@@ -64,7 +64,7 @@ static void aio_prepare(void *state, struct engine *e, struct queue_slot *slot)
 {
     struct aio_state *s = state;
     struct iocb *cb = &s->cbs[slot->index];
-    unsigned char *buf = e->buf + (size_t)slot->index * e->block_size + slot->written;
+    unsigned char *buf = e->buf + (size_t)slot->block * e->block_size + slot->written;
     io_prep_pwrite(cb, e->fd, buf, (size_t)(e->block_size - slot->written),
                    (long long)(slot->offset + slot->written));
     cb->data = slot;
@@ -74,7 +74,7 @@ static void aio_prepare_read(void *state, struct engine *e, struct queue_slot *s
 {
     struct aio_state *s = state;
     struct iocb *cb = &s->cbs[slot->index];
-    unsigned char *buf = e->buf + (size_t)slot->index * e->block_size + slot->written;
+    unsigned char *buf = e->buf + (size_t)slot->block * e->block_size + slot->written;
     io_prep_pread(cb, e->fd, buf, (size_t)(e->block_size - slot->written),
                   (long long)(slot->offset + slot->written));
     cb->data = slot;

@@ -49,24 +49,17 @@ static int uring_setup(struct engine *e, unsigned depth, void **state, const cha
         *during = "io_uring_setup";
         return rc;
     }
-    struct iovec *iov = calloc(depth, sizeof(*iov));
-    if (!iov) {
-        uring_teardown(s);
-        *during = "setup";
-        return -ENOMEM;
-    }
-    for (unsigned i = 0; i < depth; i++) {
-        iov[i].iov_base = e->buf + (size_t)i * e->block_size;
-        iov[i].iov_len = (size_t)e->block_size;
-    }
-    if ((rc = io_uring_register_buffers(&s->ring, iov, depth)) < 0 ||
+    /* the whole data pool is one registered buffer: a fixed write may
+     * take any range inside it, so every op can write from its own pool
+     * block (the pool is at most 256 MiB, under the 1 GiB a registered
+     * buffer may span) */
+    struct iovec pool = {.iov_base = e->buf, .iov_len = (size_t)(e->pool_blocks * e->block_size)};
+    if ((rc = io_uring_register_buffers(&s->ring, &pool, 1)) < 0 ||
         (rc = io_uring_register_files(&s->ring, &e->fd, 1)) < 0) {
-        free(iov);
         uring_teardown(s);
         *during = "register";
         return rc;
     }
-    free(iov);
     *state = s;
     return 0;
 }
@@ -77,9 +70,9 @@ static void uring_prepare(void *state, struct engine *e, struct queue_slot *slot
     struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
     /* the ring has iodepth entries and at most iodepth ops are queued or
      * in flight, so an entry is always free */
-    unsigned char *buf = e->buf + (size_t)slot->index * e->block_size + slot->written;
+    unsigned char *buf = e->buf + (size_t)slot->block * e->block_size + slot->written;
     io_uring_prep_write_fixed(sqe, 0, buf, (unsigned)(e->block_size - slot->written),
-                              slot->offset + slot->written, (int)slot->index);
+                              slot->offset + slot->written, 0);
     sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data(sqe, slot);
 }
@@ -88,9 +81,9 @@ static void uring_prepare_read(void *state, struct engine *e, struct queue_slot 
 {
     struct uring_state *s = state;
     struct io_uring_sqe *sqe = io_uring_get_sqe(&s->ring);
-    unsigned char *buf = e->buf + (size_t)slot->index * e->block_size + slot->written;
+    unsigned char *buf = e->buf + (size_t)slot->block * e->block_size + slot->written;
     io_uring_prep_read_fixed(sqe, 0, buf, (unsigned)(e->block_size - slot->written),
-                             slot->offset + slot->written, (int)slot->index);
+                             slot->offset + slot->written, 0);
     sqe->flags |= IOSQE_FIXED_FILE;
     io_uring_sqe_set_data(sqe, slot);
 }

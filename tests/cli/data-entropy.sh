@@ -5,8 +5,9 @@
 # diskio than from real data: a copy of the test file taken mid-run
 # (diskio stopped with SIGSTOP) compresses to no less than 99% with zlib
 # over 128 KiB records, and at least 99% of its 8 KiB blocks are distinct;
-# a small file overwritten many times over (the written stream) likewise
-# (issue 10, item 3).
+# a small file overwritten many times over (the written stream) likewise,
+# in the queued modes too, where at queue depth 1 every op used to write
+# from the one slot's buffer (issue 10, item 3).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
@@ -38,8 +39,22 @@ copy_midrun "$t_scratch/a" "$t_scratch/file.copy" --mode async --bs 8k --size 32
 copy_midrun "$t_scratch/b" "$t_scratch/stream.copy" --mode async --bs 8k --size 1m --pattern rand
 # the same with writes larger than the records
 copy_midrun "$t_scratch/c" "$t_scratch/big.copy" --mode async --bs 256k --size 16m
+# the queued modes' stream at depth 1 and 4 (O_DIRECT: where the scratch
+# filesystem has it)
+queued=""
+for m in aio uring; do
+    for qd in 1 4; do
+        if "$DISKIO" --quiet --mode $m --count 1 --size 1m "$t_scratch" >/dev/null 2>&1; then
+            copy_midrun "$t_scratch/$m$qd" "$t_scratch/$m$qd.copy" --mode $m --iodepth $qd \
+                --bs 8k --size 1m --pattern rand
+            queued="$queued $m$qd"
+        else
+            echo "# $m: not available on this filesystem or kernel, not checked"
+        fi
+    done
+done
 
-for f in file stream big; do
+for f in file stream big $queued; do
     "$PYTHON3" - "$t_scratch/$f.copy" <<'PY' && t_ok "$f: incompressible and distinct" ||
 import sys, zlib
 data = open(sys.argv[1], "rb").read()

@@ -67,13 +67,14 @@ status=$?
     t_ok "an inherited SIGHUP ignore is kept (nohup): run completed" ||
     t_fail "nohup: exit $status"
 
-# a signal before the first run, right after FILE.tmp.PID is created
+# a signal before the first run, right after the output file is created
+# (unnamed, O_TMPFILE)
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
 if [ -f "$preload" ]; then
     dir="$t_scratch/early"
     mkdir "$dir"
-    t_expect_status 143 "SIGTERM right after the output temporary is created" -- \
-        env LD_PRELOAD="$preload" DISKIO_TEST_SIGNAL_AFTER_OPEN=".tmp." \
+    t_expect_status 143 "SIGTERM right after the output file is created" -- \
+        env LD_PRELOAD="$preload" DISKIO_TEST_SIGNAL_AFTER_OPEN=O_TMPFILE \
         "$DISKIO" --mode fsync --count 100 --quiet --output "$dir.json" "$dir"
     ls "$dir.json".tmp.* >/dev/null 2>&1 && t_fail "early SIGTERM: temporary output left"
     t_expect_empty_dir "$dir" "early SIGTERM: no test file left"

@@ -86,4 +86,17 @@ t_expect_status 0 "--force without RENAME_NOREPLACE" -- env LD_PRELOAD="$preload
     DISKIO_TEST_NO_LINK=1 "$DISKIO" -q $quick --force --output "$t_scratch/forced.json" "$dir"
 whole_result "$t_scratch/forced.json" 1 && t_ok "--force replaced the file" || t_fail "forced"
 t_expect_empty_dir "$dir" "test files removed"
+
+# diskio keeps its pid across exec: the temporary's name is known in advance
+echo precious >"$t_scratch/victim"
+t_expect_status 3 "symlink planted at FILE.tmp.PID" -- env LD_PRELOAD="$preload" sh -c \
+    'ln -s "$0/victim" "$0/tmpplanted.json.tmp.$$" && exec "$@"' "$t_scratch" "$DISKIO" \
+    --count 5 --output "$t_scratch/tmpplanted.json" "$dir"
+[ "$(cat "$t_scratch/victim")" = "precious" ] && t_ok "not written through the planted symlink" ||
+    t_fail "written through the planted symlink"
+[ -e "$t_scratch/tmpplanted.json" ] && t_fail "an output appeared"
+grep -q "temporary name $t_scratch/tmpplanted.json.tmp.[0-9]* is taken" "$t_scratch/stderr" &&
+    t_ok "message names the planted temporary" || t_fail "message: $(cat "$t_scratch/stderr")"
+rm -f "$t_scratch"/tmpplanted.json.tmp.*
+t_expect_empty_dir "$dir" "nothing measured after a planted temporary"
 t_done

@@ -71,11 +71,19 @@ PY
 fi
 
 # Interrupted during the second round: the runs keep the first round and
-# what the second measured, and say they are incomplete.
-mkdir "$t_scratch/int"
+# what the second measured, and say they are incomplete.  The first
+# round's end is seen, whatever the machine's load, by its last trace
+# file getting its name (a trace is named when its run ends).
+mkdir "$t_scratch/int" "$t_scratch/int-traces"
 t_spawn "$DISKIO" --mode fdatasync,async --runtime 1 --size 256k --repeat 4 \
-    --output "$t_scratch/int.json" "$t_scratch/int"
-sleep 2.6
+    --trace "$t_scratch/int-traces/t.csv" --output "$t_scratch/int.json" "$t_scratch/int"
+waited=0
+while [ ! -e "$t_scratch/int-traces/t.async-8192-r1.csv" ] && [ $waited -lt 600 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+done
+[ -e "$t_scratch/int-traces/t.async-8192-r1.csv" ] || t_fail "the first round did not end in 60 s"
+sleep 0.3
 kill -INT "$t_pid"
 wait "$t_pid"
 status=$?
