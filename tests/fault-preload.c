@@ -13,6 +13,11 @@
  *     path containing S returns (S = O_TMPFILE: the first open of an
  *     unnamed file), the process sends itself SIGTERM (a signal that
  *     lands between two chosen steps);
+ *   DISKIO_TEST_CORRUPT_AFTER_SYNC=N, DISKIO_TEST_CORRUPT_OFFSET=O: right
+ *     after the Nth fsync() or fdatasync() of the test file returns, the
+ *     byte at offset O of that file is inverted through a descriptor of
+ *     its own and made durable, as storage that returns other data than
+ *     it was given would (the fill's sync is the first);
  *   DISKIO_TEST_SWAP_AFTER_LSTAT=P, DISKIO_TEST_SWAP_WITH=Q: right after
  *     the first lstat() of exactly P returns, Q is renamed onto P (another
  *     program replacing the file between a check and an open).
@@ -50,6 +55,24 @@ static int is_test_file(int fd)
     return strstr(path, "diskio-test.") != NULL;
 }
 
+static void corrupt(int fd, off_t offset, int (*real)(int))
+{
+    char link[64];
+    unsigned char byte;
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    int own = open(link, O_RDWR);
+    if (own < 0 || pread(own, &byte, 1, offset) != 1) {
+        perror("fault-preload: corrupt");
+        if (own >= 0)
+            close(own);
+        return;
+    }
+    byte = (unsigned char)~byte;
+    if (pwrite(own, &byte, 1, offset) != 1 || real(own) != 0)
+        perror("fault-preload: corrupt");
+    close(own);
+}
+
 static int misbehave(int (*real)(int), int fd, const char *name)
 {
     if (!real)
@@ -69,7 +92,10 @@ static int misbehave(int (*real)(int), int fd, const char *name)
         errno = (int)env_number("DISKIO_TEST_FAIL_ERRNO");
         return -1;
     }
-    return real(fd);
+    int rc = real(fd);
+    if (rc == 0 && call == env_number("DISKIO_TEST_CORRUPT_AFTER_SYNC"))
+        corrupt(fd, (off_t)env_number("DISKIO_TEST_CORRUPT_OFFSET"), real);
+    return rc;
 }
 
 int fdatasync(int fd)

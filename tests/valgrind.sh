@@ -2,7 +2,8 @@
 # shellcheck disable=SC2086 # $small and $supp are option lists, split on purpose
 # SPDX-License-Identifier: MIT
 # Description: memcheck the diskio command on complete runs of every mode
-# (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
+# (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, the
+# read modes with --verify and --cached, the create pattern, a
 # --rate run), on an interrupted run (SIGINT) and on the usage and target
 # error paths.  Any valgrind error (invalid access, uninitialised value,
 # definite/indirect/possible leak) fails the test.
@@ -101,6 +102,10 @@ vg 0 rate-fdatasync -- --count 30 --rate 5000 -m fdatasync --trace "$scratch/rat
 vg 0 bs-sweep-append -- --count 30 --bs 4k,64k --size 1m --mode fsync,direct-dsync \
     --pattern append "$d"
 vg 0 sync-every -- --count 30 --bs 4k --size 1m --mode fdatasync --sync-every 4 "$d"
+vg 0 read-modes-verify -- $small --mode all-reads --iodepth 4 --pattern rand --verify \
+    --format json --output "$scratch/reads.json" "$d"
+vg 0 read-cached -- $small --mode read --cached "$d"
+vg 0 create-aio -- --count 30 --bs 4k --size 64k --mode fsync,aio --iodepth 4 --pattern create "$d"
 vg 0 help -- --help
 vg 2 usage-error -- --bs 3 "$d"
 vg 3 target-error -- $small --mode fsync "$scratch/no/such/dir/file"

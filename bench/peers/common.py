@@ -12,7 +12,7 @@ from diskio_analysis.errors import ToolError
 PROG = "compare-peers"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 SRCDIR = os.path.dirname(HERE)
-GROUPS = ("overhead", "accuracy", "qd", "memory", "record")
+GROUPS = ("overhead", "accuracy", "qd", "read", "memory", "record")
 MIB = 1 << 20
 KIB = 1 << 10
 

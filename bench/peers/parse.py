@@ -29,6 +29,8 @@ def read_diskio_result(path, count):
             raise Fail("diskio run incomplete: %s" % run.error)
         m = {"ops_s": run.need("ops_per_s"), "mean_ns": total.need("mean"),
              "p50_ns": total.need("p50"), "ops": run.ops}
+        if run.mb_per_s is not None:
+            m["mb_s"] = run.mb_per_s
         if run.parts.get("sync"):
             m["write_mean_ns"] = run.need_part("write").need("mean")
             m["sync_mean_ns"] = run.parts["sync"].need("mean")
@@ -57,9 +59,11 @@ def parse_fio(text, case):
         job = j["jobs"][0]
         if job.get("error"):
             raise Fail("fio job error %s" % job["error"])
-        w = job["write"]
+        w = job["read" if case.get("group") == "read" else "write"]
         m = {"ops_s": w["iops"], "ops": w["total_ios"], "mean_ns": w["lat_ns"]["mean"],
              "p50_ns": (w["lat_ns"].get("percentile") or {}).get("50.000000")}
+        if w.get("bw_bytes") is not None:
+            m["mb_s"] = w["bw_bytes"] / 1e6
         if case["mode"] in ("fsync", "fdatasync") and case.get("engine", "psync") == "psync":
             s = job.get("sync") or {}
             sl = s.get("lat_ns") or {}

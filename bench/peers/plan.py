@@ -69,6 +69,32 @@ def qd_cases(args, env):
     return cases
 
 
+# The read group: diskio's read modes against fio's equivalent jobs, on
+# the same file size, with no warmup (fio has none).  A random case reads
+# at most a quarter of the file's blocks, so that neither tool reads a
+# block twice often (a repeat is a cache hit in buffered mode for both); a
+# sequential one at most the file once.  (name, bs, pattern, ops per
+# --count)
+READ_MODES = ("read", "direct-read")
+READ_SHAPES = (("4 KiB rand", 4096, "rand", 4), ("1 MiB seq", MIB, "seq", 1))
+
+
+def read_cases(args):
+    n, smoke = args.count, args.smoke
+    size = 16 * MIB if smoke else 256 * MIB
+    cases = []
+    for mode in READ_MODES:
+        for shape, bs, pattern, per_n in READ_SHAPES:
+            blocks = size // bs
+            count = min(blocks // 4 if pattern == "rand" else blocks,
+                        50 if smoke else n * per_n)
+            c = {"group": "read", "name": "%s %s" % (mode, shape), "mode": mode,
+                 "bs": bs, "pattern": pattern, "where": "dir", "size": size,
+                 "count": count, "warmup": 0, "timeout": 300 + count * 0.01}
+            cases.append((c, ["diskio", "fio"]))
+    return cases
+
+
 def plan(args, env):
     """The cases of one round: list of (case, [tools])."""
     cases = []
@@ -78,4 +104,6 @@ def plan(args, env):
         cases += accuracy_cases(args)
     if "qd" in args.only:
         cases += qd_cases(args, env)
+    if "read" in args.only:
+        cases += read_cases(args)
     return cases

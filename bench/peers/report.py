@@ -59,6 +59,9 @@ def peer_label(group, case, tool):
     if tool == "fio":
         if group == "qd":
             return "fio " + ("io_uring" if case.startswith("uring") else "libaio")
+        if group == "read":
+            return "fio psync " + ("direct=1" if case.startswith("direct") else
+                                   "buffered, invalidate=1")
         return "fio psync"
     if tool == "pg_test_fsync":
         return "pg_test_fsync " + {"fsync": "fsync", "fdatasync": "fdatasync",
@@ -68,11 +71,19 @@ def peer_label(group, case, tool):
 
 
 HEAD = ["group", "case", "tool", "ops/s", "mean µs", "p50 µs", "spread", "rounds",
-        "dev writes/op"]
+        "device I/O per op"]
 
 
 def fmt_dev(r):
-    """Device write requests and merges per op (qd rows), "" elsewhere."""
+    """Device write requests and merges per op (qd rows), device reads per
+    op and KiB per read (read rows), "" elsewhere."""
+    if r.get("group") == "read":
+        reads, kib = r.get("dev_reads_per_op"), r.get("dev_kib_per_read")
+        if reads is None:
+            return ""
+        return "%.3f reads (%s KiB each), %s MB/s" % (
+            reads, "—" if kib is None else "%.0f" % kib,
+            "—" if r.get("mb_per_s") is None else "%.1f" % r["mb_per_s"])
     w, m = r.get("dev_writes_per_op"), r.get("dev_merges_per_op")
     if w is None:
         return ""
@@ -82,7 +93,7 @@ def fmt_dev(r):
 def table_rows(summary):
     rows = []
     for r in summary:
-        spr = r["spread_ops"] if r["group"] in ("overhead", "qd") else r["spread_mean"]
+        spr = r["spread_ops"] if r["group"] in ("overhead", "qd", "read") else r["spread_mean"]
         rows.append([r["group"], r["case"], peer_label(r["group"], r["case"], r["tool"]),
                      fmt_rate(r["ops_per_s"]), fmt_us(r["mean_ns"]), fmt_us(r["p50_ns"]),
                      fmt_pct(spr), "%d%s" % (r["n"], " (%d failed)" % r["failed"] if r["failed"] else ""),

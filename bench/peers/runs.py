@@ -23,7 +23,16 @@ FIO_FLAGS = {
     "odsync": ["--sync=dsync"],
     "direct": ["--direct=1"],
     "direct-dsync": ["--direct=1", "--sync=dsync"],
+    # buffered reads from a cold cache: fio drops the file's pages before
+    # the job (invalidate=1, its default, said here) and, like diskio,
+    # advises random or sequential access (fadvise_hint=1, its default);
+    # O_DIRECT reads need none of it
+    "read": ["--invalidate=1", "--fadvise_hint=1"],
+    "direct-read": ["--direct=1"],
 }
+# fio's --rw for a case: the read modes read, sequentially or at random
+# (with replacement, as diskio draws its offsets: norandommap)
+READ_RW = {"seq": ["--rw=read"], "rand": ["--rw=randread", "--norandommap=1"]}
 SYSBENCH_FLAGS = {
     "async": ["--file-fsync-freq=0"],
     "fsync": ["--file-fsync-freq=1", "--file-fsync-mode=fsync"],
@@ -50,10 +59,12 @@ IOPING_FLAGS = {
 def run_diskio(env, case, d):
     out = os.path.join(d, "result.json")
     cmd = [env.tools["diskio"]["path"], "--mode", case["mode"], "--bs", str(case["bs"]),
-           "--count", str(case["count"]), "--size", str(case["size"]), "--warmup", "10",
-           "--quiet", "--output", out]
+           "--count", str(case["count"]), "--size", str(case["size"]),
+           "--warmup", str(case.get("warmup", 10)), "--quiet", "--output", out]
     if case.get("iodepth", 1) > 1:
         cmd += ["--iodepth", str(case["iodepth"])]
+    if case.get("pattern"):
+        cmd += ["--pattern", case["pattern"]]
     cmd.append(d)
     r = checked(env.runner.run(cmd, cwd=d, env=env.diskio_env, timeout=case["timeout"]),
                 "diskio")
@@ -76,9 +87,10 @@ def run_bare(env, case, d, timed=True, same_offset=False):
 
 def fio_cmd(env, case, d, path, extra):
     engine = case.get("engine", "psync")
+    rw = READ_RW[case["pattern"]] if case.get("group") == "read" else ["--rw=write"]
     cmd = [env.tools["fio"]["path"], "--name=w", "--filename=" + path,
            "--size=%d" % case["size"], "--io_size=%d" % (case["count"] * case["bs"]),
-           "--bs=%d" % case["bs"], "--rw=write", "--ioengine=" + engine,
+           "--bs=%d" % case["bs"]] + rw + ["--ioengine=" + engine,
            "--fallocate=none", "--lat_percentiles=1", "--output-format=json",
            "--output=" + os.path.join(d, "fio.json")]
     if engine in ("libaio", "io_uring"):
@@ -156,29 +168,34 @@ def run_pg(env, case, d):
     return out, {"wall_s": wall}
 
 
-def device_writes(d):
-    """(write requests, write merges) completed so far by the block device
-    holding directory d (/sys/dev/block/MAJ:MIN/stat, fields 5 and 6), or
-    None where there is none (tmpfs) or no /sys."""
+def device_stat(d):
+    """(reads, read sectors, write requests, write merges) completed so
+    far by the block device holding directory d (/sys/dev/block/MAJ:MIN/
+    stat, fields 1, 3, 5 and 6; a partition's own), or None where there is
+    none (tmpfs) or no /sys."""
     st = os.stat(d).st_dev
     try:
         with open("/sys/dev/block/%d:%d/stat" % (os.major(st), os.minor(st))) as f:
             fields = f.read().split()
-        return int(fields[4]), int(fields[5])
+        return int(fields[0]), int(fields[2]), int(fields[4]), int(fields[5])
     except (OSError, IndexError, ValueError):
         return None
 
 
 def with_device_io(d, figures_run):
-    """Run figures_run() and add the device's write requests and merges per
-    op over the whole tool run (its fill or layout included, a few hundred
-    requests against tens of thousands of ops) to its figures."""
-    before = device_writes(d)
+    """Run figures_run() and add the device's requests per op over the
+    whole tool run to its figures: write requests and merges (its fill or
+    layout included, a few hundred requests against tens of thousands of
+    ops), read requests and KiB per read (the fills read nothing)."""
+    before = device_stat(d)
     m, r = figures_run()
-    after = device_writes(d)
+    after = device_stat(d)
     if before and after and m and m.get("ops"):
-        m["dev_writes_per_op"] = (after[0] - before[0]) / m["ops"]
-        m["dev_merges_per_op"] = (after[1] - before[1]) / m["ops"]
+        reads, sectors, writes, merges = (a - b for a, b in zip(after, before))
+        m["dev_writes_per_op"] = writes / m["ops"]
+        m["dev_merges_per_op"] = merges / m["ops"]
+        m["dev_reads_per_op"] = reads / m["ops"]
+        m["dev_kib_per_read"] = sectors / 2.0 / reads if reads else None
     return m, r
 
 
@@ -186,7 +203,7 @@ def run_one(env, case, tool):
     """(figures, run record) of one tool on one case, in a new directory."""
     d = env.rundir(case["where"])
     try:
-        if case["group"] == "qd" and tool in ("diskio", "fio"):
+        if case["group"] in ("qd", "read") and tool in ("diskio", "fio"):
             return with_device_io(d, lambda: run_diskio(env, case, d) if tool == "diskio"
                                   else run_fio(env, case, d))
         if tool == "diskio":

@@ -45,6 +45,9 @@ def summarize(rounds, used):
             "sync_mean_ns": median([m.get("sync_mean_ns") for m in ms]),
             "dev_writes_per_op": median([m.get("dev_writes_per_op") for m in ms]),
             "dev_merges_per_op": median([m.get("dev_merges_per_op") for m in ms]),
+            "dev_reads_per_op": median([m.get("dev_reads_per_op") for m in ms]),
+            "dev_kib_per_read": median([m.get("dev_kib_per_read") for m in ms]),
+            "mb_per_s": median([m.get("mb_s") for m in ms]),
         })
     return rows
 
@@ -126,6 +129,32 @@ def round_targets(rounds, used):
                 "qd-%s-%d" % (mode, depth), "qd",
                 "%s O_DIRECT 8 KiB qd%d: diskio IOPS ÷ fio %s" % (
                     mode, depth, "libaio" if mode == "aio" else "io_uring"), rs, ">=", 1.0))
+    return t + read_targets(rounds, used)
+
+
+def read_targets(rounds, used):
+    """diskio's read modes against fio's equivalent jobs: IOPS and MB/s
+    within noise (10%), and the same device reads per op (within 10%,
+    and never fewer than 0.05 apart: the readahead of a sequential read
+    makes few requests)."""
+    from .plan import READ_MODES, READ_SHAPES
+    t = []
+    for mode in READ_MODES:
+        for shape, _, _, _ in READ_SHAPES:
+            case = "%s %s" % (mode, shape)
+            rs = paired(rounds, used, case, "diskio", "fio", "ops_s")
+            if not rs:
+                continue
+            tid = "read-%s-%s" % (mode, shape.replace(" ", "-").lower())
+            what = "%s %s: diskio %%s ÷ fio %s" % (
+                mode, shape, "buffered, invalidate=1" if mode == "read" else "direct=1")
+            t.append(ratio_target(tid + "-iops", "read", what % "IOPS", rs, "within", 0.10))
+            t.append(ratio_target(tid + "-mbs", "read", what % "MB/s",
+                                  paired(rounds, used, case, "diskio", "fio", "mb_s"),
+                                  "within", 0.10))
+            dev = paired(rounds, used, case, "diskio", "fio", "dev_reads_per_op")
+            t.append(ratio_target(tid + "-dev", "read", what % "device reads per op", dev,
+                                  "within", 0.10))
     return t
 
 

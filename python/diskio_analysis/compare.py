@@ -60,10 +60,13 @@ class Row:
 
 
 def run_key(run):
+    """What makes two runs' figures comparable.  The mode says the
+    direction (a read mode's runs match read runs only); mode read's
+    cache (--cached) is part of the workload too."""
     p = run.parameters
     key = (run.mode, p.get("block_size"), p.get("pattern") or "seq",
            p.get("iodepth") or 1, p.get("sync_every") or 1,
-           p.get("batch") or 1)
+           p.get("batch") or 1, p.get("cached") is True)
     if run.suite_row is not None:
         key += (run.suite_row.name,)
     return key
@@ -78,10 +81,12 @@ def size_label(nbytes):
 
 def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
-    qd32 batch32; a suite's row first: SEQ1M Q8T1 read (aio-read 1 MiB
-    qd8)."""
-    mode, block_size, pattern, iodepth, sync_every, batch = key[:6]
+    qd32 batch32, read 1 MiB cached; a suite's row first: SEQ1M Q8T1
+    read (aio-read 1 MiB qd8)."""
+    mode, block_size, pattern, iodepth, sync_every, batch, cached = key[:7]
     words = [mode, size_label(block_size)]
+    if cached:
+        words.append("cached")
     if iodepth > 1:
         words.append(f"qd{iodepth}")
     if batch > 1:
@@ -90,8 +95,8 @@ def run_label(key):
         words.append(pattern)
     if sync_every > 1:
         words.append(f"every {sync_every}")
-    if len(key) > 6:
-        return f"{key[6]} ({' '.join(words)})"
+    if len(key) > 7:
+        return f"{key[7]} ({' '.join(words)})"
     return " ".join(words)
 
 

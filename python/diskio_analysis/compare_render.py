@@ -137,11 +137,12 @@ def render_markdown(comparison):
 
 
 def row_record(row, base):
-    mode, block_size, pattern, iodepth, sync_every, batch = row.run
+    mode, block_size, pattern, iodepth, sync_every, batch, cached = row.run
     return {
         "environment": row.environment, "baseline": base,
         "run": {"mode": mode, "block_size": block_size, "pattern": pattern,
-                "iodepth": iodepth, "sync_every": sync_every, "batch": batch},
+                "iodepth": iodepth, "sync_every": sync_every, "batch": batch,
+                "cached": cached},
         "run_label": run_label(row.run), "metric": row.metric,
         "unit": row.unit, "higher_is_better": row.higher_is_better,
         "baseline_values": row.base_values, "other_values": row.other_values,

@@ -147,6 +147,7 @@ def load_diskio_result(env, path, text, doc):
         if samples:
             usable.append((run, samples))
     descriptors = [dict(mode=run.mode, batch=run.parameters.get("batch") or 1,
+                        cached=run.parameters.get("cached") is True,
                         **{key: run.parameters[key] for key in
                            ("block_size", "pattern", "iodepth", "sync_every")})
                    for run, _ in usable]

@@ -81,9 +81,20 @@ def size_label(nbytes, letters="kmg"):
     return str(nbytes)
 
 
+# What a descriptor may leave out (files written before it existed): its
+# value then.  A read run's cache (mode read --cached) tells two runs apart
+# like their other parameters.
+DESCRIPTOR_DEFAULTS = {"batch": 1, "cached": False}
+
+
 def qualified_names(descriptors):
     """Metric prefixes for a list of runs: the mode, suffixed with what
-    tells runs of the same mode apart (@8k, @rand, @qd4, @every8)."""
+    tells runs of the same mode apart (@8k, @rand, @qd4, @every8,
+    @cached)."""
+    def value(desc, key):
+        if key in DESCRIPTOR_DEFAULTS:
+            return desc.get(key) or DESCRIPTOR_DEFAULTS[key]
+        return desc[key]
     by_mode = {}
     for desc in descriptors:
         by_mode.setdefault(desc["mode"], []).append(desc)
@@ -95,11 +106,10 @@ def qualified_names(descriptors):
                             ("pattern", str),
                             ("iodepth", lambda v: f"qd{v}"),
                             ("sync_every", lambda v: f"every{v}"),
-                            ("batch", lambda v: f"batch{v}")):
-            if len({d.get(key) or 1 if key == "batch" else d[key]
-                    for d in same_mode}) > 1:
-                qualifiers.append(render(desc.get(key) or 1 if key == "batch"
-                                         else desc[key]))
+                            ("batch", lambda v: f"batch{v}"),
+                            ("cached", lambda v: "cached" if v else "uncached")):
+            if len({value(d, key) for d in same_mode}) > 1:
+                qualifiers.append(render(value(desc, key)))
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
     return names
@@ -113,7 +123,8 @@ def unique_run_names(path, descriptors):
         if name in seen:
             raise InputError(path, None,
                              f"two runs of mode {desc['mode']} with the same "
-                             "block size, pattern, iodepth, sync_every and batch",
+                             "block size, pattern, iodepth, sync_every, batch "
+                             "and cache",
                              "split them into separate environment "
                              "directories")
         seen.add(name)

@@ -63,7 +63,13 @@ class Hist:
 DEVICE_COUNTERS = ("reads", "read_sectors", "writes", "write_merges",
                    "write_sectors", "flushes")
 DEVICE_FIGURES = ("writes_per_op", "merges_per_op", "kib_per_write",
-                  "flushes_per_op")
+                  "flushes_per_op", "reads_per_op", "read_merges_per_op",
+                  "kib_per_read")
+# counters absent in files written before the read modes
+DEVICE_COUNTERS_LATER = ("read_merges",)
+# what a run's ops do: parameters.direction (absent before the read
+# modes: "write")
+DIRECTIONS = ("write", "read")
 DEVICE_FLAGS = ("leaf", "own_io", "volatile_cache", "fua", "rotational")
 
 
@@ -90,6 +96,7 @@ class Run:
     where: str                      # JSON path: runs[0]
     mode: str
     parameters: dict
+    direction: str = "write"        # "read" for the read modes
     complete: bool = True
     error: dict = None
     ops: float = None
@@ -269,9 +276,15 @@ def read_run(src, node, where):
                             minimum=0),
         sync_every=src.get_int(params, params_where, "sync_every",
                                optional=True, minimum=0))
+    direction = src.get_string(params, params_where, "direction",
+                               optional=True) or "write"
+    if direction not in DIRECTIONS:
+        src.fail(json_path(params_where, "direction"),
+                 f"'{direction}', expected one of: {', '.join(DIRECTIONS)}")
+    parameters["direction"] = direction
     latency = src.get_object(node, where, "latency")
     latency_where = json_path(where, "latency")
-    run = Run(where, mode, parameters,
+    run = Run(where, mode, parameters, direction=direction,
               complete=node.get("complete") is not False,
               ops=src.get_number(node, where, "ops", optional=True,
                                  minimum=0),
@@ -356,6 +369,9 @@ def read_device_io(src, node, where):
     for key in DEVICE_COUNTERS:
         dev.counters[key] = src.get_int(node, where, key, minimum=0,
                                         optional=key == "flushes")
+    for key in DEVICE_COUNTERS_LATER:
+        if key in node:
+            dev.counters[key] = src.get_int(node, where, key, minimum=0)
     for key in DEVICE_FIGURES:
         dev.figures[key] = src.get_number(node, where, key, optional=True,
                                           minimum=0)

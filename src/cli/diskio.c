@@ -149,7 +149,19 @@ static int report_target_error(const char *target, int rc)
 static void report_run_error(const struct diskio_config *cfg, const struct diskio_run *run, int rc)
 {
     const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
-    if (info)
+    if (info && rc == -DISKIO_E_VERIFY) {
+        /* a sequential run's op says where: it wraps at the file's end */
+        char where[96] = "";
+        uint64_t blocks = cfg->file_size / cfg->block_size;
+        if (cfg->pattern == DISKIO_PATTERN_SEQ && blocks > 0)
+            snprintf(where, sizeof(where), " (the block at byte %" PRIu64 ")",
+                     (cfg->warmup + info->error_op) % blocks * cfg->block_size);
+        fprintf(stderr,
+                "diskio: mode %s: verify failed at op %" PRIu64 ": %s%s; the storage returned "
+                "other data than diskio wrote: check it (kernel log, SMART) before trusting "
+                "data on it\n",
+                diskio_mode_name(cfg->mode), info->error_op, diskio_strerror(rc), where);
+    } else if (info)
         fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
                 diskio_mode_name(cfg->mode), info->error_during ? info->error_during : "run",
                 info->error_op, diskio_strerror(rc));

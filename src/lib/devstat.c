@@ -27,10 +27,11 @@
 
 #include "diskio_internal.h"
 
-/* stat fields, from 0: reads 0, read sectors 2, writes 4, write merges 5,
- * write sectors 6, flushes 15 (Linux 5.5 and later) */
+/* stat fields, from 0: reads 0, read merges 1, read sectors 2, writes 4,
+ * write merges 5, write sectors 6, flushes 15 (Linux 5.5 and later) */
 enum {
     F_READS = 0,
+    F_RMERGES = 1,
     F_READ_SECTORS = 2,
     F_WRITES = 4,
     F_WMERGES = 5,
@@ -366,6 +367,7 @@ bool devstat_delta(const struct devstat_dev *dev, const struct devstat_sample *b
     out->fua = dev->fua == 1;
     out->rotational = dev->rotational == 1;
     out->reads = after->v[F_READS] - before->v[F_READS];
+    out->read_merges = after->v[F_RMERGES] - before->v[F_RMERGES];
     out->read_sectors = after->v[F_READ_SECTORS] - before->v[F_READ_SECTORS];
     out->writes = after->v[F_WRITES] - before->v[F_WRITES];
     out->write_merges = after->v[F_WMERGES] - before->v[F_WMERGES];
@@ -386,6 +388,10 @@ void devstat_figures(const struct diskio_device_io *io, uint64_t ops, struct dev
     out->flushes_per_op = ops && io->flushes_known ? (double)io->flushes / n : NAN;
     out->kib_per_write =
         io->writes ? (double)io->write_sectors * 512.0 / 1024.0 / (double)io->writes : NAN;
+    out->reads_per_op = ops ? (double)io->reads / n : NAN;
+    out->read_merges_per_op = ops ? (double)io->read_merges / n : NAN;
+    out->kib_per_read =
+        io->reads ? (double)io->read_sectors * 512.0 / 1024.0 / (double)io->reads : NAN;
 }
 
 /* ---- verdicts ---- */
@@ -396,10 +402,10 @@ static bool mode_is_sync(enum diskio_mode m)
            m == DISKIO_MODE_ODSYNC || m == DISKIO_MODE_DIRECT_DSYNC;
 }
 
-static bool mode_claims_each_write(enum diskio_mode m)
+/* The O_DIRECT modes: each op is one device request of its size. */
+static bool mode_claims_each_op(enum diskio_mode m)
 {
-    return m == DISKIO_MODE_DIRECT || m == DISKIO_MODE_DIRECT_DSYNC || m == DISKIO_MODE_AIO ||
-           m == DISKIO_MODE_URING;
+    return diskio_mode_is_direct(m);
 }
 
 unsigned devstat_judge(const struct devstat_facts *f)
@@ -411,8 +417,15 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const bool sync = f->has_config && mode_is_sync(f->mode);
     const double syncs =
         diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every : ops;
+    /* A read mode writes nothing of its own (an atime update at most) and
+     * reads what it was asked for, readahead allowing twice as much; a
+     * write mode reads nothing and writes its data and journal. */
+    const bool reads = f->has_config && diskio_mode_is_read(f->mode);
     const double bytes_allowed =
         2.0 * ((double)f->bytes + ops * (double)JOURNAL_BYTES_PER_OP) + (double)SHARED_SLACK_BYTES;
+    const double read_bytes_allowed =
+        reads ? 2.0 * (double)f->bytes + (double)SHARED_SLACK_BYTES : SHARED_READ_SECTORS * 512.0;
+    const double write_bytes_allowed = reads ? (double)SHARED_SLACK_BYTES : bytes_allowed;
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
         /* a volatile cache the syncs did not flush; O_DIRECT|O_DSYNC may
@@ -420,13 +433,13 @@ unsigned devstat_judge(const struct devstat_facts *f)
         if (sync && d->volatile_cache && d->flushes_known &&
             !(d->fua && f->mode == DISKIO_MODE_DIRECT_DSYNC) && (double)d->flushes < 0.5 * syncs)
             v |= DISKIO_VERDICT_SYNC_NOT_FLUSHED;
-        if (f->has_config && mode_claims_each_write(f->mode) && d->own_io &&
-            (double)d->write_merges > MERGES_PER_OP_MAX * ops)
+        if (f->has_config && mode_claims_each_op(f->mode) && d->own_io &&
+            (double)(reads ? d->read_merges : d->write_merges) > MERGES_PER_OP_MAX * ops)
             v |= DISKIO_VERDICT_MERGED;
         if (sync && d->leaf && d->rotational && f->sync_p50_ns < REVOLUTION_NS)
             v |= DISKIO_VERDICT_CACHE_ACK;
-        if (d->read_sectors > SHARED_READ_SECTORS ||
-            (d->own_io && (double)d->write_sectors * 512.0 > bytes_allowed))
+        if ((double)d->read_sectors * 512.0 > read_bytes_allowed ||
+            (d->own_io && (double)d->write_sectors * 512.0 > write_bytes_allowed))
             v |= DISKIO_VERDICT_SHARED;
     }
     return v;
@@ -456,6 +469,7 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
             continue;
         total->reads += d->reads;
         total->read_sectors += d->read_sectors;
+        total->read_merges += d->read_merges;
         total->writes += d->writes;
         total->write_merges += d->write_merges;
         total->write_sectors += d->write_sectors;
@@ -516,6 +530,7 @@ void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition)
         const struct diskio_device_io *add = &repetition->devices[i];
         d->reads += add->reads;
         d->read_sectors += add->read_sectors;
+        d->read_merges += add->read_merges;
         d->writes += add->writes;
         d->write_merges += add->write_merges;
         d->write_sectors += add->write_sectors;
@@ -550,8 +565,8 @@ static const struct {
      "syncs did not reach the device: not a durable latency (fewer device flushes than syncs on "
      "a volatile write cache)"},
     {DISKIO_VERDICT_MERGED, "merged",
-     "the block layer merged these writes into larger requests: the latency is not that of one "
-     "write of this size"},
+     "the block layer merged these requests into larger ones: the latency is not that of one "
+     "request of this size"},
     {DISKIO_VERDICT_CACHE_ACK, "cache_ack",
      "syncs faster than one revolution of a rotational disk: the device or hypervisor "
      "acknowledges from a cache; durability across power loss is not shown"},

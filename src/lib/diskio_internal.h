@@ -55,6 +55,8 @@ struct devstat_facts {
 /* Per-op figures of an I/O delta; NAN where ops or writes is 0. */
 struct devstat_figures {
     double writes_per_op, merges_per_op, kib_per_write, flushes_per_op;
+    /* the same for reads; NAN where ops or reads is 0 */
+    double reads_per_op, read_merges_per_op, kib_per_read;
 };
 /* Parse one line of /sys/block/NAME/stat: 0, or -EINVAL for fewer than 11
  * numbers or anything else in it. */
@@ -109,6 +111,11 @@ struct diskio_target {
      * allocated and written.  An existing file's size says nothing about
      * that (holes, fallocate()d unwritten extents). */
     uint64_t written;
+    /* [0, written) is one fill from offset 0 in blocks of fill_block bytes
+     * from fill_seed, not written over since (config.verify checks reads
+     * against it; otherwise the file is filled again for a check) */
+    bool fill_whole;
+    uint64_t fill_block, fill_seed;
 };
 /* Another open file description of the target with flags (O_WRONLY and
  * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when

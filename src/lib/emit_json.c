@@ -300,9 +300,11 @@ static void emit_device_io(FILE *out, const struct diskio_device_io *d, uint64_t
                 d->volatile_cache ? "true" : "false", d->fua ? "true" : "false",
                 d->rotational ? "true" : "false");
     fprintf(out,
-            ", \"reads\": %" PRIu64 ", \"read_sectors\": %" PRIu64 ", \"writes\": %" PRIu64
-            ", \"write_merges\": %" PRIu64 ", \"write_sectors\": %" PRIu64 ", \"flushes\": ",
-            d->reads, d->read_sectors, d->writes, d->write_merges, d->write_sectors);
+            ", \"reads\": %" PRIu64 ", \"read_merges\": %" PRIu64 ", \"read_sectors\": %" PRIu64
+            ", \"writes\": %" PRIu64 ", \"write_merges\": %" PRIu64 ", \"write_sectors\": %" PRIu64
+            ", \"flushes\": ",
+            d->reads, d->read_merges, d->read_sectors, d->writes, d->write_merges,
+            d->write_sectors);
     if (d->flushes_known)
         fprintf(out, "%" PRIu64, d->flushes);
     else
@@ -313,6 +315,9 @@ static void emit_device_io(FILE *out, const struct diskio_device_io *d, uint64_t
     json_per_op(out, "merges_per_op", f.merges_per_op);
     json_per_op(out, "kib_per_write", f.kib_per_write);
     json_per_op(out, "flushes_per_op", f.flushes_per_op);
+    json_per_op(out, "reads_per_op", f.reads_per_op);
+    json_per_op(out, "read_merges_per_op", f.read_merges_per_op);
+    json_per_op(out, "kib_per_read", f.kib_per_read);
     fputs("}", out);
 }
 
@@ -381,7 +386,9 @@ static void emit_run(FILE *out, const struct diskio_run *run, uint64_t origin_ns
             fputs("null", out);
         fputs(", \"open_flags\": ", out);
         json_string(out, run->open_flags_text);
-        fputs("}", out);
+        fprintf(out, ", \"direction\": \"%s\", \"cached\": %s, \"verify\": %s}",
+                diskio_mode_is_read(c->mode) ? "read" : "write", c->cached ? "true" : "false",
+                c->verify ? "true" : "false");
     } else {
         fputs("null", out);
     }

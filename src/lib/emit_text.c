@@ -60,7 +60,10 @@ static const char *format_device(char *buf, size_t size, const struct diskio_run
     char flushes[16] = "-";
     if (f.flushes_per_op == f.flushes_per_op)
         snprintf(flushes, sizeof(flushes), "%.2f", f.flushes_per_op);
-    snprintf(buf, size, "%.2f \xc2\xb7 %s", f.writes_per_op, flushes);
+    /* a read mode: device read requests per op */
+    const bool reads = run->info.has_config && diskio_mode_is_read(run->info.config.mode);
+    snprintf(buf, size, "%.2f%s \xc2\xb7 %s", reads ? f.reads_per_op : f.writes_per_op,
+             reads ? "r" : "", flushes);
     return buf;
 }
 

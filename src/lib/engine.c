@@ -283,14 +283,19 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     else if (!target->is_device) {
         /* Reads need the file filled just as much: a hole reads zeros
          * without any I/O.  A check of what was read needs the fill's own
-         * data, not what earlier runs wrote over it: filled again. */
-        if (cfg->verify)
+         * data, not what earlier runs wrote over it: filled again unless
+         * the file is one fill with this run's block size and seed. */
+        if (cfg->verify && !(target->fill_whole && target->fill_block == cfg->block_size &&
+                             target->fill_seed == cfg->seed))
             target->written = 0;
         rc = target_fill(target, cfg->file_size, (size_t)cfg->block_size, cfg->seed, e.stop,
                          cfg->fill_progress);
         if (rc < 0)
             goto fail;
     }
+    /* what a write run writes is no longer the fill's */
+    if (!ops->reads)
+        target->fill_whole = false;
 
     fd = open_for_mode(target, ops);
     if (fd < 0) {

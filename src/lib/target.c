@@ -371,6 +371,11 @@ int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64
         if (errno != EINTR)
             rc = -errno;
     if (rc == 0) {
+        /* one stream from offset 0; a fill continuing an older one
+         * restarts the stream at t->written, so the file is not one */
+        t->fill_whole = t->written == 0;
+        t->fill_block = block_len;
+        t->fill_seed = seed;
         t->written = size;
         if (t->size < size)
             t->size = size;

@@ -14,41 +14,11 @@
 # otherwise (and the overlay part where overlayfs cannot be mounted).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
-for tool in losetup mkfs.ext4 mount umount "${PYTHON3:-python3}"; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
-done
-[ -e /sys/block ] || { echo "SKIP: no /sys/block"; exit 77; }
-
-loops=""
-mounts=""
-cleanup() {
-    for m in $mounts; do umount "$m" 2>/dev/null; done
-    for l in $loops; do losetup -d "$l" 2>/dev/null; done
-    rm -rf "$t_scratch"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-# make_fs NAME MKFS-OPTIONS MOUNT-OPTIONS: a 4096-byte-sector loop device
-# over a file in the scratch directory, formatted and mounted at
-# $t_scratch/NAME; sets dev.
-make_fs() {
-    truncate -s 160M "$t_scratch/$1.img"
-    dev=$(losetup --sector-size 4096 -f --show "$t_scratch/$1.img" 2>/dev/null) ||
-        { echo "SKIP: cannot make a loop device here"; exit 77; }
-    loops="$loops $dev"
-    # shellcheck disable=SC2086
-    mkfs.ext4 -q -F -b 4096 $2 "$dev" >/dev/null 2>&1 || { t_fail "mkfs.ext4 $2 $dev"; t_done; }
-    mkdir "$t_scratch/$1"
-    mount -o "$3" "$dev" "$t_scratch/$1" || { t_fail "mount $dev"; t_done; }
-    mounts="$t_scratch/$1 $mounts"
-}
-
-make_fs journaled "" rw
-jdev=$dev
-make_fs nojournal "-O ^has_journal" rw,nobarrier
-ndev=$dev
+command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
+t_loop_fs journaled 160M "" rw
+jdev=$t_loop_dev
+t_loop_fs nojournal 160M "-O ^has_journal" rw,nobarrier
+ndev=$t_loop_dev
 jname=${jdev#/dev/}
 echo "loop devices: $jname (write cache: $(cat /sys/block/$jname/queue/write_cache)," \
     "fua $(cat /sys/block/$jname/queue/fua)), ${ndev#/dev/}"
@@ -72,7 +42,7 @@ mkdir "$t_scratch/lower" "$t_scratch/journaled/upper" "$t_scratch/journaled/work
     "$t_scratch/merged"
 if mount -t overlay overlay -o "lowerdir=$t_scratch/lower,upperdir=$t_scratch/journaled/upper,workdir=$t_scratch/journaled/work" \
     "$t_scratch/merged" 2>/dev/null; then
-    mounts="$t_scratch/merged $mounts"
+    t_loop_mounts="$t_scratch/merged $t_loop_mounts"
     overlay=yes
     t_expect_status 0 "fdatasync on an overlay over the journaled ext4" -- "$DISKIO" \
         --mode fdatasync --count 100 --bs 8k --size 8M --format json \

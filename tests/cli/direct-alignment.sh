@@ -8,29 +8,10 @@
 # losetup and mkfs.ext4; skipped otherwise.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
-for tool in losetup mkfs.ext4 mount umount; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
-done
-
-loop=""
-mnt=""
-cleanup() {
-    [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
-    [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-    rm -rf "$t_scratch"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-truncate -s 64M "$t_scratch/fs.img"
-loop=$(losetup --sector-size 4096 -f --show "$t_scratch/fs.img" 2>/dev/null) ||
-    { echo "SKIP: cannot make a loop device here"; exit 77; }
+t_loop_fs fs 64M
+loop=$t_loop_dev
 [ "$(cat "/sys/block/${loop#/dev/}/queue/logical_block_size")" = 4096 ] ||
     { echo "SKIP: losetup --sector-size 4096 not honoured"; exit 77; }
-mkfs.ext4 -q -F -b 4096 "$loop" >/dev/null 2>&1 || { t_fail "mkfs.ext4 $loop"; t_done; }
-mkdir "$t_scratch/fs"
-mount "$loop" "$t_scratch/fs" || { t_fail "mount $loop"; t_done; }
 mnt="$t_scratch/fs"
 
 t_expect_status 2 "--bs 512,6k --mode direct,aio on 4096-byte sectors" -- "$DISKIO" \

@@ -10,28 +10,11 @@
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
-for tool in losetup mkfs.ext4 mount umount fallocate truncate "$PYTHON3"; do
+for tool in fallocate "$PYTHON3"; do
     command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not found"; exit 77; }
 done
-[ -e /sys/block ] || { echo "SKIP: no /sys/block"; exit 77; }
-
-loop=""
-mnt=""
-cleanup() {
-    [ -n "$mnt" ] && umount "$mnt" 2>/dev/null
-    [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null
-    rm -rf "$t_scratch"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM HUP
-
-truncate -s 160M "$t_scratch/fs.img"
-loop=$(losetup --sector-size 4096 -f --show "$t_scratch/fs.img" 2>/dev/null) ||
-    { echo "SKIP: cannot make a loop device here"; exit 77; }
-mkfs.ext4 -q -F -b 4096 "$loop" >/dev/null 2>&1 || { t_fail "mkfs.ext4 $loop"; t_done; }
-mkdir "$t_scratch/mnt"
-mount "$loop" "$t_scratch/mnt" || { t_fail "mount $loop"; t_done; }
+t_loop_fs mnt 160M
+loop=$t_loop_dev
 mnt="$t_scratch/mnt"
 
 fallocate -l 8M "$mnt/fallocated"

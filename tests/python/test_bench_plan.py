@@ -23,7 +23,7 @@ class OptionsTest(unittest.TestCase):
     def test_defaults_by_mode(self):
         full, quick, smoke = (parse_args(a) for a in ([], ["--quick"], ["--smoke"]))
         self.assertEqual((full.rounds, full.count, full.only),
-                         (5, 10000, ["overhead", "accuracy", "qd", "memory", "record"]))
+                         (5, 10000, ["overhead", "accuracy", "qd", "read", "memory", "record"]))
         self.assertEqual((quick.rounds, quick.count), (3, 2500))
         self.assertEqual(smoke.rounds, 1)
 
@@ -50,6 +50,32 @@ def planned(env):
 
 
 class PlanTest(unittest.TestCase):
+    def test_read_cases_match_fio_job_for_job(self):
+        from peers.runs import fio_cmd
+        env = env_for(["--only", "read", "--quick"])
+        cases = planned(env)
+        self.assertEqual(sorted(cases), ["direct-read 1 MiB seq", "direct-read 4 KiB rand",
+                                         "read 1 MiB seq", "read 4 KiB rand"])
+        env.tools["fio"] = {"path": "fio"}
+        for name, (case, tools) in cases.items():
+            self.assertEqual(tools, ["diskio", "fio"])
+            # random: at most a quarter of the file's blocks (few read
+            # twice); sequential: the file once at most
+            self.assertLessEqual(case["count"], case["size"] // case["bs"] //
+                                 (4 if case["pattern"] == "rand" else 1))
+            self.assertEqual(case["warmup"], 0)
+            cmd = fio_cmd(env, case, "/d", "/d/fio.dat", [])
+            self.assertIn("--size=%d" % case["size"], cmd)
+            self.assertIn("--bs=%d" % case["bs"], cmd)
+            if case["pattern"] == "rand":
+                self.assertIn("--rw=randread", cmd)
+                self.assertIn("--norandommap=1", cmd)
+            else:
+                self.assertIn("--rw=read", cmd)
+            self.assertEqual("--direct=1" in cmd, case["mode"] == "direct-read")
+            if case["mode"] == "read":
+                self.assertIn("--invalidate=1", cmd)
+
     def test_accuracy_peers_only_where_they_have_the_mode(self):
         cases = planned(env_for(["--only", "accuracy"]))
         self.assertEqual(cases["fsync"][1], ["diskio", "bare", "fio", "bare@0", "sysbench"])

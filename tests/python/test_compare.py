@@ -44,7 +44,7 @@ class GroupingTest(unittest.TestCase):
             result("a", [run("fsync", 100)]), result("b", [run("fsync", 200)]),
             result("a", [run("fsync", 110)])])
         self.assertEqual([e.name for e in envs], ["a", "b"])
-        key = ("fsync", 8192, "seq", 1, 1, 1)
+        key = ("fsync", 8192, "seq", 1, 1, 1, False)
         self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
 
     def test_unlabelled_result_is_named_after_its_directory(self):
@@ -66,7 +66,7 @@ class GroupingTest(unittest.TestCase):
             {"complete": False, "ops": 10, "ops_per_s": 1e7,
              "latency": {"total": hist(900)}}]
         envs = compare.group_environments([result("a", [repeated])])
-        key = ("fsync", 8192, "seq", 1, 1, 1)
+        key = ("fsync", 8192, "seq", 1, 1, 1, False)
         self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
         self.assertEqual(len(envs[0].notes), 1)
         self.assertIn("runs[0].repetitions[2] (fsync) did not complete",
@@ -138,12 +138,14 @@ class CompareTest(unittest.TestCase):
                              result("b", [run("fsync", 100, bs=4096)])])
 
     def test_run_label_shows_what_differs_from_the_defaults(self):
-        self.assertEqual(compare.run_label(("aio", 4096, "rand", 32, 1, 1)),
+        self.assertEqual(compare.run_label(("aio", 4096, "rand", 32, 1, 1, False)),
                          "aio 4 KiB qd32 rand")
-        self.assertEqual(compare.run_label(("fdatasync", 8192, "seq", 1, 8, 1)),
+        self.assertEqual(compare.run_label(("fdatasync", 8192, "seq", 1, 8, 1, False)),
                          "fdatasync 8 KiB every 8")
-        self.assertEqual(compare.run_label(("aio", 8192, "seq", 32, 1, 32)),
+        self.assertEqual(compare.run_label(("aio", 8192, "seq", 32, 1, 32, False)),
                          "aio 8 KiB qd32 batch32")
+        self.assertEqual(compare.run_label(("read", 1 << 20, "seq", 1, 1, 1, True)),
+                         "read 1 MiB cached")
 
     def test_runs_submitted_in_batches_are_another_workload(self):
         one = run("aio", 100)
@@ -152,7 +154,26 @@ class CompareTest(unittest.TestCase):
         batched["parameters"]["batch"] = 32
         envs = compare.group_environments([result("a", [one, batched])])
         self.assertEqual(sorted(envs[0].samples),
-                         [("aio", 8192, "seq", 32, 1, 1), ("aio", 8192, "seq", 32, 1, 32)])
+                         [("aio", 8192, "seq", 32, 1, 1, False),
+                          ("aio", 8192, "seq", 32, 1, 32, False)])
+
+    def test_read_runs_match_read_runs_only_and_cached_ones_cached_ones(self):
+        def read(mode, mean, cached=False):
+            r = run(mode, mean)
+            r["parameters"].update(direction="read", cached=cached)
+            return r
+        c = compare.compare([
+            result("a", [read("read", 100), read("read", 5, cached=True), run("async", 7),
+                         read("direct-read", 90)]),
+            result("b", [read("read", 300), read("read", 6, cached=True), run("async", 8),
+                         read("aio-read", 80)])])
+        pairs = sorted((r.run[0], r.run[-1], r.base_values[0], r.other_values[0])
+                       for r in c["rows"] if r.metric == "mean")
+        # read with read, cached with cached, async with async; direct-read
+        # and aio-read have no counterpart and are listed as missing
+        self.assertEqual(pairs, [("async", False, 7.0, 8.0), ("read", False, 100.0, 300.0),
+                                 ("read", True, 5.0, 6.0)])
+        self.assertEqual(sorted(m[1][0] for m in c["missing"]), ["aio-read", "direct-read"])
 
 
 def suite_result(label, mb_per_s, path=None):
@@ -179,7 +200,7 @@ class SuiteCompareTest(unittest.TestCase):
              suite_result("sshfs", [10.0, 10.5, 9.5])],
             metrics=("mb_per_s",))
         row = comparison["rows"][0]
-        self.assertEqual(row.run, ("read", 8192, "seq", 1, 1, 1, "8 KiB read"))
+        self.assertEqual(row.run, ("read", 8192, "seq", 1, 1, 1, False, "8 KiB read"))
         self.assertEqual(compare.run_label(row.run), "8 KiB read (read 8 KiB)")
         # MB/s: higher is better, each repetition a sample
         self.assertEqual(row.judgement.verdict, "slower")

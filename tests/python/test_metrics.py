@@ -62,6 +62,15 @@ class RunNameTest(unittest.TestCase):
                                           desc("aio", iodepth=4)]),
                          ["aio@qd1", "aio@qd4"])
 
+    def test_cached_and_uncached_reads_are_told_apart(self):
+        cached = desc("read")
+        cached["cached"] = True
+        self.assertEqual(qualified_names([desc("read"), cached]),
+                         ["read@uncached", "read@cached"])
+        # a descriptor without the key (fio, older files) is uncached
+        self.assertEqual(qualified_names([desc("read"), desc("direct-read")]),
+                         ["read", "direct-read"])
+
     def test_indistinguishable_runs_are_refused(self):
         with self.assertRaises(InputError) as ctx:
             unique_run_names("r.json", [desc("fsync"), desc("fsync")])

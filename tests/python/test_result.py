@@ -340,6 +340,35 @@ class DeviceTest(ResultFileTest):
             doc["runs"][0]["device"] = None
         self.assertIsNone(self.load(mutate=no_device).runs[0].device_total)
 
+    def test_read_runs_say_their_direction_and_device_reads(self):
+        def mutate(doc):
+            version_2(doc)
+            run = doc["runs"][0]
+            run["mode"] = "read"
+            run["parameters"].update(direction="read", cached=False, verify=True)
+            run["device"]["total"].update(reads=4, read_merges=1, read_sectors=32,
+                                          reads_per_op=1.0, read_merges_per_op=0.25,
+                                          kib_per_read=4.0)
+        run = self.load(mutate=mutate).runs[0]
+        self.assertEqual(run.direction, "read")
+        self.assertIs(run.parameters["verify"], True)
+        self.assertEqual(run.device_total.counters["read_merges"], 1)
+        self.assertEqual(run.device_total.figures["reads_per_op"], 1.0)
+        self.assertEqual(run.device_total.figures["kib_per_read"], 4.0)
+
+    def test_files_from_before_the_read_modes_are_writes(self):
+        run = self.load(mutate=version_2).runs[0]
+        self.assertEqual(run.direction, "write")
+        self.assertNotIn("read_merges", run.device_total.counters)
+        self.assertIsNone(run.device_total.figures["reads_per_op"])
+
+    def test_an_unknown_direction_names_its_path(self):
+        def mutate(doc):
+            doc["runs"][0]["parameters"]["direction"] = "sideways"
+        with self.assertRaises(InputError) as ctx:
+            self.load(mutate=mutate)
+        self.assertIn("runs[0].parameters.direction", str(ctx.exception))
+
     def test_a_bad_device_value_names_its_path(self):
         def mutate(doc):
             version_2(doc)

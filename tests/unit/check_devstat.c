@@ -226,6 +226,60 @@ START_TEST(test_verdict_shared)
 }
 END_TEST
 
+/* A read run: 1000 reads of 8 KiB (8 MB) on a device that did them. */
+static struct diskio_device_io read_io(uint64_t reads, uint64_t merges, uint64_t sectors)
+{
+    struct diskio_device_io d = io_of(true, false, false, true, true, 0, 0, 0);
+    d.reads = reads;
+    d.read_merges = merges;
+    d.read_sectors = sectors;
+    return d;
+}
+
+START_TEST(test_read_runs_are_judged_as_reads)
+{
+    /* every op a device read, no flush: neither shared nor unflushed */
+    struct diskio_device_io d = read_io(1000, 0, 16000);
+    for (unsigned m = DISKIO_MODE_READ; m < DISKIO_MODE_COUNT; m++)
+        ck_assert_uint_eq(judge((enum diskio_mode)m, 1, 100000, &d, 1), 0);
+    /* readahead: fewer, larger reads, up to twice the bytes, still ours */
+    d = read_io(20, 0, 2 * 16000);
+    ck_assert_uint_eq(judge(DISKIO_MODE_READ, 1, 100000, &d, 1), 0);
+    /* more than twice the bytes + 1 MiB read: someone else */
+    d = read_io(1000, 0, 2 * 16000 + 2049);
+    ck_assert_uint_eq(judge(DISKIO_MODE_READ, 1, 100000, &d, 1), DISKIO_VERDICT_SHARED);
+    /* a read run writes nothing of its own: 1 MiB written is someone else */
+    d = read_io(1000, 0, 16000);
+    d.write_sectors = 2049;
+    ck_assert_uint_eq(judge(DISKIO_MODE_DIRECT_READ, 1, 100000, &d, 1), DISKIO_VERDICT_SHARED);
+    /* O_DIRECT reads merged into others are not one read of the size;
+     * the page cache's readahead merges as it likes */
+    d = read_io(100, 900, 16000);
+    ck_assert_uint_eq(judge(DISKIO_MODE_AIO_READ, 1, 100000, &d, 1), DISKIO_VERDICT_MERGED);
+    ck_assert_uint_eq(judge(DISKIO_MODE_DIRECT_READ, 1, 100000, &d, 1), DISKIO_VERDICT_MERGED);
+    ck_assert_uint_eq(judge(DISKIO_MODE_READ, 1, 100000, &d, 1), 0);
+    /* for a write mode those reads are someone else's, and their merges not its own */
+    ck_assert_uint_eq(judge(DISKIO_MODE_AIO, 1, 100000, &d, 1), DISKIO_VERDICT_SHARED);
+
+    /* the read fields of a stat line and their per-op figures */
+    struct devstat_sample a, b;
+    ck_assert_int_eq(devstat_parse("10 2 80 0 0 0 0 0 0 0 0 0 0 0 0 0 0", &a), 0);
+    ck_assert_int_eq(devstat_parse("110 52 880 0 0 0 0 0 0 0 0 0 0 0 0 0 0", &b), 0);
+    struct devstat_dev dev = dev_of("loop0", 1, 0, 1);
+    struct diskio_device_io io;
+    ck_assert(devstat_delta(&dev, &a, &b, &io));
+    ck_assert_uint_eq(io.reads, 100);
+    ck_assert_uint_eq(io.read_merges, 50);
+    ck_assert_uint_eq(io.read_sectors, 800);
+    struct devstat_figures f;
+    devstat_figures(&io, 200, &f);
+    ck_assert(fabs(f.reads_per_op - 0.5) < 1e-9);
+    ck_assert(fabs(f.read_merges_per_op - 0.25) < 1e-9);
+    ck_assert(fabs(f.kib_per_read - 4.0) < 1e-9);
+    ck_assert(isnan(f.kib_per_write));
+}
+END_TEST
+
 START_TEST(test_verdict_names_and_texts)
 {
     ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_SYNC_NOT_FLUSHED), "sync_not_flushed");
@@ -266,6 +320,7 @@ int main(void)
     tcase_add_test(tc, test_verdict_merged);
     tcase_add_test(tc, test_verdict_cache_ack);
     tcase_add_test(tc, test_verdict_shared);
+    tcase_add_test(tc, test_read_runs_are_judged_as_reads);
     tcase_add_test(tc, test_verdict_names_and_texts);
     tcase_add_test(tc, test_overlay_option_value);
     suite_add_tcase(s, tc);

@@ -3,7 +3,10 @@
  * Description: every mode really writes: each run's file is read back and
  * every block must carry the stamp (intended offset, op number) of the op
  * that claims to have written it.  Also: aio with many requests in
- * flight (aio and io_uring), append versus overwrite, write/sync parts and group commit,
+ * flight (aio and io_uring), append versus overwrite, the create pattern
+ * (a new file from its first byte, ending at its size), the read modes
+ * (each reads the fill back; a corrupted block fails verify) and their
+ * rules, write/sync parts and group commit,
  * runtime limits, the trace, stopping a run, and the target's refusals.
  * The target writes only its own inode: a file planted at its name is
  * neither written by a run nor removed, and a file that does not fit the
@@ -525,6 +528,177 @@ START_TEST(test_target_refuses_a_file_larger_than_the_free_space)
 }
 END_TEST
 
+START_TEST(test_read_modes_are_rows_of_the_mode_table)
+{
+    static const struct {
+        enum diskio_mode mode;
+        const char *name;
+        bool direct, queued;
+    } reads[] = {
+        {DISKIO_MODE_READ, "read", false, false},
+        {DISKIO_MODE_DIRECT_READ, "direct-read", true, false},
+        {DISKIO_MODE_AIO_READ, "aio-read", true, true},
+        {DISKIO_MODE_URING_READ, "uring-read", true, true},
+    };
+    for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+        enum diskio_mode parsed;
+        ck_assert_str_eq(diskio_mode_name(reads[i].mode), reads[i].name);
+        ck_assert_int_eq(diskio_mode_parse(reads[i].name, &parsed), 0);
+        ck_assert_int_eq(parsed, reads[i].mode);
+        ck_assert(diskio_mode_is_read(reads[i].mode));
+        ck_assert_int_eq(diskio_mode_is_direct(reads[i].mode), reads[i].direct);
+        ck_assert_int_eq(diskio_mode_is_queued(reads[i].mode), reads[i].queued);
+        ck_assert(!diskio_mode_syncs(reads[i].mode));
+    }
+    for (unsigned m = 0; m < DISKIO_MODE_READ; m++)
+        ck_assert(!diskio_mode_is_read((enum diskio_mode)m));
+    ck_assert(!diskio_mode_is_read(DISKIO_MODE_COUNT));
+    enum diskio_pattern p;
+    ck_assert_int_eq(diskio_pattern_parse("create", &p), 0);
+    ck_assert_int_eq(p, DISKIO_PATTERN_CREATE);
+    ck_assert_str_eq(diskio_pattern_name(DISKIO_PATTERN_CREATE), "create");
+}
+END_TEST
+
+static void t_expect_rule(const struct diskio_config *cfg, enum diskio_config_rule rule,
+                          enum diskio_config_field field)
+{
+    struct diskio_config_verdict v;
+    ck_assert_int_eq(diskio_config_validate(cfg, &v), rule == DISKIO_RULE_OK ? 0 : -EINVAL);
+    ck_assert_int_eq(v.rule, rule);
+    ck_assert_int_eq(v.field, field);
+}
+
+START_TEST(test_config_rules_of_the_read_modes)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_READ);
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    t_expect_rule(&cfg, DISKIO_RULE_READ_PATTERN, DISKIO_FIELD_PATTERN);
+    cfg.pattern = DISKIO_PATTERN_CREATE;
+    t_expect_rule(&cfg, DISKIO_RULE_READ_PATTERN, DISKIO_FIELD_PATTERN);
+    cfg.pattern = DISKIO_PATTERN_RAND;
+    cfg.cached = 1;
+    cfg.verify = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    /* cached means nothing to O_DIRECT; verify nothing to a write */
+    cfg.mode = DISKIO_MODE_DIRECT_READ;
+    t_expect_rule(&cfg, DISKIO_RULE_CACHED, DISKIO_FIELD_CACHED);
+    cfg.cached = 0;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.mode = DISKIO_MODE_FSYNC;
+    t_expect_rule(&cfg, DISKIO_RULE_VERIFY, DISKIO_FIELD_VERIFY);
+    /* the queued reads obey the queued rules */
+    t_config(&cfg, DISKIO_MODE_AIO_READ);
+    cfg.iodepth = 32;
+    t_expect_rule(&cfg, DISKIO_RULE_FILE_IODEPTH, DISKIO_FIELD_FILE_SIZE);
+    cfg.iodepth = 4;
+    cfg.batch = 2;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    /* create knows every offset beforehand: any depth, unlike append */
+    t_config(&cfg, DISKIO_MODE_URING);
+    cfg.pattern = DISKIO_PATTERN_CREATE;
+    cfg.iodepth = 4;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    t_expect_rule(&cfg, DISKIO_RULE_APPEND_QUEUED, DISKIO_FIELD_PATTERN);
+}
+END_TEST
+
+/* Every read mode reads the fill back: a target filled by
+ * diskio_target_open() (8 KiB blocks, seed 0), read with verify; then one
+ * byte of block 3 is inverted on the storage and a sequential run stops
+ * at op 3 with -DISKIO_E_VERIFY, keeping the 3 good reads. */
+START_TEST(test_read_modes_read_back_the_fill_and_see_corruption)
+{
+    const enum diskio_mode mode = (enum diskio_mode)(DISKIO_MODE_READ + _i);
+    char *dir = t_mkdtemp("reads");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/file", dir);
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(path, 16 * 8192, DISKIO_TARGET_PREALLOCATE, &t), 0);
+    struct diskio_config cfg;
+    diskio_config_init(&cfg);
+    cfg.mode = mode;
+    cfg.block_size = 8192;
+    cfg.file_size = 16 * 8192;
+    cfg.count = 40;
+    cfg.seed = 0;
+    cfg.verify = 1;
+    cfg.iodepth = diskio_mode_is_queued(mode) ? 4 : 1;
+    struct diskio_run *run = NULL;
+    int rc = diskio_run_execute(&cfg, t, &run);
+    if (rc == -DISKIO_E_NO_DIRECT || (rc == -ENOSYS && mode == DISKIO_MODE_URING_READ)) {
+        fprintf(stderr, "SKIP %s: %s\n", diskio_mode_name(mode), diskio_strerror(rc));
+        diskio_run_free(run);
+        diskio_target_free(t);
+        t_rmdir_empty(dir);
+        return;
+    }
+    ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(mode), diskio_strerror(rc));
+    ck_assert_uint_eq(diskio_run_info(run)->ops, 40);
+    ck_assert_uint_eq(diskio_run_info(run)->bytes, 40 * 8192);
+    ck_assert_ptr_null(diskio_run_hist_const(run, DISKIO_PART_SYNC));
+    diskio_run_free(run);
+
+    int fd = open(path, O_RDWR);
+    ck_assert_int_ge(fd, 0);
+    unsigned char byte;
+    ck_assert_int_eq(pread(fd, &byte, 1, 3 * 8192 + 77), 1);
+    byte = (unsigned char)~byte;
+    ck_assert_int_eq(pwrite(fd, &byte, 1, 3 * 8192 + 77), 1);
+    ck_assert_int_eq(fsync(fd), 0);
+    close(fd);
+    cfg.iodepth = 1; /* op 3 is the fourth read */
+    cfg.warmup = 0;
+    rc = diskio_run_execute(&cfg, t, &run);
+    ck_assert_int_eq(rc, -DISKIO_E_VERIFY);
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(!info->complete);
+    ck_assert_str_eq(info->error_during, "verify");
+    ck_assert_uint_eq(info->error_op, 3);
+    ck_assert_uint_eq(info->ops, 3);
+    diskio_run_free(run);
+    diskio_target_free(t);
+    unlink(path);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+static void check_created(const struct diskio_config *cfg, int fd, off_t size)
+{
+    /* the run ended when the new file reached its size: 16 blocks, block
+     * k written by measured op k (the warmup's writes were emptied) */
+    ck_assert_int_eq(size, 16 * BS);
+    for (uint64_t k = 0; k < 16; k++) {
+        struct stamp s = t_read_stamp(fd, k * BS);
+        ck_assert_uint_eq(s.offset, k * BS);
+        ck_assert_msg(s.op == k, "%s: block %llu has op %llu", diskio_mode_name(cfg->mode),
+                      (unsigned long long)k, (unsigned long long)s.op);
+    }
+}
+
+START_TEST(test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size)
+{
+    static const enum diskio_mode modes[] = {DISKIO_MODE_FSYNC, DISKIO_MODE_AIO};
+    struct diskio_config cfg;
+    t_config(&cfg, modes[_i]);
+    cfg.pattern = DISKIO_PATTERN_CREATE;
+    cfg.warmup = 5;
+    if (modes[_i] == DISKIO_MODE_AIO)
+        cfg.iodepth = 4;
+    struct diskio_run *run = t_run(&cfg, check_created);
+    if (!run)
+        return;
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(info->complete);
+    ck_assert_int_eq(info->error, 0);
+    ck_assert_uint_eq(info->ops, 16); /* not count (40): the file is full */
+    diskio_run_free(run);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("modes");
@@ -545,6 +719,11 @@ int main(void)
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
     tcase_add_test(tc, test_target_writes_only_its_own_inode);
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
+    tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
+    tcase_add_test(tc, test_config_rules_of_the_read_modes);
+    tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, 4);
+    tcase_add_loop_test(tc, test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size,
+                        0, 2);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }
