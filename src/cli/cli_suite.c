@@ -225,8 +225,10 @@ static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int 
     if (top->warmup_given)
         row->opt.warmup = top->warmup;
     if (cli_check_runs(&row->opt, row->opt.block_sizes[0], why, sizeof(why)) != 0)
-        return cli_fail(err, size, "%s:%u: row '%s' with the command line's options: %s", s->path,
-                        row->line, row->label, why);
+        return cli_fail(err, size, "%s:%u: row '%s' with the command line's options: %s%s", s->path,
+                        row->line, row->label, why,
+                        top->size_given ? "; --suite-max-bs leaves out the rows with a larger --bs"
+                                        : "");
     return 0;
 }
 
@@ -431,7 +433,8 @@ static void format_cell(const struct suite *s, const struct suite_row *row, char
         }
     }
     if (n == 0) {
-        snprintf(out, size, "(failed)");
+        /* not reached (a signal, a failed run before it), or cut short */
+        snprintf(out, size, row->nfigures ? "(incomplete)" : "(not run)");
         return;
     }
     if (s->summary == SUITE_BEST) {

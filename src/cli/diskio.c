@@ -443,6 +443,8 @@ static int suite_into_result(const struct suite *suite, struct diskio_result *re
         rows[r].column = suite->rows[r].column;
         rows[r].run = suite->rows[r].run;
         rows[r].note = suite->rows[r].note;
+        if (rows[r].run == SIZE_MAX && !rows[r].note)
+            rows[r].note = "not run: the suite stopped before this row (a signal or a failed run)";
     }
     int rc =
         diskio_result_set_suite(result, suite->name, suite->title,

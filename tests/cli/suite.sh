@@ -131,6 +131,34 @@ assert got == [("SEQ 64K", "write", "fdatasync", 40), ("RND 4K", "write", "async
 ' "$t_scratch/mine.json" && t_ok "the JSON names the suite, each row's run, 2 runs of --count 20" ||
     t_fail "the user's suite result is not as its file says"
 
+# ---- interrupted: the runs measured are kept, the rows not reached say so ----
+cat >"$t_scratch/long.suite" <<'SUITE'
+suite long
+row a w --mode async --bs 8k --runtime 1
+row b w --mode async --bs 8k --runtime 1 --pattern rand
+row c w --mode async --bs 16k --runtime 1
+SUITE
+t_spawn "$DISKIO" --suite "$t_scratch/long.suite" --size 1m -o "$t_scratch/long.json" "$dir" \
+    >"$t_scratch/long.txt" 2>"$t_scratch/long.err"
+t_wait_for_file "$dir"
+sleep 0.3
+kill -TERM "$t_pid"
+wait "$t_pid"
+got=$?
+[ "$got" -eq 143 ] && t_ok "SIGTERM during a suite: exit 143" || t_fail "SIGTERM: exit $got"
+"$PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["complete"] is False, d["complete"]
+rows = d["suite"]["rows"]
+assert rows[0]["run"] == 0, rows
+assert rows[2]["run"] is None and "stopped before this row" in rows[2]["note"], rows
+' "$t_scratch/long.json" && t_ok "the partial result keeps the suite, the rows not reached say why" ||
+    t_fail "the interrupted suite's result: $(cat "$t_scratch/long.json")"
+grep -q "^c  *(not run)" "$t_scratch/long.txt" && t_ok "the view marks the row not reached" ||
+    t_fail "the interrupted view: $(cat "$t_scratch/long.txt")"
+t_expect_empty_dir "$dir" "no test file left by the interrupted suite"
+
 # ---- bad suite files: exit 2, file:line, nothing created ----
 bad() { # LINE-NUMBER WHAT-THE-MESSAGE-SAYS DESCRIPTION, the file on stdin
     cat >"$t_scratch/bad.suite"
