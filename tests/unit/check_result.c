@@ -7,7 +7,9 @@
  * what this machine has; an incomplete run makes the result incomplete;
  * whatever bytes a label, a run's name or the target's path holds, every
  * format is valid UTF-8 with no control character for a terminal to act
- * on, and the JSON reads back as Python's UTF-8 decoder reads the bytes.
+ * on, and the JSON reads back as Python's UTF-8 decoder reads the bytes;
+ * a suite's rows (diskio_result_set_suite) are copied into the JSON, each
+ * naming its run or why it has none.
  */
 #include "config.h"
 
@@ -383,6 +385,45 @@ static void t_check_outputs(size_t i, const char *target, const char *dir, char 
     diskio_result_free(res);
 }
 
+START_TEST(test_suite_rows_name_their_runs_in_the_json)
+{
+    struct diskio_result *res;
+    ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_new("read", &run), 0);
+    diskio_hist_record(diskio_run_hist(run, DISKIO_PART_TOTAL), 1000);
+    diskio_run_finish(run, 1000000, 8192);
+    ck_assert_int_eq(diskio_result_add_run(res, run), 0);
+    char label[] = "SEQ \"1M\"", column[] = "read";
+    struct diskio_suite_row rows[] = {
+        {label, column, 0, NULL},
+        {"RND4K Q1T1", "write", SIZE_MAX, "not run: O_DIRECT refused"},
+    };
+    /* a row without a label, or no name: refused, nothing kept */
+    struct diskio_suite_row bad = {NULL, "read", 0, NULL};
+    ck_assert_int_eq(diskio_result_set_suite(res, "x", NULL, "best", &bad, 1), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_suite(res, NULL, NULL, "best", rows, 2), -EINVAL);
+    size_t size;
+    char *buf = t_write_mem(res, DISKIO_FORMAT_JSON, &size);
+    ck_assert_ptr_null(strstr(buf, "\"suite\""));
+    free(buf);
+    /* a first call replaced by a second; the strings are copies */
+    ck_assert_int_eq(diskio_result_set_suite(res, "old", NULL, "mean", rows, 1), 0);
+    ck_assert_int_eq(diskio_result_set_suite(res, "crystal", "Crystal", "best", rows, 2), 0);
+    label[0] = 'X';
+    buf = t_write_mem(res, DISKIO_FORMAT_JSON, &size);
+    ck_assert_ptr_null(strstr(buf, "\"old\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"suite\": {\"name\": \"crystal\", \"title\": "
+                                      "\"Crystal\", \"summary\": \"best\""));
+    ck_assert_ptr_nonnull(strstr(buf, "{\"label\": \"SEQ \\\"1M\\\"\", \"column\": \"read\", "
+                                      "\"run\": 0, \"note\": null}"));
+    ck_assert_ptr_nonnull(strstr(buf, "{\"label\": \"RND4K Q1T1\", \"column\": \"write\", "
+                                      "\"run\": null, \"note\": \"not run: O_DIRECT refused\"}"));
+    free(buf);
+    diskio_result_free(res);
+}
+END_TEST
+
 START_TEST(test_hostile_strings_give_valid_utf8_without_controls)
 {
     char *dir = t_mkdtemp("strings");
@@ -491,6 +532,7 @@ int main(void)
     tcase_add_test(tc, test_csv_has_a_row_per_measured_part);
     tcase_add_test(tc, test_text_table_names_every_run_and_part);
     tcase_add_test(tc, test_incomplete_run_marks_the_result);
+    tcase_add_test(tc, test_suite_rows_name_their_runs_in_the_json);
     tcase_add_test(tc, test_probe_finds_kernel_filesystem_and_timer);
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);
