@@ -2,8 +2,10 @@
 """diskio-plot's charts of diskio results and traces: for each, its data
 tables (tab-separated files in a work directory) and the gnuplot commands
 that draw it.  Latency histograms and percentile curves per mode,
-block-size sweeps, latency over time (diskio --interval), per-op traces
-(report_charts.py draws a diskio-correlate report's).  Every latency axis is logarithmic with ticks
+block-size sweeps, latency over time (diskio --interval), the I/O length
+chart of a suite's runs (diskio --suite sweep: MB/s by I/O length, mean
+and spread of the runs, a line per environment and column), per-op
+traces (report_charts.py draws a diskio-correlate report's).  Every latency axis is logarithmic with ticks
 in µs/ms/s; titles say the block size and pattern; each series has its
 own dash type, so the charts read in monochrome too."""
 
@@ -177,9 +179,12 @@ def percentile_charts(runs, workdir, ext):
 
 
 def sweep_groups(runs):
-    """(env, mode, pattern) groups that ran at two or more block sizes."""
+    """(env, mode, pattern) groups that ran at two or more block sizes (a
+    suite's runs have the I/O length chart instead)."""
     groups = {}
     for run in runs:
+        if run.suite is not None:
+            continue
         groups.setdefault((run.env, run.mode, run.pattern), []).append(run)
     return {key: sorted(group, key=lambda r: r.block_size)
             for key, group in groups.items()
@@ -273,6 +278,83 @@ def interval_charts(runs, workdir, ext):
         charts.append(Chart(f"diskio-intervals-{safe_name(run.series)}.{ext}",
                             f"latency over time {run.series}", commands))
     return charts
+def io_length_groups(runs):
+    """A suite's runs by (env, suite, column, mode, pattern), sorted by
+    I/O length, where a group ran at two or more lengths."""
+    groups = {}
+    for run in runs:
+        if run.suite is None:
+            continue
+        key = (run.env, run.suite, run.column, run.mode, run.pattern)
+        groups.setdefault(key, []).append(run)
+    return {key: sorted(group, key=lambda r: r.block_size)
+            for key, group in groups.items()
+            if len({r.block_size for r in group}) > 1}
+
+
+def mean_and_spread(values):
+    """The mean and the sample standard deviation (0 for one value)."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(var)
+
+
+def io_length_rows(group):
+    """(length KiB, mean MB/s, low, high, runs): the bar spans mean ± one
+    standard deviation, kept above 0 for the log axis."""
+    rows = []
+    for run in group:
+        mean, sd = mean_and_spread(run.mb_per_s_runs)
+        low = max(mean - sd, mean / 100.0)
+        rows.append((run.block_size / 1024.0, mean, low, mean + sd,
+                     len(run.mb_per_s_runs)))
+    return rows
+
+
+def io_length_charts(runs, workdir, ext):
+    """diskio --suite sweep (any suite whose rows run one mode at several
+    lengths): MB/s by I/O length, the length on a log2 axis, MB/s on a
+    log axis (a network filesystem's small lengths sit decades below a
+    local disk's), a line per environment and column, error bars of
+    mean ± one standard deviation of the row's runs."""
+    groups = io_length_groups(runs)
+    if not groups:
+        return []
+    envs = {env for env, _, _, _, _ in groups}
+    suites = {(suite, run.suite_title) for (_, suite, _, _, _), group
+              in groups.items() for run in group}
+    series, sizes, values = [], [], []
+    for i, ((env, suite, column, mode, pattern), group) in \
+            enumerate(groups.items()):
+        path = os.path.join(workdir, f"iolength-{i}.dat")
+        rows = io_length_rows(group)
+        write_table(path, ("length_kib", "mb_per_s", "low", "high", "runs"),
+                    rows)
+        name = f"{column} ({mode}{'' if pattern == 'seq' else ' ' + pattern})"
+        if len(envs) > 1:
+            name = f"{env} {name}"
+        series.append((path, "1:2:3:4", name))
+        sizes += [row[0] for row in rows]
+        values += [row[2] for row in rows] + [row[3] for row in rows]
+    names = sorted(suites)
+    title = names[0][1] or names[0][0] if len(names) == 1 else "suites"
+    runs_per_row = sorted({len(r.mb_per_s_runs) for g in groups.values()
+                           for r in g})
+    how = (f"mean of {runs_per_row[0]} runs" if len(runs_per_row) == 1
+           else "mean of the runs") + ", bars ± 1 standard deviation"
+    commands = common_settings(
+        f"MB/s by I/O length, {title} ({how})",
+        "I/O length (log scale)",
+        "throughput (MB/s, 10^6 bytes, log scale)") + \
+        "set logscale x 2\n" + size_tics("x", sizes) + \
+        "set logscale y\n" + \
+        log_axis("y", *span([values]), label=lambda v: f"{v:g}") + \
+        plot_lines(series, "with yerrorlines lw 2")
+    suite_name = names[0][0] if len(names) == 1 else "suites"
+    return [Chart(f"diskio-{safe_name(suite_name)}-io-length.{ext}",
+                  "MB/s by I/O length", commands)]
 
 
 def trace_charts(traces, workdir, ext):
@@ -305,4 +387,5 @@ def run_charts(runs, traces, ext, workdir):
         percentile_charts(runs, workdir, ext) + \
         sweep_charts(runs, workdir, ext) + \
         interval_charts(runs, workdir, ext) + \
+        io_length_charts(runs, workdir, ext) + \
         trace_charts(traces, workdir, ext)

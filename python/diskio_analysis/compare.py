@@ -9,8 +9,10 @@ results of one machine are its repetitions, and so are runs of one result
 that repeat the same parameters, and the repetitions diskio --repeat kept
 in a run.  Runs are matched by what makes their
 figures comparable: mode, block size, pattern, queue depth, sync_every,
-the submission batch, and the concurrent jobs (and whether they shared
-one file).
+the submission batch, the concurrent jobs (and whether they shared
+one file), and for the runs of a suite (diskio --suite) the row they are
+("SEQ1M Q8T1 read"), so that two results of one suite are compared row
+by row.
 """
 
 import os
@@ -30,6 +32,7 @@ METRICS = {
     "write_mean": ("write", "mean", False, "ns"),
     "sync_mean": ("sync", "mean", False, "ns"),
     "ops_per_s": (None, "ops_per_s", True, "/s"),
+    "mb_per_s": (None, "mb_per_s", True, "MB/s"),
 }
 # throughput, per direction of the data (metrics.data_direction): a run
 # has the one of its own direction ("direction:write": the run's own
@@ -69,10 +72,13 @@ def run_key(run):
     direction (a read mode's runs match read runs only); mode read's
     cache (--cached) is part of the workload too."""
     p = run.parameters
-    return (run.workload, p.get("block_size"), p.get("pattern") or "seq",
-            p.get("iodepth") or 1, p.get("sync_every") or 1,
-            p.get("batch") or 1, p.get("jobs") or 1,
-            bool(p.get("shared_file")), p.get("cached") is True)
+    key = (run.workload, p.get("block_size"), p.get("pattern") or "seq",
+           p.get("iodepth") or 1, p.get("sync_every") or 1,
+           p.get("batch") or 1, p.get("jobs") or 1,
+           bool(p.get("shared_file")), p.get("cached") is True)
+    if run.suite_row is not None:
+        key += (run.suite_row.name,)
+    return key
 
 
 def size_label(nbytes):
@@ -84,8 +90,10 @@ def size_label(nbytes):
 
 def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
-    qd32 batch32, fdatasync 8 KiB x4 jobs (1 file), read 1 MiB cached."""
-    mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared, cached = key
+    qd32 batch32, fdatasync 8 KiB x4 jobs (1 file), read 1 MiB cached; a
+    suite's row first: SEQ1M Q8T1 read (aio-read 1 MiB qd8)."""
+    (mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared,
+     cached) = key[:9]
     words = [mode] + ([size_label(block_size)] if block_size else [])
     if cached:
         words.append("cached")
@@ -99,6 +107,8 @@ def run_label(key):
         words.append(f"every {sync_every}")
     if jobs > 1:
         words.append(f"x{jobs} jobs" + (" (1 file)" if shared else ""))
+    if len(key) > 9:
+        return f"{key[9]} ({' '.join(words)})"
     return " ".join(words)
 
 
@@ -214,8 +224,9 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
         raise InputError(" ".join(r.path for env in envs for r in env.results),
                          None,
                          "no run of the baseline matches a run of another "
-                         "environment (mode, block size, pattern, iodepth "
-                         "and sync_every must agree)",
+                         "environment (mode, block size, pattern, iodepth, "
+                         "sync_every and, for a suite's runs, the suite row "
+                         "must agree)",
                          "run the same modes and options on each machine")
     return {"baseline": base, "environments": envs, "rows": rows,
             "missing": missing, "min_change": min_change, "metrics": metrics}

@@ -30,6 +30,12 @@ class PlotRun:
     pattern: str = "seq"   # seq, rand or append
     # diskio --interval: the series (result.Interval), None without it
     intervals: list = None
+    # diskio --suite: the suite's name and title, the row's column ("read",
+    # "write") and each repetition's MB/s (the run's own when measured once)
+    suite: str = None
+    suite_title: str = None
+    column: str = None
+    mb_per_s_runs: list = None
 
 
 def environment_name(result):
@@ -55,13 +61,20 @@ def plot_runs(result):
         # a custom run (a program's own operations) has no block size or
         # pattern of diskio's: 0 and "custom", and its params in its name
         custom = run.parameters.get("custom")
-        runs.append(PlotRun(env, run.workload,
-                            run.parameters["block_size"] or 0,
-                            float(ops_per_s), float(mb_per_s), mean / 1000.0,
-                            count, buckets,
-                            pattern=run.parameters.get("pattern") or
-                            ("custom" if custom else "seq"),
-                            intervals=run.intervals))
+        plot_run = PlotRun(env, run.workload, run.parameters["block_size"] or 0,
+                           float(ops_per_s), float(mb_per_s), mean / 1000.0,
+                           count, buckets,
+                           pattern=run.parameters.get("pattern") or
+                           ("custom" if custom else "seq"),
+                           intervals=run.intervals)
+        if run.suite_row is not None:
+            plot_run.suite = result.suite.name
+            plot_run.suite_title = result.suite.title
+            plot_run.column = run.suite_row.column
+            reps = [rep.mb_per_s for rep in run.repetitions or []
+                    if rep.complete and rep.mb_per_s is not None]
+            plot_run.mb_per_s_runs = reps or [float(mb_per_s)]
+        runs.append(plot_run)
     return runs
 
 

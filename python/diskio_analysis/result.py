@@ -112,6 +112,8 @@ class Run:
     # diskio --repeat: each repetition's own figures (Repetition), in the
     # order they ran; None when the run was measured once
     repetitions: list = None
+    # diskio --suite: the suite row this run is (SuiteRow), None otherwise
+    suite_row: "SuiteRow" = None
     # schema 2: the block devices under the target (None in schema 1 and
     # where no device was counted), whether they were shared with other
     # I/O, and the verdict codes ("sync_not_flushed", "merged",
@@ -184,6 +186,7 @@ class Repetition:
     ops_per_s: float = None
     mb_per_s: float = None          # 10^6 bytes per second
     duration_ns: float = None
+    bytes: float = None
     start_offset_ns: float = None   # from the result's first measured run
     parts: dict = field(default_factory=dict)
     _src: JsonFile = field(default=None, repr=False, compare=False)
@@ -218,6 +221,32 @@ class Interval:
 
 
 @dataclass
+class SuiteRow:
+    """One entry of suite.rows[]: a row of a suite file, its run (Run, or
+    None for a row that was not run, with the reason in note)."""
+    where: str                      # JSON path: suite.rows[3]
+    label: str                      # "SEQ1M Q8T1"
+    column: str                     # "read", "write"
+    run: "Run" = None
+    note: str = None
+
+    @property
+    def name(self):
+        """The row as the suite's view names it: "SEQ1M Q8T1 read"."""
+        return f"{self.label} {self.column}"
+
+
+@dataclass
+class Suite:
+    """diskio --suite: the suite's name, title, how its rows are summarised
+    ("best" or "mean") and its rows (SuiteRow), in the file's order."""
+    name: str
+    title: str = None
+    summary: str = None
+    rows: list = field(default_factory=list)
+
+
+@dataclass
 class Result:
     """One diskio result file: one environment and its runs."""
     path: str
@@ -226,6 +255,7 @@ class Result:
     environment: dict = field(default_factory=dict)
     runs: list = field(default_factory=list)
     schema_version: int = 1
+    suite: Suite = None             # diskio --suite; None otherwise
 
 
 def load_result(path):
@@ -259,6 +289,9 @@ def result_from_json(path, text, doc):
         schema_version=doc["schema_version"])
     for index, run in enumerate(src.get_list(doc, "", "runs")):
         result.runs.append(read_run(src, run, json_path("runs", index)))
+    suite = src.get_object(doc, "", "suite", optional=True)
+    if suite is not None:
+        result.suite = read_suite(src, suite, result.runs)
     return result
 
 
@@ -292,6 +325,36 @@ def read_custom_parameters():
     with libdiskio): none of diskio's; its own are Run.params."""
     return dict(block_size=None, pattern=None, iodepth=None, sync_every=None,
                 jobs=1, shared_file=False, direction="write", custom=True)
+def read_suite(src, node, runs):
+    """The suite block: each row's run index must name a run of the file,
+    and no run may be two rows."""
+    suite = Suite(
+        name=src.get_string(node, "suite", "name", nonempty=True),
+        title=src.get_string(node, "suite", "title", optional=True),
+        summary=src.get_string(node, "suite", "summary", optional=True))
+    taken = {}
+    for index, item in enumerate(src.get_list(node, "suite", "rows")):
+        where = json_path(json_path("suite", "rows"), index)
+        item = src.as_object(item, where)
+        row = SuiteRow(
+            where,
+            label=src.get_string(item, where, "label", nonempty=True),
+            column=src.get_string(item, where, "column", nonempty=True),
+            note=src.get_string(item, where, "note", optional=True))
+        run_index = src.get_int(item, where, "run", optional=True, minimum=0)
+        if run_index is not None:
+            if run_index >= len(runs):
+                src.fail(json_path(where, "run"),
+                         f"run {run_index} is not in runs[] "
+                         f"({len(runs)} runs)")
+            if run_index in taken:
+                src.fail(json_path(where, "run"),
+                         f"run {run_index} is also {taken[run_index]}")
+            taken[run_index] = where
+            row.run = runs[run_index]
+            row.run.suite_row = row
+        suite.rows.append(row)
+    return suite
 
 
 def read_run(src, node, where):
@@ -399,14 +462,14 @@ def read_repetition(src, node, where):
                                 minimum=0),
         duration_ns=src.get_number(node, where, "duration_ns", optional=True,
                                    minimum=0),
+        bytes=src.get_number(node, where, "bytes", optional=True, minimum=0),
         start_offset_ns=src.get_number(node, where, "start_offset_ns",
                                        optional=True, minimum=0),
         _src=src, _node=node)
     if rep.mb_per_s is None:
         # before repetitions carried it: from their bytes and duration
-        nbytes = src.get_number(node, where, "bytes", optional=True, minimum=0)
-        if nbytes is not None and rep.duration_ns:
-            rep.mb_per_s = nbytes / 1e6 / (rep.duration_ns / 1e9)
+        if rep.bytes is not None and rep.duration_ns:
+            rep.mb_per_s = rep.bytes / 1e6 / (rep.duration_ns / 1e9)
     latency = src.get_object(node, where, "latency")
     read_parts(src, latency, json_path(where, "latency"), rep.parts)
     return rep

@@ -287,6 +287,10 @@ enum {
     OPT_INTERVAL_CSV,
     OPT_JOBS,
     OPT_SHARED_FILE,
+    OPT_SUITE,
+    OPT_SUITE_PATH,
+    OPT_SUITE_RUNS,
+    OPT_SUITE_MAX_BS,
     OPT_CACHED,
     OPT_VERIFY,
 };
@@ -315,6 +319,10 @@ static const struct option long_options[] = {
     {"mbps", no_argument, NULL, OPT_MBPS},
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"interval-csv", required_argument, NULL, OPT_INTERVAL_CSV},
+    {"suite", required_argument, NULL, OPT_SUITE},
+    {"suite-path", required_argument, NULL, OPT_SUITE_PATH},
+    {"suite-runs", required_argument, NULL, OPT_SUITE_RUNS},
+    {"suite-max-bs", required_argument, NULL, OPT_SUITE_MAX_BS},
     {"quiet", no_argument, NULL, 'q'},
     {"force", no_argument, NULL, OPT_FORCE},
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
@@ -361,6 +369,12 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     int c;
     uint64_t v;
     while ((c = getopt_long(argc, argv, ":m:b:n:t:s:p:w:d:l:f:o:qhV", long_options, NULL)) != -1) {
+        /* the options a suite's rows set, named as given */
+        if (!o->workload_option &&
+            (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
+             c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
+             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY))
+            o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
         case 'm':
             if (parse_modes(optarg, o, err, err_size) != 0)
@@ -392,6 +406,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                                 "(with k/m/g/t suffixes; at least one block of --bs)",
                                 optarg);
             size_given = true;
+            o->size_given = true;
             break;
         case 'p':
             if (diskio_pattern_parse(optarg, &o->pattern) != 0)
@@ -404,6 +419,26 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
                 return cli_fail(err, err_size,
                                 "--warmup: '%s' is not a whole number of ops (0 or more)", optarg);
+            o->warmup_given = true;
+            break;
+        case OPT_SUITE:
+            if (!*optarg)
+                return cli_fail(err, err_size, "--suite: empty suite name");
+            o->suite = optarg;
+            break;
+        case OPT_SUITE_PATH: o->suite_path = optarg; break;
+        case OPT_SUITE_RUNS:
+            if (cli_parse_uint(optarg, 1, 100, &v) != 0)
+                return cli_fail(err, err_size,
+                                "--suite-runs: '%s' is not a whole number from 1 to 100", optarg);
+            o->suite_runs = (unsigned)v;
+            break;
+        case OPT_SUITE_MAX_BS:
+            if (cli_parse_size(optarg, &o->suite_max_bs) != 0 || o->suite_max_bs < DISKIO_BS_MIN)
+                return cli_fail(err, err_size,
+                                "--suite-max-bs: '%s' is not a size of at least 512 (with "
+                                "k/m/g suffixes)",
+                                optarg);
             break;
         case 'd':
             if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
@@ -514,8 +549,29 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                         argv[optind + 1]);
     o->target = argv[optind];
 
+    o->timing_given = o->count || o->runtime_ns;
     if (!o->count && !o->runtime_ns)
         o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
+    if (!o->suite && (o->suite_path || o->suite_runs || o->suite_max_bs))
+        return cli_fail(err, err_size, "%s applies to --suite only",
+                        o->suite_path   ? "--suite-path"
+                        : o->suite_runs ? "--suite-runs"
+                                        : "--suite-max-bs");
+    if (o->suite && o->workload_option)
+        return cli_fail(err, err_size,
+                        "%s: with --suite the suite's rows set the workload; only --size, "
+                        "--count, --runtime and --warmup override every row's",
+                        o->workload_option);
+    if (o->suite) {
+        /* the rows are checked one by one (cli_suite.c) */
+        if (o->output && !o->format_given) {
+            if (ends_with(o->output, ".json"))
+                o->format = DISKIO_FORMAT_JSON;
+            else if (ends_with(o->output, ".csv"))
+                o->format = DISKIO_FORMAT_CSV;
+        }
+        return 0;
+    }
 
     uint64_t largest_bs = 0;
     for (size_t i = 0; i < o->nsizes; i++)
@@ -593,6 +649,18 @@ void cli_usage(FILE *out)
           "      --interval DURATION    also keep every run's latency over time: ops, MB/s,\n"
           "                             mean, p50, p99 and max per interval of DURATION\n"
           "                             (10ms up to --runtime; e.g. 1, 0.5, 100ms)\n"
+          "\n"
+          "Suites (diskio-suite(5)):\n"
+          "      --suite NAME|FILE      run a suite's rows and show its own view: crystal\n"
+          "                             (CrystalDiskMark's eight tests, best of 5), sweep\n"
+          "                             (8 KiB to 16 MiB, mean of 3), pg (PostgreSQL's\n"
+          "                             WAL and data files), or a suite file of your own\n"
+          "      --suite-path DIR[:DIR] where to look for NAME.suite before\n"
+          "                             $DISKIO_SUITE_PATH and the installed suites\n"
+          "      --suite-runs N         runs of each row, 1 to 100 (default: the suite's)\n"
+          "      --suite-max-bs SIZE    leave out the rows with a larger --bs\n"
+          "                             (--size, --count, --runtime and --warmup given\n"
+          "                             here override every row's)\n"
           "\n"
           "Output:\n"
           "  -l, --label NAME           name of this environment in the result\n"

@@ -46,7 +46,15 @@ struct cli_options {
     const char *output;
     const char *trace;
     const char *target;
+    /* diskio --suite (cli_suite.h): the suite's name or file, where to
+     * look for it, runs per row and the largest block size to run (0: the
+     * suite's) */
+    const char *suite;
+    const char *suite_path;
+    const char *workload_option; /* the first option a suite's rows set */
+    uint64_t suite_max_bs;
     enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
+    unsigned suite_runs;
     enum diskio_pattern pattern;
     enum diskio_format format;
     unsigned iodepth;
@@ -66,6 +74,9 @@ struct cli_options {
     bool verify;      /* --verify: check every block the read modes read */
     bool help;
     bool version;
+    /* diskio --suite (cli_suite.h): which of the options that override
+     * every row's were given */
+    bool size_given, timing_given, warmup_given;
 };
 
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option

@@ -17,6 +17,7 @@
 #include "cli_options.h"
 #include "cli_output.h"
 #include "cli_progress.h"
+#include "cli_suite.h"
 #include "diskio.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -389,6 +390,102 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
     return true;
 }
 
+/* ---- suites (cli_suite.c) ---- */
+
+/* The command line's view of a suite's runs, for the checks made once
+ * for the target: the largest file and block size, and whether a row
+ * appends (its file is truncated). */
+static void suite_target_options(const struct suite *suite, struct cli_options *opt)
+{
+    uint64_t file_size = 0, largest_bs = 0;
+    for (size_t r = 0; r < suite->nrows; r++) {
+        const struct cli_options *row = &suite->rows[r].opt;
+        if (suite->rows[r].note)
+            continue;
+        if (row->file_size > file_size)
+            file_size = row->file_size;
+        if (row->block_sizes[0] > largest_bs)
+            largest_bs = row->block_sizes[0];
+        if (row->pattern == DISKIO_PATTERN_APPEND || row->pattern == DISKIO_PATTERN_CREATE)
+            opt->pattern = row->pattern;
+    }
+    if (file_size)
+        opt->file_size = file_size;
+    if (largest_bs) {
+        opt->block_sizes[0] = largest_bs;
+        opt->nsizes = 1;
+    }
+}
+
+/* A row the target cannot run (O_DIRECT refused, as FUSE filesystems
+ * such as sshfs do; a block size the device's direct I/O alignment does
+ * not divide) is not run, with the reason in the suite's view and the
+ * result, rather than ending the whole suite. */
+static void suite_check_rows(struct suite *suite, const struct diskio_target *target,
+                             const struct diskio_result *result, bool quiet)
+{
+    const char *fs = diskio_result_env(result, "target.filesystem");
+    for (size_t r = 0; r < suite->nrows; r++) {
+        struct suite_row *row = &suite->rows[r];
+        if (row->note)
+            continue;
+        enum diskio_mode mode = row->opt.modes[0];
+        int rc = diskio_target_check_mode(target, mode);
+        uint64_t offset_align, mem_align;
+        if (rc == -DISKIO_E_NO_DIRECT)
+            snprintf(row->note_buf, sizeof(row->note_buf),
+                     "not run: mode %s needs O_DIRECT, which the filesystem (%s) refuses",
+                     diskio_mode_name(mode), fs ? fs : "unknown");
+        else if (rc < 0)
+            snprintf(row->note_buf, sizeof(row->note_buf), "not run: mode %s cannot open it: %s",
+                     diskio_mode_name(mode), diskio_strerror(rc));
+        else if (diskio_mode_is_direct(mode) &&
+                 diskio_target_direct_align(target, &offset_align, &mem_align) == 0 &&
+                 (row->opt.block_sizes[0] % offset_align != 0 || mem_align > 4096))
+            snprintf(row->note_buf, sizeof(row->note_buf),
+                     "not run: O_DIRECT there needs sizes aligned to %llu bytes and buffers "
+                     "to %llu",
+                     (unsigned long long)offset_align, (unsigned long long)mem_align);
+        else
+            continue;
+        row->note = row->note_buf;
+        if (!quiet)
+            fprintf(stderr, "diskio: suite %s, row %s %s (%s:%u): %s\n", suite->name, row->label,
+                    row->column, suite->path, row->line, row->note);
+    }
+}
+
+/* The suite and its rows, into the result (JSON "suite"). */
+static int suite_into_result(const struct suite *suite, struct diskio_result *result)
+{
+    struct diskio_suite_row *rows = calloc(suite->nrows, sizeof(*rows));
+    if (!rows)
+        return -ENOMEM;
+    for (size_t r = 0; r < suite->nrows; r++) {
+        rows[r].label = suite->rows[r].label;
+        rows[r].column = suite->rows[r].column;
+        rows[r].run = suite->rows[r].run;
+        rows[r].note = suite->rows[r].note;
+        if (rows[r].run == SIZE_MAX && !rows[r].note)
+            rows[r].note = "not run: the suite stopped before this row (a signal or a failed run)";
+    }
+    int rc =
+        diskio_result_set_suite(result, suite->name, suite->title,
+                                suite->summary == SUITE_BEST ? "best" : "mean", rows, suite->nrows);
+    free(rows);
+    return rc;
+}
+
+/* One run of the loop: its options, mode, block size and jobs, and the
+ * suite row it is (SIZE_MAX for an ordinary run). */
+struct plan_run {
+    const struct cli_options *opt;
+    enum diskio_mode mode;
+    uint64_t bs;
+    unsigned jobs;
+    size_t row;
+};
+
 int main(int argc, char **argv)
 {
     /* before anything else opens a file */
@@ -407,6 +504,19 @@ int main(int argc, char **argv)
     if (opt.version) {
         printf("diskio %s\n", diskio_version());
         return finish_stdout(EXIT_OK, NULL);
+    }
+
+    /* --suite: a file of rows, each an ordinary run's options, all read
+     * and checked before anything is created */
+    static struct suite suite;
+    const bool is_suite = opt.suite != NULL;
+    if (is_suite) {
+        if (suite_load(opt.suite, &opt, &suite, err, sizeof(err)) != 0) {
+            fprintf(stderr, "diskio: %s\n", err);
+            suite_free(&suite);
+            return EXIT_USAGE;
+        }
+        suite_target_options(&suite, &opt);
     }
 
     /* The library refuses to truncate a file it did not make (the append
@@ -459,7 +569,7 @@ int main(int argc, char **argv)
      * made per run; every one's name is checked now and its temporary
      * created and removed, to prove it can be made. */
     struct out_file output = {.slot = 0}, trace = {.slot = 1}, ivcsv = {.slot = 2};
-    bool several_runs = opt.nmodes * opt.nsizes * opt.njobs > 1 || opt.repeat > 1;
+    bool several_runs = is_suite || opt.nmodes * opt.nsizes * opt.njobs > 1 || opt.repeat > 1;
     int names_status = check_output_names(&opt, several_runs);
     if (names_status != EXIT_OK)
         return names_status;
@@ -516,7 +626,25 @@ int main(int argc, char **argv)
     bool usable[DISKIO_MODE_COUNT];
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
         usable[m] = true;
-    for (size_t m = 0; m < opt.nmodes; m++) {
+    if (is_suite) {
+        suite_check_rows(&suite, target, result, opt.quiet);
+        size_t runnable = 0;
+        for (size_t r = 0; r < suite.nrows; r++)
+            runnable += !suite.rows[r].note;
+        if (!runnable) {
+            fprintf(stderr,
+                    "diskio: none of the rows of suite %s (%s) can run at %s; see the "
+                    "notes above\n",
+                    suite.name, suite.path, opt.target);
+            diskio_result_free(result);
+            current_target = NULL;
+            release_target(target);
+            out_file_discard(&output);
+            out_file_discard(&trace);
+            return EXIT_TARGET;
+        }
+    }
+    for (size_t m = 0; m < opt.nmodes && !is_suite; m++) {
         enum diskio_mode mode = opt.modes[m];
         if (!usable[mode] || (rc = diskio_target_check_mode(target, mode)) == 0)
             continue;
@@ -547,7 +675,7 @@ int main(int argc, char **argv)
      * device takes (4096 bytes on a 4Kn disk, not 512): a --bs that
      * breaks it would fail at op 0, so it is a usage error found now,
      * before the first run. */
-    for (size_t m = 0; m < opt.nmodes; m++) {
+    for (size_t m = 0; m < opt.nmodes && !is_suite; m++) {
         if (!usable[opt.modes[m]] || !diskio_mode_is_direct(opt.modes[m]))
             continue;
         uint64_t offset_align, mem_align;
@@ -590,14 +718,29 @@ int main(int argc, char **argv)
     struct progress progress = {0};
     if (!opt.quiet && isatty(STDERR_FILENO))
         (void)progress_start(&progress, opt.target);
-    unsigned runs = 0, run_number = 0;
-    for (size_t m = 0; m < opt.nmodes; m++)
-        runs += usable[opt.modes[m]] ? (unsigned)(opt.nsizes * opt.njobs) * opt.repeat : 0;
+    /* The runs: each (size, mode, jobs), --jobs sweeping inside each mode
+     * so that its rows stand side by side; or each suite row that can
+     * run. */
+    size_t nplans = 0;
+    struct plan_run *plans =
+        calloc(is_suite ? suite.nrows : opt.nsizes * opt.nmodes * opt.njobs, sizeof(*plans));
+    for (size_t r = 0; plans && is_suite && r < suite.nrows; r++) {
+        const struct cli_options *row = &suite.rows[r].opt;
+        if (!suite.rows[r].note)
+            plans[nplans++] = (struct plan_run){row, row->modes[0], row->block_sizes[0],
+                                                row->njobs ? row->jobs[0] : 1, r};
+    }
+    for (size_t s = 0; plans && !is_suite && s < opt.nsizes; s++)
+        for (size_t m = 0; m < opt.nmodes; m++)
+            for (size_t j = 0; j < opt.njobs && usable[opt.modes[m]]; j++)
+                plans[nplans++] = (struct plan_run){&opt, opt.modes[m], opt.block_sizes[s],
+                                                    opt.jobs[j], SIZE_MAX};
+    const unsigned repeats = is_suite ? suite.runs : opt.repeat;
+    unsigned runs = (unsigned)nplans * repeats, run_number = 0;
 
-    /* The result's run for each (size, mode): the first repetition's,
-     * into which the later ones are merged. */
-    size_t nslots = opt.nsizes * opt.nmodes * opt.njobs;
-    struct diskio_run **merged = calloc(nslots, sizeof(*merged));
+    /* The result's run for each plan: the first repetition's, into which
+     * the later ones are merged. */
+    struct diskio_run **merged = plans ? calloc(nplans ? nplans : 1, sizeof(*merged)) : NULL;
     int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
     if (!merged)
         fprintf(stderr, "diskio: out of memory\n");
@@ -605,18 +748,15 @@ int main(int argc, char **argv)
     /* --repeat: round after round of every run, so that a slow minute of
      * the machine (writeback, a neighbour) spreads over all the modes
      * instead of landing on one of them */
-    for (unsigned rep = 1; rep <= opt.repeat && status == EXIT_OK; rep++) {
-        for (size_t s = 0; s < opt.nsizes && status == EXIT_OK; s++) {
-            for (size_t mj = 0; mj < opt.nmodes * opt.njobs && status == EXIT_OK; mj++) {
-                /* --jobs sweeps inside each mode: its rows side by side */
-                const size_t m = mj / opt.njobs, j = mj % opt.njobs;
+    for (unsigned rep = 1; rep <= repeats && status == EXIT_OK; rep++) {
+        {
+            for (size_t p = 0; p < nplans && status == EXIT_OK; p++) {
                 if (stop_signal)
                     break;
-                if (!usable[opt.modes[m]])
-                    continue;
+                const struct plan_run *plan = &plans[p];
                 struct diskio_config cfg;
-                cli_config(&opt, opt.modes[m], opt.block_sizes[s], &cfg);
-                cfg.jobs = opt.jobs[j];
+                cli_config(plan->opt, plan->mode, plan->bs, &cfg);
+                cfg.jobs = plan->jobs;
                 char *trace_path = NULL;
                 if (opt.trace) {
                     trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size,
@@ -669,13 +809,26 @@ int main(int argc, char **argv)
                     report_run_error(&cfg, run, rc);
                 /* every repetition measured, failed or interrupted ones
                  * too, ends up in the result */
+                if (run && plan->row != SIZE_MAX) {
+                    /* the suite's view: each repetition's own figures */
+                    double seconds = (double)info->duration_ns / 1e9;
+                    struct suite_figure fig = {
+                        .mb_per_s = seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0,
+                        .iops = seconds > 0 ? (double)info->ops / seconds : 0,
+                        .complete = info->complete && rc == 0,
+                    };
+                    if (suite_add_figure(&suite, plan->row, &fig) != 0 && rc == 0)
+                        rc = -ENOMEM;
+                }
                 if (run) {
-                    struct diskio_run **slot = &merged[s * opt.nmodes * opt.njobs + mj];
+                    struct diskio_run **slot = &merged[p];
                     int keep_rc = 0;
                     if (!*slot) {
                         keep_rc = diskio_result_add_run(result, run);
                         if (keep_rc == 0)
                             *slot = run;
+                        if (keep_rc == 0 && plan->row != SIZE_MAX)
+                            suite.rows[plan->row].run = diskio_result_run_count(result) - 1;
                     } else {
                         keep_rc = diskio_run_merge(*slot, run);
                         diskio_run_free(run);
@@ -699,6 +852,12 @@ int main(int argc, char **argv)
         }
     }
     free(merged);
+    free(plans);
+    if (is_suite && suite_into_result(&suite, result) != 0) {
+        fprintf(stderr, "diskio: out of memory\n");
+        if (status == EXIT_OK)
+            status = EXIT_RUN_FAILED;
+    }
     if (stop_signal && status == EXIT_OK)
         status = status_for_signal(stop_signal);
     if (status != EXIT_OK)
@@ -709,8 +868,11 @@ int main(int argc, char **argv)
     release_target(target);
 
     const char *saved_in = NULL;
-    if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT))
+    if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT)) {
         write_stdout(result, DISKIO_FORMAT_TEXT);
+        if (is_suite)
+            suite_print(&suite, stdout);
+    }
     if (output.stream) {
         int written = diskio_result_write(result, opt.format, output.stream);
         enum out_saved saved = out_file_commit(&output, opt.force, written);
@@ -746,5 +908,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "diskio: the result is incomplete (%s)\n",
                 status >= 128 ? "interrupted" : stopped_by);
     diskio_result_free(result);
+    suite_free(&suite);
     return finish_stdout(status, saved_in);
 }

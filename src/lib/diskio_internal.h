@@ -278,6 +278,9 @@ struct diskio_result {
     double pcts[DISKIO_PERCENTILES_MAX];
     size_t npcts; /* 0: the default, TABLE_PCTS */
     enum diskio_throughput_unit unit;
+    struct diskio_suite_row *suite_rows; /* diskio_result_set_suite(): owned copies */
+    size_t suite_nrows;
+    char *suite_name, *suite_title, *suite_summary;
 };
 
 /* The table's percentiles by default. */

@@ -566,6 +566,33 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     fputs("\n    }", out);
 }
 
+/* diskio --suite: the suite and its rows, each naming its run by index */
+static void emit_suite(FILE *out, const struct diskio_result *res)
+{
+    fputs(",\n  \"suite\": {\"name\": ", out);
+    json_string(out, res->suite_name);
+    fputs(", \"title\": ", out);
+    json_string(out, res->suite_title);
+    fputs(", \"summary\": ", out);
+    json_string(out, res->suite_summary);
+    fputs(",\n    \"rows\": [", out);
+    for (size_t i = 0; i < res->suite_nrows; i++) {
+        const struct diskio_suite_row *row = &res->suite_rows[i];
+        fputs(i ? ",\n      {\"label\": " : "\n      {\"label\": ", out);
+        json_string(out, row->label);
+        fputs(", \"column\": ", out);
+        json_string(out, row->column);
+        if (row->run < res->nruns)
+            fprintf(out, ", \"run\": %zu", row->run);
+        else
+            fputs(", \"run\": null", out);
+        fputs(", \"note\": ", out);
+        json_string(out, row->note);
+        fputs("}", out);
+    }
+    fputs(res->suite_nrows ? "\n    ]}" : "]}", out);
+}
+
 int emit_json(const struct diskio_result *res, FILE *out)
 {
     fprintf(out,
@@ -589,6 +616,9 @@ int emit_json(const struct diskio_result *res, FILE *out)
         emit_run(out, res, res->runs[i], origin_ns);
         fputs(i + 1 < res->nruns ? ",\n" : "\n", out);
     }
-    fputs("  ]\n}\n", out);
+    fputs("  ]", out);
+    if (res->suite_name)
+        emit_suite(out, res);
+    fputs("\n}\n", out);
     return 0;
 }

@@ -406,6 +406,17 @@ int emit_text(const struct diskio_result *res, FILE *out)
         }
         if (diskio_run_interval_count(run) > 0)
             interval_line(out, run);
+        /* diskio --suite: the row this run is */
+        for (size_t i = 0; i < res->suite_nrows; i++)
+            if (res->suite_rows[i].run == r) {
+                fputs("  ^ suite ", out);
+                show(out, res->suite_name);
+                fputs(" row ", out);
+                show(out, res->suite_rows[i].label);
+                fputc(' ', out);
+                show(out, res->suite_rows[i].column);
+                fputc('\n', out);
+            }
         if (!info->complete)
             fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
                     diskio_strerror(info->error), info->error_during ? info->error_during : "?",

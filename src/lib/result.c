@@ -127,6 +127,61 @@ const struct diskio_run *diskio_result_run(const struct diskio_result *res, size
     return i < res->nruns ? res->runs[i] : NULL;
 }
 
+static void suite_clear(struct diskio_result *res)
+{
+    for (size_t i = 0; i < res->suite_nrows; i++) {
+        free((char *)res->suite_rows[i].label);
+        free((char *)res->suite_rows[i].column);
+        free((char *)res->suite_rows[i].note);
+    }
+    free(res->suite_rows);
+    free(res->suite_name);
+    free(res->suite_title);
+    free(res->suite_summary);
+    res->suite_rows = NULL;
+    res->suite_nrows = 0;
+    res->suite_name = res->suite_title = res->suite_summary = NULL;
+}
+
+static bool copy_string(const char *from, char **to)
+{
+    *to = from ? strdup(from) : NULL;
+    return !from || *to;
+}
+
+int diskio_result_set_suite(struct diskio_result *res, const char *name, const char *title,
+                            const char *summary, const struct diskio_suite_row *rows, size_t nrows)
+{
+    if (!res || !name || (nrows && !rows))
+        return -EINVAL;
+    for (size_t i = 0; i < nrows; i++)
+        if (!rows[i].label || !rows[i].column)
+            return -EINVAL;
+    suite_clear(res);
+    bool ok = copy_string(name, &res->suite_name) && copy_string(title, &res->suite_title) &&
+              copy_string(summary, &res->suite_summary);
+    if (ok && nrows) {
+        res->suite_rows = calloc(nrows, sizeof(*res->suite_rows));
+        ok = res->suite_rows != NULL;
+    }
+    for (size_t i = 0; ok && i < nrows; i++) {
+        struct diskio_suite_row *row = &res->suite_rows[i];
+        char *label = NULL, *column = NULL, *note = NULL;
+        ok = copy_string(rows[i].label, &label) && copy_string(rows[i].column, &column) &&
+             copy_string(rows[i].note, &note);
+        row->label = label;
+        row->column = column;
+        row->note = note;
+        row->run = rows[i].run;
+        res->suite_nrows = i + 1;
+    }
+    if (!ok) {
+        suite_clear(res);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
 void diskio_result_set_incomplete(struct diskio_result *res)
 {
     res->incomplete = true;
@@ -180,6 +235,7 @@ void diskio_result_free(struct diskio_result *res)
     for (size_t i = 0; i < res->nruns; i++)
         diskio_run_free(res->runs[i]);
     free(res->runs);
+    suite_clear(res);
     env_free(res->env);
     free(res->label);
     free(res);

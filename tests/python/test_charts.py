@@ -13,9 +13,9 @@ import shutil
 import unittest
 
 from diskio_analysis.charts import (bytes_label, histogram_rows,
-                                    interval_rows, one_line, percentile_rows,
-                                    run_charts, safe_name, sweep_groups,
-                                    what_was_written)
+                                    interval_rows, io_length_rows, one_line,
+                                    percentile_rows, run_charts, safe_name,
+                                    sweep_groups, what_was_written)
 from diskio_analysis.gnuplot import render
 from diskio_analysis.plotinputs import PlotRun
 from diskio_analysis.result import Interval
@@ -39,6 +39,26 @@ def intervals():
             Interval("s[1]", 1, 10**9, 10**9, 0, 0, 0.0, 0.0),
             Interval("s[2]", 1, 2 * 10**9, 5 * 10**8, 10, 81920, 20.0, 0.16,
                      1000, 2e8, 1000, 2000000000, 2000000000)]
+def suite_run(env, column, mode, block_size, mb_per_s_runs):
+    """A run of diskio --suite sweep, measured len(mb_per_s_runs) times."""
+    r = run(env, mode, block_size)
+    r.suite, r.suite_title, r.column = "sweep", "I/O length sweep", column
+    r.mb_per_s_runs = list(mb_per_s_runs)
+    r.mb_per_s = sum(mb_per_s_runs) / len(mb_per_s_runs)
+    return r
+
+
+def sweep_runs():
+    """A local disk and a network filesystem, reads and writes at three
+    lengths, three runs each."""
+    runs = []
+    for env, scale in (("local", 100.0), ("sshfs", 1.0)):
+        for column, mode in (("read", "read"), ("write", "fdatasync")):
+            for kib, factor in ((8, 1.0), (64, 4.0), (1024, 10.0)):
+                mean = scale * factor
+                runs.append(suite_run(env, column, mode, kib * 1024,
+                                      (mean * 0.9, mean, mean * 1.1)))
+    return runs
 
 
 class TableTest(unittest.TestCase):
@@ -176,6 +196,51 @@ class BuildTest(TempDirTest):
         self.assertIn("<svg", svg)
         self.assertIn("Latency over time, A fsync", svg)
         self.assertIn("ops/s (right axis)", svg)
+    def test_a_suites_sweep_is_one_io_length_chart(self):
+        charts = {c.filename: c for c in self.charts(sweep_runs())}
+        # the suite's runs have their own chart, not the block-size ones
+        self.assertIn("diskio-sweep-io-length.svg", charts)
+        self.assertNotIn("diskio-bs-throughput.svg", charts)
+        commands = charts["diskio-sweep-io-length.svg"].commands
+        self.assertIn("set logscale x 2", commands)
+        self.assertIn('"8 KiB" 8, "64 KiB" 64, "1 MiB" 1024', commands)
+        self.assertIn("MB/s by I/O length, I/O length sweep (mean of 3 runs, "
+                      "bars ± 1 standard deviation)", commands)
+        self.assertIn("with yerrorlines", commands)
+        # a line per environment and column, each its own dash type
+        for name in ("local read (read)", "local write (fdatasync)",
+                     "sshfs read (read)", "sshfs write (fdatasync)"):
+            self.assertIn(f'title "{name}"', commands)
+        self.assertIn("dt 4", commands)
+
+    def test_io_length_rows_are_mean_and_one_standard_deviation(self):
+        rows = io_length_rows([suite_run("a", "read", "read", 8192,
+                                         (9.0, 10.0, 11.0))])
+        self.assertEqual(rows, [(8.0, 10.0, 9.0, 11.0, 3)])
+        # a spread wider than the mean stays above 0 on the log axis
+        rows = io_length_rows([suite_run("a", "read", "read", 8192,
+                                         (1.0, 30.0))])
+        self.assertGreater(rows[0][2], 0)
+
+    def test_one_length_per_line_makes_no_io_length_chart(self):
+        runs = [suite_run("a", "read", "read", 8192, (1.0,)),
+                suite_run("a", "write", "fdatasync", 8192, (1.0,))]
+        self.assertNotIn("diskio-sweep-io-length.svg", self.names(runs))
+
+    @unittest.skipIf(shutil.which("gnuplot") is None, "no gnuplot")
+    def test_real_gnuplot_draws_the_io_length_chart(self):
+        charts = [c for c in self.charts(sweep_runs())
+                  if c.filename == "diskio-sweep-io-length.svg"]
+        outdir = os.path.join(self.dir, "out")
+        os.mkdir(outdir)
+        paths = render(charts, "svg", outdir, self.dir)
+        self.assertEqual(paths, [os.path.join(outdir,
+                                              "diskio-sweep-io-length.svg")])
+        with open(paths[0], encoding="utf-8") as image:
+            svg = image.read()
+        self.assertIn("<svg", svg)
+        for text in ("sshfs write (fdatasync)", "1 MiB", "I/O length"):
+            self.assertIn(text, svg)
 
     def test_trace_charts(self):
         trace = Trace("t 1", "t 1.csv", [0], [0.0], [1.0])

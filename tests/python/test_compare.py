@@ -221,6 +221,48 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(sorted(m[1][0] for m in c["missing"]), ["aio-read", "direct-read"])
 
 
+def suite_result(label, mb_per_s, path=None):
+    """A sweep suite's result: one read row at 8 KiB, measured 3 times."""
+    r = run("read", 100)
+    r["mb_per_s"] = mb_per_s[0]
+    r["repetitions"] = [{"complete": True, "ops": 50, "bytes": 8192 * 50,
+                         "duration_ns": 8192 * 50 / m * 1e3,
+                         "ops_per_s": 1e9 / 100,
+                         "latency": {"total": hist(100)}} for m in mb_per_s]
+    doc = {"schema": "diskio-result", "schema_version": 1, "label": label,
+           "complete": True, "environment": {}, "runs": [r],
+           "suite": {"name": "sweep", "title": None, "summary": "mean",
+                     "rows": [{"label": "8 KiB", "column": "read", "run": 0,
+                               "note": None}]}}
+    return result_from_json(path or f"/lab/{label}/result.json",
+                            json.dumps(doc), doc)
+
+
+class SuiteCompareTest(unittest.TestCase):
+    def test_suite_rows_are_matched_by_row_and_named_by_it(self):
+        comparison = compare.compare(
+            [suite_result("local", [100.0, 101.0, 99.0]),
+             suite_result("sshfs", [10.0, 10.5, 9.5])],
+            metrics=("mb_per_s",))
+        row = comparison["rows"][0]
+        self.assertEqual(row.run, ("read", 8192, "seq", 1, 1, 1, 1, False, False,
+                                   "8 KiB read"))
+        self.assertEqual(compare.run_label(row.run), "8 KiB read (read 8 KiB)")
+        # MB/s: higher is better, each repetition a sample
+        self.assertEqual(row.judgement.verdict, "slower")
+        self.assertEqual(len(row.base_values), 3)
+        self.assertAlmostEqual(sorted(row.base_values)[0], 99.0)
+
+    def test_a_suite_row_is_not_the_same_workload_as_a_plain_run(self):
+        plain = run("read", 100)
+        plain["mb_per_s"] = 80.0
+        with self.assertRaises(InputError) as ctx:
+            compare.compare([suite_result("local", [100.0, 101.0, 99.0]),
+                             result("other", [plain])], metrics=("mb_per_s",))
+        self.assertIn("for a suite's runs, the suite row must agree",
+                      str(ctx.exception))
+
+
 class RenderTest(unittest.TestCase):
     def setUp(self):
         self.c = CompareTest().comparison()

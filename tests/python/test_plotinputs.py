@@ -70,6 +70,34 @@ class LoadTest(TempDirTest):
         runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
         self.assertEqual([(r.series, r.block_size, r.pattern) for r in runs],
                          [("A commit (record=512)", 0, "custom")])
+    def test_a_suites_runs_carry_their_suite_column_and_each_runs_mb_per_s(self):
+        with open(os.path.join(FIXTURES, "env-a", "result.json"),
+                  encoding="utf-8") as handle:
+            doc = json.load(handle)
+        run = doc["runs"][1]
+        run["repetitions"] = [
+            {"complete": True, "ops": 10, "bytes": 2000000,
+             "duration_ns": 1000000000, "ops_per_s": 10.0,
+             "latency": {"total": None}},
+            {"complete": True, "ops": 10, "bytes": 4000000,
+             "duration_ns": 1000000000, "ops_per_s": 10.0,
+             "latency": {"total": None}},
+            {"complete": False, "ops": 1, "bytes": 1,
+             "duration_ns": 1000000000, "ops_per_s": 1.0,
+             "latency": {"total": None}}]
+        doc["suite"] = {"name": "sweep", "title": "I/O length sweep",
+                        "summary": "mean",
+                        "rows": [{"label": "8 KiB", "column": "write",
+                                  "run": 1, "note": None}]}
+        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        suite_runs = [r for r in runs if r.suite is not None]
+        self.assertEqual(len(suite_runs), 1)
+        r = suite_runs[0]
+        self.assertEqual((r.suite, r.suite_title, r.column),
+                         ("sweep", "I/O length sweep", "write"))
+        # the complete repetitions' MB/s, the incomplete one left out
+        self.assertEqual(r.mb_per_s_runs, [2.0, 4.0])
+        self.assertEqual([x.suite for x in runs if x is not r], [None, None])
 
     def rejects(self, *paths):
         with self.assertRaises(InputError) as ctx:

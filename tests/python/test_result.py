@@ -337,6 +337,71 @@ class RejectedTest(ResultFileTest):
                       self.rejects(text=text))
 
 
+def suite_doc(rows):
+    """A result of two runs with a suite block of rows."""
+    doc = copy.deepcopy(DOC)
+    rep = {"complete": True, "ops": 4, "bytes": 32768,
+           "duration_ns": 2000000, "start_offset_ns": 0, "ops_per_s": 2000.0,
+           "latency": {"total": None, "write": None, "sync": None,
+                       "service": None}}
+    doc["runs"][0]["repetitions"] = [rep, dict(rep, duration_ns=4000000)]
+    read = copy.deepcopy(RUN)
+    read["mode"] = "read"
+    doc["runs"].append(read)
+    doc["suite"] = {"name": "sweep", "title": "I/O length sweep",
+                    "summary": "mean", "rows": rows}
+    return doc
+
+
+class SuiteTest(ResultFileTest):
+    ROWS = [{"label": "8 KiB", "column": "write", "run": 0, "note": None},
+            {"label": "8 KiB", "column": "read", "run": 1, "note": None},
+            {"label": "16 MiB", "column": "read", "run": None,
+             "note": "not run: --bs 16777216 is larger than --suite-max-bs"}]
+
+    def test_the_suite_and_its_rows_name_their_runs(self):
+        result = self.load(suite_doc(self.ROWS))
+        suite = result.suite
+        self.assertEqual((suite.name, suite.title, suite.summary),
+                         ("sweep", "I/O length sweep", "mean"))
+        self.assertEqual([(r.name, r.run.mode if r.run else None)
+                          for r in suite.rows],
+                         [("8 KiB write", "fsync"), ("8 KiB read", "read"),
+                          ("16 MiB read", None)])
+        self.assertIn("suite-max-bs", suite.rows[2].note)
+        self.assertIs(result.runs[1].suite_row, suite.rows[1])
+
+    def test_each_repetitions_mb_per_s_from_its_bytes_and_duration(self):
+        reps = self.load(suite_doc(self.ROWS)).runs[0].repetitions
+        self.assertAlmostEqual(reps[0].mb_per_s, 16.384)
+        self.assertAlmostEqual(reps[1].mb_per_s, 8.192)
+
+    def test_a_result_without_a_suite_has_none(self):
+        result = self.load()
+        self.assertIsNone(result.suite)
+        self.assertIsNone(result.runs[0].suite_row)
+
+    def rejects_rows(self, rows):
+        self.path = self.write("result.json", json.dumps(suite_doc(rows)))
+        with self.assertRaises(InputError) as ctx:
+            load_result(self.path)
+        return str(ctx.exception)
+
+    def test_a_row_naming_a_run_not_in_the_file_is_refused(self):
+        message = self.rejects_rows([dict(self.ROWS[0], run=2)])
+        self.assertIn("suite.rows[0].run: run 2 is not in runs[] (2 runs)",
+                      message)
+
+    def test_two_rows_of_one_run_are_refused(self):
+        message = self.rejects_rows([self.ROWS[0], dict(self.ROWS[1], run=0)])
+        self.assertIn("suite.rows[1].run: run 0 is also suite.rows[0]",
+                      message)
+
+    def test_a_row_without_a_label_is_refused(self):
+        message = self.rejects_rows([dict(self.ROWS[0], label="")])
+        self.assertIn("suite.rows[0].label", message)
+
+
 if __name__ == "__main__":
     unittest.main()
 

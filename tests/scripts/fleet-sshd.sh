@@ -17,24 +17,18 @@ top_builddir=${top_builddir:-$(cd "$here/../.." && pwd)}
 python=${PYTHON3:-python3}
 fleet="$top_builddir/scripts/diskio-fleet"
 
+# the namespace, the keys and the sshd servers (shared with other tests)
+. "$here/sshd-netns.sh"
+
 skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespace, sshd)"
+sshd_netns_missing
+[ -z "$sshd_netns_why" ] || skip "$sshd_netns_why"
 [ -n "${DISKIO:-}" ] && [ -x "$DISKIO" ] || skip "\$DISKIO is not an executable diskio"
-command -v ip >/dev/null 2>&1 || skip "ip (iproute2) is not installed"
-sshd=$(command -v sshd || echo /usr/sbin/sshd)
-[ -x "$sshd" ] || skip "sshd (openssh-server) is not installed"
-command -v ssh >/dev/null 2>&1 || skip "ssh (openssh-client) is not installed"
-command -v ssh-keygen >/dev/null 2>&1 || skip "ssh-keygen is not installed"
-command -v unshare >/dev/null 2>&1 || skip "unshare (util-linux) is not installed"
 
 ns="diskio-fleet-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/diskio-fleet-test.XXXXXX") || exit 1
 cleanup() {
-    for pidfile in "$work"/sshd-*.pid; do
-        [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null
-    done
-    for pid in ${sshd_pids:-}; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
-    ip netns delete "$ns" 2>/dev/null
+    sshd_netns_cleanup
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -48,12 +42,7 @@ check() {   # check DESCRIPTION COMMAND...
     if "$@"; then echo "ok   $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
 }
 
-ip netns add "$ns" || skip "cannot create a network namespace"
-ip netns exec "$ns" ip link set lo up || { echo "FAIL bringing up lo in $ns"; exit 1; }
-
-ssh-keygen -q -t ed25519 -N '' -f "$work/client_key" || exit 1
-ssh-keygen -q -t ed25519 -N '' -f "$work/host_key" || exit 1
-cp "$work/client_key.pub" "$work/authorized_keys"
+sshd_netns_setup || skip "cannot create the network namespace and keys"
 
 # the "remote" diskio: the built one, run in the host's own directory
 # (sshd's SetEnv says which), so that each host measures its own target
@@ -65,51 +54,15 @@ EOS
 chmod +x "$work/remote-diskio"
 
 ports="22201 22202 22203"
-sshd_pids=""
-: >"$work/ssh_config"
 i=0
 for port in $ports; do
     i=$((i + 1))
     mkdir -p "$work/home-db$i/target"
-    cat >"$work/sshd-$i.conf" <<EOS
-ListenAddress 127.0.0.1
-Port $port
-HostKey $work/host_key
-AuthorizedKeysFile $work/authorized_keys
-PermitRootLogin prohibit-password
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-UsePAM no
-StrictModes no
-PidFile $work/sshd-$i.pid
-SetEnv FLEET_HOME=$work/home-db$i
-EOS
-    # sshd wants its privilege separation directory /run/sshd: given a
-    # tmpfs /run of its own in a private mount namespace, nothing outside
-    # the test is touched
-    ip netns exec "$ns" unshare -m --propagation private sh -c \
-        'mount -t tmpfs -o mode=755 tmpfs /run && mkdir -m 755 /run/sshd && exec "$0" -D -e -f "$1"' \
-        "$sshd" "$work/sshd-$i.conf" 2>"$work/sshd-$i.log" &
-    sshd_pids="$sshd_pids $!"
-    cat >>"$work/ssh_config" <<EOS
-Host db$i
-    HostName 127.0.0.1
-    Port $port
-    User root
-    IdentityFile $work/client_key
-    IdentitiesOnly yes
-    UserKnownHostsFile $work/known_hosts
-    StrictHostKeyChecking accept-new
-    LogLevel ERROR
-EOS
+    sshd_netns_start "db$i" "$port" "SetEnv FLEET_HOME=$work/home-db$i"
 done
 # wait for the three to listen (inside the namespace)
-for _ in $(seq 1 50); do
-    n=$(ip netns exec "$ns" ss -ltn 2>/dev/null | grep -c '127.0.0.1:2220[123]')
-    [ "$n" -eq 3 ] && break
-    sleep 0.1
-done
+sshd_netns_wait $ports
+n=$(ip netns exec "$ns" ss -ltn 2>/dev/null | grep -c '127.0.0.1:2220[123]')
 check "the three sshd listen inside the namespace" test "$n" -eq 3
 check "none of them listens outside it" \
     test -z "$(ss -ltn 2>/dev/null | grep '127.0.0.1:2220[123]')"
@@ -198,7 +151,7 @@ check "the other host is still collected" test -s "$work/lab-fail/db1/result.jso
 rm "$work/home-db2/target"; mkdir "$work/home-db2/target"
 
 # a host whose sshd is stopped
-kill "$(cat "$work/sshd-3.pid")"
+kill "$(cat "$work/sshd-db3.pid")"
 for _ in $(seq 1 50); do
     ip netns exec "$ns" ss -ltn | grep -q '127.0.0.1:22203' || break
     sleep 0.1

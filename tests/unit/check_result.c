@@ -11,6 +11,8 @@
  * the table shows the percentiles and throughput unit a program sets, and
  * marks a percentile that can only be the max; a run publishes its
  * histogram through config.live_hist while it measures, and takes it back.
+ * a suite's rows (diskio_result_set_suite) are copied into the JSON, each
+ * naming its run or why it has none.
  */
 #include "config.h"
 
@@ -499,6 +501,45 @@ static void t_check_outputs(size_t i, const char *target, const char *dir, char 
     diskio_result_free(res);
 }
 
+START_TEST(test_suite_rows_name_their_runs_in_the_json)
+{
+    struct diskio_result *res;
+    ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_new("read", &run), 0);
+    diskio_hist_record(diskio_run_hist(run, DISKIO_PART_TOTAL), 1000);
+    diskio_run_finish(run, 1000000, 8192);
+    ck_assert_int_eq(diskio_result_add_run(res, run), 0);
+    char label[] = "SEQ \"1M\"", column[] = "read";
+    struct diskio_suite_row rows[] = {
+        {label, column, 0, NULL},
+        {"RND4K Q1T1", "write", SIZE_MAX, "not run: O_DIRECT refused"},
+    };
+    /* a row without a label, or no name: refused, nothing kept */
+    struct diskio_suite_row bad = {NULL, "read", 0, NULL};
+    ck_assert_int_eq(diskio_result_set_suite(res, "x", NULL, "best", &bad, 1), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_suite(res, NULL, NULL, "best", rows, 2), -EINVAL);
+    size_t size;
+    char *buf = t_write_mem(res, DISKIO_FORMAT_JSON, &size);
+    ck_assert_ptr_null(strstr(buf, "\"suite\""));
+    free(buf);
+    /* a first call replaced by a second; the strings are copies */
+    ck_assert_int_eq(diskio_result_set_suite(res, "old", NULL, "mean", rows, 1), 0);
+    ck_assert_int_eq(diskio_result_set_suite(res, "crystal", "Crystal", "best", rows, 2), 0);
+    label[0] = 'X';
+    buf = t_write_mem(res, DISKIO_FORMAT_JSON, &size);
+    ck_assert_ptr_null(strstr(buf, "\"old\""));
+    ck_assert_ptr_nonnull(strstr(buf, "\"suite\": {\"name\": \"crystal\", \"title\": "
+                                      "\"Crystal\", \"summary\": \"best\""));
+    ck_assert_ptr_nonnull(strstr(buf, "{\"label\": \"SEQ \\\"1M\\\"\", \"column\": \"read\", "
+                                      "\"run\": 0, \"note\": null}"));
+    ck_assert_ptr_nonnull(strstr(buf, "{\"label\": \"RND4K Q1T1\", \"column\": \"write\", "
+                                      "\"run\": null, \"note\": \"not run: O_DIRECT refused\"}"));
+    free(buf);
+    diskio_result_free(res);
+}
+END_TEST
+
 START_TEST(test_hostile_strings_give_valid_utf8_without_controls)
 {
     char *dir = t_mkdtemp("strings");
@@ -609,6 +650,7 @@ int main(void)
     tcase_add_test(tc, test_incomplete_run_marks_the_result);
     tcase_add_test(tc, test_table_percentiles_and_unit_are_chosen);
     tcase_add_test(tc, test_a_run_publishes_its_histogram_while_it_measures);
+    tcase_add_test(tc, test_suite_rows_name_their_runs_in_the_json);
     tcase_add_test(tc, test_probe_finds_kernel_filesystem_and_timer);
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);

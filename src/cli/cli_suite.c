@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Suite files: a suite is data, not code.  A file is found by name in the
+ * search path (--suite-path, then $DISKIO_SUITE_PATH, then the installed
+ * directory) or given as a path; it is read strictly (any line that is not
+ * exactly right is an error naming file:line), and each row's options are
+ * parsed by cli_parse() as an ordinary run's would be.  The format is
+ * documented in diskio-suite(5) and doc/suites.md.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli_suite.h"
+
+#ifndef DISKIO_SUITEDIR
+#define DISKIO_SUITEDIR "/usr/share/diskio/suites"
+#endif
+
+#define SUITE_LINE_MAX 1024
+#define SUITE_ROWS_MAX 256
+#define SUITE_TOKENS_MAX 64
+#define SUITE_FILE_MAX ((size_t)256 * 1024)
+
+/* Options a row may not give: they belong to the whole command (outputs,
+ * the target, repetitions) or would nest suites. */
+static const char *const row_forbidden[] = {
+    "-o", "--output",  "-l",      "--label",        "-f",       "--format", "--trace",
+    "-q", "--quiet",   "--force", "--allow-device", "--repeat", "-h",       "--help",
+    "-V", "--version", "--suite",
+};
+
+static bool is_file_path(const char *what)
+{
+    size_t n = strlen(what);
+    return strchr(what, '/') || (n > 6 && strcmp(what + n - 6, ".suite") == 0);
+}
+
+static bool name_ok(const char *name)
+{
+    if (!*name || strlen(name) > 64)
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+            return false;
+    return true;
+}
+
+/* The file for what: a path as given, or NAME.suite in the first
+ * directory of the search path that has it.  Malloc'd, or NULL with err. */
+static char *find_suite(const char *what, const char *search, char *err, size_t size)
+{
+    if (is_file_path(what)) {
+        char *copy = strdup(what);
+        if (!copy)
+            cli_fail(err, size, "out of memory");
+        return copy;
+    }
+    if (!name_ok(what)) {
+        cli_fail(err, size,
+                 "--suite: '%s' is neither a suite name (letters, digits, - and _) nor a "
+                 "file (a path with a / or ending in .suite)",
+                 what);
+        return NULL;
+    }
+    const char *env = getenv("DISKIO_SUITE_PATH");
+    size_t len =
+        (search ? strlen(search) : 0) + (env ? strlen(env) : 0) + strlen(DISKIO_SUITEDIR) + 3;
+    char *path_list = malloc(len);
+    if (!path_list) {
+        cli_fail(err, size, "out of memory");
+        return NULL;
+    }
+    snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", DISKIO_SUITEDIR);
+    char *found = NULL;
+    char *rest = path_list;
+    for (char *dir = strsep(&rest, ":"); dir && !found; dir = strsep(&rest, ":")) {
+        if (!*dir)
+            continue;
+        size_t n = strlen(dir) + strlen(what) + 8;
+        char *candidate = malloc(n);
+        if (!candidate)
+            break;
+        snprintf(candidate, n, "%s/%s.suite", dir, what);
+        struct stat st;
+        if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
+            found = candidate;
+        else
+            free(candidate);
+    }
+    if (!found)
+        cli_fail(err, size,
+                 "--suite: no suite named '%s' in --suite-path, $DISKIO_SUITE_PATH or %s "
+                 "(the suites there: crystal, sweep, pg); give a suite file's path to use "
+                 "your own",
+                 what, DISKIO_SUITEDIR);
+    free(path_list);
+    return found;
+}
+
+/* Split a line into tokens: blanks separate them, "double quotes" keep
+ * blanks inside one, # outside quotes starts a comment.  The line is cut
+ * in place.  Number of tokens, or -1 with the problem in *why. */
+static int tokenize(char *line, char **tokens, int max, const char **why)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p || *p == '#')
+            return n;
+        if (n == max) {
+            *why = "too many words";
+            return -1;
+        }
+        if (*p == '"') {
+            tokens[n++] = ++p;
+            char *end = strchr(p, '"');
+            if (!end) {
+                *why = "a \" is not closed";
+                return -1;
+            }
+            *end = '\0';
+            p = end + 1;
+            if (*p && *p != ' ' && *p != '\t') {
+                *why = "a closing \" must be followed by a blank";
+                return -1;
+            }
+            continue;
+        }
+        tokens[n++] = p;
+        while (*p && *p != ' ' && *p != '\t') {
+            if (*p == '"') {
+                *why = "a \" inside a word (quote the whole word)";
+                return -1;
+            }
+            p++;
+        }
+        if (*p)
+            *p++ = '\0';
+    }
+}
+
+static int line_fail(char *err, size_t size, const char *path, unsigned line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static int line_fail(char *err, size_t size, const char *path, unsigned line, const char *fmt, ...)
+{
+    char text[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    return cli_fail(err, size, "%s:%u: %s", path, line, text);
+}
+
+static bool printable(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+/* A row's options, parsed as diskio's own with the command line's
+ * overrides applied. */
+static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int ntokens,
+                     const struct cli_options *top, char *err, size_t size)
+{
+    for (int i = 0; i < ntokens; i++) {
+        for (size_t f = 0; f < sizeof(row_forbidden) / sizeof(row_forbidden[0]); f++) {
+            size_t n = strlen(row_forbidden[f]);
+            if (strncmp(tokens[i], row_forbidden[f], n) == 0 &&
+                (tokens[i][n] == '\0' || tokens[i][n] == '=' || (n == 2 && tokens[i][1] != '-') ||
+                 strncmp(tokens[i], "--suite", 7) == 0))
+                return cli_fail(err, size,
+                                "%s:%u: row '%s': %s is not a row option (outputs, the "
+                                "target, --repeat and --suite belong to the command line)",
+                                s->path, row->line, row->label, row_forbidden[f]);
+        }
+    }
+    row->argc = ntokens + 2;
+    row->argv = calloc((size_t)row->argc + 1, sizeof(*row->argv));
+    if (!row->argv)
+        return cli_fail(err, size, "out of memory");
+    row->argv[0] = strdup("diskio");
+    for (int i = 0; i < ntokens; i++)
+        row->argv[i + 1] = strdup(tokens[i]);
+    row->argv[ntokens + 1] = strdup(top->target ? top->target : ".");
+    for (int i = 0; i < row->argc; i++)
+        if (!row->argv[i])
+            return cli_fail(err, size, "out of memory");
+
+    char why[512];
+    if (cli_parse(row->argc, row->argv, &row->opt, why, sizeof(why)) != 0)
+        return cli_fail(err, size, "%s:%u: row '%s': %s", s->path, row->line, row->label, why);
+    if (!row->opt.modes_explicit || row->opt.nmodes != 1)
+        return cli_fail(err, size, "%s:%u: row '%s': give exactly one --mode", s->path, row->line,
+                        row->label);
+    if (row->opt.nsizes != 1)
+        return cli_fail(err, size, "%s:%u: row '%s': give one --bs (a row is one run)", s->path,
+                        row->line, row->label);
+
+    /* the command line's overrides, for short runs (make check) */
+    if (top->suite_max_bs && row->opt.block_sizes[0] > top->suite_max_bs) {
+        snprintf(row->note_buf, sizeof(row->note_buf),
+                 "not run: --bs %" PRIu64 " is larger than --suite-max-bs %" PRIu64,
+                 row->opt.block_sizes[0], top->suite_max_bs);
+        row->left_out = true;
+        return 0; /* row->note is set once the rows stop moving (suite_load) */
+    }
+    if (top->size_given)
+        row->opt.file_size = top->file_size;
+    if (top->timing_given) {
+        row->opt.count = top->count;
+        row->opt.runtime_ns = top->runtime_ns;
+    }
+    if (top->warmup_given)
+        row->opt.warmup = top->warmup;
+    if (cli_check_runs(&row->opt, row->opt.block_sizes[0], why, sizeof(why)) != 0)
+        return cli_fail(err, size, "%s:%u: row '%s' with the command line's options: %s%s", s->path,
+                        row->line, row->label, why,
+                        top->size_given ? "; --suite-max-bs leaves out the rows with a larger --bs"
+                                        : "");
+    return 0;
+}
+
+static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, char *err,
+                      size_t size)
+{
+    char line[SUITE_LINE_MAX + 2];
+    unsigned lineno = 0;
+    bool have_runs = false, have_summary = false;
+    size_t total = 0;
+    while (fgets(line, sizeof(line), in)) {
+        lineno++;
+        size_t len = strlen(line);
+        total += len;
+        if (total > SUITE_FILE_MAX)
+            return line_fail(err, size, s->path, lineno, "the file is longer than %s bytes",
+                             "262144");
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        else if (!feof(in))
+            return line_fail(err, size, s->path, lineno, "the line is longer than %s bytes",
+                             "1024");
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        if (strlen(line) != len)
+            return line_fail(err, size, s->path, lineno, "%s", "a NUL byte in the line");
+        if (!printable(line))
+            for (char *p = line; *p; p++)
+                if (*p == '\t')
+                    *p = ' ';
+        if (!printable(line))
+            return line_fail(err, size, s->path, lineno, "%s",
+                             "a control character in the line (the file is text)");
+        char *tokens[SUITE_TOKENS_MAX];
+        const char *why = NULL;
+        int n = tokenize(line, tokens, SUITE_TOKENS_MAX, &why);
+        if (n < 0)
+            return line_fail(err, size, s->path, lineno, "%s", why);
+        if (n == 0)
+            continue;
+        const char *key = tokens[0];
+        if (!s->name && strcmp(key, "suite") != 0)
+            return line_fail(err, size, s->path, lineno,
+                             "'%s': the first line must be 'suite NAME'", key);
+        if (strcmp(key, "suite") == 0) {
+            if (s->name)
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "a second 'suite' line (one suite per file)");
+            if (n != 2 || !name_ok(tokens[1]))
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "'suite NAME' takes one name of letters, digits, - and _");
+            if (!(s->name = strdup(tokens[1])))
+                return cli_fail(err, size, "out of memory");
+        } else if (strcmp(key, "title") == 0) {
+            if (s->title)
+                return line_fail(err, size, s->path, lineno, "%s", "a second 'title' line");
+            if (n != 2)
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "'title \"TEXT\"' takes one quoted text");
+            if (!(s->title = strdup(tokens[1])))
+                return cli_fail(err, size, "out of memory");
+        } else if (strcmp(key, "runs") == 0) {
+            uint64_t v;
+            if (have_runs)
+                return line_fail(err, size, s->path, lineno, "%s", "a second 'runs' line");
+            if (n != 2 || cli_parse_uint(tokens[1], 1, SUITE_RUNS_MAX, &v) != 0)
+                return line_fail(err, size, s->path, lineno,
+                                 "'runs N' takes a whole number from 1 to %s", "100");
+            s->runs = (unsigned)v;
+            have_runs = true;
+        } else if (strcmp(key, "summary") == 0) {
+            if (have_summary)
+                return line_fail(err, size, s->path, lineno, "%s", "a second 'summary' line");
+            if (n == 2 && strcmp(tokens[1], "best") == 0)
+                s->summary = SUITE_BEST;
+            else if (n == 2 && strcmp(tokens[1], "mean") == 0)
+                s->summary = SUITE_MEAN;
+            else
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "'summary' takes 'best' (the best run) or 'mean' (mean and "
+                                 "standard deviation)");
+            have_summary = true;
+        } else if (strcmp(key, "row") == 0) {
+            if (n < 4)
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "'row LABEL COLUMN OPTIONS...' needs a label, a column and "
+                                 "options");
+            if (!*tokens[1] || strlen(tokens[1]) > 40 || !*tokens[2] || strlen(tokens[2]) > 20)
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "a row's label is 1 to 40 characters, its column 1 to 20");
+            if (s->nrows == SUITE_ROWS_MAX)
+                return line_fail(err, size, s->path, lineno, "more than %s rows", "256");
+            for (size_t r = 0; r < s->nrows; r++)
+                if (strcmp(s->rows[r].label, tokens[1]) == 0 &&
+                    strcmp(s->rows[r].column, tokens[2]) == 0) {
+                    char both[128];
+                    snprintf(both, sizeof(both), "row '%s' column '%s' is already on line %u",
+                             tokens[1], tokens[2], s->rows[r].line);
+                    return line_fail(err, size, s->path, lineno, "%s", both);
+                }
+            struct suite_row *rows = realloc(s->rows, (s->nrows + 1) * sizeof(*rows));
+            if (!rows)
+                return cli_fail(err, size, "out of memory");
+            s->rows = rows;
+            struct suite_row *row = &rows[s->nrows++];
+            memset(row, 0, sizeof(*row));
+            row->line = lineno;
+            row->run = SIZE_MAX;
+            row->label = strdup(tokens[1]);
+            row->column = strdup(tokens[2]);
+            if (!row->label || !row->column)
+                return cli_fail(err, size, "out of memory");
+            if (parse_row(s, row, tokens + 3, n - 3, top, err, size) != 0)
+                return -1;
+        } else {
+            return line_fail(err, size, s->path, lineno,
+                             "unknown keyword '%s' (accepted: suite, title, runs, summary, row)",
+                             key);
+        }
+    }
+    if (ferror(in))
+        return cli_fail(err, size, "%s: cannot read: %s", s->path, strerror(errno));
+    if (!s->name)
+        return cli_fail(err, size, "%s:%u: no 'suite NAME' line (is this a suite file?)", s->path,
+                        lineno);
+    if (!s->nrows)
+        return cli_fail(err, size, "%s:%u: the suite has no 'row' line", s->path, lineno);
+    return 0;
+}
+
+int suite_load(const char *what, const struct cli_options *top, struct suite *s, char *err,
+               size_t err_size)
+{
+    memset(s, 0, sizeof(*s));
+    s->runs = 1;
+    s->summary = SUITE_MEAN;
+    s->path = find_suite(what, top->suite_path, err, err_size);
+    if (!s->path)
+        return -1;
+    FILE *in = fopen(s->path, "r");
+    if (!in)
+        return cli_fail(err, err_size, "--suite: cannot open %s: %s", s->path, strerror(errno));
+    int rc = parse_file(s, in, top, err, err_size);
+    fclose(in);
+    for (size_t r = 0; r < s->nrows; r++)
+        if (s->rows[r].note_buf[0])
+            s->rows[r].note = s->rows[r].note_buf;
+    if (rc == 0 && top->suite_runs)
+        s->runs = top->suite_runs;
+    return rc;
+}
+
+void suite_free(struct suite *s)
+{
+    for (size_t r = 0; r < s->nrows; r++) {
+        struct suite_row *row = &s->rows[r];
+        for (int i = 0; row->argv && i < row->argc; i++)
+            free(row->argv[i]);
+        free(row->argv);
+        free(row->label);
+        free(row->column);
+        free(row->figures);
+    }
+    free(s->rows);
+    free(s->path);
+    free(s->name);
+    free(s->title);
+    memset(s, 0, sizeof(*s));
+}
+
+int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f)
+{
+    struct suite_row *row = &s->rows[i];
+    struct suite_figure *figures =
+        realloc(row->figures, (row->nfigures + 1) * sizeof(*row->figures));
+    if (!figures)
+        return -ENOMEM;
+    row->figures = figures;
+    row->figures[row->nfigures++] = *f;
+    return 0;
+}
+
+/* One cell of the view: the row's figures summarised. */
+static void format_cell(const struct suite *s, const struct suite_row *row, char *out, size_t size)
+{
+    if (row->note) {
+        snprintf(out, size, "(not run)");
+        return;
+    }
+    size_t n = 0;
+    double best_mb = -1, best_iops = 0, sum = 0, sum2 = 0;
+    for (size_t i = 0; i < row->nfigures; i++) {
+        const struct suite_figure *f = &row->figures[i];
+        if (!f->complete)
+            continue;
+        n++;
+        sum += f->mb_per_s;
+        sum2 += f->mb_per_s * f->mb_per_s;
+        if (f->mb_per_s > best_mb) {
+            best_mb = f->mb_per_s;
+            best_iops = f->iops;
+        }
+    }
+    if (n == 0) {
+        /* not reached (a signal, a failed run before it), or cut short */
+        snprintf(out, size, row->nfigures ? "(incomplete)" : "(not run)");
+        return;
+    }
+    if (s->summary == SUITE_BEST) {
+        snprintf(out, size, "%9.2f MB/s %9.0f IOPS", best_mb, best_iops);
+        return;
+    }
+    double mean = sum / (double)n;
+    double var = n > 1 ? (sum2 - sum * mean) / (double)(n - 1) : 0.0;
+    snprintf(out, size, "%9.2f \302\261 %.2f MB/s", mean, var > 0 ? sqrt(var) : 0.0);
+}
+
+/* Columns on a terminal: UTF-8 continuation bytes take none. */
+static int display_width(const char *s)
+{
+    int n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += (*p & 0xc0) != 0x80;
+    return n;
+}
+
+static void print_padded(FILE *out, const char *s, int width)
+{
+    fprintf(out, "  %s%*s", s, width - display_width(s), "");
+}
+
+void suite_print(const struct suite *s, FILE *out)
+{
+    /* the columns and the labels in the order the file first names them */
+    const char *columns[16];
+    int widths[16];
+    size_t ncolumns = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        if (s->rows[r].left_out)
+            continue;
+        size_t c = 0;
+        while (c < ncolumns && strcmp(columns[c], s->rows[r].column) != 0)
+            c++;
+        if (c == ncolumns && ncolumns < sizeof(columns) / sizeof(columns[0])) {
+            widths[ncolumns] = display_width(s->rows[r].column);
+            columns[ncolumns++] = s->rows[r].column;
+        }
+        if (c < ncolumns) {
+            char cell[64];
+            format_cell(s, &s->rows[r], cell, sizeof(cell));
+            if (display_width(cell) > widths[c])
+                widths[c] = display_width(cell);
+        }
+    }
+    int width = 5;
+    for (size_t r = 0; r < s->nrows; r++)
+        if (!s->rows[r].left_out && display_width(s->rows[r].label) > width)
+            width = display_width(s->rows[r].label);
+
+    fprintf(out, "\nsuite %s%s%s: %s of %u run%s per row\n", s->name, s->title ? ": " : "",
+            s->title ? s->title : "",
+            s->summary == SUITE_BEST ? "best (highest MB/s)"
+                                     : "mean MB/s \302\261 standard deviation",
+            s->runs, s->runs == 1 ? "" : "s");
+    fprintf(out, "%*s", width, "");
+    for (size_t c = 0; c < ncolumns; c++)
+        print_padded(out, columns[c], widths[c]);
+    fputc('\n', out);
+    size_t left_out = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        if (s->rows[r].left_out) {
+            left_out++;
+            continue;
+        }
+        bool seen = false;
+        for (size_t q = 0; q < r && !seen; q++)
+            seen = strcmp(s->rows[q].label, s->rows[r].label) == 0;
+        if (seen)
+            continue;
+        fprintf(out, "%s%*s", s->rows[r].label, width - display_width(s->rows[r].label), "");
+        for (size_t c = 0; c < ncolumns; c++) {
+            char cell[64] = "-";
+            for (size_t q = r; q < s->nrows; q++)
+                if (strcmp(s->rows[q].label, s->rows[r].label) == 0 &&
+                    strcmp(s->rows[q].column, columns[c]) == 0)
+                    format_cell(s, &s->rows[q], cell, sizeof(cell));
+            print_padded(out, cell, widths[c]);
+        }
+        fputc('\n', out);
+    }
+    for (size_t r = 0; r < s->nrows; r++)
+        if (s->rows[r].note && !s->rows[r].left_out)
+            fprintf(out, "  %s %s: %s\n", s->rows[r].label, s->rows[r].column, s->rows[r].note);
+    if (left_out)
+        fprintf(out, "  %zu row%s with a larger --bs than --suite-max-bs left out\n", left_out,
+                left_out == 1 ? "" : "s");
+}

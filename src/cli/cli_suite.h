@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* diskio --suite: suite files (doc/suites.md, diskio-suite(5)), found by
+ * name in a search path or given as a path, read strictly, each row's
+ * options parsed as an ordinary run's; and the suite's own view of the
+ * runs (best of N, or mean and spread). */
+#ifndef DISKIO_CLI_SUITE_H
+#define DISKIO_CLI_SUITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli_options.h"
+
+#define SUITE_RUNS_MAX 100
+
+enum suite_summary {
+    SUITE_MEAN, /* mean and standard deviation of the runs */
+    SUITE_BEST, /* the best run (highest MB/s), as CrystalDiskMark shows */
+};
+
+/* One measured repetition of a row. */
+struct suite_figure {
+    double mb_per_s; /* 10^6 bytes per second */
+    double iops;
+    bool complete;
+};
+
+struct suite_row {
+    char *label;  /* "SEQ1M Q8T1" */
+    char *column; /* "read", "write" */
+    unsigned line;
+    char **argv; /* "diskio", the row's options, the target */
+    int argc;
+    struct cli_options opt; /* one mode, one block size */
+    const char *note;       /* not run: why (static text) */
+    bool left_out;          /* by --suite-max-bs: not shown in the view */
+    char note_buf[160];
+    struct suite_figure *figures; /* one per repetition measured */
+    size_t nfigures;
+    size_t run; /* index of its run in the result; SIZE_MAX: none */
+};
+
+struct suite {
+    char *path; /* the file read */
+    char *name;
+    char *title;
+    enum suite_summary summary;
+    unsigned runs; /* repetitions of each row */
+    struct suite_row *rows;
+    size_t nrows;
+};
+
+/* Find the suite named (or the file at) what, read it strictly and parse
+ * every row's options with top's overrides (--size, --count, --runtime,
+ * --warmup, --suite-runs, --suite-max-bs) applied, for target.  0, or -1
+ * with the message in err: for a bad file it names file:line and what is
+ * wrong. */
+int suite_load(const char *what, const struct cli_options *top, struct suite *s, char *err,
+               size_t err_size);
+void suite_free(struct suite *s);
+
+/* Record a repetition's figures for row i. */
+int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f);
+
+/* The suite's own view: rows by label, a column per column name. */
+void suite_print(const struct suite *s, FILE *out);
+
+#endif
