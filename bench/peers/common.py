@@ -12,7 +12,14 @@ from diskio_analysis.errors import ToolError
 PROG = "compare-peers"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 SRCDIR = os.path.dirname(HERE)
-GROUPS = ("overhead", "accuracy", "qd", "read", "memory", "record")
+GROUPS = ("overhead", "accuracy", "qd", "read", "crystal", "memory", "record")
+# diskio's read modes: a case of one of them reads (fio --rw=read/randread)
+READ_MODES_ALL = ("read", "direct-read", "aio-read", "uring-read")
+
+
+def case_reads(case):
+    """Whether a case's ops read (its mode is a read mode)."""
+    return case["mode"] in READ_MODES_ALL
 MIB = 1 << 20
 KIB = 1 << 10
 

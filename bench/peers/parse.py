@@ -12,7 +12,7 @@ import re
 from diskio_analysis.errors import InputError
 from diskio_analysis.result import load_result
 
-from .common import Fail
+from .common import Fail, case_reads
 
 
 def read_diskio_result(path, count):
@@ -59,7 +59,7 @@ def parse_fio(text, case):
         job = j["jobs"][0]
         if job.get("error"):
             raise Fail("fio job error %s" % job["error"])
-        w = job["read" if case.get("group") == "read" else "write"]
+        w = job["read" if case_reads(case) else "write"]
         m = {"ops_s": w["iops"], "ops": w["total_ios"], "mean_ns": w["lat_ns"]["mean"],
              "p50_ns": (w["lat_ns"].get("percentile") or {}).get("50.000000")}
         if w.get("bw_bytes") is not None:

@@ -3,7 +3,10 @@
 and timeouts) and which tools run each; the memory and record groups run
 apart from the rounds."""
 
-from .common import MIB
+import os
+import shlex
+
+from .common import MIB, SRCDIR
 from .runs import IOPING_FLAGS, SYSBENCH_FLAGS
 
 ACC_MODES = ("fsync", "fdatasync", "osync", "odsync", "direct", "direct-dsync")
@@ -95,6 +98,61 @@ def read_cases(args):
     return cases
 
 
+# The crystal group: the rows of suites/crystal.suite (the suite file
+# itself, so the bench measures what diskio --suite crystal runs), each
+# diskio row against fio's libaio job with the same direction, pattern,
+# block size and queue depth (direct=1), as CrystalDiskMark's own jobs
+# are.  The file is 64 MiB (16 with --smoke) instead of the suite's 1 GiB,
+# and a count of ops instead of its 5 s, so a round stays short.
+CRYSTAL_SUITE = os.path.join(SRCDIR, "suites", "crystal.suite")
+FIO_ENGINE = {"aio": "libaio", "aio-read": "libaio", "uring": "io_uring",
+              "uring-read": "io_uring"}
+
+
+def crystal_rows(path=CRYSTAL_SUITE):
+    """(label, column, {option: value}) of every row of the suite file."""
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = shlex.split(line, comments=True)
+            if len(words) < 3 or words[0] != "row":
+                continue
+            opts, i = {}, 3
+            while i < len(words):
+                if words[i].startswith("--") and i + 1 < len(words):
+                    opts[words[i][2:]] = words[i + 1]
+                    i += 2
+                else:
+                    i += 1
+            rows.append((words[1], words[2], opts))
+    return rows
+
+
+def size_bytes(text):
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    text = text.lower()
+    return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
+
+
+def crystal_cases(args):
+    n, smoke = args.count, args.smoke
+    size = 16 * MIB if smoke else 64 * MIB
+    cases = []
+    for label, column, opts in crystal_rows():
+        bs = size_bytes(opts.get("bs", "4k"))
+        mode = opts["mode"]
+        # 1 MiB rows: about the file twice over; 4 KiB rows: n ops (qd32: 4n)
+        count = (2 * size // bs) if bs >= MIB else n * (4 if int(opts.get("iodepth", 1)) > 1 else 1)
+        if smoke:
+            count = min(count, 64)
+        c = {"group": "crystal", "name": "%s %s" % (label, column), "mode": mode,
+             "engine": FIO_ENGINE[mode], "iodepth": int(opts.get("iodepth", 1)), "bs": bs,
+             "pattern": opts.get("pattern", "seq"), "where": "dir", "size": size,
+             "count": count, "warmup": 0, "timeout": 300 + count * 0.01}
+        cases.append((c, ["diskio", "fio"]))
+    return cases
+
+
 def plan(args, env):
     """The cases of one round: list of (case, [tools])."""
     cases = []
@@ -106,4 +164,6 @@ def plan(args, env):
         cases += qd_cases(args, env)
     if "read" in args.only:
         cases += read_cases(args)
+    if "crystal" in args.only:
+        cases += crystal_cases(args)
     return cases

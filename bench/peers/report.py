@@ -62,6 +62,8 @@ def peer_label(group, case, tool):
         if group == "read":
             return "fio psync " + ("direct=1" if case.startswith("direct") else
                                    "buffered, invalidate=1")
+        if group == "crystal":
+            return "fio libaio direct=1"
         return "fio psync"
     if tool == "pg_test_fsync":
         return "pg_test_fsync " + {"fsync": "fsync", "fdatasync": "fdatasync",
@@ -77,7 +79,8 @@ HEAD = ["group", "case", "tool", "ops/s", "mean µs", "p50 µs", "spread", "roun
 def fmt_dev(r):
     """Device write requests and merges per op (qd rows), device reads per
     op and KiB per read (read rows), "" elsewhere."""
-    if r.get("group") == "read":
+    if r.get("group") == "read" or (r.get("group") == "crystal" and
+                                    r.get("case", "").endswith(" read")):
         reads, kib = r.get("dev_reads_per_op"), r.get("dev_kib_per_read")
         if reads is None:
             return ""
@@ -93,7 +96,7 @@ def fmt_dev(r):
 def table_rows(summary):
     rows = []
     for r in summary:
-        spr = r["spread_ops"] if r["group"] in ("overhead", "qd", "read") else r["spread_mean"]
+        spr = r["spread_ops"] if r["group"] in ("overhead", "qd", "read", "crystal") else r["spread_mean"]
         rows.append([r["group"], r["case"], peer_label(r["group"], r["case"], r["tool"]),
                      fmt_rate(r["ops_per_s"]), fmt_us(r["mean_ns"]), fmt_us(r["p50_ns"]),
                      fmt_pct(spr), "%d%s" % (r["n"], " (%d failed)" % r["failed"] if r["failed"] else ""),

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import time
 
-from .common import Fail, prefill
+from .common import Fail, case_reads, prefill
 from .parse import (parse_bare, parse_fio, parse_ioping_brief, parse_ioping_requests,
                     parse_sysbench, pg_metrics, read_diskio_result, read_pg_one_write)
 from .runner import alarm, checked
@@ -87,7 +87,10 @@ def run_bare(env, case, d, timed=True, same_offset=False):
 
 def fio_cmd(env, case, d, path, extra):
     engine = case.get("engine", "psync")
-    rw = READ_RW[case["pattern"]] if case.get("group") == "read" else ["--rw=write"]
+    if case_reads(case):
+        rw = READ_RW[case["pattern"]]
+    else:
+        rw = ["--rw=randwrite", "--norandommap=1"] if case.get("pattern") == "rand" else ["--rw=write"]
     cmd = [env.tools["fio"]["path"], "--name=w", "--filename=" + path,
            "--size=%d" % case["size"], "--io_size=%d" % (case["count"] * case["bs"]),
            "--bs=%d" % case["bs"]] + rw + ["--ioengine=" + engine,
@@ -203,7 +206,7 @@ def run_one(env, case, tool):
     """(figures, run record) of one tool on one case, in a new directory."""
     d = env.rundir(case["where"])
     try:
-        if case["group"] in ("qd", "read") and tool in ("diskio", "fio"):
+        if case["group"] in ("qd", "read", "crystal") and tool in ("diskio", "fio"):
             return with_device_io(d, lambda: run_diskio(env, case, d) if tool == "diskio"
                                   else run_fio(env, case, d))
         if tool == "diskio":

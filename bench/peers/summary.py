@@ -129,7 +129,7 @@ def round_targets(rounds, used):
                 "qd-%s-%d" % (mode, depth), "qd",
                 "%s O_DIRECT 8 KiB qd%d: diskio IOPS ÷ fio %s" % (
                     mode, depth, "libaio" if mode == "aio" else "io_uring"), rs, ">=", 1.0))
-    return t + read_targets(rounds, used)
+    return t + read_targets(rounds, used) + crystal_targets(rounds, used)
 
 
 def read_targets(rounds, used):
@@ -155,6 +155,27 @@ def read_targets(rounds, used):
             dev = paired(rounds, used, case, "diskio", "fio", "dev_reads_per_op")
             t.append(ratio_target(tid + "-dev", "read", what % "device reads per op", dev,
                                   "within", 0.10))
+    return t
+
+
+def crystal_targets(rounds, used):
+    """The crystal suite's rows against fio's libaio jobs: IOPS (= MB/s:
+    the same block size) within noise (10%), and the same device requests
+    per op (within 10%)."""
+    from .plan import crystal_rows
+    t = []
+    for label, column, _ in crystal_rows():
+        case = "%s %s" % (label, column)
+        rs = paired(rounds, used, case, "diskio", "fio", "ops_s")
+        if not rs:
+            continue
+        tid = "crystal-%s-%s" % (label.replace(" ", "-").lower(), column)
+        what = "crystal %s: diskio %%s ÷ fio libaio direct=1" % case
+        t.append(ratio_target(tid + "-iops", "crystal", what % "IOPS (MB/s)", rs, "within", 0.10))
+        dev_key = "dev_reads_per_op" if column == "read" else "dev_writes_per_op"
+        dev = paired(rounds, used, case, "diskio", "fio", dev_key)
+        t.append(ratio_target(tid + "-dev", "crystal", what % "device requests per op", dev,
+                              "within", 0.10))
     return t
 
 
