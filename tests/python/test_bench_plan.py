@@ -23,7 +23,8 @@ class OptionsTest(unittest.TestCase):
     def test_defaults_by_mode(self):
         full, quick, smoke = (parse_args(a) for a in ([], ["--quick"], ["--smoke"]))
         self.assertEqual((full.rounds, full.count, full.only),
-                         (5, 10000, ["overhead", "accuracy", "qd", "read", "memory", "record"]))
+                         (5, 10000, ["overhead", "accuracy", "qd", "read", "crystal", "memory",
+                                     "record"]))
         self.assertEqual((quick.rounds, quick.count), (3, 2500))
         self.assertEqual(smoke.rounds, 1)
 
@@ -75,6 +76,27 @@ class PlanTest(unittest.TestCase):
             self.assertEqual("--direct=1" in cmd, case["mode"] == "direct-read")
             if case["mode"] == "read":
                 self.assertIn("--invalidate=1", cmd)
+
+    def test_crystal_cases_are_the_suite_files_rows_against_fio_libaio(self):
+        from peers.runs import fio_cmd
+        env = env_for(["--only", "crystal", "--quick"])
+        cases = planned(env)
+        self.assertEqual(sorted(cases), sorted(
+            "%s %s" % (row, col) for row in ("SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1",
+                                             "RND4K Q1T1") for col in ("read", "write")))
+        env.tools["fio"] = {"path": "fio"}
+        for name, (case, tools) in cases.items():
+            self.assertEqual(tools, ["diskio", "fio"])
+            reads = name.endswith(" read")
+            self.assertEqual(case["mode"], "aio-read" if reads else "aio")
+            self.assertEqual(case["bs"], 1 << 20 if name.startswith("SEQ") else 4096)
+            self.assertEqual(case["iodepth"], int(name.split(" Q")[1].split("T")[0]))
+            cmd = fio_cmd(env, case, "/d", "/d/fio.dat", [])
+            rw = ("rand" if case["pattern"] == "rand" else "") + ("read" if reads else "write")
+            self.assertIn("--rw=" + rw, cmd)
+            self.assertIn("--ioengine=libaio", cmd)
+            self.assertIn("--direct=1", cmd)
+            self.assertIn("--iodepth=%d" % case["iodepth"], cmd)
 
     def test_accuracy_peers_only_where_they_have_the_mode(self):
         cases = planned(env_for(["--only", "accuracy"]))
