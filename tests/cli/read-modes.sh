@@ -118,6 +118,7 @@ t_expect_status 2 "--iodepth with only synchronous reads" -- "$DISKIO" --mode re
 t_expect_empty_dir "$t_scratch/usage" "usage errors create nothing"
 
 # ---- uncached or not: the device counters on a loop-mounted ext4 ----
+t_srcfile="${top_srcdir:-.}/tests/cli/read-modes.sh"
 t_loop_fs fs 160M
 name=${t_loop_dev#/dev/}
 run() { # OUT ARGS...: one run on the loop filesystem into $t_scratch/fs-OUT.json
@@ -132,6 +133,26 @@ run read-short --mode read --pattern seq --count 20
 run read-cached --mode read --pattern rand --count 400 --cached
 run direct-rand --mode direct-read --pattern rand --count 400
 run aio-rand --mode aio-read --pattern rand --count 400 --iodepth 4
+# The disk under the loop device is the machine's: a neighbour (another
+# test of a parallel make check) reading or writing it during a run makes
+# that run 'shared', rightly.  Such a run is measured once more: a
+# neighbour seldom hits twice, while a run that calls its own readahead
+# shared (what is checked below) does so every time.
+rerun() { # OUT: the run of that name again, with its arguments above
+    args=$(grep -E "^run $1 " "$t_srcfile" | head -n 1 | cut -d' ' -f3-)
+    rm -f "$t_scratch/fs-$1.json"
+    # shellcheck disable=SC2086
+    run "$1" $args
+}
+for again in $("$PYTHON3" -c '
+import glob, json, os, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "fs-*.json"))):
+    codes = [v["code"] for v in json.load(open(path))["runs"][0]["verdicts"]]
+    if "shared" in codes:
+        print(os.path.basename(path)[3:-5])' "$t_scratch"); do
+    echo "note: $again was shared with other I/O; measured again"
+    rerun "$again"
+done
 
 "$PYTHON3" - "$t_scratch" "$name" <<'EOF' || t_fail "device reads per op (above)"
 import json, os, sys
