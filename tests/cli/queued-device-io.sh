@@ -92,20 +92,35 @@ if command -v fio >/dev/null 2>&1; then
 fi
 
 # the AIO context and the ring (with 192 MiB of registered buffers) are
-# set up before the run's clock starts: one op's run lasts that op
-for mode in aio $uring; do
-    rm -f "$t_scratch/setup.json"
-    t_expect_status 0 "$mode: one 8 MiB op at iodepth 24" -- "$DISKIO" --mode "$mode" --iodepth 24 \
-        --bs 8m --size 192m --count 1 --warmup 0 --format json --output "$t_scratch/setup.json" "$mnt"
-    "${PYTHON3:-python3}" - "$t_scratch/setup.json" <<'EOF' &&
+# set up before the run's clock starts: one op's run lasts that op.  Up
+# to three attempts, the best kept: a setup inside the run's time is in
+# every attempt, while a preemption between the start of the run and the
+# submit (a parallel make check on two cores) is in one now and then.
+setup_extra() {
+    "${PYTHON3:-python3}" - "$1" <<'EOF'
 import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
-extra = run["duration_ns"] - run["latency"]["total"]["max"]
-print(f"{run['mode']}: run {run['duration_ns']} ns, its one op {run['latency']['total']['max']} ns")
-sys.exit(extra > 1000000)
+print(f"{run['mode']}: run {run['duration_ns']} ns, its one op {run['latency']['total']['max']} ns",
+      file=sys.stderr)
+print(run["duration_ns"] - run["latency"]["total"]["max"])
 EOF
-        t_ok "$mode: the run's time is its op's, not the queue's setup" ||
-        t_fail "$mode: the run's time includes more than 1 ms besides its op (queue setup?)"
+}
+for mode in aio $uring; do
+    best=""
+    for attempt in 1 2 3; do
+        rm -f "$t_scratch/setup.json"
+        t_expect_status 0 "$mode: one 8 MiB op at iodepth 24 (attempt $attempt)" -- "$DISKIO" \
+            --mode "$mode" --iodepth 24 --bs 8m --size 192m --count 1 --warmup 0 --format json \
+            --output "$t_scratch/setup.json" "$mnt" || break
+        extra=$(setup_extra "$t_scratch/setup.json") || break
+        if [ -z "$best" ] || [ "$extra" -lt "$best" ]; then best=$extra; fi
+        [ "$best" -le 1000000 ] && break
+    done
+    if [ -n "$best" ] && [ "$best" -le 1000000 ]; then
+        t_ok "$mode: the run's time is its op's, not the queue's setup ($best ns besides it)"
+    else
+        t_fail "$mode: the run's time includes more than 1 ms besides its op in every attempt (queue setup?)"
+    fi
 done
 
 # the trace: every op once, and no op slower for a trace write
