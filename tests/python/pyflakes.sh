@@ -16,5 +16,6 @@ fi
 # The commands are Python files named without .py: name them explicitly.
 # shellcheck disable=SC2086
 $pyflakes "$top/python" "$top/tests/python" "$top/tests/scripts" "$top/tests/pg" \
-    "$top"/scripts/*.in "$top/bench/compare-peers" "$top/bench/peers" "$top/bench/real-envs" || exit 1
+    "$top"/scripts/*.in "$top/bench/compare-peers" "$top/bench/peers" "$top/bench/real-envs" \
+    "$top/bench/interval-cost" "$top/bench/rate-lag" || exit 1
 echo "pyflakes: clean"
