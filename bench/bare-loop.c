@@ -11,10 +11,19 @@
  * Untimed (--untimed): the same loop with one clock read before and one
  * after it.  Prints one JSON object on stdout and removes the file.
  *
+ * --pool BYTES writes as diskio does (its data pool, src/lib/engine.c):
+ * consecutive ops from different blocks of a pool of random data, cycled,
+ * each block stamped before the op (8 bytes in every 512-byte sector, a
+ * mix of the op and the sector) - so that diskio's per-op overhead can be
+ * told from what its incompressible, non-repeating data costs (a source
+ * block that is not in the nearest caches, the stamps).  Without it, every
+ * op writes the same buffer, as fio and pg_test_fsync do.
+ *
  * Built by bench/compare-peers with cc -O2 at run time; not part of diskio.
  *
  *   bare-loop --file PATH --mode MODE --bs N --count N [--size N]
  *             [--warmup N] [--lat] [--untimed] [--same-offset]
+ *             [--pool BYTES]
  *   MODE: async fsync fdatasync osync odsync direct direct-dsync
  */
 #define _GNU_SOURCE
@@ -47,6 +56,22 @@ static inline uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* diskio's stamp_sectors(), the same work: the op's offset and number
+ * first, then in every further 512-byte sector 8 bytes mixed from both */
+static inline void stamp(unsigned char *buf, uint64_t len, uint64_t offset, uint64_t op)
+{
+    memcpy(buf, &offset, sizeof(offset));
+    memcpy(buf + sizeof(offset), &op, sizeof(op));
+    uint64_t key = (op ^ (offset << 20)) * UINT64_C(0x9e3779b97f4a7c15);
+    for (uint64_t at = 512; at < len; at += 512) {
+        uint64_t z = key + at;
+        z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+        z ^= z >> 31;
+        memcpy(buf + at, &z, sizeof(z));
+    }
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -68,7 +93,7 @@ static uint64_t parse_u64(const char *s)
 int main(int argc, char **argv)
 {
     const char *mode = "async";
-    uint64_t bs = 8192, count = 1000, size = 64u << 20, warmup = 10;
+    uint64_t bs = 8192, count = 1000, size = 64u << 20, warmup = 10, pool_bytes = 0;
     int lat = 0, untimed = 0, same = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -101,6 +126,8 @@ int main(int argc, char **argv)
             size = parse_u64(v);
         else if (!strcmp(a, "--warmup"))
             warmup = parse_u64(v);
+        else if (!strcmp(a, "--pool"))
+            pool_bytes = parse_u64(v);
         else {
             fprintf(stderr, "bare-loop: bad argument %s\n", a);
             return 2;
@@ -136,16 +163,20 @@ int main(int argc, char **argv)
     size -= size % bs;
     /* --same-offset: rewrite block 0 every time, as pg_test_fsync does */
     const uint64_t step = same ? 0 : bs;
-    unsigned char *buf;
-    if (posix_memalign((void **)&buf, 4096, bs))
+    /* --pool: as many blocks as fit (at least 2); else one buffer */
+    const uint64_t pool_blocks = pool_bytes ? (pool_bytes / bs < 2 ? 2 : pool_bytes / bs) : 1;
+    unsigned char *buf, *pool;
+    if (posix_memalign((void **)&pool, 4096, pool_blocks * bs))
         die("posix_memalign");
+    buf = pool;
     uint64_t x = 0x9E3779B97F4A7C15u;
-    for (uint64_t i = 0; i < bs; i++) {
+    for (uint64_t i = 0; i < pool_blocks * bs; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        buf[i] = (unsigned char)(x | 1);
+        pool[i] = (unsigned char)(x | 1);
     }
+    uint64_t pool_next = 0;
 
     /* preallocate with real data, untimed, like diskio does */
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
@@ -188,6 +219,12 @@ int main(int argc, char **argv)
     uint64_t begin = now_ns();
     if (untimed) {
         for (uint64_t i = 0; i < count; i++) {
+            if (pool_bytes) {
+                buf = pool + pool_next * bs;
+                if (++pool_next == pool_blocks)
+                    pool_next = 0;
+                stamp(buf, bs, off, i);
+            }
             if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
                 die("pwrite");
             if (sk == SYNC_FSYNC && fsync(fd))
@@ -200,6 +237,12 @@ int main(int argc, char **argv)
         }
     } else {
         for (uint64_t i = 0; i < count; i++) {
+            if (pool_bytes) {
+                buf = pool + pool_next * bs;
+                if (++pool_next == pool_blocks)
+                    pool_next = 0;
+                stamp(buf, bs, off, i);
+            }
             uint64_t t0 = now_ns();
             if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
                 die("pwrite");
@@ -226,8 +269,9 @@ int main(int argc, char **argv)
 
     double elapsed = (double)(end - begin);
     printf("{\"tool\":\"bare-loop\",\"mode\":\"%s\",\"bs\":%llu,\"ops\":%llu,"
-           "\"timed\":%s,\"elapsed_ns\":%.0f,\"ops_per_s\":%.3f",
+           "\"timed\":%s,\"pool_bytes\":%llu,\"elapsed_ns\":%.0f,\"ops_per_s\":%.3f",
            mode, (unsigned long long)bs, (unsigned long long)count, untimed ? "false" : "true",
+           (unsigned long long)(pool_bytes ? pool_blocks * bs : 0),
            elapsed, count * 1e9 / elapsed);
     if (!untimed) {
         printf(",\"mean_ns\":%.3f,\"min_ns\":%llu,\"max_ns\":%llu", (double)sum / count,

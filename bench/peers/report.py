@@ -48,7 +48,8 @@ def fmt_target_value(tg):
 
 
 TOOL_LABEL = {
-    "diskio": "diskio", "bare": "bare loop (timed)", "bare-untimed": "bare loop (untimed)",
+    "diskio": "diskio", "bare": "bare loop (timed)",
+    "bare+pool": "bare loop (timed), diskio's data", "bare-untimed": "bare loop (untimed)",
     "bare@0": "bare loop, block 0 only",
     "fio": "fio", "sysbench": "sysbench fileio", "ioping": "ioping",
     "pg_test_fsync": "pg_test_fsync",

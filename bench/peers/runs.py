@@ -71,10 +71,17 @@ def run_diskio(env, case, d):
     return read_diskio_result(out, case["count"]), r
 
 
-def run_bare(env, case, d, timed=True, same_offset=False):
+# diskio's data pool (data_pool_blocks(), src/lib/engine.c): what
+# bare-loop --pool writes from, so that the two write the same data
+DISKIO_POOL_BYTES = 8 << 20
+
+
+def run_bare(env, case, d, timed=True, same_offset=False, pool=False):
     cmd = [env.tools["bare"]["path"], "--file", os.path.join(d, "bare.dat"),
            "--mode", case["mode"], "--bs", str(case["bs"]), "--count", str(case["count"]),
            "--size", str(case["size"]), "--warmup", "10"]
+    if pool:
+        cmd += ["--pool", str(DISKIO_POOL_BYTES)]
     if same_offset:
         cmd.append("--same-offset")
     if not timed:
@@ -213,6 +220,8 @@ def run_one(env, case, tool):
             return run_diskio(env, case, d)
         if tool == "bare":
             return run_bare(env, case, d, True)
+        if tool == "bare+pool":
+            return run_bare(env, case, d, True, pool=True)
         if tool == "bare-untimed":
             return run_bare(env, case, d, False)
         if tool == "bare@0":

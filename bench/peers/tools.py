@@ -95,6 +95,7 @@ def probe_bare(t, work):
             t["bare"].update(path=exe, available=True, reason=None)
         else:
             t["bare"]["reason"] = "cc -O2 bare-loop.c failed: " + p.stdout[-500:]
+    t["bare+pool"] = dict(t["bare"])
     t["bare-untimed"] = dict(t["bare"])
     t["bare@0"] = dict(t["bare"])
     t["cc"] = cc

@@ -121,6 +121,15 @@ class PlanTest(unittest.TestCase):
         self.assertEqual(cases["async 512 B"][0]["count"], 1000000)
         self.assertEqual(cases["async 8 KiB"][0]["where"], "tmpfs")
 
+    def test_overhead_has_a_bare_loop_writing_diskios_data(self):
+        # diskio writes from an 8 MiB pool of stamped random blocks; its
+        # overhead is judged against a bare loop writing the same, and the
+        # one-buffer bare loop stays beside it to show what the data costs
+        cases = planned(env_for(["--only", "overhead"], tmpfs="/t"))
+        for name in ("async 512 B", "async 8 KiB"):
+            self.assertIn("bare+pool", cases[name][1])
+            self.assertIn("bare", cases[name][1])
+
     def test_uring_rows_only_when_diskio_has_the_mode(self):
         self.assertNotIn("uring qd1", planned(env_for(["--only", "qd"])))
         cases = planned(env_for(["--only", "qd"], uring=True))
