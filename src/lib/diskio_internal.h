@@ -307,6 +307,9 @@ const char *pct_name(char *buf, size_t size, double pct, char sep) DISKIO_HIDDEN
 int32_t utf8_decode(const unsigned char *s, size_t *len) DISKIO_HIDDEN;
 bool display_unsafe(int32_t cp) DISKIO_HIDDEN;
 size_t display_write(FILE *out, const char *s, bool csv) DISKIO_HIDDEN;
+/* The terminal columns display_write(out, s, false) fills: one per
+ * printable character, four per byte it shows as \xHH. */
+size_t display_columns(const char *s) DISKIO_HIDDEN;
 
 int emit_json(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;

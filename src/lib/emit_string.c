@@ -75,6 +75,16 @@ bool display_unsafe(int32_t cp)
            cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+size_t display_columns(const char *s)
+{
+    size_t columns = 0, len;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
+        const int32_t cp = utf8_decode(p, &len);
+        columns += cp < 0 || display_unsafe(cp) ? 4 * len : 1;
+    }
+    return columns;
+}
+
 size_t display_write(FILE *out, const char *s, bool csv)
 {
     size_t written = 0, len;

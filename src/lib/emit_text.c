@@ -42,6 +42,8 @@ static size_t show(FILE *out, const char *s)
     return display_write(out, s, false);
 }
 
+/* the mode column's least width; a wider row label widens it for the
+ * whole table (emit_text) */
 #define NAME_WIDTH 14
 
 /* "1.07 · 1.00": device write requests and flushes per op, from the
@@ -158,6 +160,7 @@ struct table_cols {
     size_t npcts;
     bool limited[DISKIO_PERCENTILES_MAX]; /* some row marks this one */
     bool marks;                           /* any: every cell keeps room for the mark */
+    size_t name_width;                    /* the mode column: the widest row label */
 };
 
 static bool pct_limited(const struct diskio_hist *h, double pct)
@@ -180,9 +183,36 @@ static const char *format_rate(char *buf, size_t size, double v)
     return buf;
 }
 
+/* What sets a run apart from its mode's default, so that rows of a sweep
+ * or of several files can be told apart: "/8", " qd32 rand", " ×4 jobs". */
+static void run_qualifier(const struct diskio_run *run, char *qual, size_t size)
+{
+    const struct diskio_run_info *info = &run->info;
+    size_t n = 0;
+    qual[0] = '\0';
+    if (info->has_config) {
+        const struct diskio_config *c = &info->config;
+        if (c->sync_every > 1)
+            n += (size_t)snprintf(qual + n, size - n, "/%u", c->sync_every);
+        if (c->iodepth > 1 && n < size)
+            n += (size_t)snprintf(qual + n, size - n, " qd%u", c->iodepth);
+        if (c->batch > 1 && n < size)
+            n += (size_t)snprintf(qual + n, size - n, " batch%u", c->batch);
+        const char *pattern = diskio_pattern_name(c->pattern);
+        if (c->pattern != DISKIO_PATTERN_SEQ && pattern && n < size)
+            n += (size_t)snprintf(qual + n, size - n, " %s", pattern);
+        /* concurrent writers: "fdatasync ×4 jobs", "×4 jobs 1 file" */
+        if (c->jobs > 1 && n < size)
+            snprintf(qual + n, size - n, " \xc3\x97%u jobs%s", c->jobs,
+                     c->shared_file ? " 1 file" : "");
+    } else if (run->njobs > 1) {
+        snprintf(qual, size, " \xc3\x97%zu threads", run->njobs);
+    }
+}
+
 /* A table row: name (a mode, or a custom run's name, shown safely) and
  * the qualifiers emit_text() wrote itself (qual: "/8", " qd32", " rand",
- * or "") padded to NAME_WIDTH, then the figures: ops (the part's count),
+ * or "") padded to the mode column's width, then the figures: ops (the part's count),
  * rate and throughput (empty for the parts), mean, the percentiles, max. */
 static void row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
                 const char *bs, const char *rate, const char *throughput,
@@ -191,15 +221,14 @@ static void row(FILE *out, const struct table_cols *cols, const char *name, cons
     char mean[32], max[32], cell[32];
     uint64_t v[DISKIO_PERCENTILES_MAX];
     diskio_hist_percentiles(h, cols->pcts, v, cols->npcts);
-    size_t width = show(out, name);
-    if (qual[0]) {
-        fputs(qual, out);
-        /* characters, not bytes: the qualifier may hold a U+00D7 */
-        for (const char *c = qual; *c; c++)
-            width += ((unsigned char)*c & 0xc0) != 0x80;
-    }
+    show(out, name);
+    fputs(qual, out);
+    /* columns, not bytes: the qualifier holds a U+00D7, a name may hold
+     * any character */
+    const size_t width = display_columns(name) + display_columns(qual);
     fprintf(out, "%*s %8s %10" PRIu64 " %12s %10s %10s",
-            width < NAME_WIDTH ? (int)(NAME_WIDTH - width) : 0, "", bs, diskio_hist_count(h), rate,
+            width < cols->name_width ? (int)(cols->name_width - width) : 0, "", bs,
+            diskio_hist_count(h), rate,
             throughput, format_ns(mean, sizeof(mean), diskio_hist_mean(h)));
     for (size_t i = 0; i < cols->npcts; i++) {
         fprintf(out, " %10s", format_ns(cell, sizeof(cell), (double)v[i]));
@@ -323,7 +352,15 @@ int emit_text(const struct diskio_result *res, FILE *out)
     /* MB and Mbit are decimal (10^6), as fio, CrystalDiskMark and network
      * links count them */
     const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
-    fprintf(out, "%-14s %8s %10s %12s %10s %10s", "mode", "bs", "ops", "ops/s",
+    cols.name_width = NAME_WIDTH;
+    for (size_t r = 0; r < res->nruns; r++) {
+        char qual[64];
+        run_qualifier(res->runs[r], qual, sizeof(qual));
+        const size_t width = display_columns(res->runs[r]->info.name) + display_columns(qual);
+        if (width > cols.name_width)
+            cols.name_width = width;
+    }
+    fprintf(out, "%-*s %8s %10s %12s %10s %10s", (int)cols.name_width, "mode", "bs", "ops", "ops/s",
             mbit ? "Mbit/s" : "MB/s", "mean");
     char name[32];
     for (size_t i = 0; i < cols.npcts; i++)
@@ -340,29 +377,8 @@ int emit_text(const struct diskio_result *res, FILE *out)
         snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
         format_rate(throughput, sizeof(throughput),
                     seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
-        /* what sets this run apart from the mode's default, so that rows of
-         * a sweep or of several files can be told apart: "fdatasync/8",
-         * "aio qd32 rand" */
-        char qual[64] = "";
-        if (info->has_config) {
-            const struct diskio_config *c = &info->config;
-            size_t n = 0;
-            if (c->sync_every > 1)
-                n += (size_t)snprintf(qual + n, sizeof(qual) - n, "/%u", c->sync_every);
-            if (c->iodepth > 1 && n < sizeof(qual))
-                n += (size_t)snprintf(qual + n, sizeof(qual) - n, " qd%u", c->iodepth);
-            if (c->batch > 1 && n < sizeof(qual))
-                n += (size_t)snprintf(qual + n, sizeof(qual) - n, " batch%u", c->batch);
-            const char *pattern = diskio_pattern_name(c->pattern);
-            if (c->pattern != DISKIO_PATTERN_SEQ && pattern && n < sizeof(qual))
-                n += (size_t)snprintf(qual + n, sizeof(qual) - n, " %s", pattern);
-            /* concurrent writers: "fdatasync ×4 jobs", "×4 jobs 1 file" */
-            if (c->jobs > 1 && n < sizeof(qual))
-                snprintf(qual + n, sizeof(qual) - n, " \xc3\x97%u jobs%s", c->jobs,
-                         c->shared_file ? " 1 file" : "");
-        } else if (run->njobs > 1) {
-            snprintf(qual, sizeof(qual), " \xc3\x97%zu threads", run->njobs);
-        }
+        char qual[64];
+        run_qualifier(run, qual, sizeof(qual));
         char device[48];
         row(out, &cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
             format_device(device, sizeof(device), run));
