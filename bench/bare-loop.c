@@ -271,8 +271,7 @@ int main(int argc, char **argv)
     printf("{\"tool\":\"bare-loop\",\"mode\":\"%s\",\"bs\":%llu,\"ops\":%llu,"
            "\"timed\":%s,\"pool_bytes\":%llu,\"elapsed_ns\":%.0f,\"ops_per_s\":%.3f",
            mode, (unsigned long long)bs, (unsigned long long)count, untimed ? "false" : "true",
-           (unsigned long long)(pool_bytes ? pool_blocks * bs : 0),
-           elapsed, count * 1e9 / elapsed);
+           (unsigned long long)(pool_bytes ? pool_blocks * bs : 0), elapsed, count * 1e9 / elapsed);
     if (!untimed) {
         printf(",\"mean_ns\":%.3f,\"min_ns\":%llu,\"max_ns\":%llu", (double)sum / count,
                (unsigned long long)mn, (unsigned long long)mx);

@@ -228,8 +228,8 @@ static void row(FILE *out, const struct table_cols *cols, const char *name, cons
     const size_t width = display_columns(name) + display_columns(qual);
     fprintf(out, "%*s %8s %10" PRIu64 " %12s %10s %10s",
             width < cols->name_width ? (int)(cols->name_width - width) : 0, "", bs,
-            diskio_hist_count(h), rate,
-            throughput, format_ns(mean, sizeof(mean), diskio_hist_mean(h)));
+            diskio_hist_count(h), rate, throughput,
+            format_ns(mean, sizeof(mean), diskio_hist_mean(h)));
     for (size_t i = 0; i < cols->npcts; i++) {
         fprintf(out, " %10s", format_ns(cell, sizeof(cell), (double)v[i]));
         if (cols->marks)
