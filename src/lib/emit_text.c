@@ -188,10 +188,10 @@ static const char *format_rate(char *buf, size_t size, double v)
 static void run_qualifier(const struct diskio_run *run, char *qual, size_t size)
 {
     const struct diskio_run_info *info = &run->info;
-    size_t n = 0;
     qual[0] = '\0';
     if (info->has_config) {
         const struct diskio_config *c = &info->config;
+        size_t n = 0;
         if (c->sync_every > 1)
             n += (size_t)snprintf(qual + n, size - n, "/%u", c->sync_every);
         if (c->iodepth > 1 && n < size)
