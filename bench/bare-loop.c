@@ -72,6 +72,19 @@ static inline void stamp(unsigned char *buf, uint64_t len, uint64_t offset, uint
     }
 }
 
+/* --pool: the op's source, the pool block after the last one, stamped
+ * (before the op's first clock read, as diskio does) */
+static inline unsigned char *next_source(unsigned char *pool, uint64_t pool_blocks,
+                                         uint64_t *pool_next, uint64_t bs, uint64_t off,
+                                         uint64_t op)
+{
+    unsigned char *buf = pool + *pool_next * bs;
+    if (++*pool_next == pool_blocks)
+        *pool_next = 0;
+    stamp(buf, bs, off, op);
+    return buf;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -219,12 +232,8 @@ int main(int argc, char **argv)
     uint64_t begin = now_ns();
     if (untimed) {
         for (uint64_t i = 0; i < count; i++) {
-            if (pool_bytes) {
-                buf = pool + pool_next * bs;
-                if (++pool_next == pool_blocks)
-                    pool_next = 0;
-                stamp(buf, bs, off, i);
-            }
+            if (pool_bytes)
+                buf = next_source(pool, pool_blocks, &pool_next, bs, off, i);
             if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
                 die("pwrite");
             if (sk == SYNC_FSYNC && fsync(fd))
@@ -237,12 +246,8 @@ int main(int argc, char **argv)
         }
     } else {
         for (uint64_t i = 0; i < count; i++) {
-            if (pool_bytes) {
-                buf = pool + pool_next * bs;
-                if (++pool_next == pool_blocks)
-                    pool_next = 0;
-                stamp(buf, bs, off, i);
-            }
+            if (pool_bytes)
+                buf = next_source(pool, pool_blocks, &pool_next, bs, off, i);
             uint64_t t0 = now_ns();
             if (pwrite(fd, buf, bs, (off_t)off) != (ssize_t)bs)
                 die("pwrite");
