@@ -4,7 +4,8 @@ the server user planted in a directory it can write: the server's
 settings never go into a file there, a server log replaced by a symlink
 or a hard link to a root-only file is never copied, and the files it
 reads there (postmaster.pid) are read only when they are the server
-user's own regular files with one link.  The cluster is made by stand-in initdb and postgres
+user's own regular files with one link, and psql, which connects to the
+socket there, runs as the server user.  The cluster is made by stand-in initdb and postgres
 scripts that run as nobody and plant the links, so no PostgreSQL is
 needed; without root the tests skip."""
 
@@ -103,12 +104,12 @@ class AsRootTest(unittest.TestCase):
         with open(path) as f:
             return f.read()
 
-    def stand_in_cluster(self, postgres=POSTGRES):
+    def stand_in_cluster(self, postgres=POSTGRES, psql="#!/bin/sh\nexit 1\n"):
         """A Cluster over stand-in binaries that plant links as nobody."""
         bindir = os.path.join(self.tmp, "bin")
         os.mkdir(bindir, 0o755)
         for name, text in (("initdb", INITDB), ("postgres", postgres),
-                           ("pg_ctl", PG_CTL), ("psql", "#!/bin/sh\nexit 1\n")):
+                           ("pg_ctl", PG_CTL), ("psql", psql)):
             with open(os.path.join(bindir, name), "w") as f:
                 f.write(text.format(victim=self.victim))
             os.chmod(os.path.join(bindir, name), 0o755)
@@ -162,6 +163,12 @@ class AsRootTest(unittest.TestCase):
         self.assertEqual(str(ctx.exception), "%s/postmaster.pid: a symlink: not "
                          "followed; refusing to go on" % c.data_dir)
         self.victim_untouched()
+
+    def test_psql_runs_as_the_server_user_with_the_script_on_its_input(self):
+        c = self.stand_in_cluster(psql="#!/bin/sh\n# stand-in psql\nid -u; cat\n")
+        c.sock_dir = c.work_dir = self.theirs
+        self.assertEqual(c.psql("SELECT 1;\n", "test", capture=True),
+                         "%d\nSELECT 1;\n" % self.nobody.pw_uid)
 
     def test_a_log_that_is_a_symlink_to_a_root_only_file_is_not_copied(self):
         log = os.path.join(self.theirs, "postgres.log")

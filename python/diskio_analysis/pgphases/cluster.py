@@ -8,8 +8,9 @@ Run as root, nothing here opens a name by following a link in a
 directory the server user can write, and no path reaches a shell: the
 settings are arguments, not a file appended to; the server log is a file
 of the runner's own private directory, which the server writes through
-the descriptor it inherits; the server is started without pg_ctl, whose
-start goes through sh -c."""
+the descriptor it inherits; psql, which connects to the socket in the
+server user's directory, runs as that user; the server is started
+without pg_ctl, whose start goes through sh -c."""
 
 import glob
 import os
@@ -199,15 +200,29 @@ class Cluster:
             env["HOME"] = self.run_as.pw_dir or "/"
         return env
 
-    def run(self, cmd, env=None, timeout=None, what=None):
-        """Run a command to completion, registered for cleanup."""
-        p = subprocess.Popen(cmd, env=env or self.base_env(), stdin=subprocess.DEVNULL,
+    def server_user(self):
+        """Popen arguments that run a program as the server user when we
+        are root: dropped in the child before exec (setgroups, setgid,
+        setuid), so that the process is the program itself and costs no
+        extra exec."""
+        if not self.is_root:
+            return {}
+        return dict(user=self.run_as.pw_uid, group=self.run_as.pw_gid,
+                    extra_groups=[])
+
+    def run(self, cmd, env=None, timeout=None, what=None, input=None,
+            as_server_user=False):
+        """Run a command to completion, registered for cleanup; input, if
+        any, on its standard input."""
+        p = subprocess.Popen(cmd, env=env or self.base_env(),
+                             stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
+                             text=True, start_new_session=True,
+                             **(self.server_user() if as_server_user else {}))
         with self.procs_lock:
             self.procs.add(p)
         try:
-            out, err = p.communicate(timeout=timeout)
+            out, err = p.communicate(input=input, timeout=timeout)
         except BaseException:
             self._kill(p)
             raise
@@ -232,19 +247,17 @@ class Cluster:
 
     def psql(self, script, what, capture=False):
         """Run a psql script (sql.script()) in one session, stopping at
-        the first error; its output when capture is set."""
-        fd, path = tempfile.mkstemp(prefix="sql.", suffix=".sql", dir=self.work_dir)
-        with os.fdopen(fd, "w") as f:
-            f.write(script)
+        the first error; its output when capture is set.  psql runs as
+        the server user (the socket is in that user's directory, where
+        root would follow whatever is planted at its name) and reads the
+        script on its standard input."""
         cmd = [os.path.join(self.bindir, "psql"), "-X", "-q", "-A", "-t",
                "-v", "ON_ERROR_STOP=1", "-h", self.sock_dir, "-p", str(PORT),
-               "-U", DBUSER, "-d", DBNAME, "-f", path]
+               "-U", DBUSER, "-d", DBNAME, "-f", "-"]
         env = dict(self.base_env(), PGAPPNAME=PROG, PGCONNECT_TIMEOUT="30")
         env["HOME"] = self.work_dir    # no ~/.psqlrc, no ~/.pgpass
-        try:
-            out = self.run(cmd, env=env, what="psql (%s)" % what)
-        finally:
-            os.unlink(path)
+        out = self.run(cmd, env=env, what="psql (%s)" % what, input=script,
+                       as_server_user=True)
         return out if capture else None
 
     # -- lifecycle ----------------------------------------------------------
@@ -285,9 +298,8 @@ class Cluster:
         target = os.path.realpath(a.directory)
         if not os.path.isdir(target):
             raise UsageError("%s: not a directory" % a.directory)
-        # The runner's own directory (mode 0700): psql's scripts and the
-        # server log, which the server only ever writes through the
-        # descriptor it inherits.
+        # The runner's own directory (mode 0700): the server log, which the
+        # server only ever writes through the descriptor it inherits.
         self.work_dir = tempfile.mkdtemp(prefix="diskio-pgphases-work.")
         self.log_file = os.path.join(self.work_dir, "postgres.log")
         self.log_fd = os.open(self.log_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL
@@ -355,17 +367,13 @@ class Cluster:
         if self.preload:
             env["LD_PRELOAD"] = self.preload
             env["DISKIO_DELAY_US"] = str(self.args.delay_us or 0)
-        drop = {}
-        if self.is_root:
-            # dropped in the child before exec, so that the postmaster is
-            # this very process (its pid is the one signalled)
-            drop = dict(user=self.run_as.pw_uid, group=self.run_as.pw_gid,
-                        extra_groups=[])
         self.server_started = True   # from here on, always try to stop it
+        # as the server user, dropped in the child: the postmaster is this
+        # very process, its pid the one signalled
         self.server = subprocess.Popen(
             self.server_command(), env=env, stdin=subprocess.DEVNULL,
             stdout=self.log_fd, stderr=self.log_fd, start_new_session=True,
-            **drop)
+            **self.server_user())
         self.wait_ready()
         pid = self.server.pid
         if self.preload:
