@@ -18,7 +18,6 @@ import pwd
 import re
 import shutil
 import signal
-import stat
 import subprocess
 import tempfile
 import threading
@@ -333,10 +332,10 @@ class Cluster:
         followed, and a directory that is not the one just made is refused."""
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         try:
-            st = os.fstat(fd)
-            if st.st_uid != os.geteuid() or stat.S_IMODE(st.st_mode) != 0o700:
+            if os.fstat(fd).st_uid != os.geteuid():
                 raise RunError("%s was replaced as soon as it was made; not "
                                "going on there" % path)
+            os.fchmod(fd, 0o700)
             if self.is_root:
                 os.fchown(fd, self.run_as.pw_uid, self.run_as.pw_gid)
         finally:
