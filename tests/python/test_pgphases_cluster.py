@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: MIT
 """Description: the throw-away cluster is configured for a unix socket
-only and durable writes, its options are checked before anything is
-created, the server runs as an unprivileged user when started as root,
-and cleaning up saves the server log before it removes the cluster, the
-socket and the work directories, once."""
+only and durable writes, by arguments on the server's command line that
+no shell reads, its options are checked before anything is created, the
+server runs as an unprivileged user when started as root, and cleaning
+up saves the server log before it removes the cluster, the socket and
+the work directories, once."""
 
 import argparse
 import os
@@ -28,9 +29,12 @@ def options(bindir, **kw):
 class ConfTest(unittest.TestCase):
     def test_the_server_listens_on_its_socket_only(self):
         conf = cluster.server_conf("/tmp/sock", options(None))
-        self.assertEqual(conf["listen_addresses"], "''")
-        self.assertEqual(conf["unix_socket_directories"], "'/tmp/sock'")
+        self.assertEqual(conf["listen_addresses"], "")
+        self.assertEqual(conf["unix_socket_directories"], '"/tmp/sock"')
         self.assertEqual(conf["unix_socket_permissions"], "0700")
+
+    def test_a_socket_directory_is_one_element_of_the_list_setting(self):
+        self.assertEqual(cluster.list_element('/t m,p/"s"'), '"/t m,p/""s"""')
 
     def test_durability_is_as_shipped_and_counters_are_on(self):
         conf = cluster.server_conf("/s", options(None, wal_sync_method="open_sync"))
@@ -52,7 +56,7 @@ class OptionsTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp)
         self.bindir = os.path.join(self.tmp, "bin")
         os.mkdir(self.bindir)
-        for b in ("initdb", "pg_ctl", "postgres", "psql"):
+        for b in ("initdb", "postgres", "psql"):
             with open(os.path.join(self.bindir, b), "w") as f:
                 f.write("#!/bin/sh\nexit 1\n")
             os.chmod(os.path.join(self.bindir, b), 0o755)
@@ -64,8 +68,21 @@ class OptionsTest(unittest.TestCase):
 
     def test_a_bindir_without_the_binaries_is_refused(self):
         os.unlink(os.path.join(self.bindir, "psql"))
-        self.assertEqual(self.refused(), "--pg-bindir %s: no initdb, pg_ctl, postgres "
+        self.assertEqual(self.refused(), "--pg-bindir %s: no initdb, postgres "
                                          "and psql there" % self.bindir)
+
+    def test_the_server_is_started_with_its_settings_as_arguments(self):
+        c = Cluster(options(self.bindir, wal_sync_method="open_sync"))
+        c.data_dir, c.sock_dir = "/d $(x)/data", "/tmp/s"
+        cmd = c.server_command()
+        self.assertEqual(cmd[:3], [os.path.join(self.bindir, "postgres"), "-D",
+                                   "/d $(x)/data"])
+        self.assertEqual(cmd[3:9], ["-c", "listen_addresses=", "-c",
+                                    'unix_socket_directories="/tmp/s"', "-c",
+                                    "unix_socket_permissions=0700"])
+        self.assertIn("wal_sync_method=open_sync", cmd)
+        self.assertEqual(set(cmd[3::2]), {"-c"})
+        self.assertEqual(len(cmd[3::2]), len(cmd[4::2]))
 
     def test_a_delay_needs_a_preload_library_that_exists(self):
         self.assertEqual(self.refused(delay_us=5), "--delay-us needs --preload LIB")

@@ -11,6 +11,7 @@ import io
 import json
 import os
 import shutil
+import stat
 import tempfile
 import unittest
 from unittest import mock
@@ -117,30 +118,54 @@ class WriteTest(unittest.TestCase):
     def test_an_existing_result_file_is_never_overwritten(self):
         with open(os.path.join(self.out, "wal.csv"), "w") as f:
             f.write("mine\n")
-        with self.assertRaises(FileExistsError):
+        with self.assertRaises(results.NotWritten) as ctx:
             self.write()
+        self.assertEqual(ctx.exception.failed,
+                         [("wal.csv", "appeared during the run; left as it is")])
         self.assertEqual(self.read("wal.csv"), "mine\n")
-        self.assertEqual(results.existing(self.out), ["q_time.csv", "wal.csv"])
+        self.assertEqual(results.existing(self.out), results.RESULT_FILES[:4])
 
     def test_a_full_disk_leaves_whole_files_or_none_and_says_which(self):
         real_put = results.put
 
-        def full_after_two(path, text):
+        def full_at_settings_json(path, text):
             if path.endswith("settings.json"):
                 raise OSError(28, "No space left on device")
             real_put(path, text)
-        with mock.patch.object(results, "put", full_after_two):
-            with self.assertRaises(OSError) as ctx:
+        with mock.patch.object(results, "put", full_at_settings_json):
+            with self.assertRaises(results.NotWritten) as ctx:
                 self.write()
-        self.assertEqual(ctx.exception.written, ["q_time.csv", "wal.csv"])
-        self.assertEqual(sorted(os.listdir(self.out)), ["q_time.csv", "wal.csv"])
+        self.assertEqual(ctx.exception.written, ["q_time.csv", "wal.csv", "settings.csv"])
+        self.assertEqual(str(ctx.exception), "settings.json: No space left on device")
+        self.assertEqual(sorted(os.listdir(self.out)),
+                         ["q_time.csv", "settings.csv", "wal.csv"])
 
     def test_a_file_that_cannot_be_finished_is_not_left_truncated(self):
         path = os.path.join(self.out, "wal.csv")
-        with mock.patch("os.fsync", side_effect=OSError(28, "No space left on device")):
-            with self.assertRaises(OSError):
-                results.put(path, "phase,wal_write\n")
-        self.assertEqual(os.listdir(self.out), [])
+        for unnamed in (True, False):
+            with mock.patch.object(results, "_unnamed_files", return_value=unnamed), \
+                    mock.patch("os.fsync", side_effect=OSError(28, "No space left")):
+                with self.assertRaises(OSError) as ctx:
+                    results.put(path, "phase,wal_write\n")
+            self.assertEqual(ctx.exception.filename, path)
+            self.assertEqual(os.listdir(self.out), [])
+
+    def test_without_unnamed_files_a_random_temporary_is_used_and_removed(self):
+        planted = os.path.join(self.out, "wal.csv.tmp.%d" % os.getpid())
+        os.symlink(os.path.join(self.out, "victim"), planted)
+        with mock.patch.object(results, "_unnamed_files", return_value=False):
+            results.put(os.path.join(self.out, "wal.csv"), "phase\n")
+        self.assertEqual(self.read("wal.csv"), "phase\n")
+        self.assertEqual(sorted(os.listdir(self.out)),
+                         ["wal.csv", "wal.csv.tmp.%d" % os.getpid()])
+
+    def test_a_planted_temporary_name_is_neither_used_nor_removed(self):
+        planted = os.path.join(self.out, "q_time.csv.tmp.%d" % os.getpid())
+        os.symlink(os.path.join(self.out, "victim"), planted)
+        self.write()
+        self.assertTrue(os.path.islink(planted))
+        self.assertFalse(os.path.lexists(os.path.join(self.out, "victim")))
+        self.assertEqual(results.existing(self.out), results.RESULT_FILES[:4])
 
     def log(self):
         path = os.path.join(self.out, "server.log")
@@ -151,6 +176,13 @@ class WriteTest(unittest.TestCase):
     def test_the_log_is_copied_beside_the_results(self):
         results.copy_log(self.log(), self.out)
         self.assertEqual(self.read("postgres.log"), "LOG:  checkpoint complete\n")
+
+    def test_the_log_copy_is_no_more_readable_than_the_log(self):
+        log = self.log()
+        os.chmod(log, 0o600)
+        results.copy_log(log, self.out)
+        self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.out, "postgres.log"))
+                                      .st_mode), 0o600)
 
     def test_the_log_is_never_copied_through_a_dangling_symlink(self):
         victim = os.path.join(self.out, "victim")

@@ -23,6 +23,7 @@ and the error that ends a run.
 import sys
 
 from ..errors import EXIT_BAD_INPUT, ToolError
+from ..textsafe import shown
 
 PROG = "diskio-pgphases"
 
@@ -33,12 +34,20 @@ class RunError(ToolError):
     exit_status = EXIT_BAD_INPUT
 
 
+def shown_lines(text):
+    """text for a human, each of its lines through the one escape rule
+    (textsafe.shown): a path, a relayed server or psql line can neither
+    act on a terminal nor pass for another."""
+    return "\n".join(shown(line) for line in str(text).split("\n"))
+
+
 def progress(msg):
-    """A progress line on stderr.  One that cannot be written (2>/dev/full,
-    a closed stderr) is dropped: the measurement goes on, and settings.json
-    says how it ended."""
+    """A progress line on stderr, shown_lines(): every message of a run
+    goes out through here, so that what it quotes is shown safely.  One
+    that cannot be written (2>/dev/full, a closed stderr) is dropped: the
+    measurement goes on, and settings.json says how it ended."""
     try:
-        sys.stderr.write("%s: %s\n" % (PROG, msg))
+        sys.stderr.write("%s: %s\n" % (PROG, shown_lines(msg)))
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

@@ -1,7 +1,16 @@
 # SPDX-License-Identifier: MIT
-"""The throw-away cluster: its binaries, initdb and configuration, the
-server started (as nobody when run as root) on a unix socket only, psql,
-and the stop and removal that every path out of a run goes through."""
+"""The throw-away cluster: its binaries, initdb, the server started
+directly (as nobody when run as root) with its settings on its command
+line, on a unix socket only, psql, and the stop and removal that every
+path out of a run goes through.
+
+Run as root, nothing here opens a name by following a link in a
+directory the server user can write, and no path reaches a shell: the
+settings are arguments, not a file appended to; the server log is a file
+of the runner's own private directory, which the server writes through
+the descriptor it inherits; psql, which connects to the socket in the
+server user's directory, runs as that user; the server is started
+without pg_ctl, whose start goes through sh -c."""
 
 import glob
 import os
@@ -16,28 +25,35 @@ import time
 
 from ..errors import UsageError
 from . import PROG, RunError, progress, sql
+from .safefiles import NotOwned, read_owned
 
 PORT = 5432
 DBUSER = "diskio"
 DBNAME = "postgres"
+BINARIES = ("initdb", "postgres", "psql")
+START_TIMEOUT_S = 120
+# What initdb cannot take in its binaries' directory: it runs the server
+# binary with popen("\"DIR/postgres\" ..."), where $ ` " \ inside the
+# double quotes are the shell's (a control character is refused too, as
+# no sensible path has one).
+SHELL_UNSAFE = re.compile(r'["$`\\\x00-\x1f\x7f]')
 
 
 def find_bindir(explicit):
     def ok(d):
-        return d and all(os.access(os.path.join(d, b), os.X_OK)
-                         for b in ("initdb", "pg_ctl", "postgres", "psql"))
+        return d and all(os.access(os.path.join(d, b), os.X_OK) for b in BINARIES)
     if explicit:
         if not ok(explicit):
-            raise UsageError("--pg-bindir %s: no initdb, pg_ctl, postgres and "
-                             "psql there" % explicit)
-        return explicit
+            raise UsageError("--pg-bindir %s: no initdb, postgres and psql "
+                             "there" % explicit)
+        return shell_safe_bindir(explicit, "--pg-bindir %s" % explicit)
     pgc = shutil.which("pg_config")
     if pgc:
         try:
             d = subprocess.run([pgc, "--bindir"], capture_output=True,
                                text=True, check=True).stdout.strip()
             if ok(d):
-                return d
+                return shell_safe_bindir(d, "the PostgreSQL binaries in %s" % d)
         except (OSError, subprocess.CalledProcessError):
             pass
 
@@ -47,20 +63,39 @@ def find_bindir(explicit):
     for d in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=verkey,
                     reverse=True) + ["/usr/local/pgsql/bin"]:
         if ok(d):
-            return d
+            return shell_safe_bindir(d, "the PostgreSQL binaries in %s" % d)
     raise UsageError("no PostgreSQL server binaries found (looked at "
                      "pg_config --bindir and /usr/lib/postgresql/*/bin); "
                      "install postgresql (e.g. apt-get install postgresql-15) "
                      "or give --pg-bindir")
 
 
+def shell_safe_bindir(bindir, what):
+    """bindir, unless initdb would hand its real path to a shell that
+    runs or breaks on it (initdb resolves its own path)."""
+    if SHELL_UNSAFE.search(os.path.realpath(bindir)):
+        raise UsageError("%s: initdb passes this directory to a shell in "
+                         "double quotes, where a dollar sign, backquote, double "
+                         "quote, backslash or control character would run a "
+                         "command or break it; give --pg-bindir a directory "
+                         "without them" % what)
+    return bindir
+
+
+def list_element(path):
+    """path as one element of a list setting (unix_socket_directories
+    splits at commas and trims blanks; double quotes keep it whole)."""
+    return '"%s"' % path.replace('"', '""')
+
+
 def server_conf(sock_dir, args):
-    """The settings appended to postgresql.conf: durable as shipped, no
-    TCP, statistics and checkpoints logged, nothing in the background
-    (autovacuum, JIT, timed checkpoints) that would blur a phase."""
+    """The server's settings, given as -c options on its command line:
+    durable as shipped, no TCP, statistics and checkpoints logged,
+    nothing in the background (autovacuum, JIT, timed checkpoints) that
+    would blur a phase."""
     return {
-        "listen_addresses": "''",
-        "unix_socket_directories": "'%s'" % sock_dir,
+        "listen_addresses": "",
+        "unix_socket_directories": list_element(sock_dir),
         "unix_socket_permissions": "0700",
         "port": str(PORT),
         "fsync": "on",
@@ -69,15 +104,25 @@ def server_conf(sock_dir, args):
         "wal_sync_method": args.wal_sync_method,
         "track_wal_io_timing": "on",
         "track_io_timing": "on",
-        "shared_buffers": "'%s'" % args.shared_buffers,
+        "shared_buffers": args.shared_buffers,
         "autovacuum": "off",
         "jit": "off",
         "max_connections": str(max(20, args.streams + 10)),
-        "checkpoint_timeout": "'1h'",
-        "max_wal_size": "'4GB'",
+        "checkpoint_timeout": "1h",
+        "max_wal_size": "4GB",
         "logging_collector": "off",
+        "log_destination": "stderr",
         "log_checkpoints": "on",
     }
+
+
+def server_options(conf):
+    """conf as the server's -c NAME=VALUE arguments (no shell, no
+    quoting: each value is one argument as it is)."""
+    opts = []
+    for k, v in conf.items():
+        opts += ["-c", "%s=%s" % (k, v)]
+    return opts
 
 
 class Cluster:
@@ -93,6 +138,9 @@ class Cluster:
         self.data_dir = None
         self.sock_dir = None
         self.work_dir = None
+        self.log_file = None
+        self.log_fd = None
+        self.server = None          # the postmaster, our child
         self.server_started = False
         self.cleaned = False
         self.pg_version_num = None
@@ -151,15 +199,29 @@ class Cluster:
             env["HOME"] = self.run_as.pw_dir or "/"
         return env
 
-    def run(self, cmd, env=None, timeout=None, what=None):
-        """Run a command to completion, registered for cleanup."""
-        p = subprocess.Popen(cmd, env=env or self.base_env(), stdin=subprocess.DEVNULL,
+    def server_user(self):
+        """Popen arguments that run a program as the server user when we
+        are root: dropped in the child before exec (setgroups, setgid,
+        setuid), so that the process is the program itself and costs no
+        extra exec."""
+        if not self.is_root:
+            return {}
+        return dict(user=self.run_as.pw_uid, group=self.run_as.pw_gid,
+                    extra_groups=[])
+
+    def run(self, cmd, env=None, timeout=None, what=None, input=None,
+            as_server_user=False):
+        """Run a command to completion, registered for cleanup; input, if
+        any, on its standard input."""
+        p = subprocess.Popen(cmd, env=env or self.base_env(),
+                             stdin=subprocess.DEVNULL if input is None else subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
+                             text=True, start_new_session=True,
+                             **(self.server_user() if as_server_user else {}))
         with self.procs_lock:
             self.procs.add(p)
         try:
-            out, err = p.communicate(timeout=timeout)
+            out, err = p.communicate(input=input, timeout=timeout)
         except BaseException:
             self._kill(p)
             raise
@@ -184,92 +246,135 @@ class Cluster:
 
     def psql(self, script, what, capture=False):
         """Run a psql script (sql.script()) in one session, stopping at
-        the first error; its output when capture is set."""
-        fd, path = tempfile.mkstemp(prefix="sql.", suffix=".sql", dir=self.work_dir)
-        with os.fdopen(fd, "w") as f:
-            f.write(script)
+        the first error; its output when capture is set.  psql runs as
+        the server user (the socket is in that user's directory, where
+        root would follow whatever is planted at its name) and reads the
+        script on its standard input."""
         cmd = [os.path.join(self.bindir, "psql"), "-X", "-q", "-A", "-t",
                "-v", "ON_ERROR_STOP=1", "-h", self.sock_dir, "-p", str(PORT),
-               "-U", DBUSER, "-d", DBNAME, "-f", path]
+               "-U", DBUSER, "-d", DBNAME, "-f", "-"]
         env = dict(self.base_env(), PGAPPNAME=PROG, PGCONNECT_TIMEOUT="30")
         env["HOME"] = self.work_dir    # no ~/.psqlrc, no ~/.pgpass
-        try:
-            out = self.run(cmd, env=env, what="psql (%s)" % what)
-        finally:
-            os.unlink(path)
+        out = self.run(cmd, env=env, what="psql (%s)" % what, input=script,
+                       as_server_user=True)
         return out if capture else None
 
     # -- lifecycle ----------------------------------------------------------
+
+    def check_target(self):
+        """Before anything is created: the directory under test is a
+        directory and, run as root, the server user can reach it and read
+        the preload library.  Its real path."""
+        a = self.args
+        target = os.path.realpath(a.directory)
+        if not os.path.isdir(target):
+            raise UsageError("%s: %s; name the directory under test" % (
+                a.directory, "not a directory" if os.path.exists(target)
+                else "no such directory"))
+        if self.is_root:
+            if not self.user_can("-x", target):
+                raise UsageError(
+                    "user %s cannot reach %s: the directory under test and "
+                    "all its parents must be searchable by that user (chmod "
+                    "o+x), or name another user with --run-as"
+                    % (self.run_as.pw_name, target))
+            if self.preload and not self.user_can("-r", self.preload):
+                raise UsageError("user %s cannot read the preload library %s; "
+                                 "put it where that user can read it"
+                                 % (self.run_as.pw_name, self.preload))
+        return target
+
+    def user_can(self, test, path):
+        """test(1) TEST PATH as the server user."""
+        try:
+            self.run(self.as_user(["test", test, path]), what="access check")
+        except RunError:
+            return False
+        return True
 
     def setup(self):
         a = self.args
         target = os.path.realpath(a.directory)
         if not os.path.isdir(target):
             raise UsageError("%s: not a directory" % a.directory)
+        # The runner's own directory (mode 0700): the server log, which the
+        # server only ever writes through the descriptor it inherits.
         self.work_dir = tempfile.mkdtemp(prefix="diskio-pgphases-work.")
+        self.log_file = os.path.join(self.work_dir, "postgres.log")
+        self.log_fd = os.open(self.log_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                              | os.O_NOFOLLOW | os.O_APPEND | os.O_CLOEXEC, 0o600)
         # The cluster lives in a new directory of its own; only that one is
         # ever removed.
-        self.cluster_dir = tempfile.mkdtemp(prefix="diskio-pgphases.", dir=target)
-        self.sock_dir = tempfile.mkdtemp(prefix="diskio-pgphases-sock.")
-        if self.is_root:
-            for d in (self.cluster_dir, self.sock_dir):
-                os.chown(d, self.run_as.pw_uid, self.run_as.pw_gid)
-        os.chmod(self.cluster_dir, 0o700)
-        os.chmod(self.sock_dir, 0o700)
+        self.cluster_dir = self.give_to_server_user(
+            tempfile.mkdtemp(prefix="diskio-pgphases.", dir=target))
+        self.sock_dir = self.give_to_server_user(
+            tempfile.mkdtemp(prefix="diskio-pgphases-sock."))
         self.data_dir = os.path.join(self.cluster_dir, "data")
-        self.log_file = os.path.join(self.cluster_dir, "postgres.log")
         if self.is_root:
             self.check_access()
 
         progress("cluster in %s (server user %s, socket %s, no TCP)"
                  % (self.cluster_dir, self.run_as.pw_name, self.sock_dir))
         # initdb: never with the delay library; --no-sync since the cluster
-        # is thrown away anyway.
+        # is thrown away anyway.  Its postgresql.conf is left as it wrote
+        # it: the settings are the server's arguments.
         self.run(self.as_user([os.path.join(self.bindir, "initdb"), "-D", self.data_dir,
                                "--no-sync", "-U", DBUSER, "--auth=trust",
                                "-E", "UTF8", "--locale=C", "--no-instructions"]),
                  what="initdb", timeout=300)
-        with open(os.path.join(self.data_dir, "postgresql.conf"), "a") as f:
-            f.write("\n# written by %s\n" % PROG)
-            for k, v in server_conf(self.sock_dir, a).items():
-                f.write("%s = %s\n" % (k, v))
         self.start_server()
         self.query_server()
 
-    def check_access(self):
-        """Run as root: can the server user write the cluster directory and
-        read the preload library?"""
+    def give_to_server_user(self, path):
+        """path, a directory mkdtemp() just made, given to the server user
+        with mode 0700 through a descriptor: whatever another user who can
+        write its parent puts at the name meanwhile (a symlink) is never
+        followed, and a directory that is not the one just made is refused."""
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
         try:
-            self.run(self.as_user(["test", "-w", self.cluster_dir]),
-                     what="access check")
-        except RunError:
+            if os.fstat(fd).st_uid != os.geteuid():
+                raise RunError("%s was replaced as soon as it was made; not "
+                               "going on there" % path)
+            os.fchmod(fd, 0o700)
+            if self.is_root:
+                os.fchown(fd, self.run_as.pw_uid, self.run_as.pw_gid)
+        finally:
+            os.close(fd)
+        return path
+
+    def check_access(self):
+        """Run as root: can the server user write the cluster directory?"""
+        if not self.user_can("-w", self.cluster_dir):
             raise RunError(
                 "user %s cannot write %s: the directory under test and all "
                 "its parents must be searchable by that user (chmod o+x), "
                 "or name another user with --run-as"
                 % (self.run_as.pw_name, self.cluster_dir))
-        if self.preload:
-            try:
-                self.run(self.as_user(["test", "-r", self.preload]),
-                         what="access check")
-            except RunError:
-                raise RunError("user %s cannot read the preload library %s; "
-                               "put it where that user can read it"
-                               % (self.run_as.pw_name, self.preload))
+
+    def server_command(self):
+        """The postmaster's command line: the data directory and every
+        setting as arguments, run without a shell."""
+        return ([os.path.join(self.bindir, "postgres"), "-D", self.data_dir]
+                + server_options(server_conf(self.sock_dir, self.args)))
 
     def start_server(self):
+        """Start the postmaster as our child in a session of its own (as
+        pg_ctl does, so that a Ctrl-C reaches the runner alone), its
+        output appended to the log, and wait until it accepts
+        connections."""
         env = self.base_env()
         if self.preload:
             env["LD_PRELOAD"] = self.preload
             env["DISKIO_DELAY_US"] = str(self.args.delay_us or 0)
-        cmd = self.as_user([os.path.join(self.bindir, "pg_ctl"), "-D", self.data_dir,
-                            "-l", self.log_file, "-w", "-t", "120", "-s", "start"])
         self.server_started = True   # from here on, always try to stop it
-        try:
-            self.run(cmd, env=env, what="pg_ctl start", timeout=180)
-        except RunError as e:
-            raise RunError("%s\n%s" % (e, self.log_tail()))
-        pid = self.postmaster_pid()
+        # as the server user, dropped in the child: the postmaster is this
+        # very process, its pid the one signalled
+        self.server = subprocess.Popen(
+            self.server_command(), env=env, stdin=subprocess.DEVNULL,
+            stdout=self.log_fd, stderr=self.log_fd, start_new_session=True,
+            **self.server_user())
+        self.wait_ready()
+        pid = self.server.pid
         if self.preload:
             maps = ""
             try:
@@ -283,19 +388,41 @@ class Cluster:
                                "it is a shared library for this machine\n%s"
                                % (pid, self.preload, self.log_tail()))
 
-    def log_tail(self):
-        try:
-            with open(self.log_file) as f:
-                return "server log:\n" + "".join(f.readlines()[-20:])
-        except OSError:
-            return ""
+    def wait_ready(self):
+        """Wait until the postmaster says "ready" in its postmaster.pid,
+        as pg_ctl -w does; the file is read only if it is the server
+        user's own regular file."""
+        pid_file = os.path.join(self.data_dir, "postmaster.pid")
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            status = self.server.poll()
+            if status is not None:
+                raise RunError("the server exited with status %d while starting "
+                               "up\n%s" % (status, self.log_tail()))
+            try:
+                lines = read_owned(pid_file, self.run_as.pw_uid, 4096).split(b"\n")
+            except NotOwned as err:
+                raise RunError("%s: %s; refusing to go on" % (pid_file, err.strerror))
+            except OSError:
+                lines = []
+            # line 1 the postmaster's pid, line 8 its status
+            if (len(lines) > 7 and lines[0].strip() == b"%d" % self.server.pid
+                    and lines[7].strip() == b"ready"):
+                return
+            if time.monotonic() > deadline:
+                raise RunError("the server did not accept connections within "
+                               "%d s\n%s" % (START_TIMEOUT_S, self.log_tail()))
+            time.sleep(0.1)
 
-    def postmaster_pid(self):
+    def log_tail(self, count=20):
+        """The server log's last lines, for a message."""
         try:
-            with open(os.path.join(self.data_dir, "postmaster.pid")) as f:
-                return int(f.readline().strip())
-        except (OSError, ValueError):
-            return None
+            with open(self.log_file, "rb") as f:
+                f.seek(max(0, os.fstat(f.fileno()).st_size - 65536))
+                text = f.read().decode("utf-8", "replace")
+        except (OSError, TypeError):
+            return ""
+        return "server log:\n" + "\n".join(text.splitlines()[-count:])
 
     def query_server(self):
         out = self.psql(sql.script(sql.load("server_version_num"), sql.load("version")),
@@ -311,28 +438,29 @@ class Cluster:
                            % self.server_settings["listen_addresses"])
 
     def stop_server(self, failed):
-        """Stop the server whatever state it is in: fast after a good run,
-        immediate after a failed or interrupted one.  Returns True when no
-        server process of this cluster is left."""
+        """Stop the server whatever state it is in: a fast shutdown
+        (SIGINT) after a good run, immediate (SIGQUIT) after a failed or
+        interrupted one.  Returns True when no server process of this
+        cluster is left."""
         if not self.server_started or not self.data_dir:
             return True
-        pg_ctl = os.path.join(self.bindir, "pg_ctl")
-        mode = "immediate" if failed else "fast"
-        pid = self.postmaster_pid()
-        if os.path.exists(os.path.join(self.data_dir, "postmaster.pid")):
-            for m in (mode, "immediate"):
+        server = self.server
+        pid = None
+        if server is not None and server.poll() is None:
+            pid = server.pid
+            first = signal.SIGQUIT if failed else signal.SIGINT
+            for sig, wait in ((first, 60), (signal.SIGQUIT, 30)):
                 try:
-                    subprocess.run(self.as_user([pg_ctl, "-D", self.data_dir, "-m", m,
-                                                 "-w", "-t", "60", "-s", "stop"]),
-                                   env=self.base_env(), stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                   timeout=90, start_new_session=True)
-                except (subprocess.TimeoutExpired, OSError):
-                    pass
-                if not server_processes(self.data_dir):
+                    server.send_signal(sig)
+                    server.wait(timeout=wait)
+                    pid = None
                     break
-        # Last resort: a postmaster that is still starting up, or one pg_ctl
-        # could not stop.
+                except subprocess.TimeoutExpired:
+                    pass
+                except OSError:
+                    break
+        # Last resort: a server process that survived its postmaster, or a
+        # postmaster not started by this object.
         left = server_processes(self.data_dir, pid)
         for sig in (signal.SIGQUIT, signal.SIGKILL):
             if not left:
@@ -348,6 +476,11 @@ class Cluster:
                 if not left:
                     break
                 time.sleep(0.1)
+        if server is not None and server.poll() is None:
+            try:
+                server.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                pass
         if left:
             progress("warning: server processes %s of %s are still running"
                      % (left, self.data_dir))
@@ -367,8 +500,11 @@ class Cluster:
         for p in procs:
             self._kill(p)
         stopped = self.stop_server(failed)
-        if self.cluster_dir and os.path.exists(self.log_file):
+        if self.log_file and os.path.exists(self.log_file):
             save_log(self.log_file)
+        if self.log_fd is not None:
+            os.close(self.log_fd)
+            self.log_fd = None
         if stopped and self.cluster_dir:
             shutil.rmtree(self.cluster_dir, ignore_errors=True)
             if os.path.exists(self.cluster_dir):

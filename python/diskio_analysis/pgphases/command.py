@@ -3,7 +3,8 @@
 results, and the signals.  SIGINT, SIGTERM and SIGHUP end a run with
 130, 143 and 129, after the server is stopped, the cluster removed and
 the partial results (marked incomplete) written; a bad option or
-environment is 2, a failed run 1."""
+environment is 2, a failed run 1.  Everything an option can be wrong
+about is checked before anything is created."""
 
 import argparse
 import atexit
@@ -15,9 +16,10 @@ import signal
 
 from .. import __version__
 from ..cli import run_command
-from ..errors import EXIT_INTERRUPTED, EXIT_OK, UsageError
+from ..errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
 from ..outputs import make_output_dir
-from . import PROG, RunError, progress, results
+from ..textsafe import shown
+from . import PROG, RunError, progress, results, shown_lines
 from .cluster import Cluster
 from .workload import Workload
 
@@ -26,6 +28,10 @@ WAL_SYNC_METHODS = ["fdatasync", "fsync", "open_datasync", "open_sync",
 SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 SIGNAL_STATUS = {signal.SIGINT: EXIT_INTERRUPTED, signal.SIGTERM: 143,
                  signal.SIGHUP: 129}
+SF_MIN = 0.001
+# The generator's part and customer keys are 32-bit integers: 200000 x SF
+# parts must stay below 2^31.
+SF_MAX = 10000
 
 
 class Interrupted(BaseException):
@@ -36,10 +42,17 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's own usage and error lines (not cli.QuietParser's): the
+    command's messages stay what they were before it became a package;
+    what they quote is shown by the escape rule."""
+
+    def error(self, message):
+        super().error(shown(message))
+
+
 def parse_args(argv):
-    # argparse's own usage and error lines (not cli.QuietParser's): the
-    # command's messages stay what they were before it became a package.
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG,
         description="Run a DBT-3-style workload (load, power, throughput) on a "
                     "throw-away PostgreSQL cluster created in a new subdirectory "
@@ -52,7 +65,7 @@ def parse_args(argv):
                    help="result directory (created; existing result files are "
                         "never overwritten)")
     p.add_argument("--sf", type=float, default=0.01,
-                   help="scale factor (default 0.01)")
+                   help="scale factor, %g to %d (default 0.01)" % (SF_MIN, SF_MAX))
     p.add_argument("--streams", type=int, default=2,
                    help="query streams in the throughput phase (default 2)")
     p.add_argument("--refresh-size", type=int, default=None,
@@ -79,10 +92,13 @@ def parse_args(argv):
                    help="DISKIO_DELAY_US for the server (with --preload)")
     p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     a = p.parse_args(argv)
-    if not a.sf > 0 or a.sf < 0.001:
-        p.error("--sf must be at least 0.001")
+    if not a.sf > 0 or a.sf < SF_MIN:
+        p.error("--sf must be at least %g" % SF_MIN)
     if not math.isfinite(a.sf):
         p.error("--sf must be a finite number such as 0.01 or 1")
+    if a.sf > SF_MAX:
+        p.error("--sf must be at most %d: the generator's part and customer "
+                "keys are 32-bit integers" % SF_MAX)
     if a.streams < 1:
         p.error("--streams must be at least 1")
     if a.refresh_size is not None and a.refresh_size < 1:
@@ -137,7 +153,9 @@ def execute(argv):
     out = args.output
     check_output(out)
     run = Run(args)
-    # created the way every analysis command creates its output directory
+    run.cluster.check_target()
+    # created the way every analysis command creates its output directory,
+    # once nothing is left to refuse
     make_output_dir(out, "--output", status=UsageError.exit_status)
 
     def on_signal(signum, frame):
@@ -177,11 +195,16 @@ def execute(argv):
         written = None      # the files written, when not all were
         try:
             run.write_results(finished and status == EXIT_OK)
-        except OSError as e:
-            written = getattr(e, "written", [])
-            progress("cannot write results to %s: %s: %s; %s" % (
-                out, e.filename, e.strerror,
-                "written: " + ", ".join(written) if written else "nothing written"))
+        except results.NotWritten as e:
+            written = e.written
+            progress("cannot write results to %s: %s; %s" % (
+                out, e, "written: " + ", ".join(written) if written
+                else "nothing written"))
+            if status == EXIT_OK:
+                status = RunError.exit_status
+        except OSError as e:    # the output directory itself
+            written = []
+            progress("cannot write results to %s: %s" % (out, e.strerror))
             if status == EXIT_OK:
                 status = RunError.exit_status
     if written is None:     # else the message above said what there is
@@ -195,6 +218,12 @@ def main(argv=None):
     that an unforeseen error is one line and status 1, never a
     traceback."""
     status = []
-    handled = run_command(PROG, lambda a: status.append(execute(a)), argv,
-                          internal_status=RunError.exit_status)
+
+    def body(argv):
+        try:
+            status.append(execute(argv))
+        except ToolError as e:
+            # what it quotes (a path, an option's value) shown safely
+            raise ToolError(shown_lines(e), e.exit_status) from None
+    handled = run_command(PROG, body, argv, internal_status=RunError.exit_status)
     return status[0] if status else handled

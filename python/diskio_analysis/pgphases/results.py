@@ -2,17 +2,22 @@
 """The result files: q_time.csv (the DBT-3 kit's format), wal.csv (the
 per-phase counters), settings.json and settings.csv (what was run, where
 and how), and the server log's copy.  A result file that exists is never
-overwritten, and none is left half-written."""
+overwritten, none is left half-written, and one that cannot be written
+does not keep the others from being written."""
 
 import csv
+import errno
 import io
 import json
 import os
 import shutil
 import socket
+import stat
+import tempfile
 
 from .. import __version__
 from . import PROG, progress
+from .safefiles import NotOwned, open_owned
 
 RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
                 "postgres.log"]
@@ -105,28 +110,94 @@ def csv_text(header, rows):
     return out.getvalue()
 
 
-def put(path, text):
-    """path holds text whole, or does not exist: written under a temporary
-    name beside it and linked into place (link() refuses an existing name,
-    links included, so nothing is ever overwritten or written through a
-    symlink); a file that could not be finished is removed, not left
-    truncated."""
-    temp = "%s.tmp.%d" % (path, os.getpid())
+class NotWritten(Exception):
+    """Result files that could not be written: failed, (name, reason)
+    pairs; written, the names of those that were."""
+
+    def __init__(self, failed, written):
+        super().__init__("; ".join("%s: %s" % f for f in failed))
+        self.failed, self.written = failed, written
+
+
+def reason(err):
+    """Why put() failed, for a message."""
+    if err.errno == errno.EEXIST:
+        return "appeared during the run; left as it is"
+    return err.strerror or str(err)
+
+
+def _umask():
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def _unlink_own(temp, fd):
+    """Remove temp if it still names the file open at fd."""
     try:
-        with open(temp, "x") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.link(temp, path)
+        st, own = os.lstat(temp), os.fstat(fd)
+    except OSError:
+        return
+    if (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino):
+        os.unlink(temp)
+
+
+def _unnamed_files():
+    """Whether an unnamed file can be linked in (through /proc)."""
+    return os.path.isdir("/proc/self/fd")
+
+
+def put(path, data, mode=0o666):
+    """A new file at path holding data (text, bytes or a binary file to
+    copy), whole, or no file at all.  Written without a name (O_TMPFILE)
+    and linked in with linkat(), which never replaces a name, a symlink
+    included; where the filesystem has no unnamed files, under a random
+    temporary name beside it (O_EXCL), linked in, and that name removed
+    only while it is still the file written.  mode less the umask; an
+    OSError names path, never a temporary."""
+    directory = os.path.dirname(path) or "."
+    name = os.path.basename(path)
+    dfd, fd, temp = None, None, None
+    try:
+        dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        if _unnamed_files():
+            try:
+                fd = os.open(".", os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, mode,
+                             dir_fd=dfd)
+            except OSError as err:
+                if err.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
+                    raise
+        if fd is None:
+            fd, temp = tempfile.mkstemp(dir=directory, prefix=".%s." % name,
+                                        suffix=".tmp")
+            os.fchmod(fd, mode & ~_umask())
+        with os.fdopen(fd, "wb", closefd=False) as f:
+            if isinstance(data, str):
+                f.write(data.encode("utf-8", "surrogateescape"))
+            elif isinstance(data, bytes):
+                f.write(data)
+            else:
+                shutil.copyfileobj(data, f)
+        os.fsync(fd)
+        # linkat(AT_SYMLINK_FOLLOW) through /proc for the unnamed file
+        os.link("/proc/self/fd/%d" % fd if temp is None else temp, name,
+                dst_dir_fd=dfd, follow_symlinks=True)
+    except OSError as err:
+        err.filename, err.filename2 = path, None
+        raise
     finally:
-        if os.path.lexists(temp):
-            os.unlink(temp)
+        if fd is not None:
+            if temp is not None:
+                _unlink_own(temp, fd)
+            os.close(fd)
+        if dfd is not None:
+            os.close(dfd)
 
 
 def write(out, tasks, walrows, record):
     """Write the four result files into out (created if need be), each
-    whole or not at all.  The OSError of a file that could not be written
-    carries .written, the names of those that were."""
+    whole or not at all, each whatever happened to the others.  NotWritten
+    says which could not be written, and why."""
     os.makedirs(out, exist_ok=True)
     files = [
         ("q_time.csv", csv_text(QTIME_HEADER, [qtime_row(*t) for t in tasks])),
@@ -134,33 +205,38 @@ def write(out, tasks, walrows, record):
         ("settings.json", json.dumps(record, indent=2, sort_keys=False) + "\n"),
         ("settings.csv", csv_text(["name", "value"], settings_rows(record))),
     ]
-    written = []
+    written, failed = [], []
     for name, text in files:
         try:
             put(os.path.join(out, name), text)
         except OSError as err:
-            err.filename = err.filename or os.path.join(out, name)
-            err.written = written
-            raise
-        written.append(name)
+            failed.append((name, reason(err)))
+        else:
+            written.append(name)
+    if failed:
+        raise NotWritten(failed, written)
 
 
-def copy_log(log_file, out):
-    """Keep the server log beside the results: created with O_EXCL, which
-    refuses any file at the name, a symlink (dangling or not) included, so
-    that nothing is written through a link planted there or over another
-    run's log.  A failure must not hide the run's own outcome: a server
-    log that does not exist is skipped quietly, one that cannot be kept is
-    said on stderr."""
+def copy_log(log_file, out, owner=None):
+    """Keep the server log beside the results, as put() writes a result
+    (never over a file, never through a symlink, whole or not at all),
+    with the log's own permissions or fewer.  The log is read only if it
+    is a regular file with one link owned by owner (default: the runner,
+    who made it): a symlink or hard link planted at its name is never
+    followed.  A failure must not hide the run's own outcome: a server
+    log that does not exist is skipped quietly, one that cannot be kept
+    is said on stderr."""
+    owner = os.geteuid() if owner is None else owner
+    dest = os.path.join(out, "postgres.log")
     try:
-        src = open(log_file, "rb")
+        fd = open_owned(log_file, owner)
+    except NotOwned as err:
+        progress("the server log was not kept: %s: %s" % (log_file, err.strerror))
+        return
     except OSError:
         return
-    dest = os.path.join(out, "postgres.log")
-    with src:
+    with os.fdopen(fd, "rb") as src:
         try:
-            with open(dest, "xb") as dst:
-                shutil.copyfileobj(src, dst)
+            put(dest, src, stat.S_IMODE(os.fstat(fd).st_mode) & 0o666)
         except OSError as err:
-            progress("the server log was not kept: %s: %s (another run's "
-                     "output directory?)" % (dest, err.strerror))
+            progress("the server log was not kept: %s: %s" % (dest, reason(err)))
