@@ -12,10 +12,10 @@ import shutil
 import socket
 
 from .. import __version__
-from . import PROG, progress
+from . import PROG, interference, progress
 
 RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
-                "postgres.log"]
+                "interference.csv", "postgres.log"]
 QTIME_HEADER = ["task_name", "s_time", "e_time", "diff_time", "seconds"]
 WAL_HEADER = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
               "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
@@ -123,7 +123,7 @@ def put(path, text):
             os.unlink(temp)
 
 
-def write(out, tasks, walrows, record):
+def write(out, tasks, walrows, record, ifrrows=None):
     """Write the four result files into out (created if need be), each
     whole or not at all.  The OSError of a file that could not be written
     carries .written, the names of those that were."""
@@ -134,6 +134,11 @@ def write(out, tasks, walrows, record):
         ("settings.json", json.dumps(record, indent=2, sort_keys=False) + "\n"),
         ("settings.csv", csv_text(["name", "value"], settings_rows(record))),
     ]
+    if ifrrows is not None:
+        # what else the machine did during each phase (interference.py)
+        files.append(("interference.csv", csv_text(
+            interference.HEADER,
+            [interference.csv_row(name, f) for name, f in ifrrows])))
     written = []
     for name, text in files:
         try:
