@@ -33,8 +33,8 @@ struct cli_options {
     uint64_t block_sizes[CLI_MAX_SIZES];
     size_t nsizes;
     size_t nmodes;
-    uint64_t count;      /* 0: not given */
-    uint64_t runtime_ns; /* 0: not given */
+    uint64_t count;           /* 0: not given */
+    uint64_t runtime_ns;      /* 0: not given */
     uint64_t repeat_pause_ns; /* --repeat-pause: between rounds (default 0) */
     uint64_t file_size;
     uint64_t warmup;

@@ -465,8 +465,8 @@ void devstat_own_bytes(const struct diskio_run *run, const struct diskio_device_
     const bool reads = info->has_config && diskio_mode_is_read(info->config.mode);
     const double journals = d->depth > 0 ? 2.0 : 1.0;
     if (reads) {
-        *read_own = bytes + (info->config.mode == DISKIO_MODE_READ ? 4.0 * (double)run->read_ahead
-                                                                    : 0.0);
+        *read_own =
+            bytes + (info->config.mode == DISKIO_MODE_READ ? 4.0 * (double)run->read_ahead : 0.0);
         *write_own = 0.0;
     } else {
         *read_own = 0.0;

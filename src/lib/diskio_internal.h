@@ -99,11 +99,11 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
  * explain; and from those whether the repetition was disturbed. */
 enum ifr_psi { IFR_PSI_CPU, IFR_PSI_IO, IFR_PSI_MEMORY, IFR_PSI_COUNT };
 struct ifr_sample {
-    uint64_t mono_ns;     /* CLOCK_MONOTONIC when sampled */
-    int64_t real_s;       /* CLOCK_REALTIME when sampled */
-    uint32_t real_ms;     /* its milliseconds */
-    bool stat_ok;         /* /proc/stat read */
-    unsigned cpus;        /* cpuN lines in /proc/stat */
+    uint64_t mono_ns; /* CLOCK_MONOTONIC when sampled */
+    int64_t real_s;   /* CLOCK_REALTIME when sampled */
+    uint32_t real_ms; /* its milliseconds */
+    bool stat_ok;     /* /proc/stat read */
+    unsigned cpus;    /* cpuN lines in /proc/stat */
     unsigned procs_running;
     uint64_t busy_ticks;  /* user nice system irq softirq, all CPUs (USER_HZ) */
     uint64_t steal_ticks; /* steal, all CPUs */
@@ -136,13 +136,13 @@ struct ifr_reason {
     char device[32]; /* IFR_DEVICE_IO: which device */
 };
 struct interference {
-    bool known; /* probed (false: custom runs, results read back) */
+    bool known;          /* probed (false: custom runs, results read back) */
     char start_time[32]; /* wall clock when it started, ISO 8601 UTC with ms */
     uint64_t wall_ns;
     unsigned cpus;
     /* NAN where unknown */
     double own_cpu_s, other_cpu_s, other_cpus, steal_share;
-    int run_queue_before, run_queue_after; /* other runnable tasks; -1 unknown */
+    int run_queue_before, run_queue_after;                   /* other runnable tasks; -1 unknown */
     double psi_some[IFR_PSI_COUNT], psi_full[IFR_PSI_COUNT]; /* shares of wall */
     int64_t dirty_kib_before, writeback_kib_before, dirty_kib_after, writeback_kib_after;
     size_t ndevices;
@@ -342,9 +342,9 @@ struct diskio_run {
     size_t nreps;
     struct diskio_device_io *devices; /* ndevices, then the total; NULL: none */
     size_t ndevices;
-    unsigned verdicts;     /* DISKIO_VERDICT_* */
-    struct series *series; /* config.interval_ns: the intervals; else NULL */
-    uint64_t read_ahead;   /* the devices' largest readahead window (devstat_record) */
+    unsigned verdicts;       /* DISKIO_VERDICT_* */
+    struct series *series;   /* config.interval_ns: the intervals; else NULL */
+    uint64_t read_ahead;     /* the devices' largest readahead window (devstat_record) */
     struct interference ifr; /* measured runs: what else the machine did (interference.c) */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;

@@ -307,8 +307,7 @@ static void emit_interference(FILE *out, const struct interference *f, const cha
     if (f->run_queue_before < 0)
         fputs("null", out);
     else
-        fprintf(out, "{\"before\": %d, \"after\": %d}", f->run_queue_before,
-                f->run_queue_after);
+        fprintf(out, "{\"before\": %d, \"after\": %d}", f->run_queue_before, f->run_queue_after);
     fprintf(out, ",\n%s \"pressure\": ", indent);
     static const char *const psi_names[IFR_PSI_COUNT] = {"cpu", "io", "memory"};
     bool any_psi = false;

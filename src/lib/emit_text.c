@@ -447,7 +447,8 @@ int emit_text(const struct diskio_result *res, FILE *out)
             row(out, &cols, "  sync", "", "", "", "", run->hist[DISKIO_PART_SYNC], NULL, false);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL, false);
+            row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL,
+                false);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",

@@ -39,13 +39,18 @@
 
 #include "diskio_internal.h"
 
-/* Other processes' CPU time beyond this many CPUs on average, on a
- * machine of n CPUs: n - 1 leaves diskio no CPU of its own. */
-#define OTHER_CPUS_SPARE 1.0
+/* Other processes' CPU time beyond n - OTHER_CPUS_SPARE CPUs on average,
+ * on a machine of n CPUs.  Measured (doc/verdicts.md): on 2 CPUs the
+ * fdatasync latency on a loop device stayed at its floor (median 213-261
+ * us) up to 1.7 other CPUs, rose 40-80% from 1.7 to 1.9 and 4-10x
+ * beyond. */
+#define OTHER_CPUS_SPARE 0.3
 /* Steal beyond this share of all CPUs' time. */
 #define STEAL_SHARE_MAX 0.05
-/* Some task waiting for a CPU during more than this share of the time. */
-#define CPU_PRESSURE_MAX 0.10
+/* Some task waiting for a CPU during more than this share of the time:
+ * the same runs' median latency was 124-289 us up to 0.6 and 452 us to
+ * 2.5 ms beyond (doc/verdicts.md). */
+#define CPU_PRESSURE_MAX 0.6
 /* Some task stalled on memory reclaim during more than this share. */
 #define MEMORY_PRESSURE_MAX 0.01
 /* Dirty + writeback pages waiting to be written when the repetition
@@ -212,8 +217,8 @@ static bool read_proc(const char *path, char *buf, size_t size)
 
 void ifr_sample(struct ifr_sample *s)
 {
-    static const char *const psi_files[IFR_PSI_COUNT] = {
-        "/proc/pressure/cpu", "/proc/pressure/io", "/proc/pressure/memory"};
+    static const char *const psi_files[IFR_PSI_COUNT] = {"/proc/pressure/cpu", "/proc/pressure/io",
+                                                         "/proc/pressure/memory"};
     char buf[4096];
     memset(s, 0, sizeof(*s));
     struct rusage ru;
@@ -224,9 +229,9 @@ void ifr_sample(struct ifr_sample *s)
                         (uint64_t)ru.ru_stime.tv_usec * 1000u;
     s->stat_ok = read_stat(s);
     for (int i = 0; i < IFR_PSI_COUNT; i++)
-        s->psi_ok[i] = read_proc(psi_files[i], buf, sizeof(buf)) &&
-                       ifr_parse_psi(buf, &s->psi_some_us[i], &s->psi_full_us[i],
-                                     &s->psi_full_ok[i]) == 0;
+        s->psi_ok[i] =
+            read_proc(psi_files[i], buf, sizeof(buf)) &&
+            ifr_parse_psi(buf, &s->psi_some_us[i], &s->psi_full_us[i], &s->psi_full_ok[i]) == 0;
     s->mem_ok = read_proc("/proc/meminfo", buf, sizeof(buf)) &&
                 ifr_parse_meminfo(buf, &s->dirty_kib, &s->writeback_kib) == 0;
     struct timespec ts;
@@ -257,11 +262,10 @@ void ifr_figures(const struct ifr_sample *b, const struct ifr_sample *a, struct 
     if (gmtime_r(&start, &utc)) {
         char sec[24];
         strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &utc);
-        snprintf(out->start_time, sizeof(out->start_time), "%s.%03uZ", sec,
-                 (unsigned)b->real_ms);
+        snprintf(out->start_time, sizeof(out->start_time), "%s.%03uZ", sec, (unsigned)b->real_ms);
     }
-    out->own_cpu_s = a->own_cpu_ns >= b->own_cpu_ns ? (double)(a->own_cpu_ns - b->own_cpu_ns) / 1e9
-                                                    : NAN;
+    out->own_cpu_s =
+        a->own_cpu_ns >= b->own_cpu_ns ? (double)(a->own_cpu_ns - b->own_cpu_ns) / 1e9 : NAN;
     out->other_cpu_s = out->other_cpus = out->steal_share = NAN;
     out->run_queue_before = out->run_queue_after = -1;
     if (b->stat_ok && a->stat_ok && a->busy_ticks >= b->busy_ticks &&
@@ -337,7 +341,7 @@ void ifr_judge(struct interference *out)
     out->nreasons = 0;
     if (!out->known)
         return;
-    const double spare_cpus = out->cpus > 1 ? (double)out->cpus - OTHER_CPUS_SPARE : 0.5;
+    const double spare_cpus = out->cpus > 1 ? (double)out->cpus - OTHER_CPUS_SPARE : 0.7;
     if (out->other_cpus > spare_cpus)
         add_reason(out, IFR_OTHER_CPU, out->other_cpus, spare_cpus, NULL);
     if (out->steal_share > STEAL_SHARE_MAX)

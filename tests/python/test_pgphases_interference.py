@@ -50,21 +50,21 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(f["reasons"], [])
 
     def test_other_cpu_beyond_the_spare_cpus_is_a_reason(self):
-        # 2 CPUs busy for 10 s, of which the server and the runner 2 s
-        f = interference.figures(snap(0, 0), snap(10, 2000, own=2.0))
-        self.assertAlmostEqual(f["other_cpus"], 1.8)
-        self.assertEqual(f["reasons"], ["other processes used 1.80 CPUs (threshold 1.00)"])
+        # 2 CPUs busy for 10 s, of which the server and the runner 1 s
+        f = interference.figures(snap(0, 0), snap(10, 2000, own=1.0))
+        self.assertAlmostEqual(f["other_cpus"], 1.9)
+        self.assertEqual(f["reasons"], ["other processes used 1.90 CPUs (threshold 1.70)"])
         row = interference.csv_row("PERF.POWER", f)
         self.assertEqual(row[0], "PERF.POWER")
-        self.assertEqual(row[-2:], ["true", "other processes used 1.80 CPUs (threshold 1.00)"])
+        self.assertEqual(row[-2:], ["true", "other processes used 1.90 CPUs (threshold 1.70)"])
         self.assertEqual(len(row), len(interference.HEADER))
 
     def test_steal_pressure_and_dirty_pages_are_reasons(self):
         f = interference.figures(snap(0, 0, dirty=512 * 1024),
-                                 snap(10, 100, steal=200, cpu_psi=3_000_000))
+                                 snap(10, 100, steal=200, cpu_psi=7_000_000))
         self.assertEqual(len(f["reasons"]), 3, f["reasons"])
         self.assertIn("stole 10%", f["reasons"][0])
-        self.assertIn("waited for a CPU 30%", f["reasons"][1])
+        self.assertIn("waited for a CPU 70%", f["reasons"][1])
         self.assertIn("512 MiB of dirty pages", f["reasons"][2])
 
     def test_device_bytes_are_recorded_not_judged(self):

@@ -29,7 +29,7 @@
     "some avg10=0.35 avg60=9.33 avg300=10.78 total=114434411\n"                                    \
     "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
 #define MEMINFO                                                                                    \
-    "MemTotal:        8039812 kB\nMemFree:         1234567 kB\nDirty:              25552 kB\n"    \
+    "MemTotal:        8039812 kB\nMemFree:         1234567 kB\nDirty:              25552 kB\n"     \
     "Writeback:            116 kB\n"
 
 START_TEST(test_parse_proc_files_as_written)
@@ -48,9 +48,9 @@ START_TEST(test_parse_proc_files_as_written)
     ck_assert(has_full);
     ck_assert_uint_eq(full, 0);
     /* memory's file on older kernels, io's without full: some alone */
-    ck_assert_int_eq(ifr_parse_psi("some avg10=0.00 avg60=0.00 avg300=0.00 total=17\n", &some,
-                                   &full, &has_full),
-                     0);
+    ck_assert_int_eq(
+        ifr_parse_psi("some avg10=0.00 avg60=0.00 avg300=0.00 total=17\n", &some, &full, &has_full),
+        0);
     ck_assert(!has_full);
     ck_assert_uint_eq(some, 17);
     uint64_t dirty = 0, writeback = 0;
@@ -105,8 +105,8 @@ START_TEST(test_figures_net_of_diskios_own_cpu)
 {
     const long hz = sysconf(_SC_CLK_TCK);
     struct ifr_sample b, a;
-    /* 10 s, 1.5 CPUs busy on average, diskio 1 s of it */
-    samples(&b, &a, 10.0, (uint64_t)(15 * hz), 1.0);
+    /* 10 s, 1.9 CPUs busy on average, diskio 1 s of it */
+    samples(&b, &a, 10.0, (uint64_t)(19 * hz), 1.0);
     a.psi_some_us[IFR_PSI_CPU] = 500000; /* 5% of 10 s */
     a.steal_ticks = (uint64_t)hz;        /* 1 s of 20 CPU-seconds */
     b.dirty_kib = 1024;
@@ -115,8 +115,8 @@ START_TEST(test_figures_net_of_diskios_own_cpu)
     ck_assert(f.known);
     ck_assert_uint_eq(f.cpus, 2);
     ck_assert(fabs(f.own_cpu_s - 1.0) < 1e-9);
-    ck_assert(fabs(f.other_cpu_s - 14.0) < 1e-6);
-    ck_assert(fabs(f.other_cpus - 1.4) < 1e-6);
+    ck_assert(fabs(f.other_cpu_s - 18.0) < 1e-6);
+    ck_assert(fabs(f.other_cpus - 1.8) < 1e-6);
     ck_assert(fabs(f.steal_share - 0.05) < 1e-6);
     ck_assert_int_eq(f.run_queue_before, 0); /* the sampling thread itself */
     ck_assert_int_eq(f.run_queue_after, 3);
@@ -125,13 +125,13 @@ START_TEST(test_figures_net_of_diskios_own_cpu)
     ck_assert_int_eq(f.dirty_kib_before, 1024);
     ck_assert_str_eq(f.start_time, "2026-11-27T11:13:20.042Z");
     ifr_judge(&f);
-    /* 1.4 other CPUs of 2: more than the one diskio needs left */
+    /* 1.8 other CPUs of 2: less than 0.3 left for diskio */
     ck_assert_uint_eq(f.nreasons, 1);
     ck_assert_int_eq(f.reasons[0].kind, IFR_OTHER_CPU);
-    ck_assert(fabs(f.reasons[0].threshold - 1.0) < 1e-9);
+    ck_assert(fabs(f.reasons[0].threshold - 1.7) < 1e-9);
     char text[160];
     ck_assert_str_eq(ifr_reason_text(&f.reasons[0], text, sizeof(text)),
-                     "other processes used 1.40 CPUs (threshold 1.00)");
+                     "other processes used 1.80 CPUs (threshold 1.70)");
     ck_assert_str_eq(ifr_kind_name(f.reasons[0].kind), "other_cpu");
 }
 END_TEST
@@ -140,7 +140,7 @@ START_TEST(test_quiet_figures_are_not_disturbed)
 {
     const long hz = sysconf(_SC_CLK_TCK);
     struct ifr_sample b, a;
-    samples(&b, &a, 10.0, (uint64_t)(2 * hz), 1.0);
+    samples(&b, &a, 10.0, (uint64_t)(17 * hz), 1.0); /* 1.6 other CPUs */
     struct interference f;
     ifr_figures(&b, &a, &f);
     ifr_judge(&f);
@@ -163,7 +163,7 @@ START_TEST(test_each_threshold_is_a_reason)
     f.cpus = 2;
     f.other_cpus = 0.1;
     f.steal_share = 0.2;
-    f.psi_some[IFR_PSI_CPU] = 0.5;
+    f.psi_some[IFR_PSI_CPU] = 0.7;
     f.psi_some[IFR_PSI_IO] = 1.0; /* diskio's own waits: never a reason */
     f.psi_some[IFR_PSI_MEMORY] = 0.02;
     f.dirty_kib_before = 300 * 1024;

@@ -15,9 +15,9 @@ and the progress line says it beside the phase's time."""
 import os
 
 # src/lib/interference.c's thresholds (doc/verdicts.md)
-OTHER_CPUS_SPARE = 1.0
+OTHER_CPUS_SPARE = 0.3
 STEAL_SHARE_MAX = 0.05
-CPU_PRESSURE_MAX = 0.10
+CPU_PRESSURE_MAX = 0.6
 MEMORY_PRESSURE_MAX = 0.01
 DIRTY_MIB_MAX = 256.0
 
@@ -151,7 +151,7 @@ def figures(before, after):
         f["steal_share"] = (after["stat"][1] - before["stat"][1]) / \
             after["hz"] / (wall * after["stat"][2])
         spare = after["stat"][2] - OTHER_CPUS_SPARE if after["stat"][2] > 1 \
-            else 0.5
+            else 0.7
         if f["other_cpus"] > spare:
             f["reasons"].append(f"other processes used {f['other_cpus']:.2f} "
                                 f"CPUs (threshold {spare:.2f})")
