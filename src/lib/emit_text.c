@@ -256,7 +256,7 @@ static bool run_disturbed(const struct diskio_run *run)
 }
 
 /* "  ! disturbed in 2 of 5 repetitions: other processes used 1.96 CPUs
- * (threshold 1.00); ...": each reason once, with its largest figure. */
+ * (threshold 1.70); ...": each reason once, with its largest figure. */
 static void disturbed_line(FILE *out, const struct diskio_run *run)
 {
     struct ifr_reason worst[IFR_KIND_COUNT];
