@@ -77,7 +77,7 @@ expect "diskio --mode fsync,fd: the next item of the list" "fsync,fdatasync" \
 expect "diskio --format=j" "json" "$(t_complete diskio --format=j)"
 # as bash splits it (COMP_WORDBREAKS holds '=')
 expect "diskio --format = j" "json" "$(t_complete diskio --format = j)"
-expect "diskio --rep: an option by its prefix" "--repeat" "$(t_complete diskio --rep)"
+expect "diskio --rep: an option by its prefix" "--repeat --repeat-pause" "$(t_complete diskio --rep)"
 expect "diskio-correlate --wal" "--wal-sync-method" "$(t_complete diskio-correlate --wal)"
 expect "diskio-pgphases --sh" "--shared-buffers" "$(t_complete diskio-pgphases --sh)"
 expect "diskio -p r" "rand" "$(t_complete diskio -p r)"

@@ -7,7 +7,9 @@ of the baseline's phase time was spent in what the metric measures and
 only that changed:  r_p = (1 − s) + s × r_m,  so  s = (r_p − 1)/(r_m − 1).
 The smaller s, the less the hypothesis asks; s above 1 asks for more than
 the whole phase, which is implausible.  Candidates are ranked by s.
-Metrics within their noise band are "same", whatever their ratio; metrics
+Metrics shown "same" (their interval inside the band), whatever their
+ratio, are not candidates; nor are the "inconclusive" and "disturbed"
+ones, which the data cannot place (they are counted as undecided); metrics
 that moved the other way are named as such.  The wording is "consistent
 with", never "explains": a ratio that matches proves no cause."""
 
@@ -24,12 +26,14 @@ def analyse_phase(phase, phase_row, metric_rows):
     noise and those not in both environments, and the verdict line."""
     direction = phase_row["verdict"]
     groups = {"candidates": [], "other_direction": [], "moved": [],
-              "same": [], "not_compared": []}
+              "same": [], "undecided": [], "not_compared": []}
     for name, row in metric_rows.items():
         if row["verdict"] is None:
             groups["not_compared"].append(name)
         elif row["verdict"] == "same":
             groups["same"].append(name)
+        elif row["verdict"] in ("inconclusive", "disturbed"):
+            groups["undecided"].append(name)
         elif direction == "same":
             groups["moved"].append(name)
         elif row["verdict"] == direction:
@@ -40,7 +44,14 @@ def analyse_phase(phase, phase_row, metric_rows):
         else:
             groups["other_direction"].append(name)
     groups["candidates"].sort(key=lambda c: c["share"])
-    if direction == "same":
+    if direction in ("inconclusive", "disturbed"):
+        # the phase's own rounds cannot tell (or were disturbed): nothing
+        # is weighed against it
+        groups["moved"] += [c["metric"] for c in groups["candidates"]]
+        groups["moved"] += groups["other_direction"]
+        groups["candidates"], groups["other_direction"] = [], []
+        conclusion = "undecided"
+    elif direction == "same":
         conclusion = "nothing to explain"
     elif any(c["plausible"] for c in groups["candidates"]):
         conclusion = "consistent"
@@ -59,6 +70,14 @@ def fmt_share(share):
 
 def phase_head(phase, phase_row):
     ratio = phase_row["ratio"]
+    if phase_row["verdict"] == "disturbed":
+        return (f"{phase}: {ratio:.2f}×, disturbed ({phase_row['disturbed']}): "
+                "not judged")
+    if phase_row["verdict"] == "inconclusive":
+        more = phase_row.get("more_repetitions")
+        return (f"{phase}: {ratio:.2f}×, inconclusive: its rounds disagree too "
+                "much to tell" + (f" (about {more} more rounds would decide)"
+                                  if more else ""))
     if phase_row["verdict"] == "slower":
         return f"{phase}: {ratio:.2f}× slower"
     if phase_row["verdict"] == "faster":
@@ -75,6 +94,8 @@ def named(items, most, describe):
 
 def verdict_text(phase, phase_row, analysis):
     head = phase_head(phase, phase_row)
+    if analysis["conclusion"] == "undecided":
+        return head
     if analysis["conclusion"] == "nothing to explain":
         moved = analysis["moved"]
         return head + ("; nothing to explain" + (

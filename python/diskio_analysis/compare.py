@@ -49,7 +49,7 @@ DETAIL_METRICS = ("mean", "p50", "p99", "p99_9", "write_mean", "sync_mean",
 class Environment:
     name: str
     results: list = field(default_factory=list)    # Result
-    # run key -> {metric: [values, one per repetition]}
+    # run key -> {metric: [noise.Sample, one per repetition]}
     samples: dict = field(default_factory=dict)
     run_order: list = field(default_factory=list)
     notes: list = field(default_factory=list)
@@ -148,6 +148,17 @@ def group_environments(results):
     return list(envs.values())
 
 
+def sample_of(result, sample, value):
+    """One repetition's value with what noise.judge weighs besides it:
+    its invocation (the result file), when it ran and why it was
+    disturbed."""
+    start = sample.start_time if hasattr(sample, "start_time") else \
+        (sample.interference or {}).get("start_time")
+    return noise.Sample(float(value), invocation=result.path,
+                        start=noise.parse_start(start),
+                        disturbed=tuple(d.message for d in sample.disturbances))
+
+
 def add_samples(env, result):
     if not result.complete:
         env.notes.append(f"{result.path}: marked incomplete; its complete "
@@ -169,7 +180,8 @@ def add_samples(env, result):
             for metric in METRICS:
                 value = metric_value(sample, metric, run.mode)
                 if value is not None and value > 0:
-                    env.samples[key].setdefault(metric, []).append(float(value))
+                    env.samples[key].setdefault(metric, []).append(
+                        sample_of(result, sample, value))
 
 
 def choose_baseline(envs, wanted):
@@ -241,7 +253,9 @@ def compare_run(base, env, key, metrics, min_change):
             continue
         _, _, higher_is_better, unit = METRICS[metric]
         judgement = noise.judge(base_values, other_values, higher_is_better,
-                                min_change)
-        rows.append(Row(env.name, key, metric, base_values, other_values,
+                                min_change, names=(base.name, env.name))
+        rows.append(Row(env.name, key, metric,
+                        [sample.value for sample in base_values],
+                        [sample.value for sample in other_values],
                         judgement, higher_is_better, unit))
     return rows

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """The renderers of a diskio-compare comparison: the answer first (one
-line per environment: slower in what, by how much; faster; same), then
-the table; text, markdown, CSV (one row per ratio) and JSON."""
+line per environment: slower in what, by how much; faster; then how many
+are same, inconclusive and disturbed), then the table and what each
+verdict rests on; text, markdown, CSV (one row per ratio) and JSON."""
 
 import csv
 import io
@@ -12,7 +13,7 @@ from .compare import run_label
 from .document import Heading, Items, Para, Table, draw_markdown, text_table
 
 SCHEMA = "diskio-compare"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def header(base, other):
@@ -49,13 +50,14 @@ def by_environment(comparison):
 
 
 def summary_lines(comparison):
-    """Per environment: its verdicts on the first metric, worst first."""
+    """Per environment: its verdicts on the first metric, worst first,
+    then how many of its runs are same, inconclusive and disturbed."""
     base = comparison["baseline"].name
     primary = comparison["metrics"][0]
     lines = []
     for name, rows in by_environment(comparison).items():
         rows = [r for r in rows if r.metric == primary]
-        groups = {"slower": [], "faster": [], "same": []}
+        groups = {verdict: [] for verdict in noise.VERDICTS}
         for row in rows:
             groups[row.judgement.verdict].append(row)
         parts = []
@@ -68,7 +70,17 @@ def summary_lines(comparison):
                 more = len(chosen) - MAX_NAMED
                 parts.append(f"{verdict} in {named}"
                              + (f" and {more} more" if more > 0 else ""))
-        parts.append(f"same in {len(groups['same'])} of {len(rows)}")
+        counts = [f"same in {len(groups['same'])}"]
+        if groups["inconclusive"]:
+            more = [r.judgement.more for r in groups["inconclusive"]
+                    if r.judgement.more is not None]
+            counts.append(f"inconclusive in {len(groups['inconclusive'])}"
+                          + (f" (about {max(more)} more repetitions per "
+                             "side would decide)" if more else ""))
+        if groups["disturbed"]:
+            counts.append(f"disturbed in {len(groups['disturbed'])} ("
+                          + groups["disturbed"][0].judgement.disturbed + ")")
+        parts.append(", ".join(counts) + f" of {len(rows)}")
         lines.append(f"{name} vs {base} ({primary}): " + "; ".join(parts))
     return lines
 
@@ -80,27 +92,65 @@ def _factor(row):
 
 
 def noise_notes(comparison):
-    bases = {row.judgement.basis for row in comparison["rows"]}
+    rows = comparison["rows"]
+    bases = {row.judgement.basis for row in rows}
     notes = []
     if "unrepeated" in bases:
         notes.append(
             "one value on a side: the run-to-run noise is unknown, so only "
-            f"a change beyond {noise.UNREPEATED_NOISE:.0%} is called; give "
-            "several results per environment (the same --label) for an "
-            "interval")
-    notes.append(f"a change is called when its {noise.CONFIDENCE:.0%} "
-                 f"interval lies beyond {comparison['min_change']:.0%}")
+            f"a change beyond {noise.UNREPEATED_NOISE:.0%} is called and "
+            "nothing is shown the same; give each side several repetitions "
+            "(diskio --repeat 5) for an interval")
+    band = comparison["min_change"]
+    notes.append(f"slower/faster: the {noise.CONFIDENCE:.0%} interval lies "
+                 f"beyond ±{band:.0%}; same: the {1 - 2 * noise.ALPHA:.0%} "
+                 f"interval lies within ±{band:.0%} (equivalence, two one-"
+                 f"sided tests at {noise.ALPHA:.0%}); inconclusive: neither")
+    widened = sorted({note for row in rows for note in row.judgement.notes})
+    notes.extend(widened)
+    if any(row.judgement.left_out for row in rows):
+        notes.append("disturbed repetitions were left out where at least "
+                     f"{noise.MIN_CLEAN} undisturbed ones remained (see the "
+                     "table's notes)")
     return notes
+
+
+def verdict_cell(judgement):
+    """inconclusive (+6 reps), disturbed (would be slower)."""
+    if judgement.verdict == "inconclusive" and judgement.more is not None:
+        return f"inconclusive (+{judgement.more} reps)"
+    if judgement.verdict == "disturbed":
+        return f"disturbed ({judgement.undisturbed_verdict} if not)"
+    return judgement.verdict
 
 
 def table_rows(rows):
     return [(run_label(r.run), r.metric, fmt_values(r.base_values, r.unit),
              fmt_values(r.other_values, r.unit), f"{r.judgement.ratio:.3g}x",
-             fmt_interval(r.judgement), r.judgement.verdict) for r in rows]
+             fmt_interval(r.judgement), verdict_cell(r.judgement))
+            for r in rows]
+
+
+def row_notes(rows):
+    """What the table's verdicts rest on beyond the interval: disturbed
+    sides, repetitions left out."""
+    lines = []
+    for r in rows:
+        j = r.judgement
+        label = f"{run_label(r.run)} {r.metric}"
+        if j.verdict == "disturbed":
+            lines.append(f"{label}: disturbed, not judged: {j.disturbed}")
+        for side, count in j.left_out.items():
+            name = (r.environment if side == "other" else "the baseline")
+            lines.append(f"{label}: {count} disturbed repetition"
+                         f"{'s' if count > 1 else ''} of {name} left out, "
+                         f"{j.n_base if side == 'baseline' else j.n_other} "
+                         "undisturbed ones judged")
+    return lines
 
 
 def other_lines(comparison):
-    lines = []
+    lines = row_notes(comparison["rows"])
     for have, key, lacks in comparison["missing"]:
         lines.append(f"{run_label(key)}: only in {have}, not in {lacks}")
     for env in comparison["environments"]:
@@ -150,7 +200,14 @@ def row_record(row, base):
         "ratio": row.judgement.ratio,
         "interval": (None if row.judgement.low is None
                      else [row.judgement.low, row.judgement.high]),
-        "basis": row.judgement.basis, "verdict": row.judgement.verdict}
+        "interval_90": (None if row.judgement.low90 is None
+                        else [row.judgement.low90, row.judgement.high90]),
+        "basis": row.judgement.basis, "verdict": row.judgement.verdict,
+        "more_repetitions": row.judgement.more,
+        "left_out": row.judgement.left_out,
+        "disturbed": row.judgement.disturbed,
+        "undisturbed_verdict": row.judgement.undisturbed_verdict,
+        "notes": row.judgement.notes}
 
 
 def render_json(comparison):
@@ -159,6 +216,7 @@ def render_json(comparison):
         "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
         "baseline": base, "min_change": comparison["min_change"],
         "confidence": noise.CONFIDENCE,
+        "equivalence_alpha": noise.ALPHA,
         "summary": summary_lines(comparison),
         "environments": [{"name": env.name,
                           "results": [r.path for r in env.results],
@@ -173,7 +231,8 @@ def render_json(comparison):
 
 CSV_HEADER = ("environment", "baseline", "run", "metric", "unit",
               "baseline_value", "other_value", "baseline_n", "other_n",
-              "ratio", "interval_low", "interval_high", "verdict")
+              "ratio", "interval_low", "interval_high", "verdict",
+              "more_repetitions", "disturbed")
 
 
 def render_csv(comparison):
@@ -189,7 +248,9 @@ def render_csv(comparison):
                          len(r.base_values), len(r.other_values),
                          f"{j.ratio:.6g}",
                          "" if j.low is None else f"{j.low:.6g}",
-                         "" if j.high is None else f"{j.high:.6g}", j.verdict))
+                         "" if j.high is None else f"{j.high:.6g}", j.verdict,
+                         "" if j.more is None else j.more,
+                         j.disturbed or ""))
     return out.getvalue()
 
 

@@ -92,15 +92,44 @@ def select_metrics(metrics, wanted):
     return [m for m in metrics if pattern.search(m)]
 
 
-def judge_phase(base_s, other_s, min_change):
-    """A phase time is one run on each side: a change beyond min_change is
-    called, the rest is "same"."""
+def judge_phase(base_s, other_s, min_change, base_rounds=None,
+                other_rounds=None, base_disturbed=(), other_disturbed=(),
+                names=("baseline", "other")):
+    """A phase's verdict.  With rounds on both sides (two or more each:
+    noise.Samples, their disturbed ones flagged) noise.judge decides, as
+    for the disk metrics.  A phase time of one run on each side: a change
+    beyond min_change is called, the rest is "same" (one run shows no
+    spread; the noise notes say so); a disturbed run makes it
+    "disturbed"."""
     ratio = other_s / base_s
+    row = {"baseline_s": base_s, "value_s": other_s, "ratio": ratio,
+           "verdict": None, "min_change": min_change, "interval": None,
+           "rounds": [len(base_rounds or [1]), len(other_rounds or [1])],
+           "disturbed": None, "more_repetitions": None}
+    if base_rounds and other_rounds and len(base_rounds) > 1 \
+            and len(other_rounds) > 1:
+        judgement = noise.judge(base_rounds, other_rounds,
+                                min_change=min_change, names=names)
+        row.update(verdict=judgement.verdict, interval=[judgement.low,
+                                                        judgement.high],
+                   disturbed=judgement.disturbed,
+                   more_repetitions=judgement.more)
+        return row
     band = math.log1p(min_change)
-    verdict = ("slower" if math.log(ratio) > band else
-               "faster" if math.log(ratio) < -band else "same")
-    return {"baseline_s": base_s, "value_s": other_s, "ratio": ratio,
-            "verdict": verdict, "min_change": min_change}
+    row["verdict"] = ("slower" if math.log(ratio) > band else
+                      "faster" if math.log(ratio) < -band else "same")
+    why = [f"{name}: {reasons[0]}" for name, reasons in
+           ((names[0], base_disturbed), (names[1], other_disturbed)) if reasons]
+    if why:
+        row["disturbed"] = "; ".join(why)
+        row["verdict"] = "disturbed"
+    return row
+
+
+def phase_disturbed(env, phase):
+    """The reasons the single run of a phase was disturbed, or ()."""
+    rounds = env.phase_disturbed.get(phase) or []
+    return rounds[0] if len(rounds) == 1 else ()
 
 
 def metric_row(name, base, other, min_change, baseline_name, env_name):
@@ -113,13 +142,16 @@ def metric_row(name, base, other, min_change, baseline_name, env_name):
            "n_baseline": len(base.samples) if base else 0,
            "n_other": len(other.samples) if other else 0,
            "ratio": None, "normalized_ratio": None, "interval": None,
-           "basis": None, "verdict": None, "not_compared": None}
+           "basis": None, "verdict": None, "not_compared": None,
+           "more_repetitions": None, "disturbed": None, "left_out": {},
+           "noise_notes": []}
     if not (base and other):
         row["not_compared"] = (f"only in {baseline_name}" if base
                                else f"only in {env_name}")
         return row
-    judgement = noise.judge(base.samples, other.samples, higher_is_better,
-                            min_change)
+    judgement = noise.judge(base.judged_samples(), other.judged_samples(),
+                            higher_is_better, min_change,
+                            names=(baseline_name, env_name))
     row["ratio"] = other.value / base.value
     row["normalized_ratio"] = normalized_ratio(row["ratio"], higher_is_better)
     if judgement.low is not None:
@@ -128,6 +160,10 @@ def metric_row(name, base, other, min_change, baseline_name, env_name):
             else [low, high]
     row["basis"] = judgement.basis
     row["verdict"] = judgement.verdict
+    row["more_repetitions"] = judgement.more
+    row["disturbed"] = judgement.disturbed
+    row["left_out"] = judgement.left_out
+    row["noise_notes"] = judgement.notes
     return row
 
 
@@ -136,9 +172,11 @@ def compare_environment(baseline, env, phases, metrics,
     """Ratios of one environment against the baseline, judged, and per
     phase the metrics it is consistent with among those weighed (default:
     all)."""
-    phase_rows = {phase: judge_phase(baseline.phases[phase],
-                                     env.phases[phase], min_change)
-                  for phase in phases}
+    phase_rows = {phase: judge_phase(
+        baseline.phases[phase], env.phases[phase], min_change,
+        baseline.phase_rounds.get(phase), env.phase_rounds.get(phase),
+        phase_disturbed(baseline, phase), phase_disturbed(env, phase),
+        (baseline.name, env.name)) for phase in phases}
     metric_rows = {name: metric_row(name, baseline.metrics.get(name),
                                     env.metrics.get(name), min_change,
                                     baseline.name, env.name)
@@ -170,13 +208,25 @@ def noise_notes(comparisons, min_change):
     """How the verdicts were reached, in words."""
     bases = {row["basis"] for c in comparisons for row in c["metrics"].values()
              if row["basis"]}
-    notes = [f"phases are single runs (beyond {min_change:.0%} is a change)"]
+    rounds = any(len(row["rounds"]) == 2 and min(row["rounds"]) > 1
+                 for c in comparisons for row in c["phases"].values())
+    notes = [f"phases with rounds: their {noise.CONFIDENCE:.0%} interval "
+             f"beyond ±{min_change:.0%}, same when the 90% one is within it"
+             if rounds else
+             f"phases are single runs (beyond {min_change:.0%} is a change; "
+             "their same has no spread)"]
     if "unrepeated" in bases:
         notes.append("disk metrics with one value per side need beyond "
                      f"{noise.UNREPEATED_NOISE:.0%}")
     if bases & {"interval", "identical"}:
         notes.append(f"disk metrics with repetitions: their "
-                     f"{noise.CONFIDENCE:.0%} interval beyond {min_change:.0%}")
+                     f"{noise.CONFIDENCE:.0%} interval beyond ±{min_change:.0%}, "
+                     f"same when the 90% one is within it (TOST), else "
+                     "inconclusive")
+    widened = sorted({note for c in comparisons
+                      for row in c["metrics"].values()
+                      for note in row.get("noise_notes") or []})
+    notes.extend(widened)
     return notes
 
 

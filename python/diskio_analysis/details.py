@@ -52,6 +52,8 @@ def phase_items(analysis):
         items.append(listing("moved the other way",
                              analysis["other_direction"]))
     items += [listing("same within noise", analysis["same"]),
+              listing("inconclusive or disturbed",
+                      analysis.get("undecided", [])),
               listing("not in both", analysis["not_compared"])]
     return items
 

@@ -7,6 +7,7 @@ settings.json), read into one Environment."""
 import os
 from dataclasses import dataclass, field
 
+from . import noise
 from .errors import InputError, UsageError
 from .fio import is_fio_output, load_fio_result
 from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
@@ -35,6 +36,12 @@ class Environment:
     results: list = field(default_factory=list)      # the diskio Results read
     # --lenient: the refusals of rows left out (None: strict)
     skipped: list = None
+    # rounds of the database side (subdirectories, one diskio-pgphases
+    # output each): phase -> [noise.Sample of each round's seconds]; the
+    # phase's time is then their median.  Empty without rounds.
+    phase_rounds: dict = field(default_factory=dict)
+    # phase -> why it was disturbed (interference.csv), per round
+    phase_disturbed: dict = field(default_factory=dict)
 
     @property
     def wal_sync_method(self):
@@ -65,14 +72,18 @@ class Environment:
         self.phases[name] = seconds
         self.phase_sources[name] = f"{path}:{line}"
 
-    def add_metric(self, name, value, path, line=None, repeat_of=None):
+    def add_metric(self, name, value, path, line=None, repeat_of=None,
+                   meta=None):
         """A metric read from path (at line).  repeat_of names the kind of
         source (a diskio run) whose metrics of the same name are
-        repetitions: their values become samples of one metric."""
+        repetitions: their values become samples of one metric.  meta:
+        (invocation, start, disturbances) of the sample, for noise.judge."""
         existing = self.metrics.get(name)
+        info = None if meta is None else noise.Sample(value, *meta)
         if existing is not None and repeat_of is not None \
                 and self.repeats.get(name) == repeat_of:
-            existing.add_sample(new_metric(name, value, path, line).value)
+            existing.add_sample(new_metric(name, value, path, line).value,
+                                info)
             return
         try:
             self._add_metric(name, value, path, line)
@@ -83,6 +94,8 @@ class Environment:
             return
         if repeat_of is not None:
             self.repeats[name] = repeat_of
+        if info is not None:
+            self.metrics[name].sample_info.append(info)
 
     def _add_metric(self, name, value, path, line):
         if name in self.metrics:
@@ -112,9 +125,14 @@ def usable_run(env, path, run, sample=None):
                          f"{message or 'no reason given'}; "
                          "its figures are used as measured")
     total_keys = ["count"] + [key for key, _ in TOTAL_STATS]
+    start = getattr(sample, "start_time", None) or \
+        (sample.interference or {}).get("start_time")
     figures = {"total": dict(zip(total_keys, total.need(*total_keys))),
                "ops_per_s": sample.need("ops_per_s"),
-               "mb_per_s": sample.mb_per_s}
+               "mb_per_s": sample.mb_per_s,
+               # what noise.judge weighs besides the value
+               "meta": (path, noise.parse_start(start),
+                        tuple(d.message for d in sample.disturbances))}
     for part, keys in (("write", ("mean", "count")),
                        ("sync", ("mean", "count", "p50", "p99"))):
         hist = sample.parts.get(part)
@@ -180,7 +198,8 @@ def record_run(env, path, prefix, run, samples):
 
 def add_diskio_run_metrics(env, path, prefix, run, figures):
     def add(name, value):
-        env.add_metric(name, value, path, repeat_of="diskio")
+        env.add_metric(name, value, path, repeat_of="diskio",
+                       meta=figures["meta"])
     total = figures["total"]
     for key, stat in TOTAL_STATS:
         add(f"{prefix}.{stat}", total[key] / 1000.0)
@@ -240,6 +259,76 @@ def load_wal(env, path):
     env.wal_file = path
 
 
+def read_interference_csv(path):
+    """diskio-pgphases' interference.csv: {phase: (reasons, ...)} of the
+    phases it flagged disturbed (a phase's reasons joined by '; ')."""
+    import csv
+    from .inputs import phase_name_from_task
+    flagged = {}
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as err:
+        raise InputError(path, None, f"cannot read: {err}",
+                         "regenerate it with diskio-pgphases")
+    for line, row in enumerate(rows, start=2):
+        if "phase" not in row or "disturbed" not in row:
+            raise InputError(path, line, "no phase or disturbed column",
+                             "regenerate it with diskio-pgphases")
+        if row["disturbed"] == "true":
+            flagged[phase_name_from_task(row["phase"])] = tuple(
+                r for r in (row.get("reasons") or "").split("; ") if r) \
+                or ("disturbed",)
+    return flagged
+
+
+def round_dirs(directory, entries):
+    """Subdirectories holding a round of the database side: q_time.csv or
+    phases.csv (each a diskio-pgphases --output)."""
+    found = []
+    for entry in entries:
+        path = os.path.join(directory, entry)
+        if os.path.isdir(path) and any(
+                os.path.isfile(os.path.join(path, name))
+                for name in ("q_time.csv", "phases.csv")):
+            found.append(path)
+    return found
+
+
+def load_rounds(env, rounds):
+    """Each round's phases as samples; the phase time their median; the
+    WAL counters and settings of the first round that has them (a phase's
+    counts do not change between rounds)."""
+    import statistics
+    for path in rounds:
+        part = Environment(directory=path, skipped=env.skipped)
+        for filename, loader in CSV_SOURCES[1:]:
+            source = os.path.join(path, filename)
+            if os.path.isfile(source):
+                loader(part, source)
+                env.sources.append(source)
+        settings = os.path.join(path, "settings.json")
+        if env.settings is None and os.path.isfile(settings):
+            load_json_source(env, settings)
+            env.sources.append(settings)
+        if not env.wal and part.wal:
+            env.wal, env.wal_file = part.wal, part.wal_file
+        flagged = {}
+        interference = os.path.join(path, "interference.csv")
+        if os.path.isfile(interference):
+            flagged = read_interference_csv(interference)
+            env.sources.append(interference)
+        for phase, seconds in part.phases.items():
+            env.phase_rounds.setdefault(phase, []).append(noise.Sample(
+                seconds, invocation=path, disturbed=flagged.get(phase, ())))
+            env.phase_disturbed.setdefault(phase, []).append(
+                flagged.get(phase, ()))
+        env.phase_files.extend(part.phase_files)
+    for phase, samples in env.phase_rounds.items():
+        env.phases[phase] = statistics.median(s.value for s in samples)
+        env.phase_sources[phase] = f"median of {len(samples)} rounds"
+
+
 CSV_SOURCES = (("metrics.csv", load_metrics),
                ("q_time.csv", lambda env, path:
                 load_phases(env, path, read_q_time_csv(path, env.skipped))),
@@ -277,6 +366,20 @@ def load_environment(directory, need_phases=True, lenient=False):
         if os.path.isfile(path):
             loader(env, path)
             env.sources.append(path)
+    rounds = round_dirs(directory, entries)
+    if rounds and env.phases:
+        raise InputError(directory, None,
+                         "phase timings both in the directory and in round "
+                         "subdirectories (" + ", ".join(rounds) + ")",
+                         "keep each round's q_time.csv in a subdirectory of "
+                         "its own, or one q_time.csv at the top")
+    if rounds:
+        load_rounds(env, rounds)
+    interference = os.path.join(directory, "interference.csv")
+    if not rounds and os.path.isfile(interference):
+        for phase, why in read_interference_csv(interference).items():
+            env.phase_disturbed[phase] = [why]
+        env.sources.append(interference)
     if env.skipped:
         env.notes.extend(env.skipped)
     check_environment(env, need_phases)

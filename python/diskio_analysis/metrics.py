@@ -49,13 +49,25 @@ class Metric:
     higher_is_better: bool
     source: str
     samples: list = field(default_factory=list)
+    # noise.Sample of each sample where its source tells its invocation,
+    # start and disturbances (diskio results); empty otherwise
+    sample_info: list = field(default_factory=list)
 
     def __post_init__(self):
         if not self.samples:
             self.samples = [self.value]
 
-    def add_sample(self, value):
+    def judged_samples(self):
+        """What noise.judge weighs: the samples with their invocation and
+        disturbances where every one has them, else the plain values."""
+        if self.sample_info and len(self.sample_info) == len(self.samples):
+            return self.sample_info
+        return self.samples
+
+    def add_sample(self, value, info=None):
         self.samples.append(value)
+        if info is not None:
+            self.sample_info.append(info)
         self.value = math.exp(sum(math.log(v) for v in self.samples)
                               / len(self.samples))
 

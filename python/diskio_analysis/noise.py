@@ -1,151 +1,363 @@
 # SPDX-License-Identifier: MIT
-"""When is a ratio a change?  The statistics behind diskio-compare's
-slower / faster / same, standard library only.
+"""When is a ratio a change, and when is it shown to be none?  The
+statistics behind every slower / faster / same / inconclusive / disturbed
+verdict of diskio-compare and diskio-correlate.
 
-Ratios are taken between geometric means and judged on the log scale,
-where "2x slower" and "2x faster" are the same distance from 1 and
-repetitions of a latency are closer to normal than on the linear scale.
-With at least two values on each side, the ratio gets a Welch t interval
-(unequal variances, Welch-Satterthwaite degrees of freedom).  A change is
-called only when the whole interval lies beyond the smallest change the
-user cares about (min_change): "with 95% confidence it changed by more
-than 5%".  Anything else is "same": the interval is shown so that a wide
-one can be seen for what it is.  With one value on a side there is no
-interval; the run-to-run noise is unknown, and only a ratio beyond
-UNREPEATED_NOISE is called a change (pyperf's compare_to needs repeated
-values too; diskio --repeat or several results per environment give them).
+Ratios are taken between means of log values (geometric means) and judged
+on the log scale, where "2x slower" and "2x faster" are the same distance
+from 1 and repetitions of a latency are closer to normal than on the
+linear scale.  With min_change the smallest change the user cares about
+(the band ±log(1 + min_change)):
+
+- slower / faster: the whole 95% interval (two-sided, Welch t) of the
+  ratio lies beyond the band on one side;
+- same: an equivalence test, Lakens' TOST (two one-sided tests at
+  alpha = 0.05): the whole 90% (1 - 2 alpha) interval lies inside the
+  band, so that both "it is slower by min_change or more" and "faster by
+  min_change or more" are rejected at 5%;
+- inconclusive: anything else, with about how many more repetitions per
+  side would decide, from the observed spread (the variance of each side's
+  mean shrinking as 1 / n, the same point estimate);
+- disturbed: a side had too few undisturbed repetitions left (fewer than
+  MIN_CLEAN) after its disturbed ones (diskio's interference flags) were
+  left out; the verdict the numbers alone give is kept beside it.
+
+Noise comes from two levels.  Repetitions of one invocation of diskio share
+what stays fixed for that invocation (the file's place on the disk, the
+cache, the host's moment), so several invocations (several result files
+with one label) are treated as a two-level sample: the variance of a side's
+mean is s_B^2 / k + s_W^2 / N (k invocations, N repetitions; s_W^2 the
+pooled variance within invocations, s_B^2 = var(invocation means) - s_W^2
+/ n, at least 0), with Welch-Satterthwaite degrees of freedom over the
+components.  A side whose repetitions all come from one invocation within
+SHORT_SPAN_S cannot show its between-invocation noise: its variance gets
+BETWEEN_INVOCATION_NOISE^2 added (a known component, measured on a shared
+2-CPU VM by bench/verdict-calibration; doc/verdicts.md), and the verdict
+says so.  Values given without their invocation (plain numbers) are taken
+as independent repetitions.
+
+The t quantiles are scipy.stats.t's where scipy is installed, else Hill's
+algorithm 396 (Comm. ACM 13(10), 1970): within 1e-5 of scipy's for 2 or
+more degrees of freedom, and up to 3% wider (never narrower) between 1
+and 2.
 """
 
+import datetime
 import math
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, field
 
-CONFIDENCE = 0.95
+try:
+    from scipy import stats as _scipy_stats
+except ImportError:             # pragma: no cover - depends on the host
+    _scipy_stats = None
+
+CONFIDENCE = 0.95               # slower / faster: the 95% interval
+ALPHA = 0.05                    # same: TOST at 5%, the 90% interval
 DEFAULT_MIN_CHANGE = 0.05
 # Without repetitions: what two runs of one disk commonly differ by on a
 # shared machine (fsync latency drifts with the journal and the host).
 UNREPEATED_NOISE = 0.25
+# The standard deviation of log(mean latency) between separate
+# invocations of diskio on one filesystem beyond the spread within them:
+# measured by bench/verdict-calibration on a shared 2-CPU VM (doc/verdicts.md).
+BETWEEN_INVOCATION_NOISE = 0.32
+# Repetitions of one invocation spanning less than this are "a short
+# span": they cannot show a drift between invocations.
+SHORT_SPAN_S = 600.0
+# Undisturbed repetitions a side needs for its disturbed ones to be left
+# out; with fewer the verdict is "disturbed".
+MIN_CLEAN = 3
+# More repetitions than this per side are not offered as a way to decide.
+MAX_MORE = 1000
+
+VERDICTS = ("slower", "faster", "same", "inconclusive", "disturbed")
+
+
+@dataclass
+class Sample:
+    """One repetition's value, where it came from (invocation: the result
+    file, None when unknown), when it ran (start: seconds since the epoch,
+    None when unknown) and why it was disturbed (messages; empty: it was
+    not)."""
+    value: float
+    invocation: str = None
+    start: float = None
+    disturbed: tuple = ()
+
+
+@dataclass
+class SideNoise:
+    """One side's mean and its variance on the log scale."""
+    n: int
+    invocations: int
+    mean: float
+    var_components: list        # [(variance of the mean, degrees of freedom)]
+    widened: bool = False       # one invocation in a short span
+    span_s: float = None        # from its first repetition's start to its last
+
+    @property
+    def var(self):
+        return sum(v for v, _ in self.var_components)
 
 
 @dataclass
 class Judgement:
     ratio: float            # geometric mean other / geometric mean baseline
-    low: float = None       # the interval, None without repetitions
+    low: float = None       # the 95% interval; None without repetitions
     high: float = None
-    verdict: str = "same"   # "slower", "faster" or "same"
+    low90: float = None     # the 90% interval (the equivalence test's)
+    high90: float = None
+    verdict: str = "inconclusive"
     basis: str = "interval"  # "interval" | "unrepeated" | "identical"
+    # inconclusive: about this many more repetitions per side would
+    # decide (None: more than MAX_MORE, or no spread to tell from)
+    more: int = None
+    # disturbed repetitions left out, per side ("baseline", "other")
+    left_out: dict = field(default_factory=dict)
+    # the verdict is "disturbed": which side, why ("b: 58% of vda's I/O was
+    # not diskio's"), and what the numbers alone say
+    disturbed: str = None
+    undisturbed_verdict: str = None
+    # sides widened by the default between-invocation noise, in words
+    notes: list = field(default_factory=list)
+    n_base: int = 0
+    n_other: int = 0
 
 
 def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-def _log_beta_cf(a, b, x):
-    """Continued fraction of the regularised incomplete beta function
-    (modified Lentz), as in Numerical Recipes' betacf."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 300):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
+# ---------------------------------------------------------------- t
 
-
-def incomplete_beta(a, b, x):
-    """The regularised incomplete beta function I_x(a, b)."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                     + a * math.log(x) + b * math.log1p(-x))
-    if x < (a + 1.0) / (a + b + 2.0):
-        return front * _log_beta_cf(a, b, x) / a
-    return 1.0 - front * _log_beta_cf(b, a, 1.0 - x) / b
-
-
-def t_cdf(t, df):
-    """P(T <= t) for Student's t with df (not necessarily integer)."""
-    tail = 0.5 * incomplete_beta(df / 2.0, 0.5, df / (df + t * t))
-    return 1.0 - tail if t >= 0 else tail
+def _hill_quantile(p, df):
+    """Student's t quantile for p in (0.5, 1): Hill, Algorithm 396."""
+    q = 2.0 * (1.0 - p)         # two-sided tail
+    if df == 1.0:
+        return math.cos(q * math.pi / 2) / math.sin(q * math.pi / 2)
+    if df == 2.0:
+        return math.sqrt(2.0 / (q * (2.0 - q)) - 2.0)
+    a = 1.0 / (df - 0.5)
+    b = 48.0 / (a * a)
+    c = ((20700.0 * a / b - 98.0) * a - 16.0) * a + 96.36
+    d = ((94.5 / (b + c) - 3.0) / b + 1.0) * math.sqrt(a * math.pi / 2.0) * df
+    x = d * q
+    y = x ** (2.0 / df)
+    if y > 0.05 + a:
+        x = statistics.NormalDist().inv_cdf(q * 0.5)
+        y = x * x
+        if df < 5:
+            c += 0.3 * (df - 4.5) * (x + 0.6)
+        c = (((0.05 * d * x - 5.0) * x - 7.0) * x - 2.0) * x + b + c
+        y = (((((0.4 * y + 6.3) * y + 36.0) * y + 94.5) / c - y - 3.0) / b
+             + 1.0) * x
+        y = a * y * y
+        y = math.expm1(y)
+    else:
+        y = ((1.0 / (((df + 6.0) / (df * y) - 0.089 * d - 0.822)
+                     * (df + 2.0) * 3.0) + 0.5 / (df + 4.0)) * y - 1.0) \
+            * (df + 1.0) / (df + 2.0) + 1.0 / y
+    return math.sqrt(df * y)
 
 
 def t_quantile(p, df):
-    """The t with P(T <= t) = p, by bisection on t_cdf (p in (0.5, 1))."""
-    low, high = 0.0, 1.0
-    while t_cdf(high, df) < p:
-        high *= 2.0
-    for _ in range(200):
-        mid = (low + high) / 2.0
-        if t_cdf(mid, df) < p:
-            low = mid
+    """The t with P(T <= t) = p (p in (0.5, 1)) for df degrees of freedom
+    (any real df > 0; math.inf for the normal)."""
+    if math.isinf(df) or df > 1e7:
+        return statistics.NormalDist().inv_cdf(p)
+    if _scipy_stats is not None:
+        return float(_scipy_stats.t.ppf(p, df))
+    if df < 1.0:
+        # below Hill's range: the one-degree quantile is an upper bound
+        return _hill_quantile(p, 1.0)
+    return _hill_quantile(p, float(df))
+
+
+# ---------------------------------------------------------------- sides
+
+def as_samples(values):
+    return [v if isinstance(v, Sample) else Sample(float(v)) for v in values]
+
+
+def parse_start(text):
+    """An ISO 8601 time as diskio writes it ("2026-11-27T11:10:33.988Z")
+    in seconds since the epoch, or None."""
+    if not text:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(
+            text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
+
+
+def _satterthwaite(components):
+    total = sum(v for v, _ in components)
+    denom = sum(v * v / df for v, df in components if v > 0 and not math.isinf(df))
+    if total <= 0:
+        return math.inf
+    return math.inf if denom == 0 else total * total / denom
+
+
+def side_noise(samples):
+    """The mean of log values of one side and the variance of that mean,
+    from its invocations (module docstring)."""
+    logs = {}
+    order = []
+    for i, s in enumerate(samples):
+        key = s.invocation if s.invocation is not None else ("#", i)
+        if key not in logs:
+            logs[key] = []
+            order.append(key)
+        logs[key].append(math.log(s.value))
+    groups = [logs[k] for k in order]
+    n = len(samples)
+    k = len(groups)
+    known = any(s.invocation is not None for s in samples)
+    starts = [s.start for s in samples if s.start is not None]
+    span = max(starts) - min(starts) if len(starts) == n and starts else None
+    if not known:
+        # plain numbers: independent repetitions
+        values = [v for g in groups for v in g]
+        mean = statistics.fmean(values)
+        comps = [(statistics.variance(values) / n, n - 1)] if n > 1 else []
+        return SideNoise(n, n, mean, comps, span_s=span)
+    means = [statistics.fmean(g) for g in groups]
+    mean = statistics.fmean(means)
+    within_df = n - k
+    s_w2 = (sum(sum((v - m) ** 2 for v in g) for g, m in zip(groups, means))
+            / within_df) if within_df > 0 else None
+    comps = []
+    if k >= 2:
+        var_means = statistics.variance(means)
+        n_bar = n / k
+        s_b2 = var_means - (s_w2 / n_bar if s_w2 is not None else 0.0)
+        if s_b2 > 0:
+            comps.append((s_b2 / k, k - 1))
+        if s_w2 is not None:
+            comps.append((s_w2 / n, within_df))
+        elif s_b2 <= 0:
+            comps.append((var_means / k, k - 1))
+        return SideNoise(n, k, mean, comps, span_s=span)
+    # one invocation
+    if s_w2 is not None:
+        comps.append((s_w2 / n, within_df))
+    side = SideNoise(n, 1, mean, comps, span_s=span)
+    if n > 1 and (span is None or span < SHORT_SPAN_S):
+        side.var_components.append((BETWEEN_INVOCATION_NOISE ** 2, math.inf))
+        side.widened = True
+    return side
+
+
+# ---------------------------------------------------------------- verdicts
+
+def _decide(d, half95, half90, band, higher_is_better):
+    if d - half95 > band:
+        return "faster" if higher_is_better else "slower"
+    if d + half95 < -band:
+        return "slower" if higher_is_better else "faster"
+    if -band <= d - half90 and d + half90 <= band:
+        return "same"
+    return "inconclusive"
+
+
+def more_repetitions(d, base, other, band):
+    """About how many more repetitions per side would decide: the least m
+    for which the interval that decides (the 95% one beyond the band, the
+    90% one inside it) would be narrow enough, the point estimate kept and
+    each side's variance shrinking as n / (n + m).  None beyond MAX_MORE
+    or where nothing can decide (the estimate on the band's edge)."""
+    gap = abs(abs(d) - band)
+    if gap <= 1e-12:
+        return None
+    p = 1.0 - (1.0 - CONFIDENCE) / 2.0 if abs(d) > band else 1.0 - ALPHA
+    lo, hi = 1, MAX_MORE
+
+    def decides(m):
+        comps = []
+        for side in (base, other):
+            scale = side.n / (side.n + m)
+            comps += [(v * scale, df * (side.n + m) / side.n)
+                      for v, df in side.var_components]
+        var = sum(v for v, _ in comps)
+        return t_quantile(p, _satterthwaite(comps)) * math.sqrt(var) < gap
+    if not decides(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if decides(mid):
+            hi = mid
         else:
-            high = mid
-    return (low + high) / 2.0
+            lo = mid + 1
+    return lo
 
 
-def log_ratio_interval(base, other, confidence=CONFIDENCE):
-    """(log ratio, half width) of mean(ln other) - mean(ln base), Welch;
-    half width None with fewer than two values on a side."""
-    lb = [math.log(v) for v in base]
-    lo = [math.log(v) for v in other]
-    mb, mo = sum(lb) / len(lb), sum(lo) / len(lo)
-    if len(lb) < 2 or len(lo) < 2:
-        return mo - mb, None
-    vb = sum((x - mb) ** 2 for x in lb) / (len(lb) - 1) / len(lb)
-    vo = sum((x - mo) ** 2 for x in lo) / (len(lo) - 1) / len(lo)
-    if vb + vo == 0.0:
-        return mo - mb, 0.0
-    df = (vb + vo) ** 2 / (vb ** 2 / (len(lb) - 1) + vo ** 2 / (len(lo) - 1))
-    return mo - mb, t_quantile(0.5 + confidence / 2.0, df) * math.sqrt(vb + vo)
+def _clean(samples, name, judgement, key):
+    """The side's samples without its disturbed ones when at least
+    MIN_CLEAN remain; else all of them and the reason they cannot
+    decide."""
+    clean = [s for s in samples if not s.disturbed]
+    if len(clean) == len(samples):
+        return samples, None
+    if len(clean) >= MIN_CLEAN:
+        judgement.left_out[key] = len(samples) - len(clean)
+        return clean, None
+    first = next(s for s in samples if s.disturbed)
+    share = f"{len(samples) - len(clean)} of {len(samples)} repetitions"
+    return samples, f"{name}: {first.disturbed[0]} ({share} disturbed)"
 
 
 def judge(base, other, higher_is_better=False, min_change=DEFAULT_MIN_CHANGE,
-          confidence=CONFIDENCE):
-    """Judge other's values against base's (positive numbers, one per
-    repetition).  The verdict speaks of speed: a higher latency is
+          confidence=CONFIDENCE, names=("baseline", "other")):
+    """Judge other's values against base's: positive numbers or Samples,
+    one per repetition.  The verdict speaks of speed: a higher latency is
     "slower", a higher throughput (higher_is_better) is "faster"."""
-    if not base or not other or min(base) <= 0 or min(other) <= 0:
+    base, other = as_samples(base), as_samples(other)
+    if not base or not other or min(s.value for s in base) <= 0 \
+            or min(s.value for s in other) <= 0:
         raise ValueError("judge() needs positive values on both sides")
-    log_ratio, half = log_ratio_interval(base, other, confidence)
-    ratio = math.exp(log_ratio)
-    band = math.log1p(min_change)
-    if half is None:
-        judgement = Judgement(ratio, basis="unrepeated")
-        band = max(band, math.log1p(UNREPEATED_NOISE))
-        low_log = high_log = log_ratio
+    judgement = Judgement(1.0)
+    base, why_b = _clean(base, names[0], judgement, "baseline")
+    other, why_o = _clean(other, names[1], judgement, "other")
+    judgement.n_base, judgement.n_other = len(base), len(other)
+    band = math.log1p(min_change) + 1e-12
+    b, o = side_noise(base), side_noise(other)
+    d = o.mean - b.mean
+    judgement.ratio = math.exp(d)
+    for side, name in ((b, names[0]), (o, names[1])):
+        if side.widened:
+            span = ("" if side.span_s is None else
+                    f" within {side.span_s:.0f} s")
+            judgement.notes.append(
+                f"{name}: all {side.n} repetitions from one invocation{span}: "
+                f"widened by the default between-invocation noise "
+                f"{BETWEEN_INVOCATION_NOISE:.0%}")
+    if b.n < 2 or o.n < 2:
+        judgement.basis = "unrepeated"
+        wide = max(band, math.log1p(UNREPEATED_NOISE) + 1e-12)
+        verdict = _decide(d, 0.0, math.inf, wide, higher_is_better)
+        judgement.verdict = verdict if verdict != "same" else "inconclusive"
     else:
-        judgement = Judgement(ratio, math.exp(log_ratio - half),
-                              math.exp(log_ratio + half))
-        low_log, high_log = log_ratio - half, log_ratio + half
-        if half == 0.0 and log_ratio == 0.0:
-            judgement.basis = "identical"
-    # A ratio exactly at the edge of the band is not beyond it, however
-    # the logarithms of its two values round.
-    band += 1e-12
-    if low_log > band:
-        worse = not higher_is_better
-    elif high_log < -band:
-        worse = higher_is_better
-    else:
-        return judgement
-    judgement.verdict = "slower" if worse else "faster"
+        comps = b.var_components + o.var_components
+        var = sum(v for v, _ in comps)
+        df = _satterthwaite(comps)
+        if var == 0.0:
+            judgement.basis = "identical" if d == 0.0 else "interval"
+            half95 = half90 = 0.0
+        else:
+            half95 = t_quantile(1.0 - (1.0 - confidence) / 2.0, df) * math.sqrt(var)
+            half90 = t_quantile(1.0 - ALPHA, df) * math.sqrt(var)
+        judgement.low, judgement.high = math.exp(d - half95), math.exp(d + half95)
+        judgement.low90, judgement.high90 = math.exp(d - half90), math.exp(d + half90)
+        judgement.verdict = _decide(d, half95, half90, band, higher_is_better)
+        if judgement.verdict == "inconclusive":
+            judgement.more = more_repetitions(d, b, o, band)
+    why = why_b or why_o
+    if why:
+        judgement.undisturbed_verdict = judgement.verdict
+        judgement.verdict = "disturbed"
+        judgement.disturbed = why if not (why_b and why_o) else f"{why_b}; {why_o}"
     return judgement
 
 

@@ -131,6 +131,13 @@ class Run:
     per_job: list = field(default_factory=list)
     # a custom run's own parameters (diskio_run_set_param): name -> text
     params: dict = field(default_factory=dict)
+    # what else the machine did (read_interference): whether the run (any
+    # of its repetitions) was disturbed, None in files written before
+    # diskio measured it; the reasons (Disturbance); the figures of a run
+    # measured once (a dict as the file has it, None otherwise)
+    disturbed: bool = None
+    disturbances: list = field(default_factory=list)
+    interference: dict = None
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
@@ -189,12 +196,34 @@ class Repetition:
     bytes: float = None
     start_offset_ns: float = None   # from the result's first measured run
     parts: dict = field(default_factory=dict)
+    # when it ran (ISO 8601 UTC, None in older files), whether what else
+    # the machine did disturbed it and why (read_interference)
+    start_time: str = None
+    disturbed: bool = None
+    disturbances: list = field(default_factory=list)
+    interference: dict = None
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
     def need(self, key):
         """A number of the repetition that must be there (ops_per_s)."""
         return self._src.get_number(self._node, self.where, key)
+
+
+@dataclass
+class Disturbance:
+    """One reason a run or repetition was disturbed: its kind
+    ("other_cpu", "steal", "cpu_pressure", "memory_pressure", "dirty",
+    "device_io"), the figure measured against the threshold (in unit),
+    the device (device_io) and the sentence diskio wrote."""
+    where: str
+    reason: str
+    message: str
+    figure: float = None
+    threshold: float = None
+    unit: str = None
+    device: str = None
+    repetition: int = None          # a run's list: which repetition (from 1)
 
 
 # The latency figures of an interval (ns), None where no op completed.
@@ -387,6 +416,7 @@ def read_run(src, node, where):
                             json_path(json_path(where, "repetitions"), index))
             for index, rep in enumerate(repetitions)]
     read_run_device(src, node, where, run)
+    read_interference(src, node, where, run)
     read_intervals(src, node, where, run)
     read_run_jobs(src, node, where, run)
     return run
@@ -472,7 +502,38 @@ def read_repetition(src, node, where):
             rep.mb_per_s = rep.bytes / 1e6 / (rep.duration_ns / 1e9)
     latency = src.get_object(node, where, "latency")
     read_parts(src, latency, json_path(where, "latency"), rep.parts)
+    rep.start_time = src.get_string(node, where, "start_time", optional=True)
+    read_interference(src, node, where, rep)
     return rep
+
+
+def read_interference(src, node, where, into):
+    """disturbed, disturbances[] and interference of a run or repetition
+    (absent in files written before diskio measured interference)."""
+    disturbed = node.get("disturbed")
+    if disturbed is not None and not isinstance(disturbed, bool):
+        src.fail(json_path(where, "disturbed"),
+                 f"{json_kind(disturbed)}, expected true or false")
+    into.disturbed = disturbed
+    into.interference = src.get_object(node, where, "interference",
+                                       optional=True)
+    dwhere = json_path(where, "disturbances")
+    items = src.get_list(node, where, "disturbances", optional=True) or []
+    for index, item in enumerate(items):
+        at = json_path(dwhere, index)
+        item = src.as_object(item, at)
+        into.disturbances.append(Disturbance(
+            at, reason=src.get_string(item, at, "reason", nonempty=True),
+            message=src.get_string(item, at, "message", nonempty=True),
+            figure=src.get_number(item, at, "figure", optional=True),
+            threshold=src.get_number(item, at, "threshold", optional=True),
+            unit=src.get_string(item, at, "unit", optional=True),
+            device=src.get_string(item, at, "device", optional=True),
+            repetition=src.get_int(item, at, "repetition", optional=True,
+                                   minimum=1)))
+    if into.disturbances and not disturbed:
+        src.fail(json_path(where, "disturbed"),
+                 "false, but disturbances lists reasons")
 
 
 def read_run_device(src, node, where, run):

@@ -29,7 +29,8 @@ def factor(row):
 
 
 def disk_line(comparison, metrics):
-    """slower: ...; faster: ...; same within noise: k of n."""
+    """slower: ...; faster: ...; same within ±min_change: k, inconclusive:
+    k (about N more repetitions would decide), disturbed: k (why) of n."""
     rows = {m: comparison["metrics"][m] for m in metrics}
     parts = []
     for verdict in ("slower", "faster"):
@@ -39,8 +40,19 @@ def disk_line(comparison, metrics):
             parts.append(f"{verdict}: " + named(
                 [f"{m} {factor(rows[m]):.2f}×" for m in moved]))
     compared = [r for r in rows.values() if r["verdict"] is not None]
-    same = sum(1 for r in compared if r["verdict"] == "same")
-    parts.append(f"same within noise: {same} of {len(compared)}")
+    counts = {verdict: sum(1 for r in compared if r["verdict"] == verdict)
+              for verdict in ("same", "inconclusive", "disturbed")}
+    text = f"same within ±min_change: {counts['same']}"
+    if counts["inconclusive"]:
+        more = [r["more_repetitions"] for r in compared
+                if r["verdict"] == "inconclusive" and r["more_repetitions"]]
+        text += (f", inconclusive: {counts['inconclusive']}"
+                 + (f" (about {max(more)} more repetitions would decide)"
+                    if more else ""))
+    if counts["disturbed"]:
+        first = next(r for r in compared if r["verdict"] == "disturbed")
+        text += f", disturbed: {counts['disturbed']} ({first['disturbed']})"
+    parts.append(f"{text} of {len(compared)}")
     missing = len(rows) - len(compared)
     if missing:
         parts.append(f"{missing} not in both (see the notes)")
@@ -73,6 +85,10 @@ def wal_clause(prediction):
         text += "; incomplete run: " + ", ".join(trust["incomplete_runs"])
     if trust.get("implausible"):
         text += "; IMPLAUSIBLE: " + trust["implausible"]
+    if trust.get("inconclusive"):
+        text += "; inconclusive: " + trust["inconclusive"]
+    if trust.get("disturbed"):
+        text += "; disturbed latencies: " + trust["disturbed"]
     return text + ")."
 
 

@@ -130,10 +130,13 @@ def wal_estimates(env, method, notes):
 
 def latency_interval(baseline, env, base_name, other_name):
     """The interval of the latency ratio other/baseline from the metrics'
-    repetitions, or None without repetitions on both sides."""
-    judgement = noise.judge(baseline.metrics[base_name].samples,
-                            env.metrics[other_name].samples)
-    return None if judgement.low is None else (judgement.low, judgement.high)
+    repetitions (None without repetitions on both sides), and why the
+    latencies were disturbed (None when they were not)."""
+    judgement = noise.judge(baseline.metrics[base_name].judged_samples(),
+                            env.metrics[other_name].judged_samples(),
+                            names=(baseline.name, env.name))
+    interval = None if judgement.low is None else (judgement.low, judgement.high)
+    return interval, judgement.disturbed
 
 
 def predict_basis(baseline, env, name, base, other):
@@ -149,6 +152,7 @@ def predict_basis(baseline, env, name, base, other):
               if other_name else None,
               "delta_s": None, "delta_alt_s": None, "how": None,
               "latency_ratio_interval": None, "delta_range_s": None,
+              "latency_disturbed": None,
               "not_measured": base["not_measured"]}
     lat_b, lat_o = result["latency_baseline_us"], result["latency_other_us"]
     if lat_b is None or lat_o is None:
@@ -156,8 +160,9 @@ def predict_basis(baseline, env, name, base, other):
             result["not_measured"] = (f"no {base['mode']}.mean_us in both "
                                       f"{baseline.name} and {env.name}")
         return result
-    interval = latency_interval(baseline, env, base["latency_metric"],
-                                other_name)
+    interval, disturbed = latency_interval(baseline, env,
+                                           base["latency_metric"], other_name)
+    result["latency_disturbed"] = disturbed
     if base["count"] is not None:
         # Each sync pays the latency difference once.  (A checkpoint's fsync
         # of a data file flushes every dirty page of it, more than diskio's
@@ -242,7 +247,38 @@ def predict_phase(baseline, env, phase, base_est, other_est,
     prediction["trust"] = trust(prediction, {baseline.name: base_est,
                                              env.name: other_est},
                                 used, envs_incomplete)
+    phase_noise(prediction, baseline.phase_rounds.get(phase),
+                env.phase_rounds.get(phase))
+    disturbed = [b["latency_disturbed"] for b in used.values()
+                 if b["latency_disturbed"]]
+    prediction["trust"]["disturbed"] = disturbed[0] if disturbed else None
     return prediction
+
+
+def phase_noise(prediction, base_rounds, other_rounds):
+    """With rounds of the phase on both sides: the measured ratio's
+    interval, the predicted range widened by the phase's own spread, and
+    "inconclusive" where the rounds disagree more than the predicted
+    change."""
+    trust = prediction["trust"]
+    trust["measured_ratio_interval"] = None
+    trust["inconclusive"] = None
+    if not (base_rounds and other_rounds and len(base_rounds) > 1
+            and len(other_rounds) > 1):
+        return
+    j = noise.judge(base_rounds, other_rounds)
+    low, high = j.low / j.ratio, j.high / j.ratio
+    trust["measured_ratio_interval"] = [j.low, j.high]
+    predicted = prediction["predicted_ratio"]
+    if predicted is None:
+        return
+    rng = trust["predicted_ratio_range"] or [predicted, predicted]
+    trust["predicted_ratio_range"] = [rng[0] * low, rng[1] * high]
+    spread = max(high - 1.0, 1.0 - low)
+    if abs(predicted - 1.0) < spread:
+        trust["inconclusive"] = (
+            f"the phase's rounds disagree by ±{spread:.0%}, more than the "
+            f"predicted change {predicted - 1.0:+.0%}")
 
 
 def trust(prediction, estimates, used, envs_incomplete):
@@ -263,7 +299,8 @@ def trust(prediction, estimates, used, envs_incomplete):
               "background_share": base_est["background_share"],
               "pg_check": text, "pg_agreement": factors,
               "latency_noise": ("interval from the diskio repetitions"
-                                if predicted_range else
+                                " (and the phase's rounds, where it has "
+                                "them)" if predicted_range else
                                 "no repetitions of the diskio latencies: "
                                 "their run-to-run noise is unknown"),
               "predicted_ratio_range": predicted_range,

@@ -280,6 +280,7 @@ enum {
     OPT_SEED,
     OPT_RATE,
     OPT_REPEAT,
+    OPT_REPEAT_PAUSE,
     OPT_BATCH,
     OPT_PERCENTILES,
     OPT_MBPS,
@@ -315,6 +316,7 @@ static const struct option long_options[] = {
     {"seed", required_argument, NULL, OPT_SEED},
     {"rate", required_argument, NULL, OPT_RATE},
     {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"repeat-pause", required_argument, NULL, OPT_REPEAT_PAUSE},
     {"percentiles", required_argument, NULL, OPT_PERCENTILES},
     {"mbps", no_argument, NULL, OPT_MBPS},
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -481,6 +483,14 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                                 optarg, CLI_REPEAT_MAX);
             o->repeat = (unsigned)v;
             break;
+        case OPT_REPEAT_PAUSE:
+            if (cli_parse_duration(optarg, &o->repeat_pause_ns) != 0 ||
+                o->repeat_pause_ns > CLI_REPEAT_PAUSE_MAX_NS)
+                return cli_fail(err, err_size,
+                                "--repeat-pause: '%s' is not a duration from 0 to 1h (such as "
+                                "30s or 2m)",
+                                optarg);
+            break;
         case OPT_SEED:
             if (cli_parse_uint(optarg, 0, UINT64_MAX, &o->seed) != 0)
                 return cli_fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
@@ -646,6 +656,10 @@ void cli_usage(FILE *out)
           "                             (round 1 of every run, then round 2...); each\n"
           "                             repetition's figures are kept beside the merged\n"
           "                             ones, for diskio-compare's noise band (default: 1)\n"
+          "      --repeat-pause DURATION\n"
+          "                             wait DURATION between rounds of --repeat, so that\n"
+          "                             a slow drift of the machine shows in the spread\n"
+          "                             (default: 0)\n"
           "      --interval DURATION    also keep every run's latency over time: ops, MB/s,\n"
           "                             mean, p50, p99 and max per interval of DURATION\n"
           "                             (10ms up to --runtime; e.g. 1, 0.5, 100ms)\n"

@@ -15,6 +15,8 @@
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
 #define CLI_DEFAULT_WARMUP 10
 #define CLI_REPEAT_MAX 1000
+/* --repeat-pause: at most an hour between rounds */
+#define CLI_REPEAT_PAUSE_MAX_NS (UINT64_C(3600) * UINT64_C(1000000000))
 
 /* Exit statuses, documented in diskio(1). */
 enum cli_exit {
@@ -31,8 +33,9 @@ struct cli_options {
     uint64_t block_sizes[CLI_MAX_SIZES];
     size_t nsizes;
     size_t nmodes;
-    uint64_t count;      /* 0: not given */
-    uint64_t runtime_ns; /* 0: not given */
+    uint64_t count;           /* 0: not given */
+    uint64_t runtime_ns;      /* 0: not given */
+    uint64_t repeat_pause_ns; /* --repeat-pause: between rounds (default 0) */
     uint64_t file_size;
     uint64_t warmup;
     uint64_t rate_interval_ns; /* 0: as fast as possible */

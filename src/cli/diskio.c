@@ -269,6 +269,16 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
                 target, fs);
 }
 
+/* Sleep ns, or less when a signal arrives (its handler sets stop_signal;
+ * the loop sees it). */
+static void pause_between_rounds(uint64_t ns)
+{
+    struct timespec left = {.tv_sec = (time_t)(ns / 1000000000u),
+                            .tv_nsec = (long)(ns % 1000000000u)};
+    while (!stop_signal && nanosleep(&left, &left) != 0 && errno == EINTR)
+        ;
+}
+
 /* ---- standard descriptors and standard output ---- */
 
 /* Descriptors 0, 1 and 2 closed when diskio starts are taken by /dev/null
@@ -749,6 +759,11 @@ int main(int argc, char **argv)
      * the machine (writeback, a neighbour) spreads over all the modes
      * instead of landing on one of them */
     for (unsigned rep = 1; rep <= repeats && status == EXIT_OK; rep++) {
+        /* --repeat-pause: time between rounds, so that a drift of the
+         * machine (a neighbour's job, the host's) lands between them
+         * and shows in their spread; a signal ends the wait */
+        if (rep > 1 && opt.repeat_pause_ns && !stop_signal)
+            pause_between_rounds(opt.repeat_pause_ns);
         {
             for (size_t p = 0; p < nplans && status == EXIT_OK; p++) {
                 if (stop_signal)

@@ -457,6 +457,23 @@ unsigned devstat_judge(const struct devstat_facts *f)
     return v;
 }
 
+void devstat_own_bytes(const struct diskio_run *run, const struct diskio_device_io *d,
+                       double *read_own, double *write_own)
+{
+    const struct diskio_run_info *info = &run->info;
+    const double ops = (double)info->ops, bytes = (double)info->bytes;
+    const bool reads = info->has_config && diskio_mode_is_read(info->config.mode);
+    const double journals = d->depth > 0 ? 2.0 : 1.0;
+    if (reads) {
+        *read_own =
+            bytes + (info->config.mode == DISKIO_MODE_READ ? 4.0 * (double)run->read_ahead : 0.0);
+        *write_own = 0.0;
+    } else {
+        *read_own = 0.0;
+        *write_own = bytes + journals * ops * (double)JOURNAL_BYTES_PER_OP;
+    }
+}
+
 static void judge_run(struct diskio_run *run);
 
 int devstat_record(struct diskio_run *run, const struct devstat_set *set,

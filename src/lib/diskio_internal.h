@@ -90,6 +90,100 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
                    const struct devstat_sample *before,
                    const struct devstat_sample *after) DISKIO_HIDDEN;
 
+/* ---- interference (interference.c) ----
+ * What else the machine did while a repetition ran, from counters read
+ * just before and just after it (never between two clock reads): other
+ * processes' CPU time and steal (/proc/stat against getrusage), the run
+ * queue, pressure stall information (/proc/pressure), dirty and
+ * writeback pages (/proc/meminfo) and the device I/O the run does not
+ * explain; and from those whether the repetition was disturbed. */
+enum ifr_psi { IFR_PSI_CPU, IFR_PSI_IO, IFR_PSI_MEMORY, IFR_PSI_COUNT };
+struct ifr_sample {
+    uint64_t mono_ns; /* CLOCK_MONOTONIC when sampled */
+    int64_t real_s;   /* CLOCK_REALTIME when sampled */
+    uint32_t real_ms; /* its milliseconds */
+    bool stat_ok;     /* /proc/stat read */
+    unsigned cpus;    /* cpuN lines in /proc/stat */
+    unsigned procs_running;
+    uint64_t busy_ticks;  /* user nice system irq softirq, all CPUs (USER_HZ) */
+    uint64_t steal_ticks; /* steal, all CPUs */
+    uint64_t own_cpu_ns;  /* this process: user + system (getrusage) */
+    bool psi_ok[IFR_PSI_COUNT], psi_full_ok[IFR_PSI_COUNT];
+    uint64_t psi_some_us[IFR_PSI_COUNT], psi_full_us[IFR_PSI_COUNT];
+    bool mem_ok;
+    uint64_t dirty_kib, writeback_kib;
+};
+/* The kinds of disturbance, in the order they are reported. */
+enum ifr_kind {
+    IFR_OTHER_CPU,       /* other processes' CPU time, in CPUs on average */
+    IFR_STEAL,           /* steal time, a share of all CPUs' time */
+    IFR_CPU_PRESSURE,    /* /proc/pressure/cpu some, a share of the wall time */
+    IFR_MEMORY_PRESSURE, /* /proc/pressure/memory some, a share of the wall time */
+    IFR_DIRTY,           /* dirty + writeback pages when it started, MiB */
+    IFR_DEVICE_IO,       /* a device's I/O the run does not explain, a share */
+    IFR_KIND_COUNT
+};
+#define IFR_DEVICES DEVSTAT_MAX
+struct ifr_device {
+    char name[32];
+    unsigned depth;
+    uint64_t bytes;         /* read + written during the repetition */
+    uint64_t foreign_bytes; /* beyond what the run explains */
+};
+struct ifr_reason {
+    enum ifr_kind kind;
+    double figure, threshold;
+    char device[32]; /* IFR_DEVICE_IO: which device */
+};
+struct interference {
+    bool known;          /* probed (false: custom runs, results read back) */
+    char start_time[32]; /* wall clock when it started, ISO 8601 UTC with ms */
+    uint64_t wall_ns;
+    unsigned cpus;
+    /* NAN where unknown */
+    double own_cpu_s, other_cpu_s, other_cpus, steal_share;
+    int run_queue_before, run_queue_after;                   /* other runnable tasks; -1 unknown */
+    double psi_some[IFR_PSI_COUNT], psi_full[IFR_PSI_COUNT]; /* shares of wall */
+    int64_t dirty_kib_before, writeback_kib_before, dirty_kib_after, writeback_kib_after;
+    size_t ndevices;
+    struct ifr_device devices[IFR_DEVICES];
+    size_t nreasons;
+    struct ifr_reason reasons[IFR_KIND_COUNT];
+};
+/* Parsers of the files' text (pure): 0, or -EINVAL when the text is not
+ * what the file holds. */
+int ifr_parse_stat(const char *text, struct ifr_sample *s) DISKIO_HIDDEN;
+/* /proc/pressure/X: the some line's total= (and the full line's, where
+ * the file has one: *has_full). */
+int ifr_parse_psi(const char *text, uint64_t *some_us, uint64_t *full_us,
+                  bool *has_full) DISKIO_HIDDEN;
+int ifr_parse_meminfo(const char *text, uint64_t *dirty_kib, uint64_t *writeback_kib) DISKIO_HIDDEN;
+/* Read every counter now (what cannot be read is marked so). */
+void ifr_sample(struct ifr_sample *s) DISKIO_HIDDEN;
+/* The figures of the span between two samples (no device figures, no
+ * verdict): pure. */
+void ifr_figures(const struct ifr_sample *before, const struct ifr_sample *after,
+                 struct interference *out) DISKIO_HIDDEN;
+/* The device I/O of run (its devices' deltas, devstat_record) that the
+ * run does not explain, into out->devices. */
+void ifr_devices(const struct diskio_run *run, struct interference *out) DISKIO_HIDDEN;
+/* Judge the figures against the thresholds: out->reasons. */
+void ifr_judge(struct interference *out) DISKIO_HIDDEN;
+/* All three for a measured run, between samples before and after. */
+void ifr_record(struct diskio_run *run, const struct ifr_sample *before,
+                const struct ifr_sample *after) DISKIO_HIDDEN;
+/* A reason's key in the JSON ("other_cpu"...), the unit of its figure,
+ * and a sentence (buf) saying what was measured against what. */
+const char *ifr_kind_name(enum ifr_kind kind) DISKIO_HIDDEN;
+const char *ifr_kind_unit(enum ifr_kind kind) DISKIO_HIDDEN;
+const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size) DISKIO_HIDDEN;
+/* What run itself explains of device d's I/O, in bytes read and
+ * written: its data, a journal commit per op (two below a loop device or
+ * in a dm/md member: the backing filesystem journals too), and for mode
+ * read the readahead windows. */
+void devstat_own_bytes(const struct diskio_run *run, const struct diskio_device_io *d,
+                       double *read_own, double *write_own) DISKIO_HIDDEN;
+
 /* ---- target ---- */
 struct diskio_target {
     char *path;
@@ -171,6 +265,7 @@ struct run_repetition {
     uint64_t ops, bytes, duration_ns, start_ns;
     bool complete;
     struct part_summary parts[DISKIO_PART_COUNT];
+    struct interference ifr; /* what else the machine did meanwhile */
 };
 
 /* ---- interval series (series.c) ---- */
@@ -247,9 +342,10 @@ struct diskio_run {
     size_t nreps;
     struct diskio_device_io *devices; /* ndevices, then the total; NULL: none */
     size_t ndevices;
-    unsigned verdicts;     /* DISKIO_VERDICT_* */
-    struct series *series; /* config.interval_ns: the intervals; else NULL */
-    uint64_t read_ahead;   /* the devices' largest readahead window (devstat_record) */
+    unsigned verdicts;       /* DISKIO_VERDICT_* */
+    struct series *series;   /* config.interval_ns: the intervals; else NULL */
+    uint64_t read_ahead;     /* the devices' largest readahead window (devstat_record) */
+    struct interference ifr; /* measured runs: what else the machine did (interference.c) */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 

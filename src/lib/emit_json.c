@@ -264,6 +264,154 @@ static void emit_summary(FILE *out, const struct part_summary *s)
     fputc('}', out);
 }
 
+/* A figure that may be unknown (NAN): null then. */
+static void json_maybe(FILE *out, double v)
+{
+    json_double(out, v);
+}
+
+static void json_kib(FILE *out, int64_t kib)
+{
+    if (kib < 0)
+        fputs("null", out);
+    else
+        fprintf(out, "%" PRId64, kib);
+}
+
+/* What else the machine did while a run or repetition ran (interference.c,
+ * doc/result-schema.md "INTERFERENCE"); null when not probed. */
+static void emit_interference(FILE *out, const struct interference *f, const char *indent)
+{
+    if (!f->known) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"start_time\": ", out);
+    json_string(out, f->start_time[0] ? f->start_time : NULL);
+    fputs(", \"wall_s\": ", out);
+    json_double(out, (double)f->wall_ns / 1e9);
+    fputs(", \"cpus\": ", out);
+    if (f->cpus)
+        fprintf(out, "%u", f->cpus);
+    else
+        fputs("null", out);
+    fprintf(out, ",\n%s \"cpu\": {\"own_s\": ", indent);
+    json_maybe(out, f->own_cpu_s);
+    fputs(", \"other_s\": ", out);
+    json_maybe(out, f->other_cpu_s);
+    fputs(", \"other_cpus\": ", out);
+    json_maybe(out, f->other_cpus);
+    fputs(", \"steal_share\": ", out);
+    json_maybe(out, f->steal_share);
+    fputs("}, \"run_queue\": ", out);
+    if (f->run_queue_before < 0)
+        fputs("null", out);
+    else
+        fprintf(out, "{\"before\": %d, \"after\": %d}", f->run_queue_before, f->run_queue_after);
+    fprintf(out, ",\n%s \"pressure\": ", indent);
+    static const char *const psi_names[IFR_PSI_COUNT] = {"cpu", "io", "memory"};
+    bool any_psi = false;
+    for (int i = 0; i < IFR_PSI_COUNT; i++)
+        any_psi = any_psi || !isnan(f->psi_some[i]);
+    if (!any_psi) {
+        fputs("null", out);
+    } else {
+        for (int i = 0; i < IFR_PSI_COUNT; i++) {
+            fprintf(out, "%s\"%s_some\": ", i ? ", " : "{", psi_names[i]);
+            json_maybe(out, f->psi_some[i]);
+            fprintf(out, ", \"%s_full\": ", psi_names[i]);
+            json_maybe(out, f->psi_full[i]);
+        }
+        fputc('}', out);
+    }
+    fprintf(out, ",\n%s \"memory\": ", indent);
+    if (f->dirty_kib_before < 0 && f->dirty_kib_after < 0) {
+        fputs("null", out);
+    } else {
+        fputs("{\"dirty_kib_before\": ", out);
+        json_kib(out, f->dirty_kib_before);
+        fputs(", \"writeback_kib_before\": ", out);
+        json_kib(out, f->writeback_kib_before);
+        fputs(", \"dirty_kib_after\": ", out);
+        json_kib(out, f->dirty_kib_after);
+        fputs(", \"writeback_kib_after\": ", out);
+        json_kib(out, f->writeback_kib_after);
+        fputc('}', out);
+    }
+    fprintf(out, ",\n%s \"devices\": [", indent);
+    for (size_t i = 0; i < f->ndevices; i++) {
+        const struct ifr_device *d = &f->devices[i];
+        fputs(i ? ", {\"name\": " : "{\"name\": ", out);
+        json_string(out, d->name);
+        fprintf(out,
+                ", \"depth\": %u, \"bytes\": %" PRIu64 ", \"foreign_bytes\": %" PRIu64
+                ", \"foreign_share\": ",
+                d->depth, d->bytes, d->foreign_bytes);
+        json_double(out, d->bytes ? (double)d->foreign_bytes / (double)d->bytes : 0.0);
+        fputc('}', out);
+    }
+    fputs("]}", out);
+}
+
+/* The reasons a run or repetition was disturbed: [] when it was not;
+ * repetition (from 1) is written when not 0. */
+static bool emit_disturbances(FILE *out, const struct interference *f, size_t repetition,
+                              bool first, const char *indent)
+{
+    char text[160];
+    for (size_t i = 0; i < f->nreasons; i++) {
+        const struct ifr_reason *r = &f->reasons[i];
+        fprintf(out, "%s\n%s{", first ? "" : ",", indent);
+        if (repetition)
+            fprintf(out, "\"repetition\": %zu, ", repetition);
+        fputs("\"reason\": ", out);
+        json_string(out, ifr_kind_name(r->kind));
+        fputs(", \"figure\": ", out);
+        json_double(out, r->figure);
+        fputs(", \"threshold\": ", out);
+        json_double(out, r->threshold);
+        fputs(", \"unit\": ", out);
+        json_string(out, ifr_kind_unit(r->kind));
+        fputs(", \"device\": ", out);
+        json_string(out, r->kind == IFR_DEVICE_IO ? r->device : NULL);
+        fputs(", \"message\": ", out);
+        json_string(out, ifr_reason_text(r, text, sizeof(text)));
+        fputc('}', out);
+        first = false;
+    }
+    return first;
+}
+
+/* A run's interference: its own when measured once; after repetitions,
+ * how many of them were disturbed and every one's reasons (each
+ * repetition also has its own figures). */
+static void emit_run_interference(FILE *out, const struct diskio_run *run)
+{
+    size_t disturbed = 0;
+    for (size_t r = 0; r < run->nreps; r++)
+        disturbed += run->reps[r].ifr.nreasons > 0;
+    const bool any = run->nreps ? disturbed > 0 : run->ifr.nreasons > 0;
+    fprintf(out, ",\n      \"disturbed\": %s,\n      \"disturbed_repetitions\": ",
+            any ? "true" : "false");
+    if (run->nreps)
+        fprintf(out, "%zu", disturbed);
+    else
+        fputs("null", out);
+    fputs(",\n      \"interference\": ", out);
+    if (run->nreps)
+        fputs("null", out);
+    else
+        emit_interference(out, &run->ifr, "      ");
+    fputs(",\n      \"disturbances\": [", out);
+    bool first = true;
+    if (run->nreps)
+        for (size_t r = 0; r < run->nreps; r++)
+            first = emit_disturbances(out, &run->reps[r].ifr, r + 1, first, "        ");
+    else
+        first = emit_disturbances(out, &run->ifr, 0, first, "        ");
+    fputs(first ? "]" : "\n      ]", out);
+}
+
 /* Each repetition's own figures (diskio --repeat), in the order they ran;
  * start_offset_ns counts from the start of the result's first measured
  * run, so the interleaving of the runs can be read off. */
@@ -291,6 +439,14 @@ static void emit_repetitions(FILE *out, const struct diskio_run *run, uint64_t o
         json_double(out, seconds > 0 ? (double)rep->ops / seconds : 0.0);
         fputs(", \"mb_per_s\": ", out);
         json_double(out, seconds > 0 ? (double)rep->bytes / 1e6 / seconds : 0.0);
+        fputs(",\n         \"start_time\": ", out);
+        json_string(out, rep->ifr.known && rep->ifr.start_time[0] ? rep->ifr.start_time : NULL);
+        fprintf(out, ", \"disturbed\": %s, \"disturbances\": [",
+                rep->ifr.nreasons ? "true" : "false");
+        (void)emit_disturbances(out, &rep->ifr, 0, true, "           ");
+        fputc(']', out);
+        fputs(",\n         \"interference\": ", out);
+        emit_interference(out, &rep->ifr, "          ");
         fputs(",\n         \"latency\": {", out);
         for (int part = 0; part < DISKIO_PART_COUNT; part++) {
             fprintf(out, "%s\"%s\": ", part ? ",\n                     " : "", part_keys[part]);
@@ -549,6 +705,7 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     } else {
         fputs("null", out);
     }
+    emit_run_interference(out, run);
     fputs(",\n      \"repetitions\": ", out);
     emit_repetitions(out, run, origin_ns);
     fputs(",\n      \"intervals\": ", out);

@@ -216,7 +216,7 @@ static void run_qualifier(const struct diskio_run *run, char *qual, size_t size)
  * rate and throughput (empty for the parts), mean, the percentiles, max. */
 static void row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
                 const char *bs, const char *rate, const char *throughput,
-                const struct diskio_hist *h, const char *device)
+                const struct diskio_hist *h, const char *device, bool disturbed)
 {
     char mean[32], max[32], cell[32];
     uint64_t v[DISKIO_PERCENTILES_MAX];
@@ -238,6 +238,53 @@ static void row(FILE *out, const struct table_cols *cols, const char *name, cons
     fprintf(out, " %10s", format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
     if (device && device[0])
         fprintf(out, "  %s", device);
+    /* the line under the row says why */
+    if (disturbed)
+        fputs("  ! disturbed", out);
+    fputc('\n', out);
+}
+
+/* Whether a run (any of its repetitions) was disturbed. */
+static bool run_disturbed(const struct diskio_run *run)
+{
+    if (!run->nreps)
+        return run->ifr.nreasons > 0;
+    for (size_t r = 0; r < run->nreps; r++)
+        if (run->reps[r].ifr.nreasons)
+            return true;
+    return false;
+}
+
+/* "  ! disturbed in 2 of 5 repetitions: other processes used 1.96 CPUs
+ * (threshold 1.70); ...": each reason once, with its largest figure. */
+static void disturbed_line(FILE *out, const struct diskio_run *run)
+{
+    struct ifr_reason worst[IFR_KIND_COUNT];
+    bool seen[IFR_KIND_COUNT] = {false};
+    size_t n = run->nreps ? run->nreps : 1, disturbed = 0;
+    for (size_t r = 0; r < n; r++) {
+        const struct interference *f = run->nreps ? &run->reps[r].ifr : &run->ifr;
+        disturbed += f->nreasons > 0;
+        for (size_t i = 0; i < f->nreasons; i++) {
+            const struct ifr_reason *why = &f->reasons[i];
+            if (!seen[why->kind] || why->figure > worst[why->kind].figure)
+                worst[why->kind] = *why;
+            seen[why->kind] = true;
+        }
+    }
+    if (run->nreps)
+        fprintf(out, "  ! disturbed in %zu of %zu repetitions:", disturbed, n);
+    else
+        fputs("  ! disturbed:", out);
+    char text[160];
+    const char *sep = " ";
+    for (int k = 0; k < IFR_KIND_COUNT; k++) {
+        if (!seen[k])
+            continue;
+        fputs(sep, out);
+        show(out, ifr_reason_text(&worst[k], text, sizeof(text)));
+        sep = "; ";
+    }
     fputc('\n', out);
 }
 
@@ -380,8 +427,9 @@ int emit_text(const struct diskio_result *res, FILE *out)
         char qual[64];
         run_qualifier(run, qual, sizeof(qual));
         char device[48];
+        const bool disturbed = run_disturbed(run);
         row(out, &cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
-            format_device(device, sizeof(device), run));
+            format_device(device, sizeof(device), run), disturbed);
         if (run->nparams) {
             /* a custom run's own parameters, as its program named them */
             fputs("  params", out);
@@ -394,12 +442,13 @@ int emit_text(const struct diskio_result *res, FILE *out)
             fputc('\n', out);
         }
         if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, &cols, "  write", "", "", "", "", run->hist[DISKIO_PART_WRITE], NULL);
+            row(out, &cols, "  write", "", "", "", "", run->hist[DISKIO_PART_WRITE], NULL, false);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, &cols, "  sync", "", "", "", "", run->hist[DISKIO_PART_SYNC], NULL);
+            row(out, &cols, "  sync", "", "", "", "", run->hist[DISKIO_PART_SYNC], NULL, false);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
-            row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL);
+            row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL,
+                false);
             fprintf(out,
                     "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                     "start, service from its actual start; max lag %.3f ms\n",
@@ -420,6 +469,8 @@ int emit_text(const struct diskio_result *res, FILE *out)
                     format_ns(lo_text, sizeof(lo_text), lo),
                     format_ns(hi_text, sizeof(hi_text), hi));
         }
+        if (disturbed)
+            disturbed_line(out, run);
         if (diskio_run_interval_count(run) > 0)
             interval_line(out, run);
         /* diskio --suite: the row this run is */

@@ -437,6 +437,10 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (!target->devices.resolved)
         devstat_resolve(target->path, &target->devices);
     struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
+    /* what else the machine does, from just before the measured ops to
+     * just after them (interference.c) */
+    struct ifr_sample ifr_before, ifr_after;
+    ifr_sample(&ifr_before);
     devstat_sample_all(&target->devices, dev_before);
 
     if (cfg->rate_interval_ns) {
@@ -493,6 +497,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         *cfg->live_hist = NULL;
     engine_queue_close(&e);
     devstat_sample_all(&target->devices, dev_after);
+    ifr_sample(&ifr_after);
     if (old_slack >= 0) {
         (void)prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
         old_slack = -1;
@@ -517,6 +522,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.start_ns = start_ns;
     /* without memory for them the run simply has no device figures */
     (void)devstat_record(run, &target->devices, dev_before, dev_after);
+    ifr_record(run, &ifr_before, &ifr_after);
     *out = run;
     run = NULL;
     rc = e.error;

@@ -368,6 +368,8 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     if (!target->devices.resolved)
         devstat_resolve(target->path, &target->devices);
     struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
+    struct ifr_sample ifr_before, ifr_after;
+    ifr_sample(&ifr_before);
     devstat_sample_all(&target->devices, dev_before);
     pthread_mutex_lock(&gate.lock);
     gate.start_ns = now_ns();
@@ -383,6 +385,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
         if (jobs[j].started)
             pthread_join(jobs[j].thread, NULL);
     devstat_sample_all(&target->devices, dev_after);
+    ifr_sample(&ifr_after);
 
     /* the run's error: the job that failed first; else an interruption */
     int error = 0;
@@ -429,6 +432,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     info->start_ns = start_ns;
     collect(run, jobs, n, start_ns);
     (void)devstat_record(run, &target->devices, dev_before, dev_after);
+    ifr_record(run, &ifr_before, &ifr_after);
     *out = run;
     run = NULL;
     rc = error;

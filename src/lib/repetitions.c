@@ -22,6 +22,7 @@ static void summarise(const struct diskio_run *run, struct run_repetition *rep)
     rep->duration_ns = run->info.duration_ns;
     rep->start_ns = run->info.start_ns;
     rep->complete = run->info.complete;
+    rep->ifr = run->ifr;
     for (int part = 0; part < DISKIO_PART_COUNT; part++) {
         const struct diskio_hist *h = run->hist[part];
         struct part_summary *s = &rep->parts[part];

@@ -17,5 +17,5 @@ fi
 # shellcheck disable=SC2086
 $pyflakes "$top/python" "$top/tests/python" "$top/tests/scripts" "$top/tests/pg" \
     "$top"/scripts/*.in "$top/bench/compare-peers" "$top/bench/peers" "$top/bench/real-envs" \
-    "$top/bench/interval-cost" "$top/bench/rate-lag" || exit 1
+    "$top/bench/interval-cost" "$top/bench/rate-lag" "$top/bench/verdict-calibration" || exit 1
 echo "pyflakes: clean"

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Description: diskio-compare groups results into environments by label,
 matches runs by mode and parameters, treats repeated runs as repetitions,
-leaves out incomplete runs with a note, and renders the answer first."""
+leaves out incomplete runs with a note, leaves out disturbed repetitions
+(or calls the row disturbed, never slower or faster, when too few clean
+ones remain) and renders the answer first."""
 
+import datetime
 import json
 import os
 import unittest
@@ -46,7 +49,7 @@ class GroupingTest(unittest.TestCase):
             result("a", [run("fsync", 110)])])
         self.assertEqual([e.name for e in envs], ["a", "b"])
         key = ("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
-        self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
+        self.assertEqual([s.value for s in envs[0].samples[key]["mean"]], [100.0, 110.0])
 
     def test_unlabelled_result_is_named_after_its_directory(self):
         r = result(None, [run("fsync", 100)], path="/lab/db1/result.json")
@@ -68,7 +71,7 @@ class GroupingTest(unittest.TestCase):
              "latency": {"total": hist(900)}}]
         envs = compare.group_environments([result("a", [repeated])])
         key = ("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
-        self.assertEqual(envs[0].samples[key]["mean"], [100.0, 110.0])
+        self.assertEqual([s.value for s in envs[0].samples[key]["mean"]], [100.0, 110.0])
         self.assertEqual(len(envs[0].notes), 1)
         self.assertIn("runs[0].repetitions[2] (fsync) did not complete",
                       envs[0].notes[0])
@@ -82,17 +85,22 @@ class GroupingTest(unittest.TestCase):
             return result(label, [r])
         rows = compare.compare([repeated("a", [100, 101, 99, 100]),
                                 repeated("b", [200, 202, 198, 201])])["rows"]
-        self.assertEqual(rows[0].judgement.verdict, "slower")
+        # an interval, widened by the default between-invocation noise:
+        # one invocation a side cannot show a 2x change on its own
+        self.assertIsNotNone(rows[0].judgement.low)
+        self.assertEqual(rows[0].judgement.verdict, "inconclusive")
+        self.assertTrue(rows[0].judgement.notes)
         self.assertEqual(len(rows[0].base_values), 4)
 
 
 class CompareTest(unittest.TestCase):
     def comparison(self, **kw):
         return compare.compare([
-            result("a", [run("fsync", 100, sync=90), run("async", 5)]),
-            result("a", [run("fsync", 102, sync=92), run("async", 5.1)]),
-            result("b", [run("fsync", 200, sync=190), run("async", 5.05)]),
-            result("b", [run("fsync", 204, sync=193), run("async", 5.0)])], **kw)
+            result("a", [run("fsync", 100, sync=90), run("async", 5)], "/lab/a/1.json"),
+            result("a", [run("fsync", 102, sync=92), run("async", 5.1)], "/lab/a/2.json"),
+            result("b", [run("fsync", 200, sync=190), run("async", 5.05)], "/lab/b/1.json"),
+            result("b", [run("fsync", 204, sync=193), run("async", 5.0)], "/lab/b/2.json")],
+            **kw)
 
     def test_slower_disk_reads_slower_and_unchanged_mode_same(self):
         verdicts = {r.run[0]: r.judgement.verdict for r in self.comparison()["rows"]}
@@ -105,11 +113,11 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(fsync.judgement.verdict, "slower")
 
     def test_write_throughput_is_higher_better_per_block_size(self):
-        def both(label, fsync_mean):
+        def both(label, fsync_mean, path):
             return result(label, [run("fsync", fsync_mean),
-                                  run("fsync", fsync_mean * 4, bs=65536)])
-        rows = compare.compare([both("a", 100), both("a", 101),
-                                both("b", 200), both("b", 203)],
+                                  run("fsync", fsync_mean * 4, bs=65536)], path)
+        rows = compare.compare([both("a", 100, "/lab/a/1.json"), both("a", 101, "/lab/a/2.json"),
+                                both("b", 200, "/lab/b/1.json"), both("b", 203, "/lab/b/2.json")],
                                metrics=("write.mb_per_s",))["rows"]
         self.assertEqual([r.run[1] for r in rows], [8192, 65536])
         for row in rows:
@@ -263,6 +271,68 @@ class SuiteCompareTest(unittest.TestCase):
                       str(ctx.exception))
 
 
+def repeated(label, means, path, disturbed=(), start="2026-11-27T11:00:00.000Z",
+             every_s=1):
+    """A result of one invocation whose run's repetitions have these
+    means, start every_s apart from start, and the disturbed ones (their
+    indexes) say so as diskio writes it."""
+    r = run("fsync", sum(means) / len(means))
+    base = compare.noise.parse_start(start)
+    reps = []
+    for i, m in enumerate(means):
+        when = base + i * every_s
+        stamp = f"{datetime.datetime.fromtimestamp(when, datetime.timezone.utc):%Y-%m-%dT%H:%M:%S}.000Z"
+        why = [{"reason": "device_io", "figure": 0.58, "threshold": 0.5,
+                "unit": "share", "device": "vda",
+                "message": "58% of vda's I/O was not diskio's (threshold 50%)"}] \
+            if i in disturbed else []
+        reps.append({"complete": True, "ops": 50, "ops_per_s": 1e9 / m,
+                     "start_time": stamp, "disturbed": bool(why),
+                     "disturbances": why, "latency": {"total": hist(m)}})
+    r["repetitions"] = reps
+    r["disturbed"] = bool(disturbed)
+    r["disturbances"] = [dict(d, repetition=i + 1) for i, x in enumerate(reps)
+                         for d in x["disturbances"]]
+    return result(label, [r], path)
+
+
+class DisturbedCompareTest(unittest.TestCase):
+    def test_a_disturbed_side_is_reported_disturbed_not_slower(self):
+        c = compare.compare([
+            repeated("a", [100, 101, 99, 100, 100.5], "/lab/a.json", every_s=300),
+            repeated("b", [150, 151, 149, 150, 150.5], "/lab/b.json",
+                     disturbed=(0, 1, 2), every_s=300)])
+        row = c["rows"][0]
+        self.assertEqual((row.judgement.verdict, row.judgement.undisturbed_verdict),
+                         ("disturbed", "slower"))
+        text = compare_render.render_text(c)
+        first = text.splitlines()[0]
+        self.assertNotIn("slower in", first)
+        self.assertIn("disturbed in 1 (b: 58% of vda's I/O was not diskio's", first)
+        doc = json.loads(compare_render.render_json(c))
+        self.assertEqual(doc["comparisons"][0]["verdict"], "disturbed")
+        self.assertIn("b: 58% of vda's I/O", doc["comparisons"][0]["disturbed"])
+
+    def test_disturbed_repetitions_are_left_out_and_counted(self):
+        c = compare.compare([
+            repeated("a", [100, 101, 99, 100, 100.5], "/lab/a.json", every_s=300),
+            repeated("b", [150, 400, 149, 150, 150.5], "/lab/b.json",
+                     disturbed=(1,), every_s=300)])
+        row = c["rows"][0]
+        self.assertEqual(row.judgement.verdict, "slower")
+        self.assertEqual(row.judgement.left_out, {"other": 1})
+        self.assertIn("fsync 8 KiB mean: 1 disturbed repetition of b left out, "
+                      "4 undisturbed ones judged", compare_render.render_text(c))
+
+    def test_one_invocation_in_a_short_span_is_named_in_the_notes(self):
+        c = compare.compare([
+            repeated("a", [100, 101, 99, 100, 100.5], "/lab/a.json"),
+            repeated("b", [100.5, 99, 101, 100, 100.2], "/lab/b.json")])
+        text = compare_render.render_text(c)
+        self.assertIn("a: all 5 repetitions from one invocation within 4 s: widened "
+                      "by the default between-invocation noise", text)
+
+
 class RenderTest(unittest.TestCase):
     def setUp(self):
         self.c = CompareTest().comparison()
@@ -273,7 +343,7 @@ class RenderTest(unittest.TestCase):
 
     def test_json_is_versioned_and_carries_the_intervals(self):
         doc = json.loads(compare_render.render_json(self.c))
-        self.assertEqual((doc["schema"], doc["schema_version"]), ("diskio-compare", 1))
+        self.assertEqual((doc["schema"], doc["schema_version"]), ("diskio-compare", 2))
         fsync = [c for c in doc["comparisons"] if c["run"]["mode"] == "fsync"][0]
         self.assertEqual(fsync["verdict"], "slower")
         self.assertEqual(len(fsync["interval"]), 2)

@@ -40,7 +40,7 @@ class DetailsTest(unittest.TestCase):
                                        "1.94-2.06", "2/2", "slower"])
         self.assertIn("-- phase load", lines)
         self.assertNotIn("-- phase load.q1", lines)
-        self.assertIn("same within noise (1): async.mean_us", out)
+        self.assertIn("inconclusive or disturbed (1): async.mean_us", out)
         self.assertIn("consistent with, if this share of the phase (2): "
                       "fsync.mean_us 2.00× (50.0%)", out)
 

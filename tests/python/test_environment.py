@@ -34,6 +34,26 @@ class DirectoryTest(TempDirTest):
             self.write(f"env/{name}", text)
         return load_environment(os.path.join(self.dir, "env"))
 
+    def test_round_subdirectories_are_the_phases_samples(self):
+        self.write("env/result.json", json.dumps(fixture_result()))
+        for n, seconds in ((1, 10.0), (2, 12.0), (3, 11.0)):
+            self.write(f"env/pg{n}/phases.csv", f"load,{seconds}\n")
+        self.write("env/pg2/interference.csv",
+                   "phase,disturbed,reasons\nLOAD,true,other processes used 1.96 "
+                   "CPUs (threshold 1.00)\n")
+        env = load_environment(os.path.join(self.dir, "env"))
+        self.assertEqual(env.phases["load"], 11.0)    # the median
+        self.assertEqual([s.value for s in env.phase_rounds["load"]], [10.0, 12.0, 11.0])
+        self.assertEqual(env.phase_rounds["load"][1].disturbed,
+                         ("other processes used 1.96 CPUs (threshold 1.00)",))
+
+    def test_phases_at_the_top_and_in_rounds_are_refused(self):
+        self.write("env/pg1/phases.csv", "load,10\n")
+        with self.assertRaises(InputError) as ctx:
+            self.make(fixture_result())
+        self.assertIn("both in the directory and in round subdirectories",
+                      str(ctx.exception))
+
     def test_fixture_environment(self):
         env = load_environment(os.path.join(FIXTURES, "env-a"))
         self.assertEqual(env.name, "A")

@@ -209,7 +209,7 @@ class MessagesTest(TempDirs):
         self.assertEqual(status, 1)
         self.assertIn("diskio-pgphases: cannot write results to %s: wal.csv: "
                       "appeared during the run; left as it is; written: q_time.csv, "
-                      "settings.json, settings.csv\n" % self.out, err)
+                      "settings.json, settings.csv, interference.csv\n" % self.out, err)
         self.assertNotIn(".tmp", err)
         self.assertFalse(os.path.lexists(victim))
         self.assertEqual(sorted(os.listdir(self.out)),

@@ -104,8 +104,8 @@ class SummaryTest(unittest.TestCase):
                                     "async.mean_us": 5.1}))
         lines = text.splitlines()
         self.assertEqual(lines[0], "diskio-correlate: B vs A (baseline)")
-        self.assertIn("disks: slower: fsync.mean_us 1.51×; same within noise: "
-                      "1 of 2", text)
+        self.assertIn("disks: slower: fsync.mean_us 1.51×; same within ±min_change: "
+                      "0, inconclusive: 1 of 2", text)
         self.assertIn("  load: 1.30× slower; consistent with fsync.mean_us "
                       "1.51× (needs 59%).", lines)
         self.assertIn("  power: same (1.01×, within 5%); nothing to explain "

@@ -10,6 +10,7 @@ measured and the incomplete runs."""
 
 import unittest
 
+from diskio_analysis import noise
 from diskio_analysis.walmodel import latency_metric, wal_model
 from envlib import make_env
 
@@ -152,6 +153,49 @@ class PredictionTest(unittest.TestCase):
         low, high = p["trust"]["predicted_ratio_range"]
         self.assertTrue(low < p["predicted_ratio"] < high)
         self.assertIn("interval", p["trust"]["latency_noise"])
+
+    def test_the_phases_own_rounds_widen_the_predicted_range(self):
+        base = make_env("A", {"load": 10.0}, {"fdatasync.mean_us": [99.0, 100.0, 101.0]},
+                        {"load": ROW})
+        other = make_env("B", {"load": 12.0}, {"fdatasync.mean_us": [290.0, 300.0, 310.0]},
+                         {"load": ROW})
+        without = wal_model(base, [base, other], "fdatasync", [])
+        plain = without["predictions"][0]["phases"]["load"]["trust"]["predicted_ratio_range"]
+        base.phase_rounds["load"] = [noise.Sample(v, f"r{i}") for i, v in
+                                     enumerate((9.0, 10.0, 11.0))]
+        other.phase_rounds["load"] = [noise.Sample(v, f"r{i}") for i, v in
+                                      enumerate((11.0, 12.0, 13.0))]
+        p = wal_model(base, [base, other], "fdatasync", [])["predictions"][0]["phases"]["load"]
+        low, high = p["trust"]["predicted_ratio_range"]
+        self.assertTrue(low < plain[0] and plain[1] < high, (plain, low, high))
+        self.assertIsNotNone(p["trust"]["measured_ratio_interval"])
+
+    def test_rounds_that_disagree_more_than_the_predicted_change_are_inconclusive(self):
+        # the model predicts +10% (500 syncs x 200 us more of a 10 s phase
+        # is +1%: make it large), the rounds spread by far more
+        base = make_env("A", {"load": 10.0}, {"fdatasync.mean_us": [99.0, 100.0, 101.0]},
+                        {"load": ROW})
+        other = make_env("B", {"load": 12.0}, {"fdatasync.mean_us": [290.0, 300.0, 310.0]},
+                         {"load": ROW})
+        base.phase_rounds["load"] = [noise.Sample(v, f"a{i}") for i, v in
+                                     enumerate((5.0, 10.0, 20.0))]
+        other.phase_rounds["load"] = [noise.Sample(v, f"b{i}") for i, v in
+                                      enumerate((6.0, 12.0, 24.0))]
+        p = wal_model(base, [base, other], "fdatasync", [])["predictions"][0]["phases"]["load"]
+        self.assertIn("rounds disagree by", p["trust"]["inconclusive"])
+        self.assertIn("more than the predicted change +1%", p["trust"]["inconclusive"])
+
+    def test_disturbed_latencies_are_named_in_the_trust(self):
+        base = make_env("A", {"load": 10.0}, {}, {"load": ROW})
+        other = make_env("B", {"load": 12.0}, {}, {"load": ROW})
+        for env, values, bad in ((base, (99.0, 100.0, 101.0), ()),
+                                 (other, (290.0, 300.0, 310.0), (0, 1))):
+            for i, v in enumerate(values):
+                why = ("other processes used 1.96 CPUs (threshold 1.00)",) if i in bad else ()
+                env.add_metric("fdatasync.mean_us", v, f"{env.name}.json", repeat_of="diskio",
+                               meta=(f"{env.name}.json", 1000.0 + 300 * i, why))
+        p = wal_model(base, [base, other], "fdatasync", [])["predictions"][0]["phases"]["load"]
+        self.assertIn("B: other processes used 1.96 CPUs", p["trust"]["disturbed"])
 
     def test_a_model_whose_syncs_outlast_the_phase_says_it_is_implausible(self):
         # 500 syncs x 100 us = 0.05 s in a phase of 10 s: plausible

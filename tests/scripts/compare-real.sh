@@ -45,7 +45,11 @@ for metric in ("p50", "mean"):
         bad.append("five repetitions per label gave no interval")
     elif not fsync["interval"][0] <= fsync["ratio"] <= fsync["interval"][1]:
         bad.append("the ratio lies outside its own interval")
-if rows[("fsync", "p50")]["verdict"] != "faster":
+# a machine busy enough to disturb the disk's repetitions makes the
+# verdict "disturbed"; the numbers alone must still say faster
+p50 = rows[("fsync", "p50")]
+if p50["verdict"] != "faster" and not (p50["verdict"] == "disturbed"
+                                       and p50["undisturbed_verdict"] == "faster"):
     bad.append("fsync p50 on tmpfs is not called faster than on the disk")
 if rows[("fsync", "mean")]["verdict"] == "slower":
     bad.append("fsync mean on tmpfs is called slower than on the disk")
@@ -54,22 +58,32 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
-# the same environment against itself: an interval that holds 1 exactly
+# the same environment against itself: an interval that holds 1 exactly,
+# never a change (same where the interval shows it, else inconclusive or
+# disturbed)
 sed 's/"label": "disk"/"label": "again"/' "$work/disk-1.json" > "$work/again-1.json"
 sed 's/"label": "disk"/"label": "again"/' "$work/disk-2.json" > "$work/again-2.json"
 $compare "$work/disk-1.json" "$work/disk-2.json" "$work/again-1.json" "$work/again-2.json" \
     > "$work/self.txt" || fail "diskio-compare on identical results exited $?"
 head -n 1 "$work/self.txt"
-grep -q "^again vs disk (mean): same in 2 of 2$" "$work/self.txt" ||
-    fail "identical results are not called the same: $(head -n 1 "$work/self.txt")"
+first=$(head -n 1 "$work/self.txt")
+case $first in
+    "again vs disk (mean): same in "*" of 2") ;;
+    *) fail "identical results: $first" ;;
+esac
+case $first in
+    *"slower in"* | *"faster in"*) fail "identical results called a change: $first" ;;
+esac
 
 # every format gives the same verdicts
 for format in text markdown csv; do
     $compare --metrics p50 --format $format "$work"/disk-*.json "$work"/shm-*.json > "$work/out.$format" ||
         fail "--format $format exited $?"
 done
-grep -q "^shm vs disk (p50): faster in fsync" "$work/out.text" || fail "text summary: $(head -n 1 "$work/out.text")"
-grep -q "^shm,disk,fsync .*,p50,ns,.*,faster$" "$work/out.csv" || fail "csv row for fsync"
+grep -Eq "^shm vs disk \(p50\): (faster in fsync|.*disturbed in)" "$work/out.text" ||
+    fail "text summary: $(head -n 1 "$work/out.text")"
+grep -Eq "^shm,disk,fsync .*,p50,ns,.*,(faster|disturbed),[0-9]*," "$work/out.csv" ||
+    fail "csv row for fsync"
 grep -q "^| fsync " "$work/out.markdown" || fail "markdown table row for fsync"
 
 # bad input: one environment only, and a file that is not a result

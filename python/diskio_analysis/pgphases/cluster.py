@@ -424,6 +424,11 @@ class Cluster:
             return ""
         return "server log:\n" + "\n".join(text.splitlines()[-count:])
 
+    def postmaster_pid(self):
+        """The postmaster's PID: our own child, never read from a file in
+        the server user's directory."""
+        return self.server.pid if self.server is not None else None
+
     def query_server(self):
         out = self.psql(sql.script(sql.load("server_version_num"), sql.load("version")),
                         "version", capture=True).splitlines()

@@ -135,7 +135,7 @@ class Run:
 
     def write_results(self, complete):
         results.write(self.args.output, self.workload.tasks, self.workload.walrows,
-                      results.settings(self, complete))
+                      results.settings(self, complete), self.workload.ifrrows)
 
 
 def check_output(out):

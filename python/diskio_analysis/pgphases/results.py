@@ -16,11 +16,11 @@ import stat
 import tempfile
 
 from .. import __version__
-from . import PROG, progress
+from . import PROG, interference, progress
 from .safefiles import NotOwned, open_owned
 
 RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
-                "postgres.log"]
+                "interference.csv", "postgres.log"]
 QTIME_HEADER = ["task_name", "s_time", "e_time", "diff_time", "seconds"]
 WAL_HEADER = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
               "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
@@ -194,7 +194,7 @@ def put(path, data, mode=0o666):
             os.close(dfd)
 
 
-def write(out, tasks, walrows, record):
+def write(out, tasks, walrows, record, ifrrows=None):
     """Write the four result files into out (created if need be), each
     whole or not at all, each whatever happened to the others.  NotWritten
     says which could not be written, and why."""
@@ -205,6 +205,11 @@ def write(out, tasks, walrows, record):
         ("settings.json", json.dumps(record, indent=2, sort_keys=False) + "\n"),
         ("settings.csv", csv_text(["name", "value"], settings_rows(record))),
     ]
+    if ifrrows is not None:
+        # what else the machine did during each phase (interference.py)
+        files.append(("interference.csv", csv_text(
+            interference.HEADER,
+            [interference.csv_row(name, f) for name, f in ifrrows])))
     written, failed = [], []
     for name, text in files:
         try:

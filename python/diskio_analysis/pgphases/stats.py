@@ -62,5 +62,6 @@ def checkpoint_sync_files(log_file):
 
 
 def delta(before, after):
-    """A phase's counters: after - before, key by key."""
-    return {k: after[k] - before[k] for k in after}
+    """A phase's counters: after - before, key by key (the keys that
+    start with _ are not counters)."""
+    return {k: after[k] - before[k] for k in after if not k.startswith("_")}

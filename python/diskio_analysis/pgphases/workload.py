@@ -14,6 +14,7 @@ import time
 
 from ..errors import UsageError
 from . import RunError, progress, sql, stats
+from . import interference
 
 
 # The order of the 22 queries in each query stream: TPC-H specification
@@ -159,6 +160,8 @@ class Workload:
         self.cluster = None
         self.tasks = []          # q_time rows: (name, start_dt, end_dt, seconds)
         self.walrows = []        # (name, delta dict)
+        self.ifrrows = []        # (name, interference.figures dict)
+        self.devices = None      # the cluster's block devices
         self.next_rf1 = 0
         self.next_rf2 = 0
         self.sf = args.sf
@@ -183,11 +186,34 @@ class Workload:
         return self.cluster.psql(script, what, capture)
 
     def snapshot(self):
-        return stats.snapshot(self.cluster)
+        snap = stats.snapshot(self.cluster)
+        snap["_ifr"] = self.interference_snapshot()
+        return snap
+
+    def interference_snapshot(self):
+        """What else the machine did, counted now (interference.py)."""
+        cluster = self.cluster
+        data_dir = getattr(cluster, "data_dir", None)
+        if self.devices is None:
+            self.devices = interference.devices_of(data_dir) if data_dir else []
+        postmaster = None
+        pids = ()
+        try:
+            postmaster = cluster.postmaster_pid()
+            from .cluster import server_processes
+            pids = server_processes(data_dir, postmaster)
+        except (AttributeError, OSError, ValueError, TypeError):
+            pass
+        return interference.snapshot(pids, postmaster, self.devices)
 
     def add_wal(self, name, before, after):
         d = stats.delta(before, after)
         self.walrows.append((name, d))
+        if "_ifr" in before and "_ifr" in after:
+            f = interference.figures(before["_ifr"], after["_ifr"])
+            self.ifrrows.append((name, f))
+            if f["reasons"]:
+                progress("%s was disturbed: %s" % (name, "; ".join(f["reasons"])))
         return d
 
     def add_task(self, name, t0, t1, seconds=None):

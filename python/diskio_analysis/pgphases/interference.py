@@ -1,0 +1,197 @@
+# SPDX-License-Identifier: MIT
+"""What else the machine did during each phase, read as diskio reads it
+for its repetitions (src/lib/interference.c, with the same thresholds):
+other processes' CPU time (the CPUs' busy time from /proc/stat minus the
+server's processes' and this runner's own, with its psql children),
+steal, CPU and memory pressure (/proc/pressure, where the kernel has it),
+dirty and writeback pages when the phase began (/proc/meminfo), and the
+bytes the cluster's block devices (the data directory's, a loop device's
+backing disk too) read and wrote.  The server's own device I/O cannot be
+told from another program's here (its backends come and go), so the
+device figures are recorded, not judged.  A phase beyond a threshold is
+"disturbed"; interference.csv holds every phase's figures and reasons,
+and the progress line says it beside the phase's time."""
+
+import os
+
+# src/lib/interference.c's thresholds (doc/verdicts.md)
+OTHER_CPUS_SPARE = 0.3
+STEAL_SHARE_MAX = 0.05
+CPU_PRESSURE_MAX = 0.6
+MEMORY_PRESSURE_MAX = 0.01
+DIRTY_MIB_MAX = 256.0
+
+HEADER = ["phase", "wall_s", "other_cpus", "steal_share", "cpu_pressure",
+          "io_pressure", "memory_pressure", "dirty_mib", "device_read_mib",
+          "device_written_mib", "disturbed", "reasons"]
+PSI = ("cpu", "io", "memory")
+
+
+def read(path):
+    try:
+        with open(path, encoding="ascii", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def parse_stat(text):
+    """(busy ticks, steal ticks, cpus) of /proc/stat, or None."""
+    busy = steal = None
+    cpus = 0
+    for line in (text or "").splitlines():
+        if line.startswith("cpu "):
+            v = [int(x) for x in line.split()[1:9]]
+            if len(v) < 8:
+                return None
+            busy = v[0] + v[1] + v[2] + v[5] + v[6]
+            steal = v[7]
+        elif line.startswith("cpu") and line[3:4].isdigit():
+            cpus += 1
+    return None if busy is None or not cpus else (busy, steal, cpus)
+
+
+def parse_psi(text):
+    """The some line's total= (microseconds) of a pressure file, or None."""
+    for line in (text or "").splitlines():
+        if line.startswith("some "):
+            for field in line.split():
+                if field.startswith("total="):
+                    return int(field[6:])
+    return None
+
+
+def parse_meminfo(text):
+    """Dirty + Writeback in KiB, or None."""
+    found = {}
+    for line in (text or "").splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("Dirty", "Writeback"):
+            found[key] = int(rest.split()[0])
+    return found["Dirty"] + found["Writeback"] if len(found) == 2 else None
+
+
+def proc_cpu_ticks(pid, children=False):
+    """utime + stime (and cutime + cstime) of a process, in ticks."""
+    text = read(f"/proc/{pid}/stat")
+    if not text:
+        return 0
+    fields = text[text.rindex(")") + 2:].split()
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks
+
+
+def devices_of(path):
+    """The kernel names of the block devices under path: its filesystem's
+    disk (a partition counts as its disk) and, below a loop device, its
+    backing file's disk too."""
+    names = []
+    for _ in range(4):
+        try:
+            dev = os.stat(path).st_dev
+        except OSError:
+            break
+        sys = os.path.realpath(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+        if not os.path.isdir(sys):
+            break
+        if os.path.exists(os.path.join(sys, "partition")):
+            sys = os.path.dirname(sys)
+        name = os.path.basename(sys)
+        if name in names:
+            break
+        names.append(name)
+        backing = read(f"/sys/block/{name}/loop/backing_file")
+        if not backing:
+            break
+        path = backing.strip()
+    return names
+
+
+def device_sectors(names):
+    """{name: (read sectors, written sectors)} from /sys/block/NAME/stat."""
+    out = {}
+    for name in names:
+        v = (read(f"/sys/block/{name}/stat") or "").split()
+        if len(v) >= 7:
+            out[name] = (int(v[2]), int(v[6]))
+    return out
+
+
+def snapshot(server_pids=(), postmaster=None, devices=()):
+    """Every counter now.  server_pids: the server's live processes;
+    postmaster: its pid (its reaped children's time is in its cutime)."""
+    times = os.times()
+    own_s = times.user + times.system + times.children_user + \
+        times.children_system
+    hz = os.sysconf("SC_CLK_TCK")
+    server = sum(proc_cpu_ticks(pid, children=pid == postmaster)
+                 for pid in server_pids)
+    return {"elapsed": times.elapsed, "own_s": own_s + server / hz,
+            "stat": parse_stat(read("/proc/stat")), "hz": hz,
+            "psi": {k: parse_psi(read(f"/proc/pressure/{k}")) for k in PSI},
+            "dirty_kib": parse_meminfo(read("/proc/meminfo")),
+            "devices": device_sectors(devices)}
+
+
+def figures(before, after):
+    """The phase's figures and the reasons it was disturbed."""
+    wall = after["elapsed"] - before["elapsed"]
+    f = {"wall_s": wall, "other_cpus": None, "steal_share": None,
+         "cpu_pressure": None, "io_pressure": None, "memory_pressure": None,
+         "dirty_mib": None, "device_read_mib": None,
+         "device_written_mib": None, "reasons": []}
+    if wall <= 0:
+        return f
+    if before["stat"] and after["stat"]:
+        busy = (after["stat"][0] - before["stat"][0]) / after["hz"]
+        other = max(0.0, busy - (after["own_s"] - before["own_s"]))
+        f["other_cpus"] = other / wall
+        f["steal_share"] = (after["stat"][1] - before["stat"][1]) / \
+            after["hz"] / (wall * after["stat"][2])
+        spare = after["stat"][2] - OTHER_CPUS_SPARE if after["stat"][2] > 1 \
+            else 0.7
+        if f["other_cpus"] > spare:
+            f["reasons"].append(f"other processes used {f['other_cpus']:.2f} "
+                                f"CPUs (threshold {spare:.2f})")
+        if f["steal_share"] > STEAL_SHARE_MAX:
+            f["reasons"].append(f"the hypervisor stole "
+                                f"{f['steal_share']:.0%} of the CPU time "
+                                f"(threshold {STEAL_SHARE_MAX:.0%})")
+    for key in PSI:
+        b, a = before["psi"][key], after["psi"][key]
+        if b is not None and a is not None and a >= b:
+            f[f"{key}_pressure"] = min(1.0, (a - b) / 1e6 / wall)
+    if (f["cpu_pressure"] or 0) > CPU_PRESSURE_MAX:
+        f["reasons"].append(f"tasks waited for a CPU {f['cpu_pressure']:.0%} "
+                            f"of the time (threshold {CPU_PRESSURE_MAX:.0%})")
+    if (f["memory_pressure"] or 0) > MEMORY_PRESSURE_MAX:
+        f["reasons"].append(f"tasks stalled on memory "
+                            f"{f['memory_pressure']:.1%} of the time "
+                            f"(threshold {MEMORY_PRESSURE_MAX:.1%})")
+    if before["dirty_kib"] is not None:
+        f["dirty_mib"] = before["dirty_kib"] / 1024
+        if f["dirty_mib"] > DIRTY_MIB_MAX:
+            f["reasons"].append(f"{f['dirty_mib']:.0f} MiB of dirty pages "
+                                "waited for writeback (threshold "
+                                f"{DIRTY_MIB_MAX:.0f} MiB)")
+    common = [n for n in after["devices"] if n in before["devices"]]
+    if common:
+        f["device_read_mib"] = sum(after["devices"][n][0] - before["devices"][n][0]
+                                   for n in common) * 512 / 2 ** 20
+        f["device_written_mib"] = sum(after["devices"][n][1] -
+                                      before["devices"][n][1]
+                                      for n in common) * 512 / 2 ** 20
+    return f
+
+
+def csv_row(name, f):
+    def num(v, fmt):
+        return "" if v is None else fmt % v
+    return [name, num(f["wall_s"], "%.3f"), num(f["other_cpus"], "%.3f"),
+            num(f["steal_share"], "%.4f"), num(f["cpu_pressure"], "%.4f"),
+            num(f["io_pressure"], "%.4f"), num(f["memory_pressure"], "%.4f"),
+            num(f["dirty_mib"], "%.1f"), num(f["device_read_mib"], "%.1f"),
+            num(f["device_written_mib"], "%.1f"),
+            "true" if f["reasons"] else "false", "; ".join(f["reasons"])]

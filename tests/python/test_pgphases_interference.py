@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: MIT
+"""Description: diskio-pgphases reads what else the machine did during a
+phase from /proc text as the kernel writes it (recorded here), subtracts
+the server's and its own CPU time, flags a phase beyond diskio's
+thresholds as disturbed with the reason, and writes every phase's
+figures to interference.csv."""
+
+import unittest
+
+from diskio_analysis.pgphases import interference
+
+STAT = """cpu  45313 0 22447 85373 6847 0 1243 169 0 0
+cpu0 22677 0 9778 45658 2650 0 146 81 0 0
+cpu1 22636 0 12668 39714 4197 0 1097 87 0 0
+intr 1 2 3
+procs_running 3
+"""
+PSI = """some avg10=0.35 avg60=9.33 avg300=10.78 total=114434411
+full avg10=0.00 avg60=0.00 avg300=0.00 total=0
+"""
+MEMINFO = """MemTotal:        8039812 kB
+Dirty:              25552 kB
+Writeback:            116 kB
+"""
+
+
+def snap(elapsed, busy, steal=0, own=0.0, cpu_psi=0, dirty=0, devices=None):
+    return {"elapsed": elapsed, "own_s": own, "stat": (busy, steal, 2),
+            "hz": 100, "psi": {"cpu": cpu_psi, "io": 0, "memory": 0},
+            "dirty_kib": dirty, "devices": devices or {}}
+
+
+class ParseTest(unittest.TestCase):
+    def test_proc_files_as_the_kernel_writes_them(self):
+        self.assertEqual(interference.parse_stat(STAT),
+                         (45313 + 22447 + 1243, 169, 2))
+        self.assertEqual(interference.parse_psi(PSI), 114434411)
+        self.assertEqual(interference.parse_meminfo(MEMINFO), 25552 + 116)
+
+    def test_what_is_not_there_is_none(self):
+        self.assertIsNone(interference.parse_stat("intr 1\n"))
+        self.assertIsNone(interference.parse_psi(None))
+        self.assertIsNone(interference.parse_meminfo("Dirty: 1 kB\n"))
+
+
+class JudgeTest(unittest.TestCase):
+    def test_a_quiet_phase_is_not_disturbed(self):
+        f = interference.figures(snap(0, 0), snap(10, 300, own=2.5))
+        self.assertAlmostEqual(f["other_cpus"], 0.05)
+        self.assertEqual(f["reasons"], [])
+
+    def test_other_cpu_beyond_the_spare_cpus_is_a_reason(self):
+        # 2 CPUs busy for 10 s, of which the server and the runner 1 s
+        f = interference.figures(snap(0, 0), snap(10, 2000, own=1.0))
+        self.assertAlmostEqual(f["other_cpus"], 1.9)
+        self.assertEqual(f["reasons"], ["other processes used 1.90 CPUs (threshold 1.70)"])
+        row = interference.csv_row("PERF.POWER", f)
+        self.assertEqual(row[0], "PERF.POWER")
+        self.assertEqual(row[-2:], ["true", "other processes used 1.90 CPUs (threshold 1.70)"])
+        self.assertEqual(len(row), len(interference.HEADER))
+
+    def test_steal_pressure_and_dirty_pages_are_reasons(self):
+        f = interference.figures(snap(0, 0, dirty=512 * 1024),
+                                 snap(10, 100, steal=200, cpu_psi=7_000_000))
+        self.assertEqual(len(f["reasons"]), 3, f["reasons"])
+        self.assertIn("stole 10%", f["reasons"][0])
+        self.assertIn("waited for a CPU 70%", f["reasons"][1])
+        self.assertIn("512 MiB of dirty pages", f["reasons"][2])
+
+    def test_device_bytes_are_recorded_not_judged(self):
+        f = interference.figures(snap(0, 0, devices={"vda": (0, 0)}),
+                                 snap(10, 0, devices={"vda": (2048, 4096)}))
+        self.assertEqual((f["device_read_mib"], f["device_written_mib"]), (1.0, 2.0))
+        self.assertEqual(f["reasons"], [])
+
+
+if __name__ == "__main__":
+    unittest.main()
