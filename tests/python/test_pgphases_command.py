@@ -213,7 +213,8 @@ class MessagesTest(TempDirs):
         self.assertNotIn(".tmp", err)
         self.assertFalse(os.path.lexists(victim))
         self.assertEqual(sorted(os.listdir(self.out)),
-                         ["q_time.csv", "q_time.csv.tmp.%d" % os.getpid(),
+                         ["interference.csv", "q_time.csv",
+                          "q_time.csv.tmp.%d" % os.getpid(),
                           "settings.csv", "settings.json", "wal.csv"])
 
 
