@@ -868,8 +868,10 @@ int main(int argc, char **argv)
     release_target(target);
 
     const char *saved_in = NULL;
+    bool on_stdout = false; /* the result, in some format */
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT)) {
         write_stdout(result, DISKIO_FORMAT_TEXT);
+        on_stdout = true;
         if (is_suite)
             suite_print(&suite, stdout);
     }
@@ -888,9 +890,11 @@ int main(int argc, char **argv)
         } else if (saved == OUT_LOST) {
             fprintf(stderr, "diskio: the result is written to standard output instead\n");
             write_stdout(result, opt.format);
+            on_stdout = true;
         }
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
         write_stdout(result, opt.format);
+        on_stdout = true;
     }
     if (ivcsv.stream) {
         int written = diskio_result_write(result, DISKIO_FORMAT_INTERVALS, ivcsv.stream);
@@ -904,9 +908,16 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "diskio: --interval: the series is in the JSON result and the intervals CSV "
                 "only; give --output FILE.json or --interval-csv FILE to keep it\n");
-    if (!diskio_result_complete(result) && !opt.quiet)
-        fprintf(stderr, "diskio: the result is incomplete (%s)\n",
-                status >= 128 ? "interrupted" : stopped_by);
+    /* Where the partial result went, in one line; with --quiet too after a
+     * signal, which no other message reports (a failed run's error is
+     * already on standard error). */
+    if (!diskio_result_complete(result) && (!opt.quiet || status >= 128))
+        fprintf(stderr, "diskio: the result is incomplete (%s)%s%s%s\n",
+                status >= 128 ? "interrupted" : stopped_by,
+                saved_in ? "; what was measured is in " : "", saved_in ? saved_in : "",
+                saved_in     ? ""
+                : on_stdout ? "; what was measured is on standard output"
+                            : "; nothing was kept (--quiet without --output)");
     diskio_result_free(result);
     suite_free(&suite);
     return finish_stdout(status, saved_in);
