@@ -915,7 +915,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "diskio: the result is incomplete (%s)%s%s%s\n",
                 status >= 128 ? "interrupted" : stopped_by,
                 saved_in ? "; what was measured is in " : "", saved_in ? saved_in : "",
-                saved_in     ? ""
+                saved_in    ? ""
                 : on_stdout ? "; what was measured is on standard output"
                             : "; nothing was kept (--quiet without --output)");
     diskio_result_free(result);
