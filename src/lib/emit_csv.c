@@ -107,6 +107,7 @@ CONFIG_KEY(key_jobs, "%u", c->jobs ? c->jobs : 1u)
 CONFIG_KEY(key_shared_file, "%s", c->shared_file ? "true" : "false")
 CONFIG_KEY(key_cached, "%s", c->cached ? "true" : "false")
 CONFIG_KEY(key_verify, "%s", c->verify ? "true" : "false")
+CONFIG_KEY(key_write_back, "%u", c->write_back)
 CONFIG_KEY(key_direction, "%s", diskio_mode_is_read(c->mode) ? "read" : "write")
 CONFIG_KEY(key_file_size, "%" PRIu64, c->file_size)
 
@@ -167,6 +168,7 @@ static const struct {
     {"rate_ops_per_s", key_rate},
     {"cached", key_cached},
     {"verify", key_verify},
+    {"write_back", key_write_back},
     {"direction", key_direction},
     {"file_size", key_file_size},
     {"params", key_params},
