@@ -375,7 +375,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         if (!o->workload_option &&
             (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
              c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
-             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_WRITE_BACK))
+             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_JOBS ||
+             c == OPT_SHARED_FILE || c == OPT_WRITE_BACK))
             o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
         case 'm':

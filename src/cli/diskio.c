@@ -393,8 +393,9 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
 /* ---- suites (cli_suite.c) ---- */
 
 /* The command line's view of a suite's runs, for the checks made once
- * for the target: the largest file and block size, and whether a row
- * appends (its file is truncated). */
+ * for the target: the largest file and block size, whether a row
+ * appends (its file is truncated), and the most jobs a row writes a file
+ * each for (they need a directory). */
 static void suite_target_options(const struct suite *suite, struct cli_options *opt)
 {
     uint64_t file_size = 0, largest_bs = 0;
@@ -408,6 +409,10 @@ static void suite_target_options(const struct suite *suite, struct cli_options *
             largest_bs = row->block_sizes[0];
         if (row->pattern == DISKIO_PATTERN_APPEND || row->pattern == DISKIO_PATTERN_CREATE)
             opt->pattern = row->pattern;
+        if (!row->shared_file && row->jobs[0] > opt->jobs[0]) {
+            opt->jobs[0] = row->jobs[0];
+            opt->njobs = 1;
+        }
     }
     if (file_size)
         opt->file_size = file_size;
