@@ -70,9 +70,14 @@ grep -q "libdiskio.so.0: cannot open shared object file" "$tmp/page.txt" ||
 cp "$top_srcdir/examples/custom_timing.c" "$tmp/prog.c"
 mkdir "$tmp/run"
 cd "$tmp" || exit 99
-# cc is the compiler the tests were given
+# cc is the compiler the tests were given; a library built with
+# --enable-sanitizers needs their runtime in the program too
+ccline=$cc
+if nm -D "$libdir/libdiskio.so.0" 2>/dev/null | grep -q __asan_; then
+    ccline="$cc -fsanitize=address,undefined"
+fi
 run_recipe() { # what: the command line with "cc" first
-    eval "\"\$cc\"${1#cc}" > "$tmp/cc.log" 2>&1 || { cat "$tmp/cc.log"; return 1; }
+    eval "$ccline${1#cc}" > "$tmp/cc.log" 2>&1 || { cat "$tmp/cc.log"; return 1; }
 }
 
 # 1. the plain build runs only where the loader finds the library
