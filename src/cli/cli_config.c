@@ -27,6 +27,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_JOBS: return "--jobs";
     case DISKIO_FIELD_CACHED: return "--cached";
     case DISKIO_FIELD_VERIFY: return "--verify";
+    case DISKIO_FIELD_WRITE_BACK: return "--write-back";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";
@@ -55,6 +56,8 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
         cfg->cached = o->cached;
     if (diskio_mode_is_read(mode))
         cfg->verify = o->verify;
+    if (mode == DISKIO_MODE_READ || mode == DISKIO_MODE_DIRECT_READ)
+        cfg->write_back = o->write_back;
     cfg->seed = o->seed;
     cfg->rate_interval_ns = o->rate_interval_ns;
     cfg->interval_ns = o->interval_ns;
@@ -100,8 +103,10 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
 
     /* Whether an option given once applies to any mode in the list is the
      * command's own question (the library sees one mode at a time). */
-    bool has_queued = false, has_sync = false, has_read = false, has_buffered_read = false;
+    bool has_queued = false, has_sync = false, has_read = false, has_buffered_read = false,
+         has_sync_read = false;
     for (size_t i = 0; i < o->nmodes; i++) {
+        has_sync_read |= o->modes[i] == DISKIO_MODE_READ || o->modes[i] == DISKIO_MODE_DIRECT_READ;
         has_queued |= diskio_mode_is_queued(o->modes[i]);
         has_sync |= diskio_mode_syncs(o->modes[i]);
         has_read |= diskio_mode_is_read(o->modes[i]);
@@ -123,6 +128,10 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
         return cli_fail(err, size,
                         "--verify: checks what the read modes read; add one of --mode read, "
                         "direct-read, aio-read, uring-read");
+    if (o->write_back && !has_sync_read)
+        return cli_fail(err, size,
+                        "--write-back: writes back blocks that modes read and direct-read read; "
+                        "add one of them");
     if (o->verify && o->allow_device)
         return cli_fail(err, size,
                         "--verify: checks the data diskio filled its test file with; a block "

@@ -294,6 +294,7 @@ enum {
     OPT_SUITE_MAX_BS,
     OPT_CACHED,
     OPT_VERIFY,
+    OPT_WRITE_BACK,
 };
 
 static const struct option long_options[] = {
@@ -330,6 +331,7 @@ static const struct option long_options[] = {
     {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
     {"cached", no_argument, NULL, OPT_CACHED},
     {"verify", no_argument, NULL, OPT_VERIFY},
+    {"write-back", required_argument, NULL, OPT_WRITE_BACK},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -375,7 +377,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         if (!o->workload_option &&
             (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
              c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
-             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY))
+             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_JOBS ||
+             c == OPT_SHARED_FILE || c == OPT_WRITE_BACK))
             o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
         case 'm':
@@ -541,6 +544,14 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         case OPT_ALLOW_DEVICE: o->allow_device = true; break;
         case OPT_CACHED: o->cached = true; break;
         case OPT_VERIFY: o->verify = true; break;
+        case OPT_WRITE_BACK:
+            if (cli_parse_uint(optarg, 0, 100, &v) != 0)
+                return cli_fail(err, err_size,
+                                "--write-back: '%s' is not a whole percentage from 0 to 100 (100: "
+                                "every block read is written back, as bonnie++'s Rewrite)",
+                                optarg);
+            o->write_back = (unsigned)v;
+            break;
         case 'h': o->help = true; return 0;
         case 'V': o->version = true; return 0;
         case ':': return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
@@ -649,6 +660,9 @@ void cli_usage(FILE *out)
           "      --verify               read modes: check every block read against what\n"
           "                             the fill wrote (after its clock stopped); a\n"
           "                             mismatch fails the run\n"
+          "      --write-back PCT       read, direct-read: write PCT%% of the blocks read\n"
+          "                             back where they came from, in the op's time\n"
+          "                             (100: read-modify-write, bonnie++'s Rewrite)\n"
           "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
           "                             measure each from when it was due (corrects for\n"
           "                             coordinated omission; not for aio and uring)\n"

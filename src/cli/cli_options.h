@@ -66,6 +66,8 @@ struct cli_options {
     unsigned repeat;             /* each run this many times, interleaved (default 1) */
     unsigned jobs[CLI_MAX_JOBS]; /* --jobs: concurrent writers, a list sweeps */
     unsigned njobs;
+    /* --write-back PCT: modes read and direct-read write blocks back */
+    unsigned write_back;
     bool modes_explicit;
     bool format_given;
     bool quiet;

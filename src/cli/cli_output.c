@@ -78,11 +78,56 @@ static int open_unnamed(const char *path)
 #endif
 }
 
+/* The directory an output file goes in, created with its missing parents
+ * (mode 0777 less the umask) as mkdir -p does: the analysis commands
+ * create their output directories the same way (outputs.py), so a result
+ * can be written into a new directory by either.  A component that
+ * exists and is not a directory (or a symlink to one) is refused.  0, or
+ * -1 with a message naming the path given. */
+static int make_output_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return 0;
+    char *dir = strndup(path, (size_t)(slash - path));
+    if (!dir) {
+        fprintf(stderr, "diskio: out of memory\n");
+        return -1;
+    }
+    int rc = 0;
+    /* each prefix ending before a '/', then the whole directory */
+    for (char *p = dir + 1;; p++) {
+        if (*p != '/' && *p != '\0')
+            continue;
+        char saved = *p;
+        *p = '\0';
+        struct stat st;
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr,
+                    "diskio: cannot create %s: cannot create the directory %s: %s; check the "
+                    "path and the permissions of its parent\n",
+                    path, dir, strerror(errno));
+            rc = -1;
+        } else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr,
+                    "diskio: cannot create %s: %s is not a directory; give a file name in a "
+                    "directory\n",
+                    path, dir);
+            rc = -1;
+        }
+        *p = saved;
+        if (rc != 0 || saved == '\0')
+            break;
+    }
+    free(dir);
+    return rc;
+}
+
 int out_file_open(struct out_file *f, const char *path, bool force)
 {
     f->path = path;
     f->tmp_path = NULL;
-    if (!out_file_allowed(path, force))
+    if (!out_file_allowed(path, force) || make_output_dir(path) != 0)
         return -1;
     int unnamed = open_unnamed(path);
     if (unnamed >= 0) {

@@ -37,6 +37,17 @@ static const char *const row_forbidden[] = {
     "-V", "--version", "--suite",
 };
 
+/* The units a row can be shown in (the suite file's "unit" directive),
+ * each with the bytes it counts (0: operations). */
+static const struct {
+    const char *name;
+    double bytes;
+} units[] = {
+    [SUITE_UNIT_MB] = {"MB/s", 1e6},      [SUITE_UNIT_MIB] = {"MiB/s", 1048576.0},
+    [SUITE_UNIT_KIB] = {"KiB/s", 1024.0}, [SUITE_UNIT_B] = {"B/s", 1.0},
+    [SUITE_UNIT_IOPS] = {"IOPS", 0},
+};
+
 static bool is_file_path(const char *what)
 {
     size_t n = strlen(what);
@@ -207,6 +218,11 @@ static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int 
     if (row->opt.nsizes != 1)
         return cli_fail(err, size, "%s:%u: row '%s': give one --bs (a row is one run)", s->path,
                         row->line, row->label);
+    if (row->opt.njobs != 1)
+        return cli_fail(err, size,
+                        "%s:%u: row '%s': give one --jobs (a row is one run; write a row per "
+                        "count of jobs)",
+                        s->path, row->line, row->label);
 
     /* the command line's overrides, for short runs (make check) */
     if (top->suite_max_bs && row->opt.block_sizes[0] > top->suite_max_bs) {
@@ -238,6 +254,7 @@ static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, 
     char line[SUITE_LINE_MAX + 2];
     unsigned lineno = 0;
     bool have_runs = false, have_summary = false;
+    enum suite_unit unit = SUITE_UNIT_MB; /* of the rows that follow */
     size_t total = 0;
     while (fgets(line, sizeof(line), in)) {
         lineno++;
@@ -311,6 +328,16 @@ static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, 
                                  "'summary' takes 'best' (the best run) or 'mean' (mean and "
                                  "standard deviation)");
             have_summary = true;
+        } else if (strcmp(key, "unit") == 0) {
+            size_t u = 0;
+            while (n == 2 && u < sizeof(units) / sizeof(units[0]) &&
+                   strcmp(tokens[1], units[u].name) != 0)
+                u++;
+            if (n != 2 || u == sizeof(units) / sizeof(units[0]))
+                return line_fail(err, size, s->path, lineno, "%s",
+                                 "'unit' takes one of MB/s (10^6 bytes), MiB/s, KiB/s, B/s or "
+                                 "IOPS, for the rows that follow");
+            unit = (enum suite_unit)u;
         } else if (strcmp(key, "row") == 0) {
             if (n < 4)
                 return line_fail(err, size, s->path, lineno, "%s",
@@ -337,6 +364,7 @@ static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, 
             memset(row, 0, sizeof(*row));
             row->line = lineno;
             row->run = SIZE_MAX;
+            row->unit = unit;
             row->label = strdup(tokens[1]);
             row->column = strdup(tokens[2]);
             if (!row->label || !row->column)
@@ -345,7 +373,8 @@ static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, 
                 return -1;
         } else {
             return line_fail(err, size, s->path, lineno,
-                             "unknown keyword '%s' (accepted: suite, title, runs, summary, row)",
+                             "unknown keyword '%s' (accepted: suite, title, runs, summary, unit, "
+                             "row)",
                              key);
         }
     }
@@ -411,7 +440,13 @@ int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f)
     return 0;
 }
 
-/* One cell of the view: the row's figures summarised. */
+/* A repetition's figure in the row's unit. */
+static double figure_value(const struct suite_row *row, const struct suite_figure *f)
+{
+    return units[row->unit].bytes ? f->mb_per_s * 1e6 / units[row->unit].bytes : f->iops;
+}
+
+/* One cell of the view: the row's figures summarised, in its unit. */
 static void format_cell(const struct suite *s, const struct suite_row *row, char *out, size_t size)
 {
     if (row->note) {
@@ -419,16 +454,17 @@ static void format_cell(const struct suite *s, const struct suite_row *row, char
         return;
     }
     size_t n = 0;
-    double best_mb = -1, best_iops = 0, sum = 0, sum2 = 0;
+    double best = -1, best_iops = 0, sum = 0, sum2 = 0;
     for (size_t i = 0; i < row->nfigures; i++) {
         const struct suite_figure *f = &row->figures[i];
         if (!f->complete)
             continue;
+        double v = figure_value(row, f);
         n++;
-        sum += f->mb_per_s;
-        sum2 += f->mb_per_s * f->mb_per_s;
-        if (f->mb_per_s > best_mb) {
-            best_mb = f->mb_per_s;
+        sum += v;
+        sum2 += v * v;
+        if (v > best) {
+            best = v;
             best_iops = f->iops;
         }
     }
@@ -437,13 +473,26 @@ static void format_cell(const struct suite *s, const struct suite_row *row, char
         snprintf(out, size, row->nfigures ? "(incomplete)" : "(not run)");
         return;
     }
+    /* whole numbers for the small units, as bonnie++ and thput-fsys show them */
+    const int decimals =
+        row->unit == SUITE_UNIT_KIB || row->unit == SUITE_UNIT_B || row->unit == SUITE_UNIT_IOPS
+            ? 0
+            : 2;
+    const char *name = units[row->unit].name;
     if (s->summary == SUITE_BEST) {
-        snprintf(out, size, "%9.2f MB/s %9.0f IOPS", best_mb, best_iops);
+        if (row->unit == SUITE_UNIT_MB)
+            snprintf(out, size, "%9.2f MB/s %9.0f IOPS", best, best_iops);
+        else
+            snprintf(out, size, "%9.*f %s", decimals, best, name);
         return;
     }
     double mean = sum / (double)n;
     double var = n > 1 ? (sum2 - sum * mean) / (double)(n - 1) : 0.0;
-    snprintf(out, size, "%9.2f \302\261 %.2f MB/s", mean, var > 0 ? sqrt(var) : 0.0);
+    if (n == 1)
+        snprintf(out, size, "%9.*f %s", decimals, mean, name);
+    else
+        snprintf(out, size, "%9.*f \302\261 %.*f %s", decimals, mean, decimals,
+                 var > 0 ? sqrt(var) : 0.0, name);
 }
 
 /* Columns on a terminal: UTF-8 continuation bytes take none. */
@@ -488,11 +537,24 @@ void suite_print(const struct suite *s, FILE *out)
         if (!s->rows[r].left_out && display_width(s->rows[r].label) > width)
             width = display_width(s->rows[r].label);
 
-    fprintf(out, "\nsuite %s%s%s: %s of %u run%s per row\n", s->name, s->title ? ": " : "",
-            s->title ? s->title : "",
-            s->summary == SUITE_BEST ? "best (highest MB/s)"
-                                     : "mean MB/s \302\261 standard deviation",
-            s->runs, s->runs == 1 ? "" : "s");
+    /* the rows' unit, when they share one */
+    const char *unit = NULL;
+    for (size_t r = 0; r < s->nrows; r++)
+        if (!s->rows[r].left_out)
+            unit = !unit || strcmp(unit, units[s->rows[r].unit].name) == 0
+                       ? units[s->rows[r].unit].name
+                       : "";
+    fprintf(out, "\nsuite %s%s%s: ", s->name, s->title ? ": " : "", s->title ? s->title : "");
+    const bool one_unit = unit && *unit;
+    if (s->summary == SUITE_BEST)
+        fprintf(out, "best%s%s%s of %u run%s per row", one_unit ? " (highest " : "",
+                one_unit ? unit : "", one_unit ? ")" : "", s->runs, s->runs == 1 ? "" : "s");
+    else if (s->runs > 1)
+        fprintf(out, "mean %s%s\302\261 standard deviation of %u runs per row",
+                one_unit ? unit : "", one_unit ? " " : "", s->runs);
+    else
+        fprintf(out, "%s%s1 run per row", one_unit ? unit : "", one_unit ? " of " : "");
+    fputs(one_unit ? "\n" : ", each row in its unit\n", out);
     fprintf(out, "%*s", width, "");
     for (size_t c = 0; c < ncolumns; c++)
         print_padded(out, columns[c], widths[c]);

@@ -20,6 +20,16 @@ enum suite_summary {
     SUITE_BEST, /* the best run (highest MB/s), as CrystalDiskMark shows */
 };
 
+/* The unit a row's figure is shown in (the suite file's "unit"): as the
+ * tool the suite reproduces shows it. */
+enum suite_unit {
+    SUITE_UNIT_MB,   /* MB/s: 10^6 bytes per second (CrystalDiskMark, fio) */
+    SUITE_UNIT_MIB,  /* MiB/s: 2^20 bytes per second (hdparm's "MB/sec") */
+    SUITE_UNIT_KIB,  /* KiB/s: 2^10 bytes per second (bonnie++'s "K/sec") */
+    SUITE_UNIT_B,    /* B/s: bytes per second (thput-fsys) */
+    SUITE_UNIT_IOPS, /* operations per second (bonnie++'s seeks "/sec") */
+};
+
 /* One measured repetition of a row. */
 struct suite_figure {
     double mb_per_s; /* 10^6 bytes per second */
@@ -34,6 +44,7 @@ struct suite_row {
     char **argv; /* "diskio", the row's options, the target */
     int argc;
     struct cli_options opt; /* one mode, one block size */
+    enum suite_unit unit;   /* what the view shows */
     const char *note;       /* not run: why (static text) */
     bool left_out;          /* by --suite-max-bs: not shown in the view */
     char note_buf[160];

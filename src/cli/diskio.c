@@ -403,8 +403,9 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
 /* ---- suites (cli_suite.c) ---- */
 
 /* The command line's view of a suite's runs, for the checks made once
- * for the target: the largest file and block size, and whether a row
- * appends (its file is truncated). */
+ * for the target: the largest file and block size, whether a row
+ * appends (its file is truncated), and the most jobs a row writes a file
+ * each for (they need a directory). */
 static void suite_target_options(const struct suite *suite, struct cli_options *opt)
 {
     uint64_t file_size = 0, largest_bs = 0;
@@ -418,6 +419,10 @@ static void suite_target_options(const struct suite *suite, struct cli_options *
             largest_bs = row->block_sizes[0];
         if (row->pattern == DISKIO_PATTERN_APPEND || row->pattern == DISKIO_PATTERN_CREATE)
             opt->pattern = row->pattern;
+        if (!row->shared_file && row->jobs[0] > opt->jobs[0]) {
+            opt->jobs[0] = row->jobs[0];
+            opt->njobs = 1;
+        }
     }
     if (file_size)
         opt->file_size = file_size;
@@ -883,8 +888,10 @@ int main(int argc, char **argv)
     release_target(target);
 
     const char *saved_in = NULL;
+    bool on_stdout = false; /* the result, in some format */
     if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT)) {
         write_stdout(result, DISKIO_FORMAT_TEXT);
+        on_stdout = true;
         if (is_suite)
             suite_print(&suite, stdout);
     }
@@ -903,9 +910,11 @@ int main(int argc, char **argv)
         } else if (saved == OUT_LOST) {
             fprintf(stderr, "diskio: the result is written to standard output instead\n");
             write_stdout(result, opt.format);
+            on_stdout = true;
         }
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
         write_stdout(result, opt.format);
+        on_stdout = true;
     }
     if (ivcsv.stream) {
         int written = diskio_result_write(result, DISKIO_FORMAT_INTERVALS, ivcsv.stream);
@@ -919,9 +928,16 @@ int main(int argc, char **argv)
         fprintf(stderr,
                 "diskio: --interval: the series is in the JSON result and the intervals CSV "
                 "only; give --output FILE.json or --interval-csv FILE to keep it\n");
-    if (!diskio_result_complete(result) && !opt.quiet)
-        fprintf(stderr, "diskio: the result is incomplete (%s)\n",
-                status >= 128 ? "interrupted" : stopped_by);
+    /* Where the partial result went, in one line; with --quiet too after a
+     * signal, which no other message reports (a failed run's error is
+     * already on standard error). */
+    if (!diskio_result_complete(result) && (!opt.quiet || status >= 128))
+        fprintf(stderr, "diskio: the result is incomplete (%s)%s%s%s\n",
+                status >= 128 ? "interrupted" : stopped_by,
+                saved_in ? "; what was measured is in " : "", saved_in ? saved_in : "",
+                saved_in    ? ""
+                : on_stdout ? "; what was measured is on standard output"
+                            : "; nothing was kept (--quiet without --output)");
     diskio_result_free(result);
     suite_free(&suite);
     return finish_stdout(status, saved_in);

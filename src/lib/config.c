@@ -67,6 +67,9 @@ static const struct {
                                   "patterns do not apply to them"},
     [DISKIO_RULE_CACHED] = {DISKIO_FIELD_CACHED, "cached applies to mode read only"},
     [DISKIO_RULE_VERIFY] = {DISKIO_FIELD_VERIFY, "verify applies to the read modes only"},
+    [DISKIO_RULE_WRITE_BACK] = {DISKIO_FIELD_WRITE_BACK,
+                                "write-back is a percentage from 0 to 100, for modes read and "
+                                "direct-read, without verify"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -121,6 +124,12 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_CACHED;
     if (cfg->verify && !ops->reads)
         return DISKIO_RULE_VERIFY;
+    /* the synchronous read loops only (the queued ones have no slot to
+     * write from); a block written back no longer holds the fill */
+    if (cfg->write_back &&
+        (cfg->write_back > 100 || cfg->verify ||
+         (cfg->mode != DISKIO_MODE_READ && cfg->mode != DISKIO_MODE_DIRECT_READ)))
+        return DISKIO_RULE_WRITE_BACK;
     return DISKIO_RULE_OK;
 }
 

@@ -437,7 +437,13 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const double read_bytes_allowed =
         reads ? 2.0 * (double)f->bytes + readahead + (double)SHARED_SLACK_BYTES
               : SHARED_READ_SECTORS * 512.0;
-    const double write_bytes_allowed = reads ? (double)SHARED_SLACK_BYTES : bytes_allowed;
+    /* a read run that writes blocks back writes that share of its bytes,
+     * with a write's allowance for it */
+    const double written_back = reads ? (double)f->bytes * f->write_back / 100.0 : 0.0;
+    const double write_bytes_allowed =
+        reads ? 2.0 * (written_back + (f->write_back ? ops * (double)JOURNAL_BYTES_PER_OP : 0.0)) +
+                    (double)SHARED_SLACK_BYTES
+              : bytes_allowed;
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
         /* a volatile cache the syncs did not flush; O_DIRECT|O_DSYNC may
@@ -532,6 +538,7 @@ static void judge_run(struct diskio_run *run)
         .has_config = info->has_config,
         .sync_every = info->config.sync_every,
         .jobs = info->config.jobs,
+        .write_back = info->has_config ? info->config.write_back : 0,
         .ops = info->ops,
         .bytes = info->bytes,
         .dev = run->devices,

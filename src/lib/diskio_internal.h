@@ -51,6 +51,9 @@ struct devstat_facts {
     /* concurrent jobs: one flush can complete a sync of each of them
      * (group commit), so it may take as few as 1/jobs flushes per sync */
     unsigned jobs;
+    /* a read mode's write-back percentage (config.write_back): that share
+     * of the bytes read is written too */
+    unsigned write_back;
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
     uint64_t read_ahead;  /* the largest readahead window of the devices (bytes; 0: unknown) */

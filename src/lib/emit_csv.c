@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diskio_internal.h"
@@ -66,12 +67,142 @@ static void csv_device(FILE *out, const struct diskio_run *run)
     }
 }
 
+/*
+ * The key columns: what tells one run of a result from another, the same
+ * on every row of a run, in the CSV and the intervals CSV alike.  Every
+ * parameter by which two runs of one result can differ is one (the JSON's
+ * "parameters" and "params", and the suite row), so that no two rows of a
+ * CSV share all of them and their part (doc/result-schema.md, "CSV").
+ * Adding a parameter that tells runs apart adds a row here and nothing
+ * else.  Custom runs (no config) leave the config's columns empty.
+ */
+struct csv_run {
+    const struct diskio_result *res;
+    const struct diskio_run *run;
+    const struct diskio_suite_row *suite_row; /* NULL: not a suite's run */
+};
+
+static void key_label(FILE *out, const struct csv_run *k)
+{
+    csv_field(out, k->res->label);
+}
+static void key_mode(FILE *out, const struct csv_run *k)
+{
+    csv_field(out, k->run->info.name);
+}
+
+#define CONFIG_KEY(fn, ...)                                                                        \
+    static void fn(FILE *out, const struct csv_run *k)                                             \
+    {                                                                                              \
+        const struct diskio_config *c = &k->run->info.config;                                      \
+        if (k->run->info.has_config)                                                               \
+            fprintf(out, __VA_ARGS__);                                                             \
+    }
+CONFIG_KEY(key_block_size, "%" PRIu64, c->block_size)
+CONFIG_KEY(key_pattern, "%s", diskio_pattern_name(c->pattern))
+CONFIG_KEY(key_iodepth, "%u", c->iodepth)
+CONFIG_KEY(key_sync_every, "%u", c->sync_every)
+CONFIG_KEY(key_batch, "%u", c->batch ? c->batch : 1u)
+CONFIG_KEY(key_jobs, "%u", c->jobs ? c->jobs : 1u)
+CONFIG_KEY(key_shared_file, "%s", c->shared_file ? "true" : "false")
+CONFIG_KEY(key_cached, "%s", c->cached ? "true" : "false")
+CONFIG_KEY(key_verify, "%s", c->verify ? "true" : "false")
+CONFIG_KEY(key_write_back, "%u", c->write_back)
+CONFIG_KEY(key_direction, "%s", diskio_mode_is_read(c->mode) ? "read" : "write")
+CONFIG_KEY(key_file_size, "%" PRIu64, c->file_size)
+
+/* --rate: the requested ops per second; empty for back-to-back ops */
+static void key_rate(FILE *out, const struct csv_run *k)
+{
+    const struct diskio_config *c = &k->run->info.config;
+    if (k->run->info.has_config && c->rate_interval_ns)
+        fprintf(out, "%.10g", 1e9 / (double)c->rate_interval_ns);
+}
+
+/* a custom run's own parameters, "key=value, ..." as the analysis tools
+ * name them (diskio_run_set_param(3)) */
+static void key_params(FILE *out, const struct csv_run *k)
+{
+    const struct diskio_run *run = k->run;
+    if (run->nparams == 0)
+        return;
+    size_t len = 1;
+    for (size_t i = 0; i < run->nparams; i++)
+        len += strlen(run->params[i].key) + strlen(run->params[i].value) + 3;
+    char *text = malloc(len);
+    if (!text)
+        return; /* out of memory: the cell stays empty */
+    size_t at = 0;
+    for (size_t i = 0; i < run->nparams; i++)
+        at += (size_t)snprintf(text + at, len - at, "%s%s=%s", i ? ", " : "", run->params[i].key,
+                               run->params[i].value);
+    csv_field(out, text);
+    free(text);
+}
+
+static void key_suite_row(FILE *out, const struct csv_run *k)
+{
+    if (k->suite_row)
+        csv_field(out, k->suite_row->label);
+}
+
+static void key_suite_column(FILE *out, const struct csv_run *k)
+{
+    if (k->suite_row)
+        csv_field(out, k->suite_row->column);
+}
+
+static const struct {
+    const char *name;
+    void (*cell)(FILE *out, const struct csv_run *k);
+} csv_keys[] = {
+    {"label", key_label},
+    {"mode", key_mode},
+    {"block_size", key_block_size},
+    {"pattern", key_pattern},
+    {"iodepth", key_iodepth},
+    {"sync_every", key_sync_every},
+    {"batch", key_batch},
+    {"jobs", key_jobs},
+    {"shared_file", key_shared_file},
+    {"rate_ops_per_s", key_rate},
+    {"cached", key_cached},
+    {"verify", key_verify},
+    {"write_back", key_write_back},
+    {"direction", key_direction},
+    {"file_size", key_file_size},
+    {"params", key_params},
+    {"suite_row", key_suite_row},
+    {"suite_column", key_suite_column},
+};
+
+static void csv_key_header(FILE *out)
+{
+    for (size_t i = 0; i < sizeof(csv_keys) / sizeof(csv_keys[0]); i++)
+        fprintf(out, "%s%s", i ? "," : "", csv_keys[i].name);
+}
+
+/* The run's key cells, without a trailing comma. */
+static void csv_key_cells(FILE *out, const struct diskio_result *res, size_t r)
+{
+    struct csv_run k = {res, res->runs[r], NULL};
+    for (size_t i = 0; i < res->suite_nrows; i++)
+        if (res->suite_rows[i].run == r)
+            k.suite_row = &res->suite_rows[i];
+    for (size_t i = 0; i < sizeof(csv_keys) / sizeof(csv_keys[0]); i++) {
+        if (i)
+            fputc(',', out);
+        csv_keys[i].cell(out, &k);
+    }
+}
+
 static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
 
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
-    fputs("label,mode,block_size,pattern,iodepth,sync_every,part,complete,ops,duration_s,"
-          "ops_per_s,mb_per_s,count,min_ns,mean_ns,stddev_ns",
+    csv_key_header(out);
+    fputs(",part,complete,repetitions,ops,duration_s,ops_per_s,mb_per_s,count,min_ns,mean_ns,"
+          "stddev_ns",
           out);
     /* the summary's percentiles and the table's (diskio --percentiles) */
     double pcts[RESULT_PCTS_MAX];
@@ -90,17 +221,10 @@ int emit_csv(const struct diskio_result *res, FILE *out)
             const struct diskio_hist *h = run->hist[part];
             if (!h)
                 continue;
-            csv_field(out, res->label);
-            fputc(',', out);
-            csv_field(out, info->name);
-            if (info->has_config)
-                fprintf(out, ",%" PRIu64 ",%s,%u,%u", info->config.block_size,
-                        diskio_pattern_name(info->config.pattern), info->config.iodepth,
-                        info->config.sync_every);
-            else
-                fputs(",,,,", out);
-            fprintf(out, ",%s,%s,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
-                    part_names[part], info->complete ? "true" : "false", info->ops, seconds,
+            csv_key_cells(out, res, r);
+            fprintf(out, ",%s,%s,%zu,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
+                    part_names[part], info->complete ? "true" : "false",
+                    diskio_run_repetitions(run), info->ops, seconds,
                     seconds > 0 ? (double)info->ops / seconds : 0.0,
                     seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0, diskio_hist_count(h),
                     diskio_hist_min(h), diskio_hist_mean(h), diskio_hist_stddev(h));
@@ -131,25 +255,17 @@ int emit_csv(const struct diskio_result *res, FILE *out)
  * interval, latencies empty where no op completed in it. */
 int emit_intervals_csv(const struct diskio_result *res, FILE *out)
 {
-    fputs("label,mode,block_size,pattern,iodepth,sync_every,repetition,interval,start_s,"
-          "duration_s,ops,bytes,ops_per_s,mb_per_s,min_ns,mean_ns,p50_ns,p99_ns,max_ns\n",
+    csv_key_header(out);
+    fputs(",repetition,interval,start_s,duration_s,ops,bytes,ops_per_s,mb_per_s,min_ns,mean_ns,"
+          "p50_ns,p99_ns,max_ns\n",
           out);
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
-        const struct diskio_run_info *info = &run->info;
         size_t n = diskio_run_interval_count(run);
         for (size_t i = 0; i < n; i++) {
             const struct diskio_interval *iv = diskio_run_interval(run, i);
             double seconds = (double)iv->duration_ns / 1e9;
-            csv_field(out, res->label);
-            fputc(',', out);
-            csv_field(out, info->name);
-            if (info->has_config)
-                fprintf(out, ",%" PRIu64 ",%s,%u,%u", info->config.block_size,
-                        diskio_pattern_name(info->config.pattern), info->config.iodepth,
-                        info->config.sync_every);
-            else
-                fputs(",,,,", out);
+            csv_key_cells(out, res, r);
             fprintf(out, ",%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f", iv->repetition + 1,
                     i, (double)iv->start_ns / 1e9, seconds, iv->ops, iv->bytes,
                     seconds > 0 ? (double)iv->ops / seconds : 0.0,

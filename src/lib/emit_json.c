@@ -649,9 +649,9 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
                 c->shared_file ? "true" : "false");
         fputs(", \"open_flags\": ", out);
         json_string(out, run->open_flags_text);
-        fprintf(out, ", \"direction\": \"%s\", \"cached\": %s, \"verify\": %s}",
+        fprintf(out, ", \"direction\": \"%s\", \"cached\": %s, \"verify\": %s, \"write_back\": %u}",
                 diskio_mode_is_read(c->mode) ? "read" : "write", c->cached ? "true" : "false",
-                c->verify ? "true" : "false");
+                c->verify ? "true" : "false", c->write_back);
     } else {
         fputs("null", out);
     }

@@ -201,6 +201,9 @@ static void run_qualifier(const struct diskio_run *run, char *qual, size_t size)
         const char *pattern = diskio_pattern_name(c->pattern);
         if (c->pattern != DISKIO_PATTERN_SEQ && pattern && n < size)
             n += (size_t)snprintf(qual + n, size - n, " %s", pattern);
+        /* reads that write blocks back: "read wb100%" */
+        if (c->write_back && n < size)
+            n += (size_t)snprintf(qual + n, size - n, " wb%u%%", c->write_back);
         /* concurrent writers: "fdatasync ×4 jobs", "×4 jobs 1 file" */
         if (c->jobs > 1 && n < size)
             snprintf(qual + n, size - n, " \xc3\x97%u jobs%s", c->jobs,

@@ -26,10 +26,13 @@ uint64_t seed_state(uint64_t seed)
 }
 
 /* The target's own inode, reopened with the mode's flags (never by path
- * while /proc is there: see target_reopen()). */
-int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops)
+ * while /proc is there: see target_reopen()); read-write for a read mode
+ * that writes blocks back (cfg may be NULL: the mode's own flags). */
+int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
+                  const struct diskio_config *cfg)
 {
-    int fd = target_reopen(t, (ops->reads ? O_RDONLY : O_WRONLY) | ops->open_flags);
+    const int access = cfg && cfg->write_back ? O_RDWR : ops->reads ? O_RDONLY : O_WRONLY;
+    int fd = target_reopen(t, access | ops->open_flags);
     if (fd == -EINVAL && ops->direct)
         return -DISKIO_E_NO_DIRECT;
     return fd;
@@ -40,11 +43,18 @@ int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mod
     const struct mode_ops *ops = mode_ops_of(mode);
     if (!t || !ops)
         return -EINVAL;
-    int fd = open_for_mode(t, ops);
+    int fd = open_for_mode(t, ops, NULL);
     if (fd < 0)
         return fd;
     close(fd);
     return 0;
+}
+
+const char *open_flags_text(const struct mode_ops *ops, const struct diskio_config *cfg)
+{
+    if (cfg->write_back)
+        return ops->direct ? "O_RDWR|O_DIRECT" : "O_RDWR";
+    return ops->open_flags_text;
 }
 
 /*
@@ -316,6 +326,8 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
          * non-zero xorshift state */
         .rng = seed_state(cfg->seed),
         .fill_seed = cfg->seed,
+        .write_back = cfg->write_back,
+        .wb_rng = seed_state(cfg->seed ^ UINT64_C(0x5752495445424143)),
         .sync_every = cfg->sync_every,
         .rate_interval_ns = cfg->rate_interval_ns,
         .stop = cfg->stop ? cfg->stop : &never_stop,
@@ -351,11 +363,12 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         if (rc < 0)
             goto fail;
     }
-    /* what a write run writes is no longer the fill's */
-    if (!ops->reads)
+    /* what a write run writes (or a read run writes back) is no longer
+     * the fill's */
+    if (!ops->reads || cfg->write_back)
         target->fill_whole = false;
 
-    fd = open_for_mode(target, ops);
+    fd = open_for_mode(target, ops, cfg);
     if (fd < 0) {
         rc = fd;
         goto fail;
@@ -377,7 +390,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.config.progress = NULL;
     run->info.config.fill_progress = NULL;
     run->info.config.live_hist = NULL;
-    run->open_flags_text = ops->open_flags_text;
+    run->open_flags_text = open_flags_text(ops, cfg);
     /* the series' intervals are allocated now, outside the run's time */
     if (cfg->interval_ns &&
         (rc = series_new(cfg->interval_ns, cfg->runtime_ns, cfg->block_size, &run->series)) < 0)

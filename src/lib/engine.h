@@ -73,6 +73,10 @@ struct engine {
     volatile uint64_t *progress;
     /* uncached read, seq: drop the file's pages when the reads wrap */
     bool drop_on_wrap;
+    /* config.write_back: the percentage of reads whose block is written
+     * back, and the generator that picks them */
+    unsigned write_back;
+    uint64_t wb_rng;
     /* the seed the file's fill was made from (config.verify checks reads
      * against it): config.seed, or a job's own (engine_jobs.c) */
     uint64_t fill_seed;
@@ -175,7 +179,11 @@ void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 
 /* Shared by the one-job run (engine.c) and the jobs (engine_jobs.c). */
 uint64_t seed_state(uint64_t seed) DISKIO_HIDDEN;
-int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops) DISKIO_HIDDEN;
+int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
+                  const struct diskio_config *cfg) DISKIO_HIDDEN;
+/* The open flags a run shows in its result ("O_RDONLY", ...). */
+const char *open_flags_text(const struct mode_ops *ops,
+                            const struct diskio_config *cfg) DISKIO_HIDDEN;
 /* After e->fd was opened for the mode (untimed): the create pattern's
  * empty file made durable, mode read's access advice.  0 or -errno. */
 int engine_opened(struct engine *e, const struct mode_ops *ops) DISKIO_HIDDEN;

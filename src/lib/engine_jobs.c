@@ -220,9 +220,9 @@ static int job_prepare(struct job *job, unsigned j, const struct diskio_config *
         if (rc < 0)
             return rc;
     }
-    if (!ops->reads)
+    if (!ops->reads || cfg->write_back)
         t->fill_whole = false;
-    job->fd = open_for_mode(t, ops);
+    job->fd = open_for_mode(t, ops, cfg);
     if (job->fd < 0)
         return job->fd;
     if (empties && ftruncate(job->fd, 0) != 0)
@@ -241,6 +241,8 @@ static int job_prepare(struct job *job, unsigned j, const struct diskio_config *
      * place to start the sequential ones: job j at its share of the
      * file, so that the jobs do not write the same blocks in step */
     e->rng = seed_state(cfg->seed + j);
+    e->write_back = cfg->write_back;
+    e->wb_rng = seed_state((cfg->seed + j) ^ UINT64_C(0x5752495445424143));
     e->next_offset =
         cfg->shared_file && cfg->pattern == DISKIO_PATTERN_SEQ
             ? (uint64_t)((unsigned __int128)e->nblocks * j / cfg->jobs) * cfg->block_size
@@ -344,7 +346,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     /* the jobs' histograms are merged and freed inside the call: none is
      * published for a live display (config.live_hist stays NULL) */
     run->info.config.live_hist = NULL;
-    run->open_flags_text = ops->open_flags_text;
+    run->open_flags_text = open_flags_text(ops, cfg);
 
     unsigned started = 0;
     for (unsigned j = 0; j < n; j++) {

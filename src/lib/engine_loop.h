@@ -144,14 +144,24 @@ static DISKIO_ALWAYS_INLINE void trace_add(struct trace *t, uint64_t op, uint64_
         (void)trace_flush(t);
 }
 
+/* Whether this read's block is written back (config.write_back percent of
+ * them; 100: every one): the top 32 bits of the next random word scaled
+ * to [0, 100). */
+static DISKIO_ALWAYS_INLINE bool write_back_due(uint64_t *rng, unsigned percent)
+{
+    return ((rng_next(rng) >> 32) * 100 >> 32) < percent;
+}
+
 /* reading: the read modes' loop (pread, no stamps, no sync); verifying:
  * each block read is checked against the fill after the op's clock
- * stopped (config.verify). */
+ * stopped (config.verify); writing_back: a read's block is written back
+ * to where it came from, its stamp changed, inside the op's time
+ * (config.write_back). */
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
                                              int (*const sync_fn)(int), const bool reading,
                                              const enum diskio_pattern pattern, const bool tracing,
                                              const bool paced, const bool interval,
-                                             const bool verifying)
+                                             const bool verifying, const bool writing_back)
 {
     const int fd = e->fd;
     unsigned char *const pool = e->buf;
@@ -181,6 +191,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     struct series *const series = ph->series;
     struct diskio_hist *iv_hist = interval ? series->live : NULL;
     uint64_t iv_next_ns = interval ? series->next_ns : UINT64_MAX;
+    const unsigned write_back = e->write_back;
+    uint64_t wb_rng = e->wb_rng;
 
     while (op < limit) {
         if (DISKIO_UNLIKELY(*stop)) {
@@ -216,7 +228,18 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
         ssize_t written;
         int synced = 0;
         bool carried_sync = false;
-        if (reading) {
+        bool wrote_back = false;
+        if (reading && writing_back) {
+            start_ns = now_ns();
+            written = read_block(fd, buf, len, offset);
+            if ((uint64_t)written == len && write_back_due(&wb_rng, write_back)) {
+                stamp_block(buf, offset, op_base + op);
+                written = write_block(fd, buf, len, offset);
+                wrote_back = true;
+            }
+            end_ns = now_ns();
+            write_done_ns = end_ns;
+        } else if (reading) {
             start_ns = now_ns();
             written = read_block(fd, buf, len, offset);
             end_ns = now_ns();
@@ -238,7 +261,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
 
         if (DISKIO_UNLIKELY(written < 0 || synced < 0)) {
             e->error = written < 0 ? (int)written : synced;
-            e->error_during = written < 0 ? (reading ? "read" : "write") : "sync";
+            e->error_during = written < 0 ? (reading && !wrote_back ? "read" : "write") : "sync";
             e->error_op = op;
             break;
         }
@@ -299,6 +322,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             break;
     }
     offsets_store(e, &offsets);
+    e->wb_rng = wb_rng;
     ph->done = op;
     ph->max_lag_ns = max_lag_ns;
     ph->backlog_ops = backlog_ops;
@@ -345,7 +369,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct en
                                                      const enum diskio_pattern pattern,
                                                      const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false, false);
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false, false, false);
 }
 
 static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct engine_phase *ph,
@@ -353,26 +377,27 @@ static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct e
                                                       const enum diskio_pattern pattern,
                                                       const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, true, false);
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, true, false, false);
 }
 
-/* The synchronous modes' dispatch.  Pacing and verifying are rare: one
- * specialisation covers them (two: with a series and without), with the
- * pattern, tracing, pacing and verifying decided at run time outside the
- * timed region.  A run without a series gets the loop it had before
- * series existed. */
+/* The synchronous modes' dispatch.  Pacing, verifying and writing back
+ * are rare: one specialisation covers them (two: with a series and
+ * without), with the pattern, tracing, pacing, verifying and writing back
+ * decided at run time outside the timed region.  A run without a series
+ * gets the loop it had before series existed. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
                                                  int (*const sync_fn)(int), const bool reading)
 {
     const bool verifying = reading && e->cfg->verify;
-    if (ph->service != NULL || verifying) {
+    const bool writing_back = reading && e->write_back;
+    if (ph->service != NULL || verifying || writing_back) {
         const bool paced = ph->service != NULL;
         if (ph->series != NULL)
             engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, true,
-                        verifying);
+                        verifying, writing_back);
         else
             engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, false,
-                        verifying);
+                        verifying, writing_back);
         return;
     }
     if (ph->series != NULL)

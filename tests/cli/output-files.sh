@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Description: output and trace files: an existing output is never
-# overwritten without --force; an unwritable output directory is found
-# before measuring (exit 3, no test file made, the message naming the path
+# overwritten without --force; an output directory that cannot be made is
+# found before measuring (exit 3, no test file made, the message naming the path
 # given, never its temporary); results appear whole under
 # their name (no temporary left); the trace has one CSV row per op.
 # Against whoever else can write to the output directory: a symlink at
@@ -27,11 +27,12 @@ grep -q '"schema": "diskio-result"' "$t_scratch/r.json" && t_ok "replaced with a
     t_fail "output not replaced"
 
 start=$(date +%s)
-t_expect_status 3 "missing output directory found before the run" -- "$DISKIO" --runtime 30 \
-    --output "$t_scratch/no-such-dir/r.json" "$dir"
+echo "a file" > "$t_scratch/not-a-dir"
+t_expect_status 3 "an output directory that is a file found before the run" -- "$DISKIO" \
+    --runtime 30 --output "$t_scratch/not-a-dir/r.json" "$dir"
 [ $(( $(date +%s) - start )) -lt 10 ] && t_ok "refused before measuring" || t_fail "measured first"
-grep -q "no-such-dir" "$t_scratch/stderr" || t_fail "message does not name the path"
-grep -q "cannot create $t_scratch/no-such-dir/r.json: " "$t_scratch/stderr" &&
+grep -q "not-a-dir" "$t_scratch/stderr" || t_fail "message does not name the path"
+grep -q "cannot create $t_scratch/not-a-dir/r.json: " "$t_scratch/stderr" &&
     ! grep -q "\.tmp\." "$t_scratch/stderr" && t_ok "message names the path given, not a temporary" ||
     t_fail "message: $(cat "$t_scratch/stderr")"
 t_expect_empty_dir "$dir" "no test file after output refusal"

@@ -569,6 +569,33 @@ static void t_expect_rule(const struct diskio_config *cfg, enum diskio_config_ru
     ck_assert_int_eq(v.field, field);
 }
 
+/* write_back: a percentage, for the synchronous read modes, not with verify */
+START_TEST(test_config_rules_of_write_back)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_READ);
+    cfg.write_back = 100;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.mode = DISKIO_MODE_DIRECT_READ;
+    cfg.write_back = 10;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.write_back = 101;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    cfg.write_back = 50;
+    cfg.verify = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    t_config(&cfg, DISKIO_MODE_AIO_READ);
+    cfg.write_back = 50;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.write_back = 50;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    ck_assert_str_eq(diskio_config_problem(&cfg),
+                     "write-back is a percentage from 0 to 100, for modes read and direct-read, "
+                     "without verify");
+}
+END_TEST
+
 START_TEST(test_config_rules_of_the_read_modes)
 {
     struct diskio_config cfg;
@@ -721,6 +748,7 @@ int main(void)
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
+    tcase_add_test(tc, test_config_rules_of_write_back);
     tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, 4);
     tcase_add_loop_test(tc, test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size,
                         0, 2);

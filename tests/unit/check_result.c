@@ -147,6 +147,41 @@ START_TEST(test_csv_has_a_row_per_measured_part)
 }
 END_TEST
 
+/* Two custom runs of one name that differ only in their own parameters
+ * (diskio_run_set_param) differ in the CSV's params column. */
+START_TEST(test_csv_tells_custom_runs_apart_by_their_params)
+{
+    char *dir = t_mkdtemp("csvparams");
+    struct diskio_result *res;
+    ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
+    static const char *const devices[] = {"sda", "sdb"};
+    for (size_t i = 0; i < 2; i++) {
+        struct diskio_run *run;
+        ck_assert_int_eq(diskio_run_new("my-op", &run), 0);
+        ck_assert_int_eq(diskio_run_set_param(run, "dev", devices[i]), 0);
+        ck_assert_int_eq(diskio_run_set_param(run, "bs", "8k"), 0);
+        diskio_hist_record(diskio_run_hist(run, DISKIO_PART_TOTAL), 1000);
+        diskio_run_finish(run, 1000000u, 8192);
+        ck_assert_int_eq(diskio_result_add_run(res, run), 0);
+    }
+    char *path = t_write(res, DISKIO_FORMAT_CSV, dir, "r.csv");
+    FILE *f = fopen(path, "r");
+    char line[2048];
+    ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+    ck_assert_ptr_nonnull(strstr(line, ",params,"));
+    ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+    ck_assert_ptr_nonnull(strstr(line, ",\"dev=sda, bs=8k\","));
+    ck_assert_ptr_nonnull(fgets(line, sizeof(line), f));
+    ck_assert_ptr_nonnull(strstr(line, ",\"dev=sdb, bs=8k\","));
+    ck_assert_ptr_null(fgets(line, sizeof(line), f));
+    fclose(f);
+    unlink(path);
+    free(path);
+    diskio_result_free(res);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
 START_TEST(test_text_table_names_every_run_and_part)
 {
     char *dir = t_mkdtemp("text");
@@ -646,6 +681,7 @@ int main(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_json_parses_and_has_schema_fields);
     tcase_add_test(tc, test_csv_has_a_row_per_measured_part);
+    tcase_add_test(tc, test_csv_tells_custom_runs_apart_by_their_params);
     tcase_add_test(tc, test_text_table_names_every_run_and_part);
     tcase_add_test(tc, test_incomplete_run_marks_the_result);
     tcase_add_test(tc, test_table_percentiles_and_unit_are_chosen);
