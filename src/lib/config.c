@@ -67,6 +67,9 @@ static const struct {
                                   "patterns do not apply to them"},
     [DISKIO_RULE_CACHED] = {DISKIO_FIELD_CACHED, "cached applies to mode read only"},
     [DISKIO_RULE_VERIFY] = {DISKIO_FIELD_VERIFY, "verify applies to the read modes only"},
+    [DISKIO_RULE_OP_HOOK] = {DISKIO_FIELD_OP_HOOK,
+                             "an op hook applies to the synchronous write modes (not aio, "
+                             "uring or the read modes) with one job"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -121,6 +124,9 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_CACHED;
     if (cfg->verify && !ops->reads)
         return DISKIO_RULE_VERIFY;
+    /* the hook runs between one op and the next of one op stream */
+    if (cfg->op_hook && (ops->reads || ops->queued || cfg->jobs > 1))
+        return DISKIO_RULE_OP_HOOK;
     return DISKIO_RULE_OK;
 }
 
