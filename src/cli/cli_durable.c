@@ -106,7 +106,7 @@ int cli_durable_check(const struct cli_options *o, bool *verify_only, char *err,
 
 /* ---- the connection ---- */
 
-int cli_durable_dial(const char *hostport, const char *option, int *out)
+int cli_durable_dial(const char *hostport, const char *option, int *fd)
 {
     char host[256], port[8];
     if (durable_split_hostport(hostport, host, sizeof(host), port, sizeof(port), false) != 0) {
@@ -123,33 +123,31 @@ int cli_durable_dial(const char *hostport, const char *option, int *out)
         return EXIT_TARGET;
     }
     int err = ECONNREFUSED;
-    int fd = -1;
-    for (struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-        if (fd < 0) {
+    int s = -1;
+    for (struct addrinfo *a = ai; a && s < 0; a = a->ai_next) {
+        s = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+        if (s < 0) {
             err = errno;
             continue;
         }
         /* a connect that gets no answer gives up after 10 s, not the
          * kernel's two minutes */
-        if (connect(fd, a->ai_addr, a->ai_addrlen) != 0 && errno == EINPROGRESS) {
-            struct pollfd p = {.fd = fd, .events = POLLOUT};
-            int soerr = ETIMEDOUT;
-            socklen_t len = sizeof(soerr);
-            if (poll(&p, 1, 10000) == 1)
-                (void)getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
-            errno = soerr;
-        } else if (errno == 0 || errno == EISCONN) {
-            errno = 0;
+        int cerr = connect(s, a->ai_addr, a->ai_addrlen) == 0 ? 0 : errno;
+        if (cerr == EINPROGRESS) {
+            struct pollfd p = {.fd = s, .events = POLLOUT};
+            socklen_t len = sizeof(cerr);
+            cerr = ETIMEDOUT;
+            if (poll(&p, 1, 10000) == 1 && getsockopt(s, SOL_SOCKET, SO_ERROR, &cerr, &len) != 0)
+                cerr = errno;
         }
-        if (errno != 0) {
-            err = errno;
-            close(fd);
-            fd = -1;
+        if (cerr != 0) {
+            err = cerr;
+            close(s);
+            s = -1;
         }
     }
     freeaddrinfo(ai);
-    if (fd < 0) {
+    if (s < 0) {
         fprintf(stderr,
                 "diskio: %s %s: cannot connect to the listener: %s; start it there first "
                 "(diskio-durable listen --port %s ...) and check that this machine may reach "
@@ -159,14 +157,14 @@ int cli_durable_dial(const char *hostport, const char *option, int *out)
     }
     /* blocking from here on: every reply is awaited 30 s at most, and an
      * acknowledgement goes out at once (no Nagle delay) */
-    int flags = fcntl(fd, F_GETFL);
+    int flags = fcntl(s, F_GETFL);
     if (flags >= 0)
-        (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+        (void)fcntl(s, F_SETFL, flags & ~O_NONBLOCK);
     struct timeval tv = {.tv_sec = 30};
-    (void)setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    (void)setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
     int one = 1;
-    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-    *out = fd;
+    (void)setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    *fd = s;
     return EXIT_OK;
 }
 
@@ -338,7 +336,9 @@ static int durable_begin(struct cli_durable *d, const struct cli_options *o,
     int rc = cli_durable_send(d->fd, line, (size_t)len);
     if (rc == 0)
         rc = cli_durable_line(d->fd, &in, &reply);
-    if (rc < 0) {
+    if (rc == 0 && !reply)
+        rc = -EPROTO;
+    if (rc != 0 || !reply) {
         fprintf(stderr, "diskio: --durability %s: the listener did not answer: %s\n", d->listener,
                 rc == -EPROTO ? "its reply is not a protocol line" : strerror(-rc));
         return EXIT_TARGET;

@@ -190,7 +190,7 @@ static int check_file(int fd, const struct durable_run *run, const struct listen
                       struct counts *c)
 {
     const uint64_t len = L->record_bytes;
-    unsigned char *buf = malloc(len);
+    unsigned char *buf = len ? malloc(len) : NULL;
     if (!buf)
         return -ENOMEM;
     for (uint64_t b = 0; b < L->nblocks; b++) {
@@ -311,6 +311,7 @@ int cli_durable_verify(const struct cli_options *o)
     struct listened L = {.record_bytes = 0};
     int status = ask_listener(o, run_id, &L);
     if (status != EXIT_OK) {
+        free(L.blocks);
         close(fd);
         return status;
     }

@@ -50,7 +50,7 @@ enum {
 #define QUERY_SEND_TIMEOUT_S 10
 /* acknowledgement lines taken from one run per round, before they are
  * written and synced: the batch of one fdatasync */
-#define RUN_BATCH_BYTES (64 * 1024)
+#define RUN_BATCH_BYTES ((size_t)64 * 1024)
 
 struct listener {
     int dir_fd;
@@ -68,14 +68,14 @@ struct conn {
     int fd;
     struct durable_in in;
     uint64_t opened_ns;
-    char peer[64];
     /* CONN_RUN */
-    int file_fd;
-    char run_id[DURABLE_RUN_ID_MAX + 1];
     uint64_t record_bytes, file_bytes;
     uint64_t last_seq, acks;
-    bool ended, closed; /* END seen; the peer closed (or broke the protocol) */
     size_t out_used;
+    int file_fd;
+    char peer[64];
+    char run_id[DURABLE_RUN_ID_MAX + 1];
+    bool ended, closed; /* END seen; the peer closed (or broke the protocol) */
     char out[RUN_BATCH_BYTES + DURABLE_LINE_MAX];
 };
 
@@ -761,14 +761,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "Try 'diskio-durable --help' for more information.\n");
         return EXIT_USAGE;
     }
-    l.dir_fd = open(l.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (l.dir_fd < 0) {
+    const int dir_fd = open(l.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir_fd < 0) {
         fprintf(stderr, "diskio-durable: --dir %s: %s; give an existing directory\n", l.dir,
                 strerror(errno));
         return EXIT_SETUP;
     }
+    l.dir_fd = dir_fd;
     if (faccessat(l.dir_fd, ".", W_OK, AT_EACCESS) != 0) {
         fprintf(stderr, "diskio-durable: --dir %s is not writable: %s\n", l.dir, strerror(errno));
+        close(l.dir_fd);
         return EXIT_SETUP;
     }
     install_signals();

@@ -180,7 +180,8 @@ enum { S_SEQ = 0, S_OFFSET = 8, S_TAG = 16, S_INDEX = 20 };
 uint32_t durable_record_make(unsigned char *buf, uint64_t len, uint64_t offset, uint64_t seq,
                              const struct durable_run *run)
 {
-    memcpy(buf + H_MAGIC, DURABLE_MAGIC, 8);
+    static const char magic[8] = DURABLE_MAGIC; /* no NUL on disk */
+    memcpy(buf + H_MAGIC, magic, sizeof(magic));
     put16(buf + H_VERSION, DURABLE_FORMAT_VERSION);
     put16(buf + H_HEADER_BYTES, DURABLE_HEADER_BYTES);
     put32(buf + H_LENGTH, (uint32_t)len);

@@ -162,6 +162,6 @@ int durable_split_hostport(const char *text, char *host, size_t host_size, char 
         return -1;
     memcpy(host, h, hlen);
     host[hlen] = '\0';
-    strcpy(port, p);
+    memcpy(port, p, strlen(p) + 1);
     return 0;
 }

@@ -45,19 +45,25 @@ d_need_fuse() {
 
 # d_listen RUNID...: a listener on 127.0.0.1, any free port (d_port),
 # recording in $d_acks, expecting the run ids given.
+# Its output goes to $d_log ($t_scratch/listener.log for the first, a
+# file of its own for each later one).
+d_nlisteners=0
 d_listen() {
     mkdir -p "$d_acks"
+    d_log=$t_scratch/listener.log
+    [ "$d_nlisteners" -gt 0 ] && d_log=$t_scratch/listener-$d_nlisteners.log
+    d_nlisteners=$((d_nlisteners + 1))
     set -- $(for id in "$@"; do printf -- '--expect %s ' "$id"; done)
-    "$DISKIO_DURABLE" listen --dir "$d_acks" --port 0 "$@" >"$t_scratch/listener.log" 2>&1 &
+    "$DISKIO_DURABLE" listen --dir "$d_acks" --port 0 "$@" >"$d_log" 2>&1 &
     d_lpid=$!
     d_port=""
     for _ in $(seq 100); do
         d_port=$(sed -n 's/^diskio-durable: listening on 127\.0\.0\.1 port \([0-9]*\);.*/\1/p' \
-            "$t_scratch/listener.log")
+            "$d_log" 2>/dev/null)
         [ -n "$d_port" ] && break
         sleep 0.05
     done
-    [ -n "$d_port" ] || { t_fail "the listener did not start: $(cat "$t_scratch/listener.log")"; t_done; }
+    [ -n "$d_port" ] || { t_fail "the listener did not start: $(cat "$d_log")"; t_done; }
     d_listener="127.0.0.1:$d_port"
 }
 
