@@ -94,9 +94,9 @@ static uint64_t mono_ns(void)
 static void usage(FILE *out)
 {
     fputs("Usage: diskio-durable listen --dir DIR --port PORT --expect RUNID [OPTION]...\n"
-          "Record the acknowledgements of diskio --durability runs, durably, and answer\n"
-          "diskio --verify-durability after the power cut.  Run it on a machine other\n"
-          "than the one whose power is cut.\n"
+          "Record, durably, the acknowledgements of diskio's durability runs, and tell\n"
+          "diskio's check after the power cut what they were.  Run it on a machine\n"
+          "other than the one whose power is cut.\n"
           "\n"
           "  -d, --dir DIR         where the acknowledgements are kept: one RUNID.acks\n"
           "                        per run, created there (nothing is written elsewhere)\n"
