@@ -52,7 +52,7 @@ accepted() {
     "$top_builddir/diskio" "$@" "$scratch" 2>&1 | sed -n 's/.*(accepted: \(.*\))$/\1/p' | tr -d ','
 }
 
-for cmd in diskio diskio-compare diskio-correlate diskio-plot diskio-pgphases diskio-fleet; do
+for cmd in diskio diskio-durable diskio-compare diskio-correlate diskio-plot diskio-pgphases diskio-fleet; do
     spec=$(complete -p "$cmd" 2>/dev/null)
     case $spec in
     *"-F _diskio_complete $cmd") ok "complete -p $cmd" ;;
@@ -82,6 +82,10 @@ expect "diskio-correlate --wal" "--wal-sync-method" "$(t_complete diskio-correla
 expect "diskio-pgphases --sh" "--shared-buffers" "$(t_complete diskio-pgphases --sh)"
 expect "diskio -p r" "rand" "$(t_complete diskio -p r)"
 expect "diskio --count takes a number: nothing offered" "" "$(t_complete diskio --count '')"
+expect "diskio --run-id takes an id: nothing offered" "" "$(t_complete diskio --run-id '')"
+expect "diskio-durable: its one command" "listen" "$(t_complete diskio-durable l)"
+expect "diskio-durable listen --expect takes a run id: nothing offered" "" \
+    "$(t_complete diskio-durable listen --expect '')"
 
 expect "diskio-plot --format: the choices of its --help" "png svg" \
     "$(t_complete diskio-plot --format '')"
@@ -106,6 +110,8 @@ expect "diskio-correlate's ENVDIRs: directories only" "$scratch/subdir" \
 expect "diskio-pgphases --output: a directory" "$scratch/subdir" \
     "$(t_complete diskio-pgphases --output "$scratch/s")"
 expect "diskio -o: a file" "$scratch/result.json" "$(t_complete diskio -o "$scratch/r")"
+expect "diskio-durable listen --dir: a directory" "$scratch/subdir" \
+    "$(t_complete diskio-durable listen --dir "$scratch/")"
 
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 exit 0

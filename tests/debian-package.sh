@@ -105,6 +105,7 @@ has libdiskio-dev "$libdir/libdiskio\\.so" "the link-time libdiskio.so"
 has libdiskio-dev "$libdir/libdiskio\\.a" "the static library"
 has libdiskio-dev "$libdir/pkgconfig/libdiskio\\.pc" "libdiskio.pc"
 has diskio "usr/bin/diskio" "the command"
+has diskio "usr/bin/diskio-durable" "the durability listener"
 has diskio "$libdir/diskio/libdiskio-delay\\.so" "the delay module in its private directory"
 for cmd in diskio-compare diskio-correlate diskio-plot diskio-pgphases; do
     has python3-diskio-analysis "usr/bin/$cmd" "$cmd"
@@ -136,7 +137,7 @@ else
 fi
 
 # the bash completion of every command, where bash-completion looks
-for cmd in diskio diskio-compare diskio-correlate diskio-plot diskio-pgphases; do
+for cmd in diskio diskio-durable diskio-compare diskio-correlate diskio-plot diskio-pgphases; do
     has diskio "usr/share/bash-completion/completions/$cmd" "the completion of $cmd"
 done
 
@@ -197,6 +198,12 @@ if out=$(LD_LIBRARY_PATH="$root/$libdir" "$root/usr/bin/diskio" --version) &&
     ok "the packaged diskio reports $out"
 else
     fail "the packaged diskio --version says '$out', want 'diskio $version'"
+fi
+if out=$(LD_LIBRARY_PATH="$root/$libdir" "$root/usr/bin/diskio-durable" --version) &&
+    [ "$out" = "diskio-durable $version" ]; then
+    ok "the packaged diskio-durable reports $out"
+else
+    fail "the packaged diskio-durable --version says '$out', want 'diskio-durable $version'"
 fi
 for cmd in diskio-compare diskio-correlate diskio-plot diskio-pgphases; do
     grep -q '"/usr/lib/python3/dist-packages"' "$root/usr/bin/$cmd" ||

@@ -49,8 +49,9 @@ trap 'exit 1' INT TERM HUP
 
 cd "$top_srcdir" || exit 1
 # the public header for everyone; each part of src/ also sees its own
-# folder's headers (the command never sees the library's internals)
-incs="-I$top_builddir/include -I$top_builddir -Iinclude"
+# folder's headers (the command never sees the library's internals), and
+# the durability check's shared header (src/durable)
+incs="-I$top_builddir/include -I$top_builddir -Iinclude -Isrc/durable"
 sources=$(ls src/*/*.c 2>/dev/null)
 
 # ---- cppcheck: all preprocessor configurations, POSIX library models ----

@@ -4,9 +4,10 @@
 # Description: memcheck the diskio command on complete runs of every mode
 # (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
 # --rate run, --interval series with --repeat and at a fixed rate, the
-# read modes with --verify and --cached, the create pattern), on an
-# interrupted run (SIGINT) and on the usage and target
-# error paths.  Any valgrind error (invalid access, uninitialised value,
+# read modes with --verify and --cached, the create pattern, a
+# --durability run and its --verify-durability against the listener
+# diskio-durable, itself under valgrind), on an interrupted run (SIGINT)
+# and on the usage and target error paths.  Any valgrind error (invalid access, uninitialised value,
 # definite/indirect/possible leak) fails the test.
 #
 # Exit status: 0 pass, 1 fail, 77 skip (no valgrind).
@@ -111,6 +112,33 @@ vg 0 read-modes-verify -- $small --mode all-reads --iodepth 4 --pattern rand --v
     --format json --output "$scratch/reads.json" "$d"
 vg 0 read-cached -- $small --mode read --cached "$d"
 vg 0 create-aio -- --count 30 --bs 4k --size 64k --mode fsync,aio --iodepth 4 --pattern create "$d"
+# the durability check: the listener under valgrind too, on loopback
+mkdir "$scratch/acks" "$scratch/durable"
+"$top_builddir/libtool" --mode=execute "$VALGRIND" --quiet --tool=memcheck --leak-check=full \
+    --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible \
+    --error-exitcode=99 --track-origins=yes $supp --log-file="$scratch/listener.vg" \
+    "$top_builddir/diskio-durable" listen --dir "$scratch/acks" --port 0 --expect vg1 \
+    >"$scratch/listener.out" 2>&1 &
+lpid=$!
+port=""
+i=0
+while [ -z "$port" ] && [ $i -lt 200 ]; do
+    port=$(sed -n 's/^diskio-durable: listening on 127\.0\.0\.1 port \([0-9]*\);.*/\1/p' \
+        "$scratch/listener.out")
+    [ -z "$port" ] && sleep 0.05
+    i=$((i + 1))
+done
+vg 0 durability-run -- $small --mode fdatasync --durability "127.0.0.1:$port" --run-id vg1 \
+    --output "$scratch/durable.json" "$scratch/durable"
+vg 0 durability-verify -- --verify-durability "127.0.0.1:$port" "$scratch/durable"/diskio-test.*
+vg 5 durability-verify-unknown-run -- --verify-durability "127.0.0.1:$port" --run-id nosuch \
+    "$scratch/durable"/diskio-test.*
+kill -TERM "$lpid"
+wait "$lpid"
+got=$?
+n=$((n + 1))
+log="$scratch/listener.vg"
+check 0 durability-listener "$got"
 vg 0 help -- --help
 vg 2 usage-error -- --bs 3 "$d"
 vg 3 target-error -- $small --mode fsync "$scratch/no/such/dir/file"

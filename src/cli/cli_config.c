@@ -28,6 +28,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_CACHED: return "--cached";
     case DISKIO_FIELD_VERIFY: return "--verify";
     case DISKIO_FIELD_WRITE_BACK: return "--write-back";
+    case DISKIO_FIELD_OP_HOOK: return "--durability";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";

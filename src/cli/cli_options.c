@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_durable.h"
 #include "cli_options.h"
 
 #define MAX_FILE_SIZE (UINT64_C(1) << 50)
@@ -295,6 +296,9 @@ enum {
     OPT_CACHED,
     OPT_VERIFY,
     OPT_WRITE_BACK,
+    OPT_DURABILITY,
+    OPT_VERIFY_DURABILITY,
+    OPT_RUN_ID,
 };
 
 static const struct option long_options[] = {
@@ -332,6 +336,9 @@ static const struct option long_options[] = {
     {"cached", no_argument, NULL, OPT_CACHED},
     {"verify", no_argument, NULL, OPT_VERIFY},
     {"write-back", required_argument, NULL, OPT_WRITE_BACK},
+    {"durability", required_argument, NULL, OPT_DURABILITY},
+    {"verify-durability", required_argument, NULL, OPT_VERIFY_DURABILITY},
+    {"run-id", required_argument, NULL, OPT_RUN_ID},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -552,6 +559,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
                                 optarg);
             o->write_back = (unsigned)v;
             break;
+        /* checked with the others they combine with (cli_durable.c) */
+        case OPT_DURABILITY: o->durability = optarg; break;
+        case OPT_VERIFY_DURABILITY: o->verify_durability = optarg; break;
+        case OPT_RUN_ID: o->run_id = optarg; break;
         case 'h': o->help = true; return 0;
         case 'V': o->version = true; return 0;
         case ':': return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
@@ -564,13 +575,20 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
 
     if (optind >= argc)
         return cli_fail(err, err_size,
-                        "no target: give the directory to test in (e.g. 'diskio .')");
+                        o->verify_durability
+                            ? "no file: give the file the durability run wrote"
+                            : "no target: give the directory to test in (e.g. 'diskio .')");
     if (argc - optind > 1)
         return cli_fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
                         argv[optind + 1]);
     o->target = argv[optind];
 
     o->timing_given = o->count || o->runtime_ns;
+    bool verify_only;
+    if (cli_durable_check(o, &verify_only, err, err_size) != 0)
+        return -1;
+    if (verify_only)
+        return 0; /* a check of a file: no run */
     if (!o->count && !o->runtime_ns)
         o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
     if (!o->suite && (o->suite_path || o->suite_runs || o->suite_max_bs))
@@ -712,6 +730,18 @@ void cli_usage(FILE *out)
           "      --force                use an existing TARGET file (its contents are\n"
           "                             overwritten) and overwrite existing output files\n"
           "      --allow-device         use a block device as TARGET (DESTROYS ITS DATA)\n"
+          "\n"
+          "Durability (doc/durability.md; a listener on another machine: diskio-durable(1)):\n"
+          "      --durability HOST:PORT every write of the one --mode (fsync, fdatasync,\n"
+          "                             osync, odsync or direct-dsync) is a checkable record,\n"
+          "                             acknowledged to the listener once its sync returned\n"
+          "                             (outside its timed section); the test file is kept\n"
+          "      --run-id RUNID         the run's id, one the listener expects\n"
+          "      --verify-durability HOST:PORT FILE\n"
+          "                             after the power cut: check FILE against what the\n"
+          "                             listener holds; exit 0 durable, 4 acknowledged\n"
+          "                             writes lost or torn, 5 the file or run id does not\n"
+          "                             match\n"
           "  -h, --help                 this text\n"
           "  -V, --version              the version\n"
           "\n"

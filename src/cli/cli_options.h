@@ -55,6 +55,12 @@ struct cli_options {
     const char *suite;
     const char *suite_path;
     const char *workload_option; /* the first option a suite's rows set */
+    /* diskio --durability and --verify-durability (cli_durable.h): the
+     * listener's HOST:PORT for a run or for the check after the power
+     * cut, and the run id */
+    const char *durability;
+    const char *verify_durability;
+    const char *run_id;
     uint64_t suite_max_bs;
     enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
     unsigned suite_runs;

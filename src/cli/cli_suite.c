@@ -30,11 +30,28 @@
 #define SUITE_FILE_MAX ((size_t)256 * 1024)
 
 /* Options a row may not give: they belong to the whole command (outputs,
- * the target, repetitions) or would nest suites. */
+ * the target, repetitions, the durability check) or would nest suites. */
 static const char *const row_forbidden[] = {
-    "-o", "--output",  "-l",      "--label",        "-f",       "--format", "--trace",
-    "-q", "--quiet",   "--force", "--allow-device", "--repeat", "-h",       "--help",
-    "-V", "--version", "--suite",
+    "-o",
+    "--output",
+    "-l",
+    "--label",
+    "-f",
+    "--format",
+    "--trace",
+    "-q",
+    "--quiet",
+    "--force",
+    "--allow-device",
+    "--repeat",
+    "-h",
+    "--help",
+    "-V",
+    "--version",
+    "--suite",
+    "--verify-durability",
+    "--durability",
+    "--run-id",
 };
 
 /* The units a row can be shown in (the suite file's "unit" directive),

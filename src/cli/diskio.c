@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_durable.h"
 #include "cli_options.h"
 #include "cli_output.h"
 #include "cli_progress.h"
@@ -520,6 +521,9 @@ int main(int argc, char **argv)
         printf("diskio %s\n", diskio_version());
         return finish_stdout(EXIT_OK, NULL);
     }
+    /* after the power cut: a check of the file, no run (cli_durable.c) */
+    if (opt.verify_durability)
+        return finish_stdout(cli_durable_verify(&opt), NULL);
 
     /* --suite: a file of rows, each an ordinary run's options, all read
      * and checked before anything is created */
@@ -729,6 +733,19 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+    /* --durability: the run registered with the listener, the test file
+     * kept (cli_durable.c) */
+    struct cli_durable *durable = NULL;
+    if (opt.durability && (rc = cli_durable_start(&opt, target, result, &durable)) != EXIT_OK) {
+        diskio_result_free(result);
+        current_target = NULL;
+        release_target(target);
+        out_file_discard(&output);
+        out_file_discard(&trace);
+        out_file_discard(&ivcsv);
+        return rc;
+    }
+
     /* the progress line: on a terminal, unless --quiet */
     struct progress progress = {0};
     if (!opt.quiet && isatty(STDERR_FILENO))
@@ -792,6 +809,7 @@ int main(int argc, char **argv)
                 cfg.progress = &progress.ops;
                 cfg.fill_progress = &progress.filled;
                 cfg.live_hist = &progress.live;
+                cfg.op_hook = cli_durable_hook(durable);
 
                 progress_run_start(&progress, &cfg, ++run_number, runs);
 
@@ -800,6 +818,7 @@ int main(int argc, char **argv)
                 /* before the run is merged or freed: the line stops
                  * reading its histogram */
                 progress_run_end(&progress);
+                cli_durable_note_run(durable, run);
                 const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
                 bool trace_failed = rc < 0 && info && info->error_during &&
                                     strcmp(info->error_during, "trace") == 0;
@@ -884,6 +903,7 @@ int main(int argc, char **argv)
         diskio_result_set_incomplete(result);
 
     progress_stop(&progress);
+    status = cli_durable_finish(durable, status, target);
     current_target = NULL;
     release_target(target);
 

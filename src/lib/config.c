@@ -70,6 +70,9 @@ static const struct {
     [DISKIO_RULE_WRITE_BACK] = {DISKIO_FIELD_WRITE_BACK,
                                 "write-back is a percentage from 0 to 100, for modes read and "
                                 "direct-read, without verify"},
+    [DISKIO_RULE_OP_HOOK] = {DISKIO_FIELD_OP_HOOK,
+                             "an op hook applies to the synchronous write modes (not aio, "
+                             "uring or the read modes) with one job"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -130,6 +133,9 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         (cfg->write_back > 100 || cfg->verify ||
          (cfg->mode != DISKIO_MODE_READ && cfg->mode != DISKIO_MODE_DIRECT_READ)))
         return DISKIO_RULE_WRITE_BACK;
+    /* the hook runs between one op and the next of one op stream */
+    if (cfg->op_hook && (ops->reads || ops->queued || cfg->jobs > 1))
+        return DISKIO_RULE_OP_HOOK;
     return DISKIO_RULE_OK;
 }
 

@@ -194,6 +194,7 @@ struct diskio_target {
     int dir_fd;   /* the directory holding a created file, or -1 */
     char *name;   /* the created file's name within dir, or NULL */
     bool created; /* diskio created the file and removes it */
+    bool kept;    /* diskio_target_keep(): created, but never removed */
     bool is_device;
     uint64_t size;              /* bytes preallocated, or the device size */
     struct devstat_set devices; /* resolved by the first run (devstat.c) */

@@ -390,6 +390,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     run->info.config.progress = NULL;
     run->info.config.fill_progress = NULL;
     run->info.config.live_hist = NULL;
+    run->info.config.op_hook = NULL;
     run->open_flags_text = open_flags_text(ops, cfg);
     /* the series' intervals are allocated now, outside the run's time */
     if (cfg->interval_ns &&
@@ -499,6 +500,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         .lag = scratch[3],
         .late_start = scratch[4],
         .series = run->series,
+        .hook = cfg->op_hook,
     };
     if (trace)
         trace->origin_ns = start_ns;

@@ -48,6 +48,9 @@ struct engine_phase {
     /* NULL: no series (warmup, or no interval_ns); else started with the
      * phase (series_start) */
     struct series *series;
+    /* NULL: none (warmup, or no config.op_hook); else called around
+     * each op, outside its timed section */
+    const struct diskio_op_hook *hook;
 };
 
 struct engine {

@@ -346,6 +346,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     /* the jobs' histograms are merged and freed inside the call: none is
      * published for a live display (config.live_hist stays NULL) */
     run->info.config.live_hist = NULL;
+    run->info.config.op_hook = NULL;
     run->open_flags_text = open_flags_text(ops, cfg);
 
     unsigned started = 0;

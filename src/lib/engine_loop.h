@@ -156,13 +156,16 @@ static DISKIO_ALWAYS_INLINE bool write_back_due(uint64_t *rng, unsigned percent)
  * each block read is checked against the fill after the op's clock
  * stopped (config.verify); writing_back: a read's block is written back
  * to where it came from, its stamp changed, inside the op's time
- * (config.write_back). */
+ * (config.write_back); hooked: ph->hook's prepare before the op's first
+ * clock read, its done after the op was recorded (config.op_hook). */
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
                                              int (*const sync_fn)(int), const bool reading,
                                              const enum diskio_pattern pattern, const bool tracing,
                                              const bool paced, const bool interval,
-                                             const bool verifying, const bool writing_back)
+                                             const bool verifying, const bool writing_back,
+                                             const bool hooked)
 {
+    const struct diskio_op_hook *const hook = ph->hook;
     const int fd = e->fd;
     unsigned char *const pool = e->buf;
     const uint64_t pool_blocks = e->pool_blocks;
@@ -218,6 +221,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             pool_next = 0;
         if (!reading)
             stamp_sectors(buf, len, offset, op_base + op);
+        if (hooked && hook->prepare)
+            hook->prepare(hook->ctx, buf, len, offset);
         if (paced && DISKIO_UNLIKELY(!wait_until(due_ns, deadline_ns, spin_margin_ns, stop))) {
             if (*stop)
                 continue; /* the check above records the interruption */
@@ -318,6 +323,18 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             }
             hist_record(iv_hist, latency_ns);
         }
+        /* the op is done and recorded: the program's own work for it,
+         * outside its time (a sync_every run's writes before their sync
+         * are not synced yet) */
+        if (hooked && hook->done) {
+            const int hook_rc = hook->done(hook->ctx, carried_sync || !sync_fn);
+            if (DISKIO_UNLIKELY(hook_rc < 0)) {
+                e->error = hook_rc;
+                e->error_during = "hook";
+                e->error_op = op - 1;
+                break;
+            }
+        }
         if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
             break;
     }
@@ -369,7 +386,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct en
                                                      const enum diskio_pattern pattern,
                                                      const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false, false, false);
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false, false, false, false);
 }
 
 static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct engine_phase *ph,
@@ -377,27 +394,28 @@ static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct e
                                                       const enum diskio_pattern pattern,
                                                       const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, true, false, false);
+    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, true, false, false, false);
 }
 
-/* The synchronous modes' dispatch.  Pacing, verifying and writing back
- * are rare: one specialisation covers them (two: with a series and
- * without), with the pattern, tracing, pacing, verifying and writing back
- * decided at run time outside the timed region.  A run without a series
- * gets the loop it had before series existed. */
+/* The synchronous modes' dispatch.  Pacing, verifying, writing back and
+ * an op hook are rare: one specialisation covers them (two: with a series
+ * and without), with the pattern, tracing, pacing, verifying, writing back
+ * and the hook decided at run time outside the timed region.  A run
+ * without a series gets the loop it had before series existed. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
                                                  int (*const sync_fn)(int), const bool reading)
 {
     const bool verifying = reading && e->cfg->verify;
     const bool writing_back = reading && e->write_back;
-    if (ph->service != NULL || verifying || writing_back) {
+    const bool hooked = ph->hook != NULL;
+    if (ph->service != NULL || verifying || writing_back || hooked) {
         const bool paced = ph->service != NULL;
         if (ph->series != NULL)
             engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, true,
-                        verifying, writing_back);
+                        verifying, writing_back, hooked);
         else
             engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, false,
-                        verifying, writing_back);
+                        verifying, writing_back, hooked);
         return;
     }
     if (ph->series != NULL)

@@ -467,7 +467,7 @@ const char *diskio_target_dir(const struct diskio_target *t)
 static int remove_checked(const struct diskio_target *t)
 {
     struct stat st;
-    if (!t || !t->created || t->dir_fd < 0 || !t->name)
+    if (!t || !t->created || t->kept || t->dir_fd < 0 || !t->name)
         return 0;
     if (fstatat(t->dir_fd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         return errno == ENOENT ? -DISKIO_E_TARGET_CHANGED : -errno;
@@ -486,7 +486,8 @@ static int remove_one(struct diskio_target *t)
     /* removed, or someone else's now: either way never to be tried again */
     if (t && rc != 0 && rc != -DISKIO_E_TARGET_CHANGED)
         return rc;
-    if (t)
+    /* a kept file was not tried: it stays the created one */
+    if (t && !t->kept)
         t->created = false;
     return rc;
 }
@@ -562,6 +563,14 @@ void diskio_target_unlink_now(const struct diskio_target *t)
     for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++)
         (void)remove_checked(t->job_files[j]);
     (void)remove_checked(t);
+}
+
+int diskio_target_keep(struct diskio_target *t)
+{
+    if (!t)
+        return -EINVAL;
+    t->kept = true;
+    return 0;
 }
 
 void diskio_target_free(struct diskio_target *t)

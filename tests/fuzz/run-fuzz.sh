@@ -49,16 +49,17 @@ printf '#include <stddef.h>\n#include <stdint.h>\nint LLVMFuzzerTestOneInput(con
     skip "$CLANG cannot build a libFuzzer target (-fsanitize=fuzzer,address,undefined): $(head -n 3 "$work/probe.log")"
 
 srcs=
-# the library (src/lib) and the command's option parser (src/cli), without
-# the command's main()
-for f in "$top_srcdir"/src/lib/*.c "$top_srcdir"/src/cli/*.c; do
-    case $f in */src/cli/diskio.c) ;; *) srcs="$srcs $f" ;; esac
+# the library (src/lib), the command's option parser (src/cli) and the
+# durability check's shared parts (src/durable), without the mains
+for f in "$top_srcdir"/src/lib/*.c "$top_srcdir"/src/cli/*.c "$top_srcdir"/src/durable/*.c; do
+    case $f in */src/cli/diskio.c | */src/durable/diskio-durable.c) ;; *) srcs="$srcs $f" ;; esac
 done
 
 echo "building fuzz_options with $CLANG"
 # shellcheck disable=SC2086 # $srcs is a list of paths without blanks by construction
 "$CLANG" -g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
     -I"$top_builddir/include" -I"$top_builddir" -I"$top_srcdir/src/lib" -I"$top_srcdir/src/cli" \
+    -I"$top_srcdir/src/durable" \
     -I"$top_srcdir/include" \
     "$here/fuzz_options.c" $srcs -o "$work/fuzz_options" \
     -laio -luring -lm -lpthread >"$work/build.log" 2>&1 || {
