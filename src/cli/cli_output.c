@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_msg.h"
 #include "cli_output.h"
 
 /* temporary files being written, for a second signal to remove */
@@ -41,7 +42,7 @@ bool out_file_allowed(const char *path, bool force)
 {
     struct stat st;
     if (lstat(path, &st) == 0 && (!force || !S_ISREG(st.st_mode))) {
-        fprintf(stderr, "diskio: %s already exists; choose another name%s\n", path,
+        cli_msg("%s already exists; choose another name%s", path,
                 S_ISREG(st.st_mode) ? " or add --force to replace it" : "");
         return false;
     }
@@ -94,7 +95,7 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     size_t len = strlen(path) + 32;
     f->tmp_path = malloc(len);
     if (!f->tmp_path) {
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
         return -1;
     }
     snprintf(f->tmp_path, len, "%s.tmp.%ld", path, (long)getpid());
@@ -103,12 +104,11 @@ int out_file_open(struct out_file *f, const char *path, bool force)
         /* name the user's path, not the temporary one beside it */
         int err = errno;
         if (err == EEXIST)
-            fprintf(stderr,
-                    "diskio: cannot create %s: its temporary name %s is taken by a file "
-                    "diskio did not make; remove it if it is not needed\n",
+            cli_msg("cannot create %s: its temporary name %s is taken by a file diskio did not "
+                    "make; remove it if it is not needed",
                     path, f->tmp_path);
         else
-            fprintf(stderr, "diskio: cannot create %s: %s; %s\n", path, strerror(err),
+            cli_msg("cannot create %s: %s; %s", path, strerror(err),
                     err == ENAMETOOLONG
                         ? "choose a shorter name (diskio adds .tmp.PID to it while writing it)"
                         : "check that its directory exists and is writable");
@@ -118,7 +118,7 @@ int out_file_open(struct out_file *f, const char *path, bool force)
     }
     f->stream = fdopen(fd, "w");
     if (!f->stream) {
-        fprintf(stderr, "diskio: cannot write %s: %s\n", path, strerror(errno));
+        cli_msg("cannot write %s: %s", path, strerror(errno));
         close(fd);
         unlink(f->tmp_path);
         free(f->tmp_path);
@@ -190,9 +190,7 @@ static int put_in_place(const char *tmp, const char *path, bool force, bool *no_
         return -err;
     }
     if (unlink(tmp) != 0)
-        fprintf(stderr,
-                "diskio: %s is in place, but its temporary name %s could not be removed: "
-                "%s; remove it\n",
+        cli_msg("%s is in place, but its temporary name %s could not be removed: %s; remove it",
                 path, tmp, strerror(errno));
     return 0;
 }
@@ -207,42 +205,34 @@ static enum out_saved commit_unnamed(struct out_file *f, bool force, int rc)
     snprintf(kept, sizeof(kept), "%s.tmp.%ld", f->path, (long)getpid());
     enum out_saved saved = OUT_SAVED;
     if (rc != 0) {
-        fprintf(stderr,
-                "diskio: could not write %s: %s; %s. Nothing was left under that name or a "
-                "temporary one.\n",
+        cli_msg("could not write %s: %s; %s. Nothing was left under that name or a temporary one.",
                 f->path, strerror(-rc), out_write_hint(-rc));
         saved = OUT_LOST;
     } else if (force) {
         /* replace path in one step: linked under the kept name, then
          * renamed over it */
         if ((rc = link_unnamed(fd, kept)) < 0) {
-            fprintf(stderr, "diskio: could not give %s its name: %s; nothing was saved\n", f->path,
-                    strerror(-rc));
+            cli_msg("could not give %s its name: %s; nothing was saved", f->path, strerror(-rc));
             saved = OUT_LOST;
         } else if (rename(kept, f->path) != 0) {
-            fprintf(stderr,
-                    "diskio: could not rename %s to %s: %s; the complete file is %s: rename it "
-                    "yourself\n",
+            cli_msg("could not rename %s to %s: %s; the complete file is %s: rename it yourself",
                     kept, f->path, strerror(errno), kept);
             saved = OUT_KEPT;
         }
     } else if ((rc = link_unnamed(fd, f->path)) == -EEXIST) {
         if (link_unnamed(fd, kept) == 0) {
-            fprintf(stderr,
-                    "diskio: %s appeared during the run and was left alone; the complete "
-                    "file is %s: rename it yourself, or add --force next time to replace it\n",
+            cli_msg("%s appeared during the run and was left alone; the complete file is %s: "
+                    "rename it yourself, or add --force next time to replace it",
                     f->path, kept);
             saved = OUT_KEPT;
         } else {
-            fprintf(stderr,
-                    "diskio: %s appeared during the run and was left alone, and %s is taken "
-                    "too; nothing was saved under either name\n",
+            cli_msg("%s appeared during the run and was left alone, and %s is taken too; nothing "
+                    "was saved under either name",
                     f->path, kept);
             saved = OUT_LOST;
         }
     } else if (rc < 0) {
-        fprintf(stderr, "diskio: could not give %s its name: %s; nothing was saved\n", f->path,
-                strerror(-rc));
+        cli_msg("could not give %s its name: %s; nothing was saved", f->path, strerror(-rc));
         saved = OUT_LOST;
     }
     fclose(f->stream);
@@ -274,9 +264,7 @@ enum out_saved out_file_commit(struct out_file *f, bool force, int write_error)
         rc = -errno;
     f->stream = NULL;
     if (rc != 0) {
-        fprintf(stderr,
-                "diskio: could not write %s: %s; %s. Nothing was left under that name or a "
-                "temporary one.\n",
+        cli_msg("could not write %s: %s; %s. Nothing was left under that name or a temporary one.",
                 f->path, strerror(-rc), out_write_hint(-rc));
         out_file_discard(f);
         return OUT_LOST;
@@ -290,29 +278,23 @@ enum out_saved out_file_commit(struct out_file *f, bool force, int write_error)
     if (rc == 0) {
         saved = OUT_SAVED;
     } else if (lstat(f->tmp_path, &st) != 0) {
-        fprintf(stderr,
-                "diskio: could not put %s in place: %s, and its temporary file %s has "
-                "gone; nothing was saved\n",
-                f->path, strerror(-rc), f->tmp_path);
+        cli_msg(
+            "could not put %s in place: %s, and its temporary file %s has gone; nothing was saved",
+            f->path, strerror(-rc), f->tmp_path);
         saved = OUT_LOST;
     } else if (rc == -EEXIST) {
-        fprintf(stderr,
-                "diskio: %s appeared during the run and was left alone; the complete file "
-                "is %s: rename it yourself, or add --force next time to replace it\n",
+        cli_msg("%s appeared during the run and was left alone; the complete file is %s: rename it "
+                "yourself, or add --force next time to replace it",
                 f->path, f->tmp_path);
         saved = OUT_KEPT;
     } else if (no_link) {
-        fprintf(stderr,
-                "diskio: cannot put %s in place: its filesystem supports neither renaming "
-                "without replacing (RENAME_NOREPLACE) nor hard links (%s); the complete "
-                "file is %s: rename it yourself, or add --force, which renames over an "
-                "existing file\n",
+        cli_msg("cannot put %s in place: its filesystem supports neither renaming without "
+                "replacing (RENAME_NOREPLACE) nor hard links (%s); the complete file is %s: rename "
+                "it yourself, or add --force, which renames over an existing file",
                 f->path, strerror(-rc), f->tmp_path);
         saved = OUT_KEPT;
     } else {
-        fprintf(stderr,
-                "diskio: could not rename %s to %s: %s; the complete file is %s: rename it "
-                "yourself\n",
+        cli_msg("could not rename %s to %s: %s; the complete file is %s: rename it yourself",
                 f->tmp_path, f->path, strerror(-rc), f->tmp_path);
         saved = OUT_KEPT;
     }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_msg.h"
 #include "cli_suite.h"
 
 #ifndef DISKIO_SUITEDIR
@@ -446,18 +447,19 @@ static void format_cell(const struct suite *s, const struct suite_row *row, char
     snprintf(out, size, "%9.2f \302\261 %.2f MB/s", mean, var > 0 ? sqrt(var) : 0.0);
 }
 
-/* Columns on a terminal: UTF-8 continuation bytes take none. */
+/* Columns on a terminal: text from the suite file is shown by the one
+ * rule for untrusted text (cli_msg.h), so a title or label cannot act on
+ * the terminal. */
 static int display_width(const char *s)
 {
-    int n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        n += (*p & 0xc0) != 0x80;
-    return n;
+    return (int)display_columns(s);
 }
 
 static void print_padded(FILE *out, const char *s, int width)
 {
-    fprintf(out, "  %s%*s", s, width - display_width(s), "");
+    fputs("  ", out);
+    display_write(out, s, false);
+    fprintf(out, "%*s", width - display_width(s), "");
 }
 
 void suite_print(const struct suite *s, FILE *out)
@@ -488,8 +490,9 @@ void suite_print(const struct suite *s, FILE *out)
         if (!s->rows[r].left_out && display_width(s->rows[r].label) > width)
             width = display_width(s->rows[r].label);
 
-    fprintf(out, "\nsuite %s%s%s: %s of %u run%s per row\n", s->name, s->title ? ": " : "",
-            s->title ? s->title : "",
+    fprintf(out, "\nsuite %s%s", s->name, s->title ? ": " : "");
+    display_write(out, s->title ? s->title : "", false);
+    fprintf(out, ": %s of %u run%s per row\n",
             s->summary == SUITE_BEST ? "best (highest MB/s)"
                                      : "mean MB/s \302\261 standard deviation",
             s->runs, s->runs == 1 ? "" : "s");
@@ -508,7 +511,8 @@ void suite_print(const struct suite *s, FILE *out)
             seen = strcmp(s->rows[q].label, s->rows[r].label) == 0;
         if (seen)
             continue;
-        fprintf(out, "%s%*s", s->rows[r].label, width - display_width(s->rows[r].label), "");
+        display_write(out, s->rows[r].label, false);
+        fprintf(out, "%*s", width - display_width(s->rows[r].label), "");
         for (size_t c = 0; c < ncolumns; c++) {
             char cell[64] = "-";
             for (size_t q = r; q < s->nrows; q++)
@@ -520,8 +524,15 @@ void suite_print(const struct suite *s, FILE *out)
         fputc('\n', out);
     }
     for (size_t r = 0; r < s->nrows; r++)
-        if (s->rows[r].note && !s->rows[r].left_out)
-            fprintf(out, "  %s %s: %s\n", s->rows[r].label, s->rows[r].column, s->rows[r].note);
+        if (s->rows[r].note && !s->rows[r].left_out) {
+            fputs("  ", out);
+            display_write(out, s->rows[r].label, false);
+            fputc(' ', out);
+            display_write(out, s->rows[r].column, false);
+            fputs(": ", out);
+            display_write(out, s->rows[r].note, false);
+            fputc('\n', out);
+        }
     if (left_out)
         fprintf(out, "  %zu row%s with a larger --bs than --suite-max-bs left out\n", left_out,
                 left_out == 1 ? "" : "s");

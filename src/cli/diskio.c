@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_msg.h"
 #include "cli_options.h"
 #include "cli_output.h"
 #include "cli_progress.h"
@@ -38,8 +39,11 @@ static void on_signal(int signo)
          * file that stays is named, as it is the user's to remove now. */
         struct diskio_target *t = current_target;
         if (t && diskio_target_remove(t) < 0) {
+            /* shown by the rule, with no allocation: a static buffer */
+            static char shown[4 * 4096 + 64];
+            (void)display_escape(shown, sizeof(shown), diskio_target_path(t));
             say("diskio: warning: the test file ");
-            say(diskio_target_path(t));
+            say(shown);
             say(" was not removed; remove it yourself\n");
         }
         out_file_unlink_pending();
@@ -100,45 +104,37 @@ static int report_target_error(const char *target, int rc)
 {
     switch (-rc) {
     case DISKIO_E_TARGET_EXISTS:
-        fprintf(stderr,
-                "diskio: %s exists and was not created by diskio; refusing to write to "
-                "it. Give a directory to create a test file in, or add --force to "
-                "overwrite this file's contents.\n",
-                target);
+        cli_msg(
+            "%s exists and was not created by diskio; refusing to write to it. Give a directory to "
+            "create a test file in, or add --force to overwrite this file's contents.",
+            target);
         break;
     case DISKIO_E_TARGET_DEVICE:
-        fprintf(stderr,
-                "diskio: %s is a block device; writing to it destroys its data. Add "
-                "--allow-device only if that is what you want.\n",
+        cli_msg("%s is a block device; writing to it destroys its data. Add --allow-device only if "
+                "that is what you want.",
                 target);
         break;
     case DISKIO_E_TARGET_TYPE:
-        fprintf(stderr,
-                "diskio: %s is a symlink, FIFO, socket or character device; diskio "
-                "writes only to a directory, a new file, a regular file (--force) or a "
-                "block device (--allow-device).\n",
-                target);
+        cli_msg(
+            "%s is a symlink, FIFO, socket or character device; diskio writes only to a directory, "
+            "a new file, a regular file (--force) or a block device (--allow-device).",
+            target);
         break;
     case DISKIO_E_TARGET_CHANGED:
-        fprintf(stderr,
-                "diskio: %s changed while diskio opened it (another file, a symlink or "
-                "nothing is there now); refusing to write to what it did not check. "
-                "Make sure no other program renames files in its directory.\n",
+        cli_msg("%s changed while diskio opened it (another file, a symlink or nothing is there "
+                "now); refusing to write to what it did not check. Make sure no other program "
+                "renames files in its directory.",
                 target);
         break;
     case DISKIO_E_DEVICE_BUSY:
-        fprintf(stderr,
-                "diskio: %s is in use (mounted, or held by another program such as a RAID, "
-                "LVM or swap); refusing to write to it. Unmount or release it first.\n",
+        cli_msg("%s is in use (mounted, or held by another program such as a RAID, LVM or swap); "
+                "refusing to write to it. Unmount or release it first.",
                 target);
         break;
-    case ENOENT:
-        fprintf(stderr, "diskio: %s: the directory does not exist; create it first.\n", target);
-        break;
+    case ENOENT: cli_msg("%s: the directory does not exist; create it first.", target); break;
     default:
-        fprintf(stderr,
-                "diskio: cannot create a test file at %s: %s; check that the directory "
-                "exists, is writable and has space.\n",
+        cli_msg("cannot create a test file at %s: %s; check that the directory exists, is writable "
+                "and has space.",
                 target, diskio_strerror(rc));
     }
     return EXIT_TARGET;
@@ -150,9 +146,8 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
 {
     const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
     if (info && info->error_job >= 0)
-        fprintf(stderr,
-                "diskio: mode %s: job %d of %u: %s failed at its op %" PRIu64
-                ": %s (the other jobs were stopped)%s\n",
+        cli_msg("mode %s: job %d of %u: %s failed at its op %" PRIu64
+                ": %s (the other jobs were stopped)%s",
                 diskio_mode_name(cfg->mode), info->error_job, cfg->jobs,
                 info->error_during ? info->error_during : "run", info->error_op,
                 diskio_strerror(rc),
@@ -166,19 +161,16 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
         if (cfg->pattern == DISKIO_PATTERN_SEQ && blocks > 0)
             snprintf(where, sizeof(where), " (the block at byte %" PRIu64 ")",
                      (cfg->warmup + info->error_op) % blocks * cfg->block_size);
-        fprintf(stderr,
-                "diskio: mode %s: verify failed at op %" PRIu64 ": %s%s; the storage returned "
-                "other data than diskio wrote: check it (kernel log, SMART) before trusting "
-                "data on it\n",
+        cli_msg("mode %s: verify failed at op %" PRIu64
+                ": %s%s; the storage returned other data than diskio wrote: check it (kernel log, "
+                "SMART) before trusting data on it",
                 diskio_mode_name(cfg->mode), info->error_op, diskio_strerror(rc), where);
     } else if (info)
-        fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
-                diskio_mode_name(cfg->mode), info->error_during ? info->error_during : "run",
-                info->error_op, diskio_strerror(rc));
+        cli_msg("mode %s: %s failed at op %" PRIu64 ": %s", diskio_mode_name(cfg->mode),
+                info->error_during ? info->error_during : "run", info->error_op,
+                diskio_strerror(rc));
     else
-        fprintf(stderr,
-                "diskio: mode %s could not start: %s (preparing or opening its %llu-byte test "
-                "file%s)\n",
+        cli_msg("mode %s could not start: %s (preparing or opening its %llu-byte test file%s)",
                 diskio_mode_name(cfg->mode), diskio_strerror(rc),
                 (unsigned long long)cfg->file_size,
                 rc == -ENOSPC || rc == -EFBIG || rc == -DISKIO_E_NO_SPACE
@@ -197,16 +189,12 @@ static void release_target(struct diskio_target *target)
         return;
     int rc = diskio_target_remove(target);
     if (rc == -DISKIO_E_TARGET_CHANGED)
-        fprintf(stderr,
-                "diskio: warning: the name of the test file %s was replaced, renamed or "
-                "removed by another program during the run; diskio measured its own file "
-                "and left what is at that name now alone. Check %s for files you did "
-                "not expect.\n",
+        cli_msg("warning: the name of the test file %s was replaced, renamed or removed by another "
+                "program during the run; diskio measured its own file and left what is at that "
+                "name now alone. Check %s for files you did not expect.",
                 diskio_target_path(target), diskio_target_dir(target));
     else if (rc < 0)
-        fprintf(stderr,
-                "diskio: warning: could not remove the test file %s: %s; remove it "
-                "yourself.\n",
+        cli_msg("warning: could not remove the test file %s: %s; remove it yourself.",
                 diskio_target_path(target), diskio_strerror(rc));
     diskio_target_free(target);
 }
@@ -221,9 +209,8 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
         for (size_t s = 0; s < opt->nsizes; s++) {
             if (opt->block_sizes[s] <= bytes)
                 continue;
-            fprintf(stderr,
-                    "diskio: --bs %" PRIu64 " is larger than the device %s (%" PRIu64
-                    " bytes); give a block size of at most its size.\n",
+            cli_msg("--bs %" PRIu64 " is larger than the device %s (%" PRIu64
+                    " bytes); give a block size of at most its size.",
                     opt->block_sizes[s], opt->target, bytes);
             return EXIT_TARGET;
         }
@@ -243,14 +230,14 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
         rc = -DISKIO_E_NO_SPACE;
     needed += more;
     if (rc == -DISKIO_E_NO_SPACE) {
-        fprintf(stderr,
-                "diskio: the test file%s need%s %" PRIu64 " more bytes (--size %" PRIu64
-                "%s) but the filesystem at %s has %" PRIu64 " bytes available, of which "
-                "diskio leaves %" PRIu64 " free (5%% of its size, at most 1 GiB); give a "
-                "smaller --size%s or free some space.\n",
-                files > 1 ? "s" : "", files > 1 ? "" : "s", needed, opt->file_size,
-                files > 1 ? " for each of the --jobs" : "", diskio_target_dir(target), available,
-                reserve, files > 1 ? ", fewer --jobs, --shared-file" : "");
+        cli_msg(
+            "the test file%s need%s %" PRIu64 " more bytes (--size %" PRIu64
+            "%s) but the filesystem at %s has %" PRIu64
+            " bytes available, of which diskio leaves %" PRIu64
+            " free (5%% of its size, at most 1 GiB); give a smaller --size%s or free some space.",
+            files > 1 ? "s" : "", files > 1 ? "" : "s", needed, opt->file_size,
+            files > 1 ? " for each of the --jobs" : "", diskio_target_dir(target), available,
+            reserve, files > 1 ? ", fewer --jobs, --shared-file" : "");
         return EXIT_TARGET;
     }
     /* a filesystem that cannot say (rc < 0) is left to the writes */
@@ -263,9 +250,8 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
     if (quiet || !fs)
         return;
     if (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)
-        fprintf(stderr,
-                "diskio: warning: %s is on %s, which lives in memory: the durability "
-                "modes measure memory copies there, not storage.\n",
+        cli_msg("warning: %s is on %s, which lives in memory: the durability modes measure memory "
+                "copies there, not storage.",
                 target, fs);
 }
 
@@ -323,13 +309,10 @@ static int finish_stdout(int status, const char *saved_in)
                       : rc == -EBADF ? "it is closed"
                                      : out_write_hint(-rc);
     if (saved_in)
-        fprintf(stderr,
-                "diskio: could not write to standard output: %s (%s); the result itself is "
-                "in %s\n",
+        cli_msg("could not write to standard output: %s (%s); the result itself is in %s",
                 strerror(-rc), why, saved_in);
     else
-        fprintf(stderr, "diskio: could not write to standard output: %s (%s)\n", strerror(-rc),
-                why);
+        cli_msg("could not write to standard output: %s (%s)", strerror(-rc), why);
     return status == EXIT_OK ? EXIT_RUN_FAILED : status;
 }
 
@@ -347,17 +330,16 @@ static int check_output_names(const struct cli_options *opt, bool several_runs)
                 char *name = trace_name(opt->trace, several_runs, opt->modes[m],
                                         opt->block_sizes[s], opt->repeat > 1 ? rep : 0);
                 if (!name) {
-                    fprintf(stderr, "diskio: out of memory\n");
+                    cli_msg("out of memory");
                     return EXIT_RUN_FAILED;
                 }
                 bool same = out_same_file(name, opt->output);
                 if (same)
-                    fprintf(stderr,
-                            "diskio: --trace %s writes the trace of run %s %" PRIu64
-                            " to %s, which is also the --output file %s; choose different "
-                            "names\nTry 'diskio --help' for more information.\n",
-                            opt->trace, diskio_mode_name(opt->modes[m]), opt->block_sizes[s], name,
-                            opt->output);
+                    cli_usage_msg(
+                        "--trace %s writes the trace of run %s %" PRIu64
+                        " to %s, which is also the --output file %s; choose different names",
+                        opt->trace, diskio_mode_name(opt->modes[m]), opt->block_sizes[s], name,
+                        opt->output);
                 free(name);
                 if (same)
                     return EXIT_USAGE;
@@ -377,7 +359,7 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
                 char *name = trace_name(opt->trace, several_runs, opt->modes[m],
                                         opt->block_sizes[s], opt->repeat > 1 ? rep : 0);
                 if (!name) {
-                    fprintf(stderr, "diskio: out of memory\n");
+                    cli_msg("out of memory");
                     return false;
                 }
                 bool usable =
@@ -450,8 +432,8 @@ static void suite_check_rows(struct suite *suite, const struct diskio_target *ta
             continue;
         row->note = row->note_buf;
         if (!quiet)
-            fprintf(stderr, "diskio: suite %s, row %s %s (%s:%u): %s\n", suite->name, row->label,
-                    row->column, suite->path, row->line, row->note);
+            cli_msg("suite %s, row %s %s (%s:%u): %s", suite->name, row->label, row->column,
+                    suite->path, row->line, row->note);
     }
 }
 
@@ -494,7 +476,7 @@ int main(int argc, char **argv)
     struct cli_options opt;
     char err[512];
     if (cli_parse(argc, argv, &opt, err, sizeof(err)) != 0) {
-        fprintf(stderr, "diskio: %s\nTry 'diskio --help' for more information.\n", err);
+        cli_usage_msg("%s", err);
         return EXIT_USAGE;
     }
     if (opt.help) {
@@ -512,7 +494,7 @@ int main(int argc, char **argv)
     const bool is_suite = opt.suite != NULL;
     if (is_suite) {
         if (suite_load(opt.suite, &opt, &suite, err, sizeof(err)) != 0) {
-            fprintf(stderr, "diskio: %s\n", err);
+            cli_msg("%s", err);
             suite_free(&suite);
             return EXIT_USAGE;
         }
@@ -529,11 +511,9 @@ int main(int argc, char **argv)
                      (truncates ? DISKIO_TARGET_TRUNCATE : 0);
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
         diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
-        fprintf(stderr,
-                "diskio: --pattern %s truncates its file, so it runs only on a test "
-                "file diskio creates; give a directory or a new path instead of %s\n"
-                "Try 'diskio --help' for more information.\n",
-                diskio_pattern_name(opt.pattern), opt.target);
+        cli_usage_msg("--pattern %s truncates its file, so it runs only on a test file diskio "
+                      "creates; give a directory or a new path instead of %s",
+                      diskio_pattern_name(opt.pattern), opt.target);
         return EXIT_USAGE;
     }
 
@@ -547,13 +527,11 @@ int main(int argc, char **argv)
     if (max_jobs > 1 && !opt.shared_file) {
         int kind = diskio_target_check(opt.target, 0);
         if (kind == -DISKIO_E_TARGET_EXISTS || kind == -DISKIO_E_TARGET_DEVICE) {
-            fprintf(stderr,
-                    "diskio: --jobs %u writes a file per job, created in the target's "
-                    "directory; %s is an existing %s. Give a directory, or add --shared-file "
-                    "for all jobs to write this one.\n"
-                    "Try 'diskio --help' for more information.\n",
-                    max_jobs, opt.target,
-                    kind == -DISKIO_E_TARGET_DEVICE ? "block device" : "file");
+            cli_usage_msg("--jobs %u writes a file per job, created in the target's directory; %s "
+                          "is an existing %s. Give a directory, or add --shared-file for all jobs "
+                          "to write this one.",
+                          max_jobs, opt.target,
+                          kind == -DISKIO_E_TARGET_DEVICE ? "block device" : "file");
             return EXIT_USAGE;
         }
     }
@@ -605,7 +583,7 @@ int main(int argc, char **argv)
     struct diskio_result *result = NULL;
     if (diskio_result_new(opt.label, &result) != 0 ||
         diskio_result_probe(result, diskio_target_dir(target)) != 0) {
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
         current_target = NULL;
         release_target(target);
         out_file_discard(&output);
@@ -632,9 +610,7 @@ int main(int argc, char **argv)
         for (size_t r = 0; r < suite.nrows; r++)
             runnable += !suite.rows[r].note;
         if (!runnable) {
-            fprintf(stderr,
-                    "diskio: none of the rows of suite %s (%s) can run at %s; see the "
-                    "notes above\n",
+            cli_msg("none of the rows of suite %s (%s) can run at %s; see the notes above",
                     suite.name, suite.path, opt.target);
             diskio_result_free(result);
             current_target = NULL;
@@ -651,13 +627,12 @@ int main(int argc, char **argv)
         usable[mode] = false;
         const char *fs = diskio_result_env(result, "target.filesystem");
         if (rc == -DISKIO_E_NO_DIRECT)
-            fprintf(stderr,
-                    "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; use "
-                    "--mode osync, odsync, fsync or fdatasync there%s\n",
+            cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode osync, "
+                    "odsync, fsync or fdatasync there%s",
                     diskio_mode_name(mode), opt.target, fs ? fs : "unknown",
                     opt.modes_explicit ? "" : " (skipped)");
         else
-            fprintf(stderr, "diskio: mode %s cannot open %s: %s%s\n", diskio_mode_name(mode),
+            cli_msg("mode %s cannot open %s: %s%s", diskio_mode_name(mode),
                     diskio_target_path(target), diskio_strerror(rc),
                     opt.modes_explicit ? "" : " (skipped)");
         if (opt.modes_explicit) {
@@ -694,16 +669,14 @@ int main(int argc, char **argv)
         if (!problem)
             break;
         if (bad_bs)
-            fprintf(stderr,
-                    "diskio: --bs %llu: mode %s (O_DIRECT) on %s needs sizes and offsets "
-                    "aligned to %llu bytes (the device's direct I/O alignment); use a --bs "
-                    "that is a multiple of %llu, or a mode without O_DIRECT\n",
+            cli_msg("--bs %llu: mode %s (O_DIRECT) on %s needs sizes and offsets aligned to %llu "
+                    "bytes (the device's direct I/O alignment); use a --bs that is a multiple of "
+                    "%llu, or a mode without O_DIRECT",
                     (unsigned long long)bad_bs, diskio_mode_name(opt.modes[m]), opt.target,
                     (unsigned long long)offset_align, (unsigned long long)offset_align);
         else
-            fprintf(stderr,
-                    "diskio: mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, "
-                    "more than diskio's 4096; use a mode without O_DIRECT\n",
+            cli_msg("mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, more than "
+                    "diskio's 4096; use a mode without O_DIRECT",
                     diskio_mode_name(opt.modes[m]), opt.target, (unsigned long long)mem_align);
         diskio_result_free(result);
         current_target = NULL;
@@ -743,7 +716,7 @@ int main(int argc, char **argv)
     struct diskio_run **merged = plans ? calloc(nplans ? nplans : 1, sizeof(*merged)) : NULL;
     int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
     if (!merged)
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
     const char *stopped_by = "a run failed";
     /* --repeat: round after round of every run, so that a slow minute of
      * the machine (writeback, a neighbour) spreads over all the modes
@@ -789,18 +762,14 @@ int main(int argc, char **argv)
                 bool trace_lost = false;
                 if (trace_failed) {
                     out_file_discard(&trace);
-                    fprintf(stderr,
-                            "diskio: mode %s: could not write its trace %s: %s; %s. The run's "
-                            "measurements are kept in the result; the incomplete trace was "
-                            "removed.\n",
+                    cli_msg("mode %s: could not write its trace %s: %s; %s. The run's measurements "
+                            "are kept in the result; the incomplete trace was removed.",
                             diskio_mode_name(cfg.mode), trace_path, diskio_strerror(rc),
                             out_write_hint(-rc));
                 } else if (trace.stream) {
                     trace_lost = out_file_commit(&trace, opt.force, 0) != OUT_SAVED;
                     if (trace_lost)
-                        fprintf(stderr,
-                                "diskio: mode %s: the run's measurements are kept in the "
-                                "result\n",
+                        cli_msg("mode %s: the run's measurements are kept in the result",
                                 diskio_mode_name(cfg.mode));
                 }
                 free(trace_path);
@@ -834,8 +803,8 @@ int main(int argc, char **argv)
                         diskio_run_free(run);
                     }
                     if (keep_rc < 0 && rc == 0) {
-                        fprintf(stderr, "diskio: mode %s: cannot keep the run: %s\n",
-                                diskio_mode_name(cfg.mode), diskio_strerror(keep_rc));
+                        cli_msg("mode %s: cannot keep the run: %s", diskio_mode_name(cfg.mode),
+                                diskio_strerror(keep_rc));
                         rc = keep_rc;
                     }
                 }
@@ -854,7 +823,7 @@ int main(int argc, char **argv)
     free(merged);
     free(plans);
     if (is_suite && suite_into_result(&suite, result) != 0) {
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
         if (status == EXIT_OK)
             status = EXIT_RUN_FAILED;
     }
@@ -884,9 +853,9 @@ int main(int argc, char **argv)
          * go to standard output instead (the table, when printed, is
          * already the whole text result). */
         if (saved == OUT_LOST && opt.format == DISKIO_FORMAT_TEXT && !opt.quiet) {
-            fprintf(stderr, "diskio: the table on standard output is the whole result\n");
+            cli_msg("the table on standard output is the whole result");
         } else if (saved == OUT_LOST) {
-            fprintf(stderr, "diskio: the result is written to standard output instead\n");
+            cli_msg("the result is written to standard output instead");
             write_stdout(result, opt.format);
         }
     } else if (opt.format != DISKIO_FORMAT_TEXT) {
@@ -897,16 +866,14 @@ int main(int argc, char **argv)
         if (out_file_commit(&ivcsv, opt.force, written) != OUT_SAVED && status == EXIT_OK)
             status = EXIT_RUN_FAILED;
         else if (!opt.quiet)
-            fprintf(stderr, "diskio: the interval series is in %s\n", opt.interval_csv);
+            cli_msg("the interval series is in %s", opt.interval_csv);
     }
     if (opt.interval_ns && !opt.quiet && !opt.interval_csv && opt.format != DISKIO_FORMAT_JSON &&
         opt.format != DISKIO_FORMAT_INTERVALS)
-        fprintf(stderr,
-                "diskio: --interval: the series is in the JSON result and the intervals CSV "
-                "only; give --output FILE.json or --interval-csv FILE to keep it\n");
+        cli_msg("--interval: the series is in the JSON result and the intervals CSV only; give "
+                "--output FILE.json or --interval-csv FILE to keep it");
     if (!diskio_result_complete(result) && !opt.quiet)
-        fprintf(stderr, "diskio: the result is incomplete (%s)\n",
-                status >= 128 ? "interrupted" : stopped_by);
+        cli_msg("the result is incomplete (%s)", status >= 128 ? "interrupted" : stopped_by);
     diskio_result_free(result);
     suite_free(&suite);
     return finish_stdout(status, saved_in);
