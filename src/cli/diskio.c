@@ -362,6 +362,8 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
                     cli_msg("out of memory");
                     return false;
                 }
+                if (!opt->quiet)
+                    out_report_leftovers(name);
                 bool usable =
                     out_file_allowed(name, opt->force) && out_file_open(trace, name, true) == 0;
                 out_file_discard(trace);
@@ -551,6 +553,11 @@ int main(int argc, char **argv)
     int names_status = check_output_names(&opt, several_runs);
     if (names_status != EXIT_OK)
         return names_status;
+    /* temporary names an earlier diskio, killed, left beside them */
+    if (opt.output && !opt.quiet)
+        out_report_leftovers(opt.output);
+    if (opt.interval_csv && !opt.quiet)
+        out_report_leftovers(opt.interval_csv);
     if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
         return EXIT_TARGET;
     if (opt.trace && !trace_names_usable(&opt, several_runs, &trace)) {
