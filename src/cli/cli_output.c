@@ -490,8 +490,13 @@ static bool dir_of(const char *path, struct stat *dir, const char **base)
 
 bool out_same_file(const char *a, const char *b)
 {
-    struct stat dir_a, dir_b;
+    struct stat dir_a, dir_b, file_a, file_b;
     const char *base_a, *base_b;
+    /* two names of one existing file (hard links; a symlink is followed,
+     * though an output is refused at one anyway) */
+    if (stat(a, &file_a) == 0 && stat(b, &file_b) == 0 && file_a.st_dev == file_b.st_dev &&
+        file_a.st_ino == file_b.st_ino)
+        return true;
     if (dir_of(a, &dir_a, &base_a) && dir_of(b, &dir_b, &base_b))
         return dir_a.st_dev == dir_b.st_dev && dir_a.st_ino == dir_b.st_ino &&
                strcmp(base_a, base_b) == 0;

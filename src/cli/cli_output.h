@@ -45,9 +45,10 @@ void out_file_discard(struct out_file *f);
 enum out_saved out_file_commit(struct out_file *f, bool force, int write_error);
 /* What the user can do after a failed write with this errno. */
 const char *out_write_hint(int err);
-/* Whether two output names would be the same file: the same last
- * component in the same directory (device and inode, so "./a" and
- * "dir/../a" or a symlinked directory are seen through). */
+/* Whether two output names would be the same file: two names of one
+ * existing file (device and inode), or the same last component in the
+ * same directory (device and inode, so "./a" and "dir/../a" or a
+ * symlinked directory are seen through). */
 bool out_same_file(const char *a, const char *b);
 /* Async-signal-safe: remove every temporary file still being written
  * (each name only while it still refers to diskio's file). */

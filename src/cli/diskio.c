@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -318,12 +319,65 @@ static int finish_stdout(int status, const char *saved_in)
 
 /* ---- output and trace names, all checked before anything is measured ---- */
 
-/* An --output that is also a run's trace would be written twice, one
- * replacing the other: a usage error, however the names are spelled. */
+/* A file diskio writes, for the check that no two are one. */
+struct written_file {
+    const char *name;
+    const char *option;    /* "--output", "--interval-csv", "--trace" */
+    const char *given;     /* what the option gave */
+    enum diskio_mode mode; /* --trace: the run's mode */
+    uint64_t bs;           /* and block size */
+};
+
+static void describe_file(char *buf, size_t size, const struct written_file *f)
+{
+    if (strcmp(f->option, "--trace") == 0)
+        snprintf(buf, size, "the trace of run %s %" PRIu64 " (--trace %s), %s",
+                 diskio_mode_name(f->mode), f->bs, f->given, f->name);
+    else if (strcmp(f->option, "TARGET") == 0)
+        snprintf(buf, size, "the test file %s (the target)", f->name);
+    else
+        snprintf(buf, size, "the %s file %s", f->option, f->name);
+}
+
+/* Whether a and b are one file; says so (a usage error). */
+static bool same_file_refused(const struct written_file *a, const struct written_file *b)
+{
+    if (!out_same_file(a->name, b->name))
+        return false;
+    char one[1024], other[1024];
+    describe_file(one, sizeof(one), a);
+    describe_file(other, sizeof(other), b);
+    cli_usage_msg("%s and %s are the same file, which would be written twice, one replacing the "
+                  "other; choose different names",
+                  one, other);
+    return true;
+}
+
+/* Every file diskio writes (the --output, the --interval-csv, each run's
+ * and repetition's trace) and the test file when the target is a file
+ * are checked against each other before anything is made: the same
+ * name, however spelled, or the same existing file under two names
+ * (device and inode) is a usage error. */
 static int check_output_names(const struct cli_options *opt, bool several_runs)
 {
-    if (!opt->output || !opt->trace)
+    struct written_file fixed[3];
+    size_t nfixed = 0;
+    if (opt->output)
+        fixed[nfixed++] = (struct written_file){opt->output, "--output", opt->output, 0, 0};
+    if (opt->interval_csv)
+        fixed[nfixed++] =
+            (struct written_file){opt->interval_csv, "--interval-csv", opt->interval_csv, 0, 0};
+    struct stat st;
+    if (stat(opt->target, &st) != 0 || !S_ISDIR(st.st_mode))
+        fixed[nfixed++] = (struct written_file){opt->target, "TARGET", opt->target, 0, 0};
+    for (size_t i = 0; i < nfixed; i++)
+        for (size_t j = i + 1; j < nfixed; j++)
+            if (same_file_refused(&fixed[i], &fixed[j]))
+                return EXIT_USAGE;
+    if (!opt->trace)
         return EXIT_OK;
+    /* the traces differ from each other by construction (a mode or size
+     * listed twice is refused); each is checked against the others */
     for (unsigned rep = 1; rep <= opt->repeat; rep++)
         for (size_t s = 0; s < opt->nsizes; s++)
             for (size_t m = 0; m < opt->nmodes; m++) {
@@ -333,13 +387,11 @@ static int check_output_names(const struct cli_options *opt, bool several_runs)
                     cli_msg("out of memory");
                     return EXIT_RUN_FAILED;
                 }
-                bool same = out_same_file(name, opt->output);
-                if (same)
-                    cli_usage_msg(
-                        "--trace %s writes the trace of run %s %" PRIu64
-                        " to %s, which is also the --output file %s; choose different names",
-                        opt->trace, diskio_mode_name(opt->modes[m]), opt->block_sizes[s], name,
-                        opt->output);
+                struct written_file trace = {name, "--trace", opt->trace, opt->modes[m],
+                                             opt->block_sizes[s]};
+                bool same = false;
+                for (size_t i = 0; i < nfixed && !same; i++)
+                    same = same_file_refused(&trace, &fixed[i]);
                 free(name);
                 if (same)
                     return EXIT_USAGE;
