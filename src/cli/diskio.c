@@ -215,6 +215,17 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
                     opt->block_sizes[s], opt->target, bytes);
             return EXIT_TARGET;
         }
+        /* the offsets cover --size bytes: a device smaller than a --size
+         * given would make a result claiming a span it never wrote
+         * (without --size, the run covers the device up to the default
+         * size, and records what it covered) */
+        if (opt->size_given && opt->file_size > bytes) {
+            cli_msg("--size %" PRIu64 " is larger than the device %s (%" PRIu64
+                    " bytes); give a --size of at most its size, or leave --size out to cover "
+                    "the device up to the default size.",
+                    opt->file_size, opt->target, bytes);
+            return EXIT_TARGET;
+        }
         return 0;
     }
     /* --jobs without --shared-file: a file per job, each of --size */
