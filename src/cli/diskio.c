@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,9 +102,71 @@ static void install_signals(void)
 }
 
 /* ---- messages ---- */
+
+/* Who holds a lock (flock, or any other) on the file at path, from
+ * /proc/locks: "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF", device
+ * numbers in hex.  The holder's pid (0 when not found: no /proc, another
+ * pid namespace) and its name (/proc/PID/comm) in who. */
+static long lock_holder(const char *path, char *who, size_t size)
+{
+    struct stat st;
+    who[0] = '\0';
+    if (stat(path, &st) != 0)
+        return 0;
+    FILE *locks = fopen("/proc/locks", "re");
+    if (!locks)
+        return 0;
+    char line[256];
+    long holder = 0;
+    while (!holder && fgets(line, sizeof(line), locks)) {
+        char type[16], kind[16], access[16];
+        long pid;
+        unsigned maj, min;
+        unsigned long long ino;
+        /* blocked waiters are listed as "1: -> FLOCK ...": not holders */
+        if (sscanf(line, "%*d: %15s %15s %15s %ld %x:%x:%llu", type, kind, access, &pid, &maj, &min,
+                   &ino) == 7 &&
+            maj == major(st.st_dev) && min == minor(st.st_dev) && ino == st.st_ino && pid > 0)
+            holder = pid;
+    }
+    fclose(locks);
+    if (holder) {
+        char comm_path[64];
+        snprintf(comm_path, sizeof(comm_path), "/proc/%ld/comm", holder);
+        FILE *comm = fopen(comm_path, "re");
+        if (comm && fgets(who, (int)size, comm))
+            who[strcspn(who, "\n")] = '\0';
+        if (comm)
+            fclose(comm);
+    }
+    return holder;
+}
+
+/* ", held by process 1234 (diskio)", or "" when nobody is found. */
+static const char *held_by(const char *path, char *buf, size_t size)
+{
+    char who[64];
+    long pid = lock_holder(path, who, sizeof(who));
+    if (pid <= 0)
+        buf[0] = '\0';
+    else if (who[0])
+        snprintf(buf, size, " by process %ld (%s)", pid, who);
+    else
+        snprintf(buf, size, " by process %ld", pid);
+    return buf;
+}
+
 static int report_target_error(const char *target, int rc)
 {
+    char holder[128];
     switch (-rc) {
+    case DISKIO_E_TARGET_LOCKED:
+        if (!held_by(target, holder, sizeof(holder))[0])
+            snprintf(holder, sizeof(holder), " by another process");
+        cli_msg("%s is locked%s: another diskio is measuring it, or a program keeps it locked; "
+                "refusing to write to it. Wait until that is done, or give another target.",
+                target, holder);
+        break;
     case DISKIO_E_TARGET_EXISTS:
         cli_msg(
             "%s exists and was not created by diskio; refusing to write to it. Give a directory to "
@@ -128,9 +191,14 @@ static int report_target_error(const char *target, int rc)
                 target);
         break;
     case DISKIO_E_DEVICE_BUSY:
-        cli_msg("%s is in use (mounted, or held by another program such as a RAID, LVM or swap); "
-                "refusing to write to it. Unmount or release it first.",
-                target);
+        /* a diskio measuring it holds a lock on it too: named */
+        if (held_by(target, holder, sizeof(holder))[0])
+            cli_msg("%s is in use%s; refusing to write to it. Wait until it is done.", target,
+                    holder);
+        else
+            cli_msg("%s is in use (mounted, or held by another program such as a RAID, LVM or "
+                    "swap); refusing to write to it. Unmount or release it first.",
+                    target);
         break;
     case ENOENT: cli_msg("%s: the directory does not exist; create it first.", target); break;
     default:

@@ -4,7 +4,8 @@
 # the test; root only): a mounted one is refused with exit 3 and a message
 # saying it is in use (it is opened O_EXCL, as mkfs does), and its
 # filesystem is unharmed; one that is not mounted is measured, and cannot
-# be mounted while diskio holds it, and the read modes read it (--verify,
+# be mounted (or measured by a second diskio, which names the first)
+# while diskio holds it, and the read modes read it (--verify,
 # which needs diskio's own fill, is a usage error there); a --bs or a
 # --size larger than the device is refused with exit 3 before anything is
 # measured or printed; without --size a run covers the device up to the
@@ -54,6 +55,11 @@ if mount "$loop" "$mnt" 2>/dev/null; then
 else
     t_ok "the device cannot be mounted during the run"
 fi
+# nor measured by a second diskio, which names the first
+t_expect_status 3 "a second diskio on the device" -- "$DISKIO" --allow-device --mode fsync \
+    --count 5 --size 1m "$loop"
+grep -q "$loop is in use by process $pid (diskio)" "$t_scratch/stderr" &&
+    t_ok "the message names the diskio holding it" || t_fail "message: $(cat "$t_scratch/stderr")"
 wait $pid
 status=$?
 [ "$status" -eq 0 ] && t_ok "an unmounted device is measured" ||
