@@ -88,6 +88,8 @@ int diskio_result_new(const char *label, struct diskio_result **out)
 
 int diskio_result_probe(struct diskio_result *res, const char *dir)
 {
+    if (!res || !dir)
+        return -EINVAL;
     struct env *env = env_probe(dir);
     if (!env)
         return -ENOMEM;
@@ -98,11 +100,13 @@ int diskio_result_probe(struct diskio_result *res, const char *dir)
 
 const char *diskio_result_env(const struct diskio_result *res, const char *key)
 {
-    return env_get(res->env, key);
+    return res && key ? env_get(res->env, key) : NULL;
 }
 
 int diskio_result_add_run(struct diskio_result *res, struct diskio_run *run)
 {
+    if (!res || !run)
+        return -EINVAL; /* nothing taken: run stays the caller's */
     if (res->nruns == res->cap) {
         size_t cap = res->cap ? res->cap * 2 : 8;
         struct diskio_run **runs = realloc(res->runs, cap * sizeof(*runs));
@@ -119,12 +123,12 @@ int diskio_result_add_run(struct diskio_result *res, struct diskio_run *run)
 
 size_t diskio_result_run_count(const struct diskio_result *res)
 {
-    return res->nruns;
+    return res ? res->nruns : 0;
 }
 
 const struct diskio_run *diskio_result_run(const struct diskio_result *res, size_t i)
 {
-    return i < res->nruns ? res->runs[i] : NULL;
+    return res && i < res->nruns ? res->runs[i] : NULL;
 }
 
 static void suite_clear(struct diskio_result *res)
@@ -184,12 +188,13 @@ int diskio_result_set_suite(struct diskio_result *res, const char *name, const c
 
 void diskio_result_set_incomplete(struct diskio_result *res)
 {
-    res->incomplete = true;
+    if (res)
+        res->incomplete = true;
 }
 
 bool diskio_result_complete(const struct diskio_result *res)
 {
-    if (res->incomplete)
+    if (!res || res->incomplete)
         return false;
     for (size_t i = 0; i < res->nruns; i++)
         if (!res->runs[i]->info.complete)
@@ -200,6 +205,8 @@ bool diskio_result_complete(const struct diskio_result *res)
 int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt, FILE *out)
 {
     int (*emit)(const struct diskio_result *, FILE *);
+    if (!res || !out)
+        return -EINVAL;
     switch (fmt) {
     case DISKIO_FORMAT_JSON: emit = emit_json; break;
     case DISKIO_FORMAT_CSV: emit = emit_csv; break;

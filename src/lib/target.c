@@ -468,12 +468,12 @@ uint64_t diskio_target_size(const struct diskio_target *t)
 
 const char *diskio_target_path(const struct diskio_target *t)
 {
-    return t->path;
+    return t ? t->path : NULL;
 }
 
 const char *diskio_target_dir(const struct diskio_target *t)
 {
-    return t->dir;
+    return t ? t->dir : NULL;
 }
 
 /*
@@ -573,6 +573,8 @@ static int job_files(struct diskio_target *t, bool release)
 
 int diskio_target_remove(struct diskio_target *t)
 {
+    if (!t)
+        return -EINVAL;
     int jobs_rc = job_files(t, false);
     int rc = remove_one(t);
     return rc != 0 ? rc : jobs_rc;
