@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
@@ -156,8 +157,73 @@ static const char *held_by(const char *path, char *buf, size_t size)
     return buf;
 }
 
+/* The kernel's own filesystems, which hold no test file: a name for
+ * statfs()'s f_type, or NULL for any other. */
+static const char *virtual_fs_name(long type)
+{
+    static const struct {
+        long magic;
+        const char *name;
+    } virtual_fs[] = {
+        {0x9fa0, "proc"},           {0x62656572, "sysfs"},          {0x27e0eb, "cgroup"},
+        {0x63677270, "cgroup2"},    {0x64626720, "debugfs"},        {0x74726163, "tracefs"},
+        {0x73636673, "securityfs"}, {(long)0xcafe4a11, "bpf"},      {0x1cd1, "devpts"},
+        {0x6165676c, "pstore"},     {(long)0xde5e81e4, "efivarfs"}, {0x62656570, "configfs"},
+    };
+    for (size_t i = 0; i < sizeof(virtual_fs) / sizeof(virtual_fs[0]); i++)
+        if (virtual_fs[i].magic == type)
+            return virtual_fs[i].name;
+    return NULL;
+}
+
+/* The directory diskio tried to create its test file in: target itself,
+ * or the directory of a new path.  malloc()ed; NULL if it is not one. */
+static char *target_directory(const char *target)
+{
+    struct stat st;
+    char *dir = NULL;
+    if (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
+        dir = strdup(target);
+    } else {
+        char *copy = strdup(target);
+        dir = copy ? strdup(dirname(copy)) : NULL;
+        free(copy);
+    }
+    if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        free(dir);
+        dir = NULL;
+    }
+    return dir;
+}
+
+/* Creating the test file failed with errno err in a directory that
+ * exists: what it really is.  true when said. */
+static bool report_create_failure(const char *target, int err)
+{
+    char *dir = target_directory(target);
+    if (!dir)
+        return false;
+    struct statfs sf;
+    const char *fs = statfs(dir, &sf) == 0 ? virtual_fs_name((long)sf.f_type) : NULL;
+    if (fs)
+        cli_msg("cannot create a test file in %s: %s; it is on %s, a filesystem of the kernel's "
+                "own that holds no files of yours, not storage. Give a directory on the "
+                "filesystem to measure.",
+                dir, strerror(err), fs);
+    else if (err == ENOENT)
+        cli_msg("cannot create a test file in %s: %s, although the directory exists: its "
+                "filesystem does not take new files there. Give a directory on the "
+                "filesystem to measure.",
+                dir, strerror(err));
+    free(dir);
+    return fs || err == ENOENT;
+}
+
 static int report_target_error(const char *target, int rc)
 {
+    if ((rc == -ENOENT || rc == -EACCES || rc == -EPERM || rc == -EROFS) &&
+        report_create_failure(target, -rc))
+        return EXIT_TARGET;
     char holder[128];
     switch (-rc) {
     case DISKIO_E_TARGET_LOCKED:

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,18 @@ size_t result_pcts(const struct diskio_result *res, double *out)
 const char *pct_name(char *buf, size_t size, double pct, char sep)
 {
     snprintf(buf, size, "p%.10g", pct);
+    if (strchr(buf, 'e') && pct > 0) {
+        /* never an exponent (p1e-05): a name is digits and one point, as
+         * readers of the JSON keys and CSV columns expect; ten
+         * significant digits, as %.10g gives */
+        int decimals = 9 - (int)floor(log10(pct));
+        snprintf(buf, size, "p%.*f", decimals > 40 ? 40 : decimals, pct);
+        size_t len = strlen(buf);
+        while (len > 2 && buf[len - 1] == '0')
+            buf[--len] = '\0';
+        if (buf[len - 1] == '.')
+            buf[--len] = '\0';
+    }
     char *dot = strchr(buf, '.');
     if (dot)
         *dot = sep;
