@@ -272,12 +272,13 @@ static int parse_file(struct suite *s, const char *text, size_t total,
     size_t pos = total >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     while (pos < total) {
         lineno++;
-        const char *nl = memchr(text + pos, '\n', total - pos);
-        size_t len = nl ? (size_t)(nl - (text + pos)) : total - pos;
         const char *start = text + pos;
-        pos += len + (nl ? 1 : 0);
-        if (len && start[len - 1] == '\r')
-            len--;
+        const char *nl = memchr(start, '\n', total - pos);
+        const char *line_end = nl ? nl : text + total;
+        pos = (size_t)(line_end - text) + (nl ? 1 : 0);
+        if (line_end > start && line_end[-1] == '\r')
+            line_end--; /* CRLF */
+        size_t len = (size_t)(line_end - start);
         if (len > SUITE_LINE_MAX)
             return line_fail(err, size, s->path, lineno, "the line is longer than %s bytes",
                              "1024");

@@ -120,14 +120,28 @@ static long lock_holder(const char *path, char *who, size_t size)
     char line[256];
     long holder = 0;
     while (!holder && fgets(line, sizeof(line), locks)) {
-        char type[16], kind[16], access[16];
-        long pid;
-        unsigned maj, min;
-        unsigned long long ino;
-        /* blocked waiters are listed as "1: -> FLOCK ...": not holders */
-        if (sscanf(line, "%*d: %15s %15s %15s %ld %x:%x:%llu", type, kind, access, &pid, &maj, &min,
-                   &ino) == 7 &&
-            maj == major(st.st_dev) && min == minor(st.st_dev) && ino == st.st_ino && pid > 0)
+        /* "N: TYPE KIND ACCESS PID MAJ:MIN:INODE START END"; a blocked
+         * waiter's line has "->" before TYPE and holds nothing */
+        char *field[8], *save = NULL;
+        int n = 0;
+        for (char *tok = strtok_r(line, " \n", &save); tok && n < 8;
+             tok = strtok_r(NULL, " \n", &save))
+            field[n++] = tok;
+        if (n < 6 || strcmp(field[1], "->") == 0)
+            continue;
+        char *end;
+        long pid = strtol(field[4], &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        unsigned long maj = strtoul(field[5], &end, 16);
+        if (*end != ':')
+            continue;
+        unsigned long min = strtoul(end + 1, &end, 16);
+        if (*end != ':')
+            continue;
+        unsigned long long ino = strtoull(end + 1, &end, 10);
+        if (*end == '\0' && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+            ino == (unsigned long long)st.st_ino)
             holder = pid;
     }
     fclose(locks);

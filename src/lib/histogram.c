@@ -174,6 +174,14 @@ uint64_t diskio_hist_overflow(const struct diskio_hist *h)
 
 static void bucket_bounds(size_t index, uint64_t *lowest, uint64_t *highest);
 
+/* The middle of bucket i, within 1/256 of every value in it. */
+static uint64_t bucket_middle(size_t i)
+{
+    uint64_t lowest, highest;
+    bucket_bounds(i, &lowest, &highest);
+    return lowest + (highest - lowest) / 2;
+}
+
 /*
  * The sum of the values recorded.  The record path keeps it in 64 bits
  * (one add; the engine's loops are not slowed for values no latency
@@ -204,13 +212,9 @@ static unsigned __int128 hist_sum(const struct diskio_hist *h, uint64_t count)
         return mid + (uint64_t)(0 - below);
     }
     long double estimate = 0;
-    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++) {
-        if (!h->counts[i])
-            continue;
-        uint64_t lowest, highest;
-        bucket_bounds(i, &lowest, &highest);
-        estimate += (long double)h->counts[i] * ((long double)lowest + (highest - lowest) / 2);
-    }
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
+        if (h->counts[i])
+            estimate += (long double)h->counts[i] * (long double)bucket_middle(i);
     const long double wrap = 18446744073709551616.0L; /* 2^64 */
     long double k = (estimate - (long double)h->sum) / wrap;
     u128 wraps = k > 0 ? (u128)(k + 0.5L) : 0;
@@ -240,9 +244,7 @@ static long double hist_sum_sq(const struct diskio_hist *h, uint64_t count)
         for (size_t i = 0; i < HIST_ALL_BUCKETS; i++) {
             if (!h->counts[i])
                 continue;
-            uint64_t lowest, highest;
-            bucket_bounds(i, &lowest, &highest);
-            long double mid = (long double)lowest + (highest - lowest) / 2;
+            long double mid = (long double)bucket_middle(i);
             estimate += (long double)h->counts[i] * mid * mid;
         }
     }
