@@ -356,9 +356,11 @@ static enum out_saved commit_named(struct out_file *f, bool force)
         cli_msg("%s appeared during the run and was left alone; the complete file is %s: "
                 "rename it yourself, or add --force next time to replace it",
                 f->path, tmp);
-    } else if (no_hard_links(rc) && name_is(tmp, f->dev, f->ino)) {
-        /* No hard links here: by name, the only way left, from a name
-         * checked to be diskio's file a moment before, never replacing. */
+    } else if ((no_hard_links(rc) || rc == -ENOENT) && name_is(tmp, f->dev, f->ino)) {
+        /* No hard links here (or, ENOENT, no way to link by descriptor:
+         * neither CAP_DAC_READ_SEARCH nor /proc): by name, the only way
+         * left, from a name checked to be diskio's file a moment before,
+         * never replacing. */
         if (renameat2(AT_FDCWD, tmp, AT_FDCWD, f->path, RENAME_NOREPLACE) == 0) {
             saved = OUT_SAVED;
         } else if (errno == EEXIST) {
