@@ -6,13 +6,17 @@
  * answers for a filesystem that does not implement the flag, and open()
  * with O_TMPFILE fails with EOPNOTSUPP, as on FUSE: no unnamed files.  With
  * DISKIO_TEST_NO_LINK=1, link() and linkat() fail with EPERM too, as on a
- * filesystem without hard links.  At exit it reports on stderr how often
+ * filesystem without hard links.  With DISKIO_TEST_KILL_AFTER_LINK=1 the
+ * process is killed (SIGKILL) right after its first successful link() or
+ * linkat(), as a power cut or the OOM killer could between giving a file
+ * its name and removing its temporary one.  At exit it reports on stderr how often
  * it refused, so a test can see that it did.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +24,7 @@
 
 #include <stdarg.h>
 
-static unsigned long refused_renames, refused_links;
+static unsigned long refused_tmpfiles, refused_renames, refused_links;
 
 /* open() and open64(): O_TMPFILE refused, the rest passed on */
 #define OPEN_WITHOUT_TMPFILE(name)                                                                 \
@@ -28,6 +32,7 @@ static unsigned long refused_renames, refused_links;
     {                                                                                              \
         static int (*real)(const char *, int, ...);                                                \
         if ((flags & O_TMPFILE) == O_TMPFILE) {                                                    \
+            refused_tmpfiles++;                                                                    \
             errno = EOPNOTSUPP;                                                                    \
             return -1;                                                                             \
         }                                                                                          \
@@ -70,6 +75,14 @@ static int links_refused(void)
     return 1;
 }
 
+static int kill_after_link(int rc)
+{
+    const char *value = getenv("DISKIO_TEST_KILL_AFTER_LINK");
+    if (rc == 0 && value && strcmp(value, "1") == 0)
+        raise(SIGKILL);
+    return rc;
+}
+
 int link(const char *oldpath, const char *newpath)
 {
     static int (*real)(const char *, const char *);
@@ -77,7 +90,7 @@ int link(const char *oldpath, const char *newpath)
         return -1;
     if (!real)
         real = (int (*)(const char *, const char *))dlsym(RTLD_NEXT, "link");
-    return real(oldpath, newpath);
+    return kill_after_link(real(oldpath, newpath));
 }
 
 int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags)
@@ -87,13 +100,14 @@ int linkat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath,
         return -1;
     if (!real)
         real = (int (*)(int, const char *, int, const char *, int))dlsym(RTLD_NEXT, "linkat");
-    return real(olddirfd, oldpath, newdirfd, newpath, flags);
+    return kill_after_link(real(olddirfd, oldpath, newdirfd, newpath, flags));
 }
 
 __attribute__((destructor)) static void report(void)
 {
-    if (refused_renames || refused_links)
+    if (refused_tmpfiles || refused_renames || refused_links)
         fprintf(stderr,
-                "norename-preload: %lu renames without replacing refused, %lu links refused\n",
-                refused_renames, refused_links);
+                "norename-preload: %lu unnamed files refused, %lu renames without replacing "
+                "refused, %lu links refused\n",
+                refused_tmpfiles, refused_renames, refused_links);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli_durable.h"
+#include "cli_msg.h"
 #include "cli_options.h"
 
 #define MAX_FILE_SIZE (UINT64_C(1) << 50)
@@ -165,73 +166,46 @@ static int parse_jobs(const char *text, struct cli_options *o, char *err, size_t
 }
 
 /* A label names a result in every output and in the analysis commands'
- * reports, so it must be printable UTF-8 text: the length of the
- * well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlong form,
- * no surrogate, nothing above U+10FFFF, not cut short), or 0. */
-static size_t utf8_sequence(const unsigned char *s)
-{
-    const unsigned char c = s[0];
-    size_t n;
-    /* the second byte's range: narrower after E0, ED, F0 and F4 */
-    unsigned char lo = 0x80, hi = 0xbf;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        if (c == 0xe0)
-            lo = 0xa0;
-        if (c == 0xed)
-            hi = 0x9f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        if (c == 0xf0)
-            lo = 0x90;
-        if (c == 0xf4)
-            hi = 0x8f;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if (s[i] < lo || s[i] > hi)
-            return 0;
-        lo = 0x80;
-        hi = 0xbf;
-    }
-    return n;
-}
-
-/* Refuse a label that is not printable UTF-8 text, naming the first bad
- * byte by its position (the label itself is not echoed: it could hold
- * terminal escapes). */
+ * reports, so it must be printable UTF-8 text: no byte that is not part of
+ * well-formed UTF-8, no control character (C0, DEL, C1), no line or
+ * paragraph separator and no bidirectional formatting character (U+202E
+ * would show the rest of a report reversed: threat model, "Names and
+ * numbers").  The first bad byte is named by its position; the label
+ * itself is not echoed. */
 static int check_label(const char *label, char *err, size_t size)
 {
     const unsigned char *s = (const unsigned char *)label;
-    for (size_t i = 0; s[i];) {
-        const size_t n = utf8_sequence(s + i);
-        if (n == 0)
+    for (size_t i = 0, n; s[i]; i += n) {
+        const int32_t cp = utf8_decode(s + i, &n);
+        if (cp < 0)
             return cli_fail(err, size,
                             "--label: byte %zu (0x%02x) is not part of UTF-8 text; give the "
                             "label as UTF-8",
                             i + 1, s[i]);
-        if (s[i] < 0x20 || s[i] == 0x7f)
+        if (cp < 0x20 || cp == 0x7f)
             return cli_fail(err, size,
                             "--label: byte %zu is the control character 0x%02x; give a label "
                             "of printable characters",
                             i + 1, s[i]);
-        if (s[i] == 0xc2 && s[i + 1] < 0xa0) /* C1: U+0080..U+009F */
+        if (cp >= 0x80 && cp <= 0x9f)
             return cli_fail(err, size,
                             "--label: bytes %zu-%zu are the control character U+%04X; give a "
                             "label of printable characters",
-                            i + 1, i + 2, (unsigned)s[i + 1]);
-        i += n;
+                            i + 1, i + n, (unsigned)cp);
+        if (display_unsafe(cp))
+            return cli_fail(err, size,
+                            "--label: bytes %zu-%zu are U+%04X, a %s character, which "
+                            "reorders or breaks the text around it; give a label of printable "
+                            "characters",
+                            i + 1, i + n, (unsigned)cp,
+                            cp == 0x2028 || cp == 0x2029 ? "line or paragraph separator"
+                                                         : "bidirectional formatting");
     }
     return 0;
 }
 
-/* --percentiles 50,99,99.9: decimal numbers above 0 and at most 100,
- * sorted, a repeated one dropped; no signs, exponents, hex, inf or nan. */
+/* --percentiles 50,99,99.9: decimal numbers above 0 and at most 100
+ * (1e-5 too), sorted, a repeated one dropped; no signs, hex, inf or nan. */
 static int parse_percentiles(const char *text, struct cli_options *o, char *err, size_t size)
 {
     static const char accepted[] = "accepted: up to 8 numbers above 0 and at most 100 "
@@ -243,15 +217,17 @@ static int parse_percentiles(const char *text, struct cli_options *o, char *err,
         char item[32];
         if (len == 0)
             return cli_fail(err, size, "--percentiles: empty item in '%s' (%s)", text, accepted);
-        if (len >= sizeof(item) || strspn(p, "0123456789.") < len)
-            return cli_fail(err, size, "--percentiles: '%.*s' is not a number (%s)",
+        const char *end = NULL;
+        double v = 0;
+        if (len < sizeof(item)) {
+            memcpy(item, p, len);
+            item[len] = '\0';
+        }
+        if (len >= sizeof(item) || cli_parse_number(item, &v, &end) != 0 || *end)
+            return cli_fail(err, size,
+                            "--percentiles: '%.*s' is not a decimal number such as 99.9 or 1e-5 "
+                            "(no sign, hex, inf or nan; %s)",
                             len > 40 ? 40 : (int)len, p, accepted);
-        memcpy(item, p, len);
-        item[len] = '\0';
-        char *end;
-        double v = strtod(item, &end);
-        if (*end || end == item)
-            return cli_fail(err, size, "--percentiles: '%s' is not a number (%s)", item, accepted);
         if (!(v > 0.0 && v <= 100.0))
             return cli_fail(err, size, "--percentiles: '%s' is out of range (%s)", item, accepted);
         /* insert in order, once */
@@ -477,11 +453,9 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             o->sync_every = (unsigned)v;
             break;
         case OPT_RATE: {
-            char *end;
-            errno = 0;
-            double rate = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !isfinite(rate) || rate < 0.001 || rate > 10e6 ||
-                !isdigit((unsigned char)optarg[0]))
+            const char *end = NULL;
+            double rate = 0;
+            if (cli_parse_number(optarg, &rate, &end) != 0 || *end || rate < 0.001 || rate > 10e6)
                 return cli_fail(err, err_size,
                                 "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
             o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
@@ -632,6 +606,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     if (o->interval_csv && !o->interval_ns)
         return cli_fail(err, err_size,
                         "--interval-csv: there is no series to write without --interval");
+    if (o->format == DISKIO_FORMAT_INTERVALS && !o->interval_ns)
+        return cli_fail(err, err_size,
+                        "--format intervals: there is no series to write without --interval "
+                        "(give --interval DURATION, e.g. --interval 1)");
     if (o->interval_csv && o->output && strcmp(o->output, o->interval_csv) == 0)
         return cli_fail(err, err_size, "--output and --interval-csv name the same file");
     return 0;

@@ -109,7 +109,12 @@ int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format
 /* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
  * signs, garbage, zero-length and overflow.  0 or -1. */
 int cli_parse_size(const char *text, uint64_t *out);
-/* "2", "0.5", "2s", "500ms", "1m", "1h" -> ns.  0 or -1. */
+/* A decimal number: digits, an optional fraction and exponent ("2",
+ * "0.5", "1e-5"); no sign, hex, inf or nan.  *end (may be NULL): where it
+ * stops.  0 or -1.  The one reader of every option that takes a fraction. */
+int cli_parse_number(const char *text, double *out, const char **end);
+/* "2", "0.5", "2s", "500ms", "1m", "1h" -> ns (cli_parse_number() and a
+ * unit).  0 or -1. */
 int cli_parse_duration(const char *text, uint64_t *out_ns);
 /* A decimal integer in [min, max].  0 or -1. */
 int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out);

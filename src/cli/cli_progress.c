@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli_msg.h"
 #include "cli_progress.h"
 
 #define TICK_NS 50000000L    /* how often the thread looks */
@@ -71,38 +72,6 @@ static const char *format_duration(char *buf, size_t size, double seconds)
     else
         snprintf(buf, size, "%dh%02dm", (int)(seconds / 3600), (int)(seconds / 60) % 60);
     return buf;
-}
-
-/* The target as the line shows it: printable UTF-8 kept, every control
- * character (C0, DEL, C1) and every byte of an ill-formed sequence shown
- * as '?', so that no path can move the cursor or retitle the terminal. */
-static void safe_text(char *out, size_t size, const char *s)
-{
-    size_t o = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && o + 5 < size) {
-        size_t n = *p < 0x80                  ? 1
-                   : *p >= 0xc2 && *p <= 0xdf ? 2
-                   : *p >= 0xe0 && *p <= 0xef ? 3
-                   : *p >= 0xf0 && *p <= 0xf4 ? 4
-                                              : 0;
-        bool ok = n > 0;
-        for (size_t i = 1; ok && i < n; i++)
-            ok = (p[i] & 0xc0) == 0x80;
-        if (ok && n == 1 && (*p < 0x20 || *p == 0x7f))
-            ok = false;
-        if (ok && n == 2 && p[0] == 0xc2 && p[1] < 0xa0) /* C1 */
-            ok = false;
-        if (!ok) {
-            out[o++] = '?';
-            p++;
-            continue;
-        }
-        memcpy(out + o, p, n);
-        o += n;
-        p += n;
-    }
-    out[o] = '\0';
 }
 
 /* Characters (not bytes) of UTF-8 text. */
@@ -297,9 +266,10 @@ int progress_start(struct progress *p, const char *target)
     if (rc != 0)
         return rc;
     p->target = target;
-    /* a very long path: its end, which the line shows */
+    /* shown by the one rule for untrusted text (cli_msg.h); a very long
+     * path: its end, which the line shows (escaped, a byte takes up to 4) */
     size_t len = strlen(target);
-    safe_text(p->where, sizeof(p->where), len > 900 ? target + len - 900 : target);
+    (void)display_escape(p->where, sizeof(p->where), len > 250 ? target + len - 250 : target);
     rc = pthread_create(&p->thread, NULL, progress_main, p);
     if (rc != 0) {
         pthread_mutex_destroy(&p->lock);

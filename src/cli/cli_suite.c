@@ -16,8 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "cli_msg.h"
 #include "cli_suite.h"
 
 #ifndef DISKIO_SUITEDIR
@@ -189,12 +192,39 @@ static int line_fail(char *err, size_t size, const char *path, unsigned line, co
     return cli_fail(err, size, "%s:%u: %s", path, line, text);
 }
 
-static bool printable(const char *s)
+/* What is wrong with a line of suite text (len bytes, no newline), or
+ * NULL: a suite is UTF-8 text of printable characters (blanks and tabs
+ * separate words); a NUL, a control character, a character that reorders
+ * or breaks the line on a terminal (bidi formatting, U+2028/9) or bytes
+ * that are not UTF-8 are refused, by position, never shown raw. */
+static const char *line_problem(const char *line, size_t len, char *why, size_t size)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return false;
-    return true;
+    const unsigned char *p = (const unsigned char *)line;
+    for (size_t i = 0, n; i < len; i += n) {
+        if (p[i] == '\0') {
+            snprintf(why, size, "a NUL byte at byte %zu (a suite file is text)", i + 1);
+            return why;
+        }
+        if (p[i] == '\t') {
+            n = 1;
+            continue;
+        }
+        const int32_t cp = utf8_decode(p + i, &n);
+        if (cp < 0) {
+            snprintf(why, size,
+                     "byte %zu (0x%02x) is not part of UTF-8 text; save the file as UTF-8", i + 1,
+                     p[i]);
+            return why;
+        }
+        if (display_unsafe(cp)) {
+            snprintf(why, size,
+                     "byte %zu is the control or formatting character U+%04X (a suite file is "
+                     "printable text)",
+                     i + 1, (unsigned)cp);
+            return why;
+        }
+    }
+    return NULL;
 }
 
 /* A row's options, parsed as diskio's own with the command line's
@@ -265,37 +295,35 @@ static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int 
     return 0;
 }
 
-static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, char *err,
-                      size_t size)
+static int parse_file(struct suite *s, const char *text, size_t total,
+                      const struct cli_options *top, char *err, size_t size)
 {
-    char line[SUITE_LINE_MAX + 2];
+    char line[SUITE_LINE_MAX + 1];
     unsigned lineno = 0;
     bool have_runs = false, have_summary = false;
     enum suite_unit unit = SUITE_UNIT_MB; /* of the rows that follow */
-    size_t total = 0;
-    while (fgets(line, sizeof(line), in)) {
+    /* a UTF-8 byte order mark (editors on Windows write one) is no text */
+    size_t pos = total >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    while (pos < total) {
         lineno++;
-        size_t len = strlen(line);
-        total += len;
-        if (total > SUITE_FILE_MAX)
-            return line_fail(err, size, s->path, lineno, "the file is longer than %s bytes",
-                             "262144");
-        if (len && line[len - 1] == '\n')
-            line[--len] = '\0';
-        else if (!feof(in))
+        const char *start = text + pos;
+        const char *nl = memchr(start, '\n', total - pos);
+        const char *line_end = nl ? nl : text + total;
+        pos = (size_t)(line_end - text) + (nl ? 1 : 0);
+        if (line_end > start && line_end[-1] == '\r')
+            line_end--; /* CRLF */
+        size_t len = (size_t)(line_end - start);
+        if (len > SUITE_LINE_MAX)
             return line_fail(err, size, s->path, lineno, "the line is longer than %s bytes",
                              "1024");
-        if (len && line[len - 1] == '\r')
-            line[--len] = '\0';
-        if (strlen(line) != len)
-            return line_fail(err, size, s->path, lineno, "%s", "a NUL byte in the line");
-        if (!printable(line))
-            for (char *p = line; *p; p++)
-                if (*p == '\t')
-                    *p = ' ';
-        if (!printable(line))
-            return line_fail(err, size, s->path, lineno, "%s",
-                             "a control character in the line (the file is text)");
+        char problem[160];
+        if (line_problem(start, len, problem, sizeof(problem)))
+            return line_fail(err, size, s->path, lineno, "%s", problem);
+        memcpy(line, start, len);
+        line[len] = '\0';
+        for (char *p = line; *p; p++)
+            if (*p == '\t')
+                *p = ' ';
         char *tokens[SUITE_TOKENS_MAX];
         const char *why = NULL;
         int n = tokenize(line, tokens, SUITE_TOKENS_MAX, &why);
@@ -395,8 +423,6 @@ static int parse_file(struct suite *s, FILE *in, const struct cli_options *top, 
                              key);
         }
     }
-    if (ferror(in))
-        return cli_fail(err, size, "%s: cannot read: %s", s->path, strerror(errno));
     if (!s->name)
         return cli_fail(err, size, "%s:%u: no 'suite NAME' line (is this a suite file?)", s->path,
                         lineno);
@@ -414,11 +440,52 @@ int suite_load(const char *what, const struct cli_options *top, struct suite *s,
     s->path = find_suite(what, top->suite_path, err, err_size);
     if (!s->path)
         return -1;
-    FILE *in = fopen(s->path, "r");
-    if (!in)
+    /* O_NONBLOCK: a FIFO (or a device) at the name must not block the
+     * open; only a regular file is read, whole (a symlink to one is
+     * followed: reading it is as safe as reading the file) */
+    int fd = open(s->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
         return cli_fail(err, err_size, "--suite: cannot open %s: %s", s->path, strerror(errno));
-    int rc = parse_file(s, in, top, err, err_size);
-    fclose(in);
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return cli_fail(err, err_size, "--suite: cannot read %s: %s", s->path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return cli_fail(err, err_size, "--suite: %s is %s, not a suite file; give a regular file",
+                        s->path,
+                        S_ISFIFO(st.st_mode)  ? "a FIFO"
+                        : S_ISDIR(st.st_mode) ? "a directory"
+                        : S_ISCHR(st.st_mode) ? "a character device"
+                        : S_ISBLK(st.st_mode) ? "a block device"
+                                              : "a socket");
+    }
+    char *text = malloc(SUITE_FILE_MAX + 1);
+    size_t total = 0;
+    ssize_t n = 0;
+    while (text && total <= SUITE_FILE_MAX &&
+           (n = read(fd, text + total, SUITE_FILE_MAX + 1 - total)) != 0) {
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            break;
+        total += (size_t)n;
+    }
+    int read_errno = n < 0 ? errno : 0;
+    close(fd);
+    int rc;
+    if (!text)
+        rc = cli_fail(err, err_size, "out of memory");
+    else if (read_errno)
+        rc = cli_fail(err, err_size, "--suite: cannot read %s: %s", s->path, strerror(read_errno));
+    else if (total > SUITE_FILE_MAX)
+        rc = cli_fail(err, err_size, "%s: the file is longer than %s bytes (is it a suite file?)",
+                      s->path, "262144");
+    else
+        rc = parse_file(s, text, total, top, err, err_size);
+    free(text);
     for (size_t r = 0; r < s->nrows; r++)
         if (s->rows[r].note_buf[0])
             s->rows[r].note = s->rows[r].note_buf;
@@ -512,18 +579,19 @@ static void format_cell(const struct suite *s, const struct suite_row *row, char
                  var > 0 ? sqrt(var) : 0.0, name);
 }
 
-/* Columns on a terminal: UTF-8 continuation bytes take none. */
+/* Columns on a terminal: text from the suite file is shown by the one
+ * rule for untrusted text (cli_msg.h), so a title or label cannot act on
+ * the terminal. */
 static int display_width(const char *s)
 {
-    int n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        n += (*p & 0xc0) != 0x80;
-    return n;
+    return (int)display_columns(s);
 }
 
 static void print_padded(FILE *out, const char *s, int width)
 {
-    fprintf(out, "  %s%*s", s, width - display_width(s), "");
+    fputs("  ", out);
+    display_write(out, s, false);
+    fprintf(out, "%*s", width - display_width(s), "");
 }
 
 void suite_print(const struct suite *s, FILE *out)
@@ -561,7 +629,9 @@ void suite_print(const struct suite *s, FILE *out)
             unit = !unit || strcmp(unit, units[s->rows[r].unit].name) == 0
                        ? units[s->rows[r].unit].name
                        : "";
-    fprintf(out, "\nsuite %s%s%s: ", s->name, s->title ? ": " : "", s->title ? s->title : "");
+    fprintf(out, "\nsuite %s%s", s->name, s->title ? ": " : "");
+    display_write(out, s->title ? s->title : "", false);
+    fputs(": ", out);
     const bool one_unit = unit && *unit;
     if (s->summary == SUITE_BEST)
         fprintf(out, "best%s%s%s of %u run%s per row", one_unit ? " (highest " : "",
@@ -587,7 +657,8 @@ void suite_print(const struct suite *s, FILE *out)
             seen = strcmp(s->rows[q].label, s->rows[r].label) == 0;
         if (seen)
             continue;
-        fprintf(out, "%s%*s", s->rows[r].label, width - display_width(s->rows[r].label), "");
+        display_write(out, s->rows[r].label, false);
+        fprintf(out, "%*s", width - display_width(s->rows[r].label), "");
         for (size_t c = 0; c < ncolumns; c++) {
             char cell[64] = "-";
             for (size_t q = r; q < s->nrows; q++)
@@ -599,8 +670,15 @@ void suite_print(const struct suite *s, FILE *out)
         fputc('\n', out);
     }
     for (size_t r = 0; r < s->nrows; r++)
-        if (s->rows[r].note && !s->rows[r].left_out)
-            fprintf(out, "  %s %s: %s\n", s->rows[r].label, s->rows[r].column, s->rows[r].note);
+        if (s->rows[r].note && !s->rows[r].left_out) {
+            fputs("  ", out);
+            display_write(out, s->rows[r].label, false);
+            fputc(' ', out);
+            display_write(out, s->rows[r].column, false);
+            fputs(": ", out);
+            display_write(out, s->rows[r].note, false);
+            fputc('\n', out);
+        }
     if (left_out)
         fprintf(out, "  %zu row%s with a larger --bs than --suite-max-bs left out\n", left_out,
                 left_out == 1 ? "" : "s");

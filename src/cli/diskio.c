@@ -11,10 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli_durable.h"
+#include "cli_msg.h"
 #include "cli_options.h"
 #include "cli_output.h"
 #include "cli_progress.h"
@@ -39,8 +43,11 @@ static void on_signal(int signo)
          * file that stays is named, as it is the user's to remove now. */
         struct diskio_target *t = current_target;
         if (t && diskio_target_remove(t) < 0) {
+            /* shown by the rule, with no allocation: a static buffer */
+            static char shown[4 * 4096 + 64];
+            (void)display_escape(shown, sizeof(shown), diskio_target_path(t));
             say("diskio: warning: the test file ");
-            say(diskio_target_path(t));
+            say(shown);
             say(" was not removed; remove it yourself\n");
         }
         out_file_unlink_pending();
@@ -97,49 +104,187 @@ static void install_signals(void)
 }
 
 /* ---- messages ---- */
+
+/* Who holds a lock (flock, or any other) on the file at path, from
+ * /proc/locks: "1: FLOCK  ADVISORY  WRITE 1234 fd:01:5678 0 EOF", device
+ * numbers in hex.  The holder's pid (0 when not found: no /proc, another
+ * pid namespace) and its name (/proc/PID/comm) in who. */
+static long lock_holder(const char *path, char *who, size_t size)
+{
+    struct stat st;
+    who[0] = '\0';
+    if (stat(path, &st) != 0)
+        return 0;
+    FILE *locks = fopen("/proc/locks", "re");
+    if (!locks)
+        return 0;
+    char line[256];
+    long holder = 0;
+    while (!holder && fgets(line, sizeof(line), locks)) {
+        /* "N: TYPE KIND ACCESS PID MAJ:MIN:INODE START END"; a blocked
+         * waiter's line has "->" before TYPE and holds nothing */
+        char *field[8], *save = NULL;
+        int n = 0;
+        for (char *tok = strtok_r(line, " \n", &save); tok && n < 8;
+             tok = strtok_r(NULL, " \n", &save))
+            field[n++] = tok;
+        if (n < 6 || strcmp(field[1], "->") == 0)
+            continue;
+        char *end;
+        long pid = strtol(field[4], &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        unsigned long maj = strtoul(field[5], &end, 16);
+        if (*end != ':')
+            continue;
+        unsigned long min = strtoul(end + 1, &end, 16);
+        if (*end != ':')
+            continue;
+        unsigned long long ino = strtoull(end + 1, &end, 10);
+        if (*end == '\0' && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+            ino == (unsigned long long)st.st_ino)
+            holder = pid;
+    }
+    fclose(locks);
+    if (holder) {
+        char comm_path[64];
+        snprintf(comm_path, sizeof(comm_path), "/proc/%ld/comm", holder);
+        FILE *comm = fopen(comm_path, "re");
+        if (comm && fgets(who, (int)size, comm))
+            who[strcspn(who, "\n")] = '\0';
+        if (comm)
+            fclose(comm);
+    }
+    return holder;
+}
+
+/* ", held by process 1234 (diskio)", or "" when nobody is found. */
+static const char *held_by(const char *path, char *buf, size_t size)
+{
+    char who[64];
+    long pid = lock_holder(path, who, sizeof(who));
+    if (pid <= 0)
+        buf[0] = '\0';
+    else if (who[0])
+        snprintf(buf, size, " by process %ld (%s)", pid, who);
+    else
+        snprintf(buf, size, " by process %ld", pid);
+    return buf;
+}
+
+/* The kernel's own filesystems, which hold no test file: a name for
+ * statfs()'s f_type, or NULL for any other. */
+static const char *virtual_fs_name(long type)
+{
+    static const struct {
+        long magic;
+        const char *name;
+    } virtual_fs[] = {
+        {0x9fa0, "proc"},           {0x62656572, "sysfs"},          {0x27e0eb, "cgroup"},
+        {0x63677270, "cgroup2"},    {0x64626720, "debugfs"},        {0x74726163, "tracefs"},
+        {0x73636673, "securityfs"}, {(long)0xcafe4a11, "bpf"},      {0x1cd1, "devpts"},
+        {0x6165676c, "pstore"},     {(long)0xde5e81e4, "efivarfs"}, {0x62656570, "configfs"},
+    };
+    for (size_t i = 0; i < sizeof(virtual_fs) / sizeof(virtual_fs[0]); i++)
+        if (virtual_fs[i].magic == type)
+            return virtual_fs[i].name;
+    return NULL;
+}
+
+/* The directory diskio tried to create its test file in: target itself,
+ * or the directory of a new path.  malloc()ed; NULL if it is not one. */
+static char *target_directory(const char *target)
+{
+    struct stat st;
+    char *dir = NULL;
+    if (stat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
+        dir = strdup(target);
+    } else {
+        char *copy = strdup(target);
+        dir = copy ? strdup(dirname(copy)) : NULL;
+        free(copy);
+    }
+    if (dir && (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))) {
+        free(dir);
+        dir = NULL;
+    }
+    return dir;
+}
+
+/* Creating the test file failed with errno err in a directory that
+ * exists: what it really is.  true when said. */
+static bool report_create_failure(const char *target, int err)
+{
+    char *dir = target_directory(target);
+    if (!dir)
+        return false;
+    struct statfs sf;
+    const char *fs = statfs(dir, &sf) == 0 ? virtual_fs_name((long)sf.f_type) : NULL;
+    if (fs)
+        cli_msg("cannot create a test file in %s: %s; it is on %s, a filesystem of the kernel's "
+                "own that holds no files of yours, not storage. Give a directory on the "
+                "filesystem to measure.",
+                dir, strerror(err), fs);
+    else if (err == ENOENT)
+        cli_msg("cannot create a test file in %s: %s, although the directory exists: its "
+                "filesystem does not take new files there. Give a directory on the "
+                "filesystem to measure.",
+                dir, strerror(err));
+    free(dir);
+    return fs || err == ENOENT;
+}
+
 static int report_target_error(const char *target, int rc)
 {
+    if ((rc == -ENOENT || rc == -EACCES || rc == -EPERM || rc == -EROFS) &&
+        report_create_failure(target, -rc))
+        return EXIT_TARGET;
+    char holder[128];
     switch (-rc) {
+    case DISKIO_E_TARGET_LOCKED:
+        if (!held_by(target, holder, sizeof(holder))[0])
+            snprintf(holder, sizeof(holder), " by another process");
+        cli_msg("%s is locked%s: another diskio is measuring it, or a program keeps it locked; "
+                "refusing to write to it. Wait until that is done, or give another target.",
+                target, holder);
+        break;
     case DISKIO_E_TARGET_EXISTS:
-        fprintf(stderr,
-                "diskio: %s exists and was not created by diskio; refusing to write to "
-                "it. Give a directory to create a test file in, or add --force to "
-                "overwrite this file's contents.\n",
-                target);
+        cli_msg(
+            "%s exists and was not created by diskio; refusing to write to it. Give a directory to "
+            "create a test file in, or add --force to overwrite this file's contents.",
+            target);
         break;
     case DISKIO_E_TARGET_DEVICE:
-        fprintf(stderr,
-                "diskio: %s is a block device; writing to it destroys its data. Add "
-                "--allow-device only if that is what you want.\n",
+        cli_msg("%s is a block device; writing to it destroys its data. Add --allow-device only if "
+                "that is what you want.",
                 target);
         break;
     case DISKIO_E_TARGET_TYPE:
-        fprintf(stderr,
-                "diskio: %s is a symlink, FIFO, socket or character device; diskio "
-                "writes only to a directory, a new file, a regular file (--force) or a "
-                "block device (--allow-device).\n",
-                target);
+        cli_msg(
+            "%s is a symlink, FIFO, socket or character device; diskio writes only to a directory, "
+            "a new file, a regular file (--force) or a block device (--allow-device).",
+            target);
         break;
     case DISKIO_E_TARGET_CHANGED:
-        fprintf(stderr,
-                "diskio: %s changed while diskio opened it (another file, a symlink or "
-                "nothing is there now); refusing to write to what it did not check. "
-                "Make sure no other program renames files in its directory.\n",
+        cli_msg("%s changed while diskio opened it (another file, a symlink or nothing is there "
+                "now); refusing to write to what it did not check. Make sure no other program "
+                "renames files in its directory.",
                 target);
         break;
     case DISKIO_E_DEVICE_BUSY:
-        fprintf(stderr,
-                "diskio: %s is in use (mounted, or held by another program such as a RAID, "
-                "LVM or swap); refusing to write to it. Unmount or release it first.\n",
-                target);
+        /* a diskio measuring it holds a lock on it too: named */
+        if (held_by(target, holder, sizeof(holder))[0])
+            cli_msg("%s is in use%s; refusing to write to it. Wait until it is done.", target,
+                    holder);
+        else
+            cli_msg("%s is in use (mounted, or held by another program such as a RAID, LVM or "
+                    "swap); refusing to write to it. Unmount or release it first.",
+                    target);
         break;
-    case ENOENT:
-        fprintf(stderr, "diskio: %s: the directory does not exist; create it first.\n", target);
-        break;
+    case ENOENT: cli_msg("%s: the directory does not exist; create it first.", target); break;
     default:
-        fprintf(stderr,
-                "diskio: cannot create a test file at %s: %s; check that the directory "
-                "exists, is writable and has space.\n",
+        cli_msg("cannot create a test file at %s: %s; check that the directory exists, is writable "
+                "and has space.",
                 target, diskio_strerror(rc));
     }
     return EXIT_TARGET;
@@ -151,9 +296,8 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
 {
     const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
     if (info && info->error_job >= 0)
-        fprintf(stderr,
-                "diskio: mode %s: job %d of %u: %s failed at its op %" PRIu64
-                ": %s (the other jobs were stopped)%s\n",
+        cli_msg("mode %s: job %d of %u: %s failed at its op %" PRIu64
+                ": %s (the other jobs were stopped)%s",
                 diskio_mode_name(cfg->mode), info->error_job, cfg->jobs,
                 info->error_during ? info->error_during : "run", info->error_op,
                 diskio_strerror(rc),
@@ -167,19 +311,16 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
         if (cfg->pattern == DISKIO_PATTERN_SEQ && blocks > 0)
             snprintf(where, sizeof(where), " (the block at byte %" PRIu64 ")",
                      (cfg->warmup + info->error_op) % blocks * cfg->block_size);
-        fprintf(stderr,
-                "diskio: mode %s: verify failed at op %" PRIu64 ": %s%s; the storage returned "
-                "other data than diskio wrote: check it (kernel log, SMART) before trusting "
-                "data on it\n",
+        cli_msg("mode %s: verify failed at op %" PRIu64
+                ": %s%s; the storage returned other data than diskio wrote: check it (kernel log, "
+                "SMART) before trusting data on it",
                 diskio_mode_name(cfg->mode), info->error_op, diskio_strerror(rc), where);
     } else if (info)
-        fprintf(stderr, "diskio: mode %s: %s failed at op %" PRIu64 ": %s\n",
-                diskio_mode_name(cfg->mode), info->error_during ? info->error_during : "run",
-                info->error_op, diskio_strerror(rc));
+        cli_msg("mode %s: %s failed at op %" PRIu64 ": %s", diskio_mode_name(cfg->mode),
+                info->error_during ? info->error_during : "run", info->error_op,
+                diskio_strerror(rc));
     else
-        fprintf(stderr,
-                "diskio: mode %s could not start: %s (preparing or opening its %llu-byte test "
-                "file%s)\n",
+        cli_msg("mode %s could not start: %s (preparing or opening its %llu-byte test file%s)",
                 diskio_mode_name(cfg->mode), diskio_strerror(rc),
                 (unsigned long long)cfg->file_size,
                 rc == -ENOSPC || rc == -EFBIG || rc == -DISKIO_E_NO_SPACE
@@ -198,16 +339,12 @@ static void release_target(struct diskio_target *target)
         return;
     int rc = diskio_target_remove(target);
     if (rc == -DISKIO_E_TARGET_CHANGED)
-        fprintf(stderr,
-                "diskio: warning: the name of the test file %s was replaced, renamed or "
-                "removed by another program during the run; diskio measured its own file "
-                "and left what is at that name now alone. Check %s for files you did "
-                "not expect.\n",
+        cli_msg("warning: the name of the test file %s was replaced, renamed or removed by another "
+                "program during the run; diskio measured its own file and left what is at that "
+                "name now alone. Check %s for files you did not expect.",
                 diskio_target_path(target), diskio_target_dir(target));
     else if (rc < 0)
-        fprintf(stderr,
-                "diskio: warning: could not remove the test file %s: %s; remove it "
-                "yourself.\n",
+        cli_msg("warning: could not remove the test file %s: %s; remove it yourself.",
                 diskio_target_path(target), diskio_strerror(rc));
     diskio_target_free(target);
 }
@@ -222,10 +359,20 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
         for (size_t s = 0; s < opt->nsizes; s++) {
             if (opt->block_sizes[s] <= bytes)
                 continue;
-            fprintf(stderr,
-                    "diskio: --bs %" PRIu64 " is larger than the device %s (%" PRIu64
-                    " bytes); give a block size of at most its size.\n",
+            cli_msg("--bs %" PRIu64 " is larger than the device %s (%" PRIu64
+                    " bytes); give a block size of at most its size.",
                     opt->block_sizes[s], opt->target, bytes);
+            return EXIT_TARGET;
+        }
+        /* the offsets cover --size bytes: a device smaller than a --size
+         * given would make a result claiming a span it never wrote
+         * (without --size, the run covers the device up to the default
+         * size, and records what it covered) */
+        if (opt->size_given && opt->file_size > bytes) {
+            cli_msg("--size %" PRIu64 " is larger than the device %s (%" PRIu64
+                    " bytes); give a --size of at most its size, or leave --size out to cover "
+                    "the device up to the default size.",
+                    opt->file_size, opt->target, bytes);
             return EXIT_TARGET;
         }
         return 0;
@@ -244,14 +391,14 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
         rc = -DISKIO_E_NO_SPACE;
     needed += more;
     if (rc == -DISKIO_E_NO_SPACE) {
-        fprintf(stderr,
-                "diskio: the test file%s need%s %" PRIu64 " more bytes (--size %" PRIu64
-                "%s) but the filesystem at %s has %" PRIu64 " bytes available, of which "
-                "diskio leaves %" PRIu64 " free (5%% of its size, at most 1 GiB); give a "
-                "smaller --size%s or free some space.\n",
-                files > 1 ? "s" : "", files > 1 ? "" : "s", needed, opt->file_size,
-                files > 1 ? " for each of the --jobs" : "", diskio_target_dir(target), available,
-                reserve, files > 1 ? ", fewer --jobs, --shared-file" : "");
+        cli_msg(
+            "the test file%s need%s %" PRIu64 " more bytes (--size %" PRIu64
+            "%s) but the filesystem at %s has %" PRIu64
+            " bytes available, of which diskio leaves %" PRIu64
+            " free (5%% of its size, at most 1 GiB); give a smaller --size%s or free some space.",
+            files > 1 ? "s" : "", files > 1 ? "" : "s", needed, opt->file_size,
+            files > 1 ? " for each of the --jobs" : "", diskio_target_dir(target), available,
+            reserve, files > 1 ? ", fewer --jobs, --shared-file" : "");
         return EXIT_TARGET;
     }
     /* a filesystem that cannot say (rc < 0) is left to the writes */
@@ -264,9 +411,8 @@ static void warn_memory_fs(const struct diskio_result *res, const char *target, 
     if (quiet || !fs)
         return;
     if (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)
-        fprintf(stderr,
-                "diskio: warning: %s is on %s, which lives in memory: the durability "
-                "modes measure memory copies there, not storage.\n",
+        cli_msg("warning: %s is on %s, which lives in memory: the durability modes measure memory "
+                "copies there, not storage.",
                 target, fs);
 }
 
@@ -334,41 +480,88 @@ static int finish_stdout(int status, const char *saved_in)
                       : rc == -EBADF ? "it is closed"
                                      : out_write_hint(-rc);
     if (saved_in)
-        fprintf(stderr,
-                "diskio: could not write to standard output: %s (%s); the result itself is "
-                "in %s\n",
+        cli_msg("could not write to standard output: %s (%s); the result itself is in %s",
                 strerror(-rc), why, saved_in);
     else
-        fprintf(stderr, "diskio: could not write to standard output: %s (%s)\n", strerror(-rc),
-                why);
+        cli_msg("could not write to standard output: %s (%s)", strerror(-rc), why);
     return status == EXIT_OK ? EXIT_RUN_FAILED : status;
 }
 
 /* ---- output and trace names, all checked before anything is measured ---- */
 
-/* An --output that is also a run's trace would be written twice, one
- * replacing the other: a usage error, however the names are spelled. */
+/* A file diskio writes, for the check that no two are one. */
+struct written_file {
+    const char *name;
+    const char *option;    /* "--output", "--interval-csv", "--trace" */
+    const char *given;     /* what the option gave */
+    enum diskio_mode mode; /* --trace: the run's mode */
+    uint64_t bs;           /* and block size */
+};
+
+static void describe_file(char *buf, size_t size, const struct written_file *f)
+{
+    if (strcmp(f->option, "--trace") == 0)
+        snprintf(buf, size, "the trace of run %s %" PRIu64 " (--trace %s), %s",
+                 diskio_mode_name(f->mode), f->bs, f->given, f->name);
+    else if (strcmp(f->option, "TARGET") == 0)
+        snprintf(buf, size, "the test file %s (the target)", f->name);
+    else
+        snprintf(buf, size, "the %s file %s", f->option, f->name);
+}
+
+/* Whether a and b are one file; says so (a usage error). */
+static bool same_file_refused(const struct written_file *a, const struct written_file *b)
+{
+    if (!out_same_file(a->name, b->name))
+        return false;
+    char one[1024], other[1024];
+    describe_file(one, sizeof(one), a);
+    describe_file(other, sizeof(other), b);
+    cli_usage_msg("%s and %s are the same file, which would be written twice, one replacing the "
+                  "other; choose different names",
+                  one, other);
+    return true;
+}
+
+/* Every file diskio writes (the --output, the --interval-csv, each run's
+ * and repetition's trace) and the test file when the target is a file
+ * are checked against each other before anything is made: the same
+ * name, however spelled, or the same existing file under two names
+ * (device and inode) is a usage error. */
 static int check_output_names(const struct cli_options *opt, bool several_runs)
 {
-    if (!opt->output || !opt->trace)
+    struct written_file fixed[3];
+    size_t nfixed = 0;
+    if (opt->output)
+        fixed[nfixed++] = (struct written_file){opt->output, "--output", opt->output, 0, 0};
+    if (opt->interval_csv)
+        fixed[nfixed++] =
+            (struct written_file){opt->interval_csv, "--interval-csv", opt->interval_csv, 0, 0};
+    struct stat st;
+    if (stat(opt->target, &st) != 0 || !S_ISDIR(st.st_mode))
+        fixed[nfixed++] = (struct written_file){opt->target, "TARGET", opt->target, 0, 0};
+    for (size_t i = 0; i < nfixed; i++)
+        for (size_t j = i + 1; j < nfixed; j++)
+            if (same_file_refused(&fixed[i], &fixed[j]))
+                return EXIT_USAGE;
+    if (!opt->trace)
         return EXIT_OK;
+    /* the traces differ from each other by construction (a mode or size
+     * listed twice is refused); each is checked against the others */
     for (unsigned rep = 1; rep <= opt->repeat; rep++)
         for (size_t s = 0; s < opt->nsizes; s++)
             for (size_t m = 0; m < opt->nmodes; m++) {
                 char *name = trace_name(opt->trace, several_runs, opt->modes[m],
                                         opt->block_sizes[s], opt->repeat > 1 ? rep : 0);
                 if (!name) {
-                    fprintf(stderr, "diskio: out of memory\n");
+                    cli_msg("out of memory");
                     return EXIT_RUN_FAILED;
                 }
-                bool same = out_same_file(name, opt->output);
-                if (same)
-                    fprintf(stderr,
-                            "diskio: --trace %s writes the trace of run %s %" PRIu64
-                            " to %s, which is also the --output file %s; choose different "
-                            "names\nTry 'diskio --help' for more information.\n",
-                            opt->trace, diskio_mode_name(opt->modes[m]), opt->block_sizes[s], name,
-                            opt->output);
+                struct written_file trace = {name, "--trace", opt->trace, opt->modes[m],
+                                             opt->block_sizes[s]};
+                bool same = false;
+                for (size_t i = 0; i < nfixed && !same; i++)
+                    same = same_file_refused(&trace, &fixed[i]);
                 free(name);
                 if (same)
                     return EXIT_USAGE;
@@ -388,9 +581,11 @@ static bool trace_names_usable(const struct cli_options *opt, bool several_runs,
                 char *name = trace_name(opt->trace, several_runs, opt->modes[m],
                                         opt->block_sizes[s], opt->repeat > 1 ? rep : 0);
                 if (!name) {
-                    fprintf(stderr, "diskio: out of memory\n");
+                    cli_msg("out of memory");
                     return false;
                 }
+                if (!opt->quiet)
+                    out_report_leftovers(name);
                 bool usable =
                     out_file_allowed(name, opt->force) && out_file_open(trace, name, true) == 0;
                 out_file_discard(trace);
@@ -466,8 +661,8 @@ static void suite_check_rows(struct suite *suite, const struct diskio_target *ta
             continue;
         row->note = row->note_buf;
         if (!quiet)
-            fprintf(stderr, "diskio: suite %s, row %s %s (%s:%u): %s\n", suite->name, row->label,
-                    row->column, suite->path, row->line, row->note);
+            cli_msg("suite %s, row %s %s (%s:%u): %s", suite->name, row->label, row->column,
+                    suite->path, row->line, row->note);
     }
 }
 
@@ -510,7 +705,7 @@ int main(int argc, char **argv)
     struct cli_options opt;
     char err[512];
     if (cli_parse(argc, argv, &opt, err, sizeof(err)) != 0) {
-        fprintf(stderr, "diskio: %s\nTry 'diskio --help' for more information.\n", err);
+        cli_usage_msg("%s", err);
         return EXIT_USAGE;
     }
     if (opt.help) {
@@ -531,7 +726,7 @@ int main(int argc, char **argv)
     const bool is_suite = opt.suite != NULL;
     if (is_suite) {
         if (suite_load(opt.suite, &opt, &suite, err, sizeof(err)) != 0) {
-            fprintf(stderr, "diskio: %s\n", err);
+            cli_msg("%s", err);
             suite_free(&suite);
             return EXIT_USAGE;
         }
@@ -548,11 +743,9 @@ int main(int argc, char **argv)
                      (truncates ? DISKIO_TARGET_TRUNCATE : 0);
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
         diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
-        fprintf(stderr,
-                "diskio: --pattern %s truncates its file, so it runs only on a test "
-                "file diskio creates; give a directory or a new path instead of %s\n"
-                "Try 'diskio --help' for more information.\n",
-                diskio_pattern_name(opt.pattern), opt.target);
+        cli_usage_msg("--pattern %s truncates its file, so it runs only on a test file diskio "
+                      "creates; give a directory or a new path instead of %s",
+                      diskio_pattern_name(opt.pattern), opt.target);
         return EXIT_USAGE;
     }
 
@@ -566,13 +759,11 @@ int main(int argc, char **argv)
     if (max_jobs > 1 && !opt.shared_file) {
         int kind = diskio_target_check(opt.target, 0);
         if (kind == -DISKIO_E_TARGET_EXISTS || kind == -DISKIO_E_TARGET_DEVICE) {
-            fprintf(stderr,
-                    "diskio: --jobs %u writes a file per job, created in the target's "
-                    "directory; %s is an existing %s. Give a directory, or add --shared-file "
-                    "for all jobs to write this one.\n"
-                    "Try 'diskio --help' for more information.\n",
-                    max_jobs, opt.target,
-                    kind == -DISKIO_E_TARGET_DEVICE ? "block device" : "file");
+            cli_usage_msg("--jobs %u writes a file per job, created in the target's directory; %s "
+                          "is an existing %s. Give a directory, or add --shared-file for all jobs "
+                          "to write this one.",
+                          max_jobs, opt.target,
+                          kind == -DISKIO_E_TARGET_DEVICE ? "block device" : "file");
             return EXIT_USAGE;
         }
     }
@@ -592,6 +783,11 @@ int main(int argc, char **argv)
     int names_status = check_output_names(&opt, several_runs);
     if (names_status != EXIT_OK)
         return names_status;
+    /* temporary names an earlier diskio, killed, left beside them */
+    if (opt.output && !opt.quiet)
+        out_report_leftovers(opt.output);
+    if (opt.interval_csv && !opt.quiet)
+        out_report_leftovers(opt.interval_csv);
     if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
         return EXIT_TARGET;
     if (opt.trace && !trace_names_usable(&opt, several_runs, &trace)) {
@@ -624,7 +820,7 @@ int main(int argc, char **argv)
     struct diskio_result *result = NULL;
     if (diskio_result_new(opt.label, &result) != 0 ||
         diskio_result_probe(result, diskio_target_dir(target)) != 0) {
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
         current_target = NULL;
         release_target(target);
         out_file_discard(&output);
@@ -651,9 +847,7 @@ int main(int argc, char **argv)
         for (size_t r = 0; r < suite.nrows; r++)
             runnable += !suite.rows[r].note;
         if (!runnable) {
-            fprintf(stderr,
-                    "diskio: none of the rows of suite %s (%s) can run at %s; see the "
-                    "notes above\n",
+            cli_msg("none of the rows of suite %s (%s) can run at %s; see the notes above",
                     suite.name, suite.path, opt.target);
             diskio_result_free(result);
             current_target = NULL;
@@ -670,13 +864,12 @@ int main(int argc, char **argv)
         usable[mode] = false;
         const char *fs = diskio_result_env(result, "target.filesystem");
         if (rc == -DISKIO_E_NO_DIRECT)
-            fprintf(stderr,
-                    "diskio: mode %s: the filesystem at %s (%s) refuses O_DIRECT; use "
-                    "--mode osync, odsync, fsync or fdatasync there%s\n",
+            cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode osync, "
+                    "odsync, fsync or fdatasync there%s",
                     diskio_mode_name(mode), opt.target, fs ? fs : "unknown",
                     opt.modes_explicit ? "" : " (skipped)");
         else
-            fprintf(stderr, "diskio: mode %s cannot open %s: %s%s\n", diskio_mode_name(mode),
+            cli_msg("mode %s cannot open %s: %s%s", diskio_mode_name(mode),
                     diskio_target_path(target), diskio_strerror(rc),
                     opt.modes_explicit ? "" : " (skipped)");
         if (opt.modes_explicit) {
@@ -713,16 +906,14 @@ int main(int argc, char **argv)
         if (!problem)
             break;
         if (bad_bs)
-            fprintf(stderr,
-                    "diskio: --bs %llu: mode %s (O_DIRECT) on %s needs sizes and offsets "
-                    "aligned to %llu bytes (the device's direct I/O alignment); use a --bs "
-                    "that is a multiple of %llu, or a mode without O_DIRECT\n",
+            cli_msg("--bs %llu: mode %s (O_DIRECT) on %s needs sizes and offsets aligned to %llu "
+                    "bytes (the device's direct I/O alignment); use a --bs that is a multiple of "
+                    "%llu, or a mode without O_DIRECT",
                     (unsigned long long)bad_bs, diskio_mode_name(opt.modes[m]), opt.target,
                     (unsigned long long)offset_align, (unsigned long long)offset_align);
         else
-            fprintf(stderr,
-                    "diskio: mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, "
-                    "more than diskio's 4096; use a mode without O_DIRECT\n",
+            cli_msg("mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, more than "
+                    "diskio's 4096; use a mode without O_DIRECT",
                     diskio_mode_name(opt.modes[m]), opt.target, (unsigned long long)mem_align);
         diskio_result_free(result);
         current_target = NULL;
@@ -775,7 +966,7 @@ int main(int argc, char **argv)
     struct diskio_run **merged = plans ? calloc(nplans ? nplans : 1, sizeof(*merged)) : NULL;
     int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
     if (!merged)
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
     const char *stopped_by = "a run failed";
     /* --repeat: round after round of every run, so that a slow minute of
      * the machine (writeback, a neighbour) spreads over all the modes
@@ -828,18 +1019,14 @@ int main(int argc, char **argv)
                 bool trace_lost = false;
                 if (trace_failed) {
                     out_file_discard(&trace);
-                    fprintf(stderr,
-                            "diskio: mode %s: could not write its trace %s: %s; %s. The run's "
-                            "measurements are kept in the result; the incomplete trace was "
-                            "removed.\n",
+                    cli_msg("mode %s: could not write its trace %s: %s; %s. The run's measurements "
+                            "are kept in the result; the incomplete trace was removed.",
                             diskio_mode_name(cfg.mode), trace_path, diskio_strerror(rc),
                             out_write_hint(-rc));
                 } else if (trace.stream) {
                     trace_lost = out_file_commit(&trace, opt.force, 0) != OUT_SAVED;
                     if (trace_lost)
-                        fprintf(stderr,
-                                "diskio: mode %s: the run's measurements are kept in the "
-                                "result\n",
+                        cli_msg("mode %s: the run's measurements are kept in the result",
                                 diskio_mode_name(cfg.mode));
                 }
                 free(trace_path);
@@ -873,8 +1060,8 @@ int main(int argc, char **argv)
                         diskio_run_free(run);
                     }
                     if (keep_rc < 0 && rc == 0) {
-                        fprintf(stderr, "diskio: mode %s: cannot keep the run: %s\n",
-                                diskio_mode_name(cfg.mode), diskio_strerror(keep_rc));
+                        cli_msg("mode %s: cannot keep the run: %s", diskio_mode_name(cfg.mode),
+                                diskio_strerror(keep_rc));
                         rc = keep_rc;
                     }
                 }
@@ -893,7 +1080,7 @@ int main(int argc, char **argv)
     free(merged);
     free(plans);
     if (is_suite && suite_into_result(&suite, result) != 0) {
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
         if (status == EXIT_OK)
             status = EXIT_RUN_FAILED;
     }
@@ -926,9 +1113,9 @@ int main(int argc, char **argv)
          * go to standard output instead (the table, when printed, is
          * already the whole text result). */
         if (saved == OUT_LOST && opt.format == DISKIO_FORMAT_TEXT && !opt.quiet) {
-            fprintf(stderr, "diskio: the table on standard output is the whole result\n");
+            cli_msg("the table on standard output is the whole result");
         } else if (saved == OUT_LOST) {
-            fprintf(stderr, "diskio: the result is written to standard output instead\n");
+            cli_msg("the result is written to standard output instead");
             write_stdout(result, opt.format);
             on_stdout = true;
         }
@@ -941,19 +1128,17 @@ int main(int argc, char **argv)
         if (out_file_commit(&ivcsv, opt.force, written) != OUT_SAVED && status == EXIT_OK)
             status = EXIT_RUN_FAILED;
         else if (!opt.quiet)
-            fprintf(stderr, "diskio: the interval series is in %s\n", opt.interval_csv);
+            cli_msg("the interval series is in %s", opt.interval_csv);
     }
     if (opt.interval_ns && !opt.quiet && !opt.interval_csv && opt.format != DISKIO_FORMAT_JSON &&
         opt.format != DISKIO_FORMAT_INTERVALS)
-        fprintf(stderr,
-                "diskio: --interval: the series is in the JSON result and the intervals CSV "
-                "only; give --output FILE.json or --interval-csv FILE to keep it\n");
+        cli_msg("--interval: the series is in the JSON result and the intervals CSV only; give "
+                "--output FILE.json or --interval-csv FILE to keep it");
     /* Where the partial result went, in one line; with --quiet too after a
      * signal, which no other message reports (a failed run's error is
      * already on standard error). */
     if (!diskio_result_complete(result) && (!opt.quiet || status >= 128))
-        fprintf(stderr, "diskio: the result is incomplete (%s)%s%s%s\n",
-                status >= 128 ? "interrupted" : stopped_by,
+        cli_msg("the result is incomplete (%s)%s%s%s", status >= 128 ? "interrupted" : stopped_by,
                 saved_in ? "; what was measured is in " : "", saved_in ? saved_in : "",
                 saved_in    ? ""
                 : on_stdout ? "; what was measured is on standard output"

@@ -10,6 +10,8 @@
 
 void diskio_config_init(struct diskio_config *cfg)
 {
+    if (!cfg)
+        return;
     memset(cfg, 0, sizeof(*cfg));
     cfg->mode = DISKIO_MODE_FSYNC;
     cfg->pattern = DISKIO_PATTERN_SEQ;
@@ -145,7 +147,7 @@ int diskio_config_validate(const struct diskio_config *cfg, struct diskio_config
     if (v) {
         v->rule = rule;
         v->field = rules[rule].field;
-        v->message = rules[rule].message;
+        v->message = cfg ? rules[rule].message : "there is no configuration to check (cfg is NULL)";
     }
     return (!cfg || rule != DISKIO_RULE_OK) ? -EINVAL : 0;
 }

@@ -12,6 +12,8 @@
 #define DISKIO_ALWAYS_INLINE inline __attribute__((always_inline))
 #define DISKIO_HIDDEN __attribute__((visibility("hidden")))
 
+#include "emit_string.h"
+
 /* O_DIRECT needs the buffer, the offset and the length aligned to the
  * device's logical block size; a page (4096) satisfies every device Linux
  * supports, so buffers are always page-aligned. */
@@ -396,20 +398,7 @@ const double *result_table_pcts(const struct diskio_result *res, size_t *n) DISK
  * '_') as a JSON key or CSV column. */
 const char *pct_name(char *buf, size_t size, double pct, char sep) DISKIO_HIDDEN;
 
-/* Strings in the output (emit_string.c).  utf8_decode: the code point of
- * the UTF-8 sequence at s (NUL-terminated) and its length in *len, or -1
- * for an ill-formed one with its maximal subpart (at least 1 byte) in
- * *len.  display_unsafe: cp is a control character (C0, DEL, C1), U+2028,
- * U+2029 or a bidirectional formatting character, which no output shows
- * as it is.  display_write: s for a terminal or a CSV cell; printable
- * UTF-8 as it is, every byte of an ill-formed sequence or an unsafe
- * character as \xHH, '"' doubled when csv; returns the bytes written. */
-int32_t utf8_decode(const unsigned char *s, size_t *len) DISKIO_HIDDEN;
-bool display_unsafe(int32_t cp) DISKIO_HIDDEN;
-size_t display_write(FILE *out, const char *s, bool csv) DISKIO_HIDDEN;
-/* The terminal columns display_write(out, s, false) fills: one per
- * printable character, four per byte it shows as \xHH. */
-size_t display_columns(const char *s) DISKIO_HIDDEN;
+/* Strings in the output: emit_string.h. */
 
 int emit_json(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
 int emit_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;

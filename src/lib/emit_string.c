@@ -10,10 +10,15 @@
  * truncated sequences are ill-formed, and an ill-formed sequence is cut
  * at its maximal subpart (Unicode section 3.9), as Python's
  * bytes.decode("utf-8", "replace") and the WHATWG decoder do.
+ *
+ * What a person sees of them (the table, CSV cells, and the command's
+ * messages, which compile this file in too) follows one rule, made in
+ * shown_piece() and nowhere else: printable UTF-8 as it is, a backslash
+ * doubled, every other byte as \xHH.
  */
 #include "config.h"
 
-#include "diskio_internal.h"
+#include "emit_string.h"
 
 int32_t utf8_decode(const unsigned char *s, size_t *len)
 {
@@ -75,12 +80,49 @@ bool display_unsafe(int32_t cp)
            cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/* The longest piece one step of the rule makes: a 4-byte sequence of
+ * which every byte is shown as \xHH. */
+#define PIECE_MAX 16
+
+/* One step of the rule over s: what the character (or ill-formed
+ * sequence) at s shows as, in piece (not NUL-terminated); its length is
+ * returned, the bytes of s it covers are in *len and whether it was kept
+ * as it is (one column on a terminal) in *kept.  The one place that
+ * decides what a person sees of untrusted text. */
+static size_t shown_piece(const unsigned char *s, size_t *len, bool csv, bool *kept,
+                          char piece[PIECE_MAX])
+{
+    static const char hex[] = "0123456789abcdef";
+    const int32_t cp = utf8_decode(s, len);
+    *kept = false;
+    if (cp < 0 || display_unsafe(cp)) {
+        size_t n = 0;
+        for (size_t i = 0; i < *len; i++) {
+            piece[n++] = '\\';
+            piece[n++] = 'x';
+            piece[n++] = hex[s[i] >> 4];
+            piece[n++] = hex[s[i] & 0xf];
+        }
+        return n;
+    }
+    if (cp == '\\' || (csv && cp == '"')) {
+        piece[0] = piece[1] = (char)cp;
+        return 2;
+    }
+    for (size_t i = 0; i < *len; i++)
+        piece[i] = (char)s[i];
+    *kept = true;
+    return *len;
+}
+
 size_t display_columns(const char *s)
 {
     size_t columns = 0, len;
+    char piece[PIECE_MAX];
+    bool kept;
     for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
-        const int32_t cp = utf8_decode(p, &len);
-        columns += cp < 0 || display_unsafe(cp) ? 4 * len : 1;
+        size_t n = shown_piece(p, &len, false, &kept, piece);
+        columns += kept ? 1 : n;
     }
     return columns;
 }
@@ -88,19 +130,35 @@ size_t display_columns(const char *s)
 size_t display_write(FILE *out, const char *s, bool csv)
 {
     size_t written = 0, len;
+    char piece[PIECE_MAX];
+    bool kept;
     for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
-        const int32_t cp = utf8_decode(p, &len);
-        if (cp < 0 || display_unsafe(cp)) {
-            for (size_t i = 0; i < len; i++)
-                fprintf(out, "\\x%02x", p[i]);
-            written += 4 * len;
-        } else if (csv && cp == '"') {
-            fputs("\"\"", out);
-            written += 2;
-        } else {
-            fwrite(p, 1, len, out);
-            written += len;
-        }
+        size_t n = shown_piece(p, &len, csv, &kept, piece);
+        fwrite(piece, 1, n, out);
+        written += n;
     }
     return written;
+}
+
+size_t display_escape(char *buf, size_t size, const char *s)
+{
+    size_t total = 0, len;
+    char piece[PIECE_MAX];
+    bool kept, cut = false;
+    if (size > 0)
+        buf[0] = '\0';
+    for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
+        size_t n = shown_piece(p, &len, false, &kept, piece);
+        /* a piece that does not fit is left out whole, and all after it */
+        if (!cut && size > 0 && total + n < size) {
+            for (size_t i = 0; i < n; i++)
+                buf[total + i] = piece[i];
+        } else {
+            cut = true;
+        }
+        if (!cut && size > 0)
+            buf[total + n] = '\0';
+        total += n;
+    }
+    return total;
 }

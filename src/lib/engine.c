@@ -386,6 +386,9 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         goto fail;
     run->info.has_config = true;
     run->info.config = *cfg;
+    /* what the offsets cover: a device smaller than cfg->file_size
+     * bounds them, and the run records that span, not the one asked for */
+    run->info.config.file_size = file_size;
     run->info.config.stop = NULL;
     run->info.config.progress = NULL;
     run->info.config.fill_progress = NULL;

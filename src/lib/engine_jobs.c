@@ -340,6 +340,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     }
     run->info.has_config = true;
     run->info.config = *cfg;
+    run->info.config.file_size = file_size; /* the span the offsets cover */
     run->info.config.stop = NULL;
     run->info.config.progress = NULL;
     run->info.config.fill_progress = NULL;

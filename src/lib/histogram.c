@@ -55,7 +55,8 @@ void diskio_hist_free(struct diskio_hist *h)
 
 void diskio_hist_reset(struct diskio_hist *h)
 {
-    hist_clear(h);
+    if (h)
+        hist_clear(h);
 }
 
 /* Reading adds up what recording does not keep. */
@@ -75,14 +76,19 @@ static uint64_t hist_count(const struct diskio_hist *h)
     return n;
 }
 
+/* The public record path checks its histogram (the engine's timed loops
+ * record through the inline hist_record(), unchecked). */
 void diskio_hist_record(struct diskio_hist *h, uint64_t value_ns)
 {
-    hist_record(h, value_ns);
+    if (DISKIO_LIKELY(h != NULL))
+        hist_record(h, value_ns);
 }
 
 bool diskio_hist_record_n(struct diskio_hist *h, uint64_t value_ns, uint64_t n)
 {
     bool in_range = value_ns <= DISKIO_HIST_MAX_TRACKABLE_NS;
+    if (!h)
+        return false;
     if (n == 0)
         return in_range;
     h->counts[hist_index(value_ns)] += n;
@@ -99,6 +105,8 @@ uint64_t diskio_hist_record_corrected(struct diskio_hist *h, uint64_t value_ns,
                                       uint64_t expected_interval_ns)
 {
     uint64_t recorded = 1;
+    if (!h)
+        return 0;
     hist_record(h, value_ns);
     if (expected_interval_ns == 0 || value_ns <= expected_interval_ns)
         return recorded;
@@ -115,6 +123,8 @@ uint64_t diskio_hist_record_corrected(struct diskio_hist *h, uint64_t value_ns,
 
 int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
 {
+    if (!dst || !src)
+        return -EINVAL;
     for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
         dst->counts[i] += src->counts[i];
     dst->sum += src->sum;
@@ -134,6 +144,8 @@ int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
  * within the array whatever the recorder did meanwhile. */
 void diskio_hist_copy_live(struct diskio_hist *dst, const struct diskio_hist *src)
 {
+    if (!dst || !src)
+        return;
     for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
         dst->counts[i] = __atomic_load_n(&src->counts[i], __ATOMIC_RELAXED);
     dst->sum = __atomic_load_n(&src->sum, __ATOMIC_RELAXED);
@@ -145,37 +157,111 @@ void diskio_hist_copy_live(struct diskio_hist *dst, const struct diskio_hist *sr
 
 uint64_t diskio_hist_count(const struct diskio_hist *h)
 {
-    return hist_count(h);
+    return h ? hist_count(h) : 0;
 }
 uint64_t diskio_hist_min(const struct diskio_hist *h)
 {
-    return h->min == UINT64_MAX ? 0 : h->min;
+    return !h || h->min == UINT64_MAX ? 0 : h->min;
 }
 uint64_t diskio_hist_max(const struct diskio_hist *h)
 {
-    return h->max;
+    return h ? h->max : 0;
 }
 uint64_t diskio_hist_overflow(const struct diskio_hist *h)
 {
-    return hist_overflow(h);
+    return h ? hist_overflow(h) : 0;
+}
+
+static void bucket_bounds(size_t index, uint64_t *lowest, uint64_t *highest);
+
+/* The middle of bucket i, within 1/256 of every value in it. */
+static uint64_t bucket_middle(size_t i)
+{
+    uint64_t lowest, highest;
+    bucket_bounds(i, &lowest, &highest);
+    return lowest + (highest - lowest) / 2;
+}
+
+/*
+ * The sum of the values recorded.  The record path keeps it in 64 bits
+ * (one add; the engine's loops are not slowed for values no latency
+ * reaches), so it holds the true sum modulo 2^64: two values of
+ * UINT64_MAX leave 2^64 - 2.  The true sum lies between count * min and
+ * count * max; when those are less than 2^64 apart it is the one value
+ * with the kept remainder within 2^63 of their middle, exactly.
+ * Otherwise the buckets (each within 1/256 of its values) estimate it,
+ * and the remainder is placed nearest the estimate: exact up to sums of
+ * 2^71.
+ */
+static unsigned __int128 hist_sum(const struct diskio_hist *h, uint64_t count)
+{
+    typedef unsigned __int128 u128;
+    if (count == 0)
+        return 0;
+    const u128 low = (u128)count * h->min, high = (u128)count * h->max;
+    if (high - low < ((u128)1 << 64)) {
+        /* the value with the kept remainder nearest the middle of the
+         * range (the true sum is within 2^63 of it, any other 2^63 or
+         * more away; nearest rather than the first above count * min
+         * also keeps a live copy's sum, a value or two behind its
+         * counters, from reading as 2^64) */
+        const u128 mid = low + (high - low) / 2;
+        const uint64_t below = (uint64_t)mid - h->sum; /* mid - S, modulo 2^64 */
+        if (below <= mid && below <= UINT64_C(1) << 63)
+            return mid - below;
+        return mid + (uint64_t)(0 - below);
+    }
+    long double estimate = 0;
+    for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
+        if (h->counts[i])
+            estimate += (long double)h->counts[i] * (long double)bucket_middle(i);
+    const long double wrap = 18446744073709551616.0L; /* 2^64 */
+    long double k = (estimate - (long double)h->sum) / wrap;
+    u128 wraps = k > 0 ? (u128)(k + 0.5L) : 0;
+    return wraps * ((u128)1 << 64) + h->sum;
 }
 
 double diskio_hist_mean(const struct diskio_hist *h)
 {
-    uint64_t count = hist_count(h);
-    return count ? (double)h->sum / (double)count : 0.0;
+    uint64_t count = h ? hist_count(h) : 0;
+    return count ? (double)((long double)hist_sum(h, count) / (long double)count) : 0.0;
+}
+
+/* The sum of the squares, kept modulo 2^128 the same way: placed in
+ * [count * min^2, count * max^2] when that is narrower than 2^128 (always
+ * below values of 2^63), else nearest the buckets' estimate. */
+static long double hist_sum_sq(const struct diskio_hist *h, uint64_t count)
+{
+    const long double wrap = 340282366920938463463374607431768211456.0L; /* 2^128 */
+    const long double kept = (long double)h->sum_sq;
+    const long double n = (long double)count;
+    const long double low = n * h->min * h->min, high = n * h->max * h->max;
+    if (high < wrap)
+        return kept;
+    long double estimate = (low + high) / 2;
+    if (high - low >= wrap) {
+        estimate = 0;
+        for (size_t i = 0; i < HIST_ALL_BUCKETS; i++) {
+            if (!h->counts[i])
+                continue;
+            long double mid = (long double)bucket_middle(i);
+            estimate += (long double)h->counts[i] * mid * mid;
+        }
+    }
+    long double k = (estimate - kept) / wrap;
+    return kept + (k > 0 ? floorl(k + 0.5L) : 0) * wrap;
 }
 
 double diskio_hist_stddev(const struct diskio_hist *h)
 {
-    uint64_t count = hist_count(h);
-    if (count < 2)
+    uint64_t count = h ? hist_count(h) : 0;
+    if (count < 2 || h->min == h->max)
         return 0.0;
     /* long double keeps 64 bits of mantissa: E[x^2] - E[x]^2 stays
      * accurate to well below a nanosecond for latencies up to seconds. */
     long double n = (long double)count;
-    long double mean = (long double)h->sum / n;
-    long double variance = (long double)h->sum_sq / n - mean * mean;
+    long double mean = (long double)hist_sum(h, count) / n;
+    long double variance = hist_sum_sq(h, count) / n - mean * mean;
     return variance > 0 ? (double)sqrtl(variance) : 0.0;
 }
 
@@ -193,6 +279,8 @@ static void bucket_bounds(size_t index, uint64_t *lowest, uint64_t *highest)
 
 void diskio_hist_bucket_bounds(uint64_t value_ns, uint64_t *lowest_ns, uint64_t *highest_ns)
 {
+    if (!lowest_ns || !highest_ns)
+        return;
     if (value_ns > DISKIO_HIST_MAX_TRACKABLE_NS) {
         *lowest_ns = DISKIO_HIST_MAX_TRACKABLE_NS + 1;
         *highest_ns = UINT64_MAX;
@@ -238,6 +326,8 @@ static uint64_t clamp_to_range(const struct diskio_hist *h, uint64_t v)
 int diskio_hist_percentiles(const struct diskio_hist *h, const double *pcts, uint64_t *values_ns,
                             size_t n)
 {
+    if (!h || !pcts || !values_ns)
+        return -EINVAL;
     for (size_t k = 0; k < n; k++) {
         if (!(pcts[k] >= 0.0 && pcts[k] <= 100.0) || (k > 0 && pcts[k] < pcts[k - 1]))
             return -EINVAL;
@@ -294,14 +384,16 @@ uint64_t diskio_hist_percentile(const struct diskio_hist *h, double pct)
 
 void diskio_hist_iter_init(struct diskio_hist_iter *it, const struct diskio_hist *h)
 {
+    if (!it)
+        return;
     memset(it, 0, sizeof(*it));
     it->hist_ = h;
 }
 
 bool diskio_hist_iter_next(struct diskio_hist_iter *it)
 {
-    const struct diskio_hist *h = it->hist_;
-    while (it->index_ < HIST_BUCKETS) {
+    const struct diskio_hist *h = it ? it->hist_ : NULL;
+    while (h && it->index_ < HIST_BUCKETS) {
         size_t i = it->index_++;
         if (h->counts[i] == 0)
             continue;

@@ -43,7 +43,7 @@
 #define DISKIO_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 struct diskio_hist {
-    uint64_t sum; /* ns; wraps only after 584 years of latency */
+    uint64_t sum; /* ns, modulo 2^64 (one add): hist_sum() recovers the true sum */
     uint64_t min; /* UINT64_MAX while empty */
     uint64_t max;
     unsigned __int128 sum_sq; /* exact: values < 2^64, squares < 2^128 */

@@ -130,7 +130,7 @@ const char *diskio_mode_name(enum diskio_mode mode)
 int diskio_mode_parse(const char *name, enum diskio_mode *out)
 {
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
-        if (name && strcmp(name, modes[m].name) == 0) {
+        if (name && out && strcmp(name, modes[m].name) == 0) {
             *out = (enum diskio_mode)m;
             return 0;
         }
@@ -177,7 +177,7 @@ const char *diskio_pattern_name(enum diskio_pattern p)
 int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
 {
     for (unsigned p = 0; p <= DISKIO_PATTERN_CREATE; p++) {
-        if (name && strcmp(name, pattern_names[p]) == 0) {
+        if (name && out && strcmp(name, pattern_names[p]) == 0) {
             *out = (enum diskio_pattern)p;
             return 0;
         }
@@ -195,7 +195,7 @@ static const char *const format_names[] = {
 int diskio_format_parse(const char *name, enum diskio_format *out)
 {
     for (unsigned f = 0; f <= DISKIO_FORMAT_INTERVALS; f++) {
-        if (name && strcmp(name, format_names[f]) == 0) {
+        if (name && out && strcmp(name, format_names[f]) == 0) {
             *out = (enum diskio_format)f;
             return 0;
         }

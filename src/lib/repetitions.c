@@ -137,5 +137,7 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
 
 size_t diskio_run_repetitions(const struct diskio_run *run)
 {
+    if (!run)
+        return 0;
     return run->nreps ? run->nreps : 1;
 }

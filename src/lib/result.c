@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,18 @@ size_t result_pcts(const struct diskio_result *res, double *out)
 const char *pct_name(char *buf, size_t size, double pct, char sep)
 {
     snprintf(buf, size, "p%.10g", pct);
+    if (strchr(buf, 'e') && pct > 0) {
+        /* never an exponent (p1e-05): a name is digits and one point, as
+         * readers of the JSON keys and CSV columns expect; ten
+         * significant digits, as %.10g gives */
+        int decimals = 9 - (int)floor(log10(pct));
+        snprintf(buf, size, "p%.*f", decimals > 40 ? 40 : decimals, pct);
+        size_t len = strlen(buf);
+        while (len > 2 && buf[len - 1] == '0')
+            buf[--len] = '\0';
+        if (buf[len - 1] == '.')
+            buf[--len] = '\0';
+    }
     char *dot = strchr(buf, '.');
     if (dot)
         *dot = sep;
@@ -88,6 +101,8 @@ int diskio_result_new(const char *label, struct diskio_result **out)
 
 int diskio_result_probe(struct diskio_result *res, const char *dir)
 {
+    if (!res || !dir)
+        return -EINVAL;
     struct env *env = env_probe(dir);
     if (!env)
         return -ENOMEM;
@@ -98,11 +113,13 @@ int diskio_result_probe(struct diskio_result *res, const char *dir)
 
 const char *diskio_result_env(const struct diskio_result *res, const char *key)
 {
-    return env_get(res->env, key);
+    return res && key ? env_get(res->env, key) : NULL;
 }
 
 int diskio_result_add_run(struct diskio_result *res, struct diskio_run *run)
 {
+    if (!res || !run)
+        return -EINVAL; /* nothing taken: run stays the caller's */
     if (res->nruns == res->cap) {
         size_t cap = res->cap ? res->cap * 2 : 8;
         struct diskio_run **runs = realloc(res->runs, cap * sizeof(*runs));
@@ -119,12 +136,12 @@ int diskio_result_add_run(struct diskio_result *res, struct diskio_run *run)
 
 size_t diskio_result_run_count(const struct diskio_result *res)
 {
-    return res->nruns;
+    return res ? res->nruns : 0;
 }
 
 const struct diskio_run *diskio_result_run(const struct diskio_result *res, size_t i)
 {
-    return i < res->nruns ? res->runs[i] : NULL;
+    return res && i < res->nruns ? res->runs[i] : NULL;
 }
 
 static void suite_clear(struct diskio_result *res)
@@ -184,12 +201,13 @@ int diskio_result_set_suite(struct diskio_result *res, const char *name, const c
 
 void diskio_result_set_incomplete(struct diskio_result *res)
 {
-    res->incomplete = true;
+    if (res)
+        res->incomplete = true;
 }
 
 bool diskio_result_complete(const struct diskio_result *res)
 {
-    if (res->incomplete)
+    if (!res || res->incomplete)
         return false;
     for (size_t i = 0; i < res->nruns; i++)
         if (!res->runs[i]->info.complete)
@@ -200,6 +218,8 @@ bool diskio_result_complete(const struct diskio_result *res)
 int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt, FILE *out)
 {
     int (*emit)(const struct diskio_result *, FILE *);
+    if (!res || !out)
+        return -EINVAL;
     switch (fmt) {
     case DISKIO_FORMAT_JSON: emit = emit_json; break;
     case DISKIO_FORMAT_CSV: emit = emit_csv; break;

@@ -47,6 +47,8 @@ int diskio_run_new(const char *name, struct diskio_run **out)
 
 int diskio_run_enable_parts(struct diskio_run *run)
 {
+    if (!run)
+        return -EINVAL;
     for (int i = DISKIO_PART_WRITE; i <= DISKIO_PART_SYNC; i++) {
         if (!run->hist[i] && diskio_hist_new(&run->hist[i]) < 0)
             return -ENOMEM;
@@ -56,6 +58,8 @@ int diskio_run_enable_parts(struct diskio_run *run)
 
 void diskio_run_finish(struct diskio_run *run, uint64_t duration_ns, uint64_t bytes)
 {
+    if (!run)
+        return;
     run->info.ops = diskio_hist_count(run->hist[DISKIO_PART_TOTAL]);
     run->info.duration_ns = duration_ns;
     run->info.bytes = bytes;
@@ -63,17 +67,17 @@ void diskio_run_finish(struct diskio_run *run, uint64_t duration_ns, uint64_t by
 
 struct diskio_hist *diskio_run_hist(struct diskio_run *run, enum diskio_part part)
 {
-    return (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
+    return run && (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
 }
 
 const struct diskio_hist *diskio_run_hist_const(const struct diskio_run *run, enum diskio_part part)
 {
-    return (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
+    return run && (unsigned)part < DISKIO_PART_COUNT ? run->hist[part] : NULL;
 }
 
 const struct diskio_run_info *diskio_run_info(const struct diskio_run *run)
 {
-    return &run->info;
+    return run ? &run->info : NULL;
 }
 
 void diskio_run_free(struct diskio_run *run)

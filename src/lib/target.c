@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -33,6 +34,22 @@ static int remember_inode(struct diskio_target *t)
     t->dev = st.st_dev;
     t->ino = st.st_ino;
     return 0;
+}
+
+/*
+ * Lock the test file (or device) for the whole run: two diskio measuring
+ * one file would each measure the other's writes and overwrite each
+ * other's fill, and a program that keeps its own file locked (flock) is
+ * telling others to keep off.  The lock is held by t->fd, so it lasts
+ * until the target is freed; the reopened descriptors of the modes need
+ * none.  A filesystem that cannot lock (ENOLCK on an NFS without lockd,
+ * EOPNOTSUPP) is used unlocked: only another holder refuses the target.
+ */
+static int lock_target(struct diskio_target *t)
+{
+    if (flock(t->fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    return errno == EWOULDBLOCK ? -DISKIO_E_TARGET_LOCKED : 0;
 }
 
 static int create_in(struct diskio_target *t, const char *dir, const char *name_or_null)
@@ -55,6 +72,8 @@ static int create_in(struct diskio_target *t, const char *dir, const char *name_
          * whatever is done to its name from now on */
         t->fd = fd;
         int rc = remember_inode(t);
+        if (rc == 0)
+            rc = lock_target(t);
         t->name = strdup(use);
         size_t len = strlen(dir) + 1 + strlen(use) + 1;
         t->path = malloc(len);
@@ -93,6 +112,8 @@ static int open_checked(struct diskio_target *t, const char *path, int flags,
         return rc;
     if (t->dev != seen->st_dev || t->ino != seen->st_ino)
         return -DISKIO_E_TARGET_CHANGED;
+    if ((rc = lock_target(t)) < 0)
+        return rc;
     int fl = fcntl(fd, F_GETFL);
     if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0)
         return -errno;
@@ -447,12 +468,12 @@ uint64_t diskio_target_size(const struct diskio_target *t)
 
 const char *diskio_target_path(const struct diskio_target *t)
 {
-    return t->path;
+    return t ? t->path : NULL;
 }
 
 const char *diskio_target_dir(const struct diskio_target *t)
 {
-    return t->dir;
+    return t ? t->dir : NULL;
 }
 
 /*
@@ -553,6 +574,8 @@ static int job_files(struct diskio_target *t, bool release)
 
 int diskio_target_remove(struct diskio_target *t)
 {
+    if (!t)
+        return -EINVAL;
     int jobs_rc = job_files(t, false);
     int rc = remove_one(t);
     return rc != 0 ? rc : jobs_rc;

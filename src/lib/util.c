@@ -34,6 +34,7 @@ const char *diskio_strerror(int err)
     case DISKIO_E_DEVICE_BUSY: return "The block device is mounted or in use";
     case DISKIO_E_SHORT_READ: return "A read returned no data: the file ended early";
     case DISKIO_E_VERIFY: return "The data read back differs from what was written";
+    case DISKIO_E_TARGET_LOCKED: return "Another process holds a lock on the target";
     default:
         /* strerror() may use a shared buffer for unknown numbers;
          * strerrordesc_np() returns static text or NULL */

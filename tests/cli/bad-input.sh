@@ -1,7 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Description: every kind of bad command line exits 2 with a message that
-# names the option (or the problem), and creates nothing in the target.
+# names the option (or the problem), and creates nothing in the target:
+# hex, inf and nan are refused by every option that takes a fraction, and
+# --format intervals needs --interval.  A target that is the kernel's
+# /proc is named for what it is (exit 3), not as a missing directory.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
 target="$t_scratch/target"
@@ -57,6 +60,14 @@ done <<'LINES'
 --repeat 0|--repeat
 --repeat 1001|--repeat
 --repeat 2x|--repeat
+--runtime 0x10|--runtime: '0x10'
+--runtime inf|--runtime: 'inf'
+--runtime nan|--runtime: 'nan'
+--interval 0x1|--interval: '0x1'
+--rate 0x10 -m fsync|--rate: '0x10'
+--percentiles 0x10|--percentiles: '0x10' is not a decimal number
+--format intervals|there is no series to write without --interval
+-f intervals -o x.csv|there is no series to write without --interval
 LINES
 
 # no target at all, and two targets
@@ -69,5 +80,14 @@ LINES
 # a missing directory is a target problem (3), not a usage problem
 t_expect_status 3 "missing directory" -- "$DISKIO" --count 1 "$t_scratch/no/such/dir"
 grep -q "does not exist" "$t_scratch/stderr" || t_fail "missing directory message: $(cat "$t_scratch/stderr")"
+# a directory that exists but holds no files (the kernel's /proc): said
+# what it is, not "does not exist"
+if [ -d /proc/self ]; then
+    t_expect_status 3 "/proc as the target" -- "$DISKIO" --count 1 /proc
+    grep -q "cannot create a test file in /proc: .*it is on proc, a filesystem of the kernel's own" \
+        "$t_scratch/stderr" && ! grep -q "does not exist" "$t_scratch/stderr" &&
+        t_ok "the message says /proc is the kernel's proc filesystem" ||
+        t_fail "/proc message: $(cat "$t_scratch/stderr")"
+fi
 t_expect_empty_dir "$target" "after all bad lines"
 t_done

@@ -4,10 +4,12 @@
 # the test; root only): a mounted one is refused with exit 3 and a message
 # saying it is in use (it is opened O_EXCL, as mkfs does), and its
 # filesystem is unharmed; one that is not mounted is measured, and cannot
-# be mounted while diskio holds it, and the read modes read it (--verify,
-# which needs diskio's own fill, is a usage error there); a --bs larger
-# than the device is refused with exit 3 before anything is measured or
-# printed.
+# be mounted (or measured by a second diskio, which names the first)
+# while diskio holds it, and the read modes read it (--verify,
+# which needs diskio's own fill, is a usage error there); a --bs or a
+# --size larger than the device is refused with exit 3 before anything is
+# measured or printed; without --size a run covers the device up to the
+# default size and the result records the span it covered.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
@@ -53,10 +55,36 @@ if mount "$loop" "$mnt" 2>/dev/null; then
 else
     t_ok "the device cannot be mounted during the run"
 fi
+# nor measured by a second diskio, which names the first
+t_expect_status 3 "a second diskio on the device" -- "$DISKIO" --allow-device --mode fsync \
+    --count 5 --size 1m "$loop"
+grep -q "$loop is in use by process $pid (diskio)" "$t_scratch/stderr" &&
+    t_ok "the message names the diskio holding it" || t_fail "message: $(cat "$t_scratch/stderr")"
 wait $pid
 status=$?
 [ "$status" -eq 0 ] && t_ok "an unmounted device is measured" ||
     t_fail "unmounted device: exit $status: $(cat "$t_scratch/err")"
+
+# --size larger than the device: refused; without --size the default
+# (64 MiB) is more than the 16 MiB device, and the result records the
+# span the offsets covered, not the default
+t_expect_status 3 "--size larger than the device is refused" -- "$DISKIO" --allow-device \
+    --mode fsync --size 32m --count 5 "$loop"
+grep -q -- "--size 33554432 is larger than the device $loop (16777216 bytes)" \
+    "$t_scratch/stderr" && t_ok "the message names --size, the device and its size" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
+[ -s "$t_scratch/stdout" ] && t_fail "a table was printed: $(cat "$t_scratch/stdout")"
+t_expect_status 0 "no --size on a device smaller than the default" -- "$DISKIO" \
+    --allow-device --mode fsync,aio --pattern rand --count 20 --format json "$loop"
+grep -q '"file_size": 16777216' "$t_scratch/stdout" &&
+    ! grep -q '"file_size": 67108864' "$t_scratch/stdout" &&
+    t_ok "the result records the 16 MiB the offsets covered" ||
+    t_fail "recorded: $(grep -o '"file_size": [0-9]*' "$t_scratch/stdout")"
+t_expect_status 0 "--jobs 2 --shared-file on the device" -- "$DISKIO" --allow-device \
+    --mode fsync --jobs 2 --shared-file --count 10 --format json "$loop"
+grep -q '"file_size": 16777216' "$t_scratch/stdout" &&
+    t_ok "a run of several jobs records it too" ||
+    t_fail "recorded: $(grep -o '"file_size": [0-9]*' "$t_scratch/stdout")"
 
 # the read modes read the device as it is (nothing fills it), so there is
 # nothing to check the data against

@@ -5,8 +5,9 @@
 # window) gives a JSON result that the analysis package's reader and
 # diskio-compare read (the bad bytes become U+FFFD, the escapes \u001b),
 # and a text table and CSV that hold no control character: the name is
-# shown with \xHH.  A --label that is not printable UTF-8 is refused with
-# exit status 2 before anything is created (issue 11, item 6).
+# shown with \xHH.  A --label that is not printable UTF-8 (a bidi
+# override such as U+202E included) is refused with exit status 2 before
+# anything is created, without being echoed.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the results"; exit 77; }
@@ -66,11 +67,13 @@ PY
 
 # a label is the user's own text: refused, before anything is created
 for label in "a$(printf '\377')" "$(printf '\300\200')" "$(printf 'x\355\240\200')" \
-    "ab$(printf '\342\202')" "a$(printf '\033')[31m" "del$(printf '\177')"; do
+    "ab$(printf '\342\202')" "a$(printf '\033')[31m" "del$(printf '\177')" \
+    "rev$(printf '\342\200\256')erse" "iso$(printf '\342\201\246')late"; do
     t_expect_status 2 "--label $(printf '%s' "$label" | od -An -tx1 | tr -d ' \n') refused" -- \
         "$DISKIO" --mode fsync --count 5 --size 1m --label "$label" -o "$t_scratch/no.json" "$dir"
     grep -q "^diskio: --label: byte" "$t_scratch/stderr" ||
         t_fail "the refusal does not name the byte: $(cat "$t_scratch/stderr")"
+    grep -q -F "$label" "$t_scratch/stderr" && t_fail "the refusal echoes the label raw"
 done
 [ ! -e "$t_scratch/no.json" ] || t_fail "a refused label wrote a result"
 t_expect_empty_dir "$dir" "nothing created for a refused label"

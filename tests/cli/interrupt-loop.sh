@@ -45,7 +45,7 @@ while [ $i -lt "$iterations" ]; do
         t_fail "$what: exit $status, expected $want: $(cat "$t_scratch/err")"
     elif [ -n "$(ls -A "$dir")" ]; then
         t_fail "$what: left $(ls -A "$dir")"
-    elif ls "$dir.json".tmp.* >/dev/null 2>&1; then
+    elif ls -A "$(dirname "$dir")" | grep -q "diskio-tmp"; then
         t_fail "$what: temporary output left"
     elif ! "$PYTHON3" -c '
 import json, sys

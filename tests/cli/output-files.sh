@@ -7,9 +7,11 @@
 # their name (no temporary left); the trace has one CSV row per op.
 # Against whoever else can write to the output directory: a symlink at
 # the output name is refused even with --force, one planted at the
-# predictable FILE.tmp.PID is not written through, and a file that appears
-# under the output name during the run is never replaced (the complete
-# result stays under its temporary name, which the message gives).
+# predictable temporary name DIR/.FILE.diskio-tmp.PID is not written
+# through (with --force the message names that file, not the output), and
+# a file that appears under the output name during the run is never
+# replaced (the complete result stays under its temporary name, which the
+# message gives).
 . "${top_srcdir:-.}/tests/cli/lib.sh"
 
 dir="$t_scratch/dir"
@@ -33,7 +35,7 @@ t_expect_status 3 "an output directory that is a file found before the run" -- "
 [ $(( $(date +%s) - start )) -lt 10 ] && t_ok "refused before measuring" || t_fail "measured first"
 grep -q "not-a-dir" "$t_scratch/stderr" || t_fail "message does not name the path"
 grep -q "cannot create $t_scratch/not-a-dir/r.json: " "$t_scratch/stderr" &&
-    ! grep -q "\.tmp\." "$t_scratch/stderr" && t_ok "message names the path given, not a temporary" ||
+    ! grep -q "diskio-tmp" "$t_scratch/stderr" && t_ok "message names the path given, not a temporary" ||
     t_fail "message: $(cat "$t_scratch/stderr")"
 t_expect_empty_dir "$dir" "no test file after output refusal"
 
@@ -58,7 +60,7 @@ done
 [ -e "$t_scratch/ops.csv" ] && t_fail "a trace under the plain name with several runs"
 head -n 1 "$t_scratch/t.csv" | grep -q '^label,mode,block_size' && t_ok ".csv output is CSV" ||
     t_fail ".csv output format"
-ls "$t_scratch"/*.tmp.* >/dev/null 2>&1 && t_fail "temporary files left"
+ls -A "$t_scratch" | grep -q "diskio-tmp" && t_fail "temporary files left"
 t_expect_empty_dir "$dir" "test file removed"
 
 # ---- others who can write to the output directory ----
@@ -70,20 +72,39 @@ t_expect_status 3 "symlink at the output name refused, even with --force" -- "$D
     t_ok "symlink and its target untouched" || t_fail "symlink or its target changed"
 t_expect_empty_dir "$dir" "nothing measured after a refused symlink"
 
-# diskio keeps its pid across exec, so its temporary name FILE.tmp.PID is
-# known in advance: a symlink planted there is left alone, as the output
-# is written unnamed (O_TMPFILE) and named only when whole (the
-# filesystems without O_TMPFILE: tests/cli/output-without-rename-noreplace.sh)
-t_expect_status 0 "symlink planted at FILE.tmp.PID" -- sh -c \
-    'ln -s "$0/victim" "$0/planted.json.tmp.$$" && exec "$@"' "$t_scratch" "$DISKIO" \
+# diskio keeps its pid across exec, so its temporary name
+# DIR/.FILE.diskio-tmp.PID is known in advance: a symlink planted there is
+# left alone, as the output is written unnamed (O_TMPFILE) and named only
+# when whole (the filesystems without O_TMPFILE:
+# tests/cli/output-without-rename-noreplace.sh)
+t_expect_status 0 "symlink planted at the temporary name" -- sh -c \
+    'ln -s "$0/victim" "$0/.planted.json.diskio-tmp.$$" && exec "$@"' "$t_scratch" "$DISKIO" \
     --count 5 --output "$t_scratch/planted.json" "$dir"
 [ "$(cat "$t_scratch/victim")" = "precious" ] && t_ok "not written through the planted symlink" ||
     t_fail "written through the planted symlink"
-[ "$(ls "$t_scratch"/planted.json.tmp.* | wc -l)" -eq 1 ] && [ -L "$t_scratch"/planted.json.tmp.* ] &&
+[ "$(ls -d "$t_scratch"/.planted.json.diskio-tmp.* | wc -l)" -eq 1 ] &&
+    [ -L "$t_scratch"/.planted.json.diskio-tmp.* ] &&
     t_ok "the planted symlink left as it was" || t_fail "the planted symlink changed"
 grep -q '"complete": true' "$t_scratch/planted.json" && [ ! -L "$t_scratch/planted.json" ] &&
     t_ok "the result written under its own name" || t_fail "no result under its name"
-rm -f "$t_scratch"/planted.json.tmp.* "$t_scratch/planted.json"
+rm -f "$t_scratch"/.planted.json.diskio-tmp.* "$t_scratch/planted.json"
+
+# --force replaces the output by renaming the whole file over it from its
+# temporary name: a file planted there is left alone, and the message
+# names it, not the output (exit 1, the result on standard output instead)
+echo "old result" >"$t_scratch/forced.json"
+t_expect_status 1 "--force with a file planted at the temporary name" -- sh -c \
+    'echo planted >"$0/.forced.json.diskio-tmp.$$" && exec "$@"' "$t_scratch" "$DISKIO" \
+    -q -m fsync --count 5 --force --output "$t_scratch/forced.json" "$dir"
+grep -q "could not replace $t_scratch/forced.json: its temporary name $t_scratch/.forced.json.diskio-tmp.[0-9]* is taken by a file diskio did not make" \
+    "$t_scratch/stderr" && t_ok "the message names the planted temporary" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
+[ "$(cat "$t_scratch/forced.json")" = "old result" ] &&
+    [ "$(cat "$t_scratch"/.forced.json.diskio-tmp.*)" = "planted" ] &&
+    t_ok "the output and the planted file left as they were" || t_fail "changed"
+grep -q '"schema": "diskio-result"' "$t_scratch/stdout" &&
+    t_ok "the result written to standard output instead" || t_fail "result lost"
+rm -f "$t_scratch"/.forced.json.diskio-tmp.* "$t_scratch/forced.json"
 t_expect_empty_dir "$dir" "nothing left in the target after a planted temporary"
 
 # SIGKILL mid-run: no process survives to clean up, and none is needed
@@ -95,7 +116,7 @@ pid=$!
 t_wait_for_file "$t_scratch/killed"
 kill -KILL $pid
 wait $pid 2>/dev/null
-left=$(ls -d "$t_scratch"/killed.json* 2>/dev/null)
+left=$(ls -d "$t_scratch"/killed.json* "$t_scratch"/.killed.json* 2>/dev/null)
 [ -z "$left" ] && t_ok "SIGKILL mid-run leaves no output file, named or temporary" ||
     t_fail "SIGKILL left $left"
 rm -rf "$t_scratch/killed" "$t_scratch"/killed.json*
@@ -110,11 +131,11 @@ status=$?
 [ "$status" -eq 1 ] && [ "$(cat "$t_scratch/race.json")" = "theirs" ] &&
     t_ok "a file appearing under the output name during the run is not replaced (exit 1)" ||
     t_fail "appeared during the run: exit $status, $(cat "$t_scratch/race.json")"
-kept=$(ls "$t_scratch"/race.json.tmp.* 2>/dev/null)
+kept=$(ls -d "$t_scratch"/.race.json.diskio-tmp.* 2>/dev/null)
 [ -n "$kept" ] && grep -q '"schema": "diskio-result"' "$kept" &&
     grep -q "race.json appeared during the run.*the complete file is $kept" "$t_scratch/stderr" &&
     t_ok "the complete result kept under the temporary name the message gives" ||
     t_fail "kept: '$kept'; $(cat "$t_scratch/stderr")"
-rm -f "$t_scratch"/race.json.tmp.*
+rm -f "$t_scratch"/.race.json.diskio-tmp.*
 t_expect_empty_dir "$dir" "test file removed after the race"
 t_done

@@ -3,7 +3,7 @@
 # Description: a result that cannot be written to --output is never lost
 # in silence.  Over RLIMIT_FSIZE (the unprivileged case) and on a full
 # filesystem (a 4 KiB tmpfs, root only): exit 1, a message naming the
-# output file, the error and what to do; no truncated FILE.tmp.PID and no
+# output file, the error and what to do; no truncated temporary and no
 # half file under FILE; and the measurements, which the file could not
 # hold, go to standard output instead, whole.
 . "${top_srcdir:-.}/tests/cli/lib.sh"

@@ -45,12 +45,17 @@ head -1 "$t_scratch/stdout" | grep -q ',p99_99_ns,p99_999_ns,max_ns,' &&
     t_fail "CSV header: $(head -1 "$t_scratch/stdout")"
 
 # bad lists: exit 2, the option named, nothing created
-for bad in 0 -1 100.5 abc 1e2 0x10 nan inf 50,,99 , . 1,2,3,4,5,6,7,8,9; do
+for bad in 0 -1 100.5 abc 1e3 0x10 nan inf 50,,99 , . 1,2,3,4,5,6,7,8,9; do
     t_expect_status 2 "--percentiles '$bad' refused" -- "$DISKIO" --mode async --count 10 \
         --percentiles "$bad" "$dir" || continue
     grep -q -- "--percentiles" "$t_scratch/stderr" || t_fail "'$bad': message does not name --percentiles"
 done
 t_expect_status 2 "--percentiles without a value" -- "$DISKIO" "$dir" --percentiles
+# an exponent is a decimal number too, read by the reader every option uses
+t_expect_status 0 "--percentiles 1e-5,99.9" -- "$DISKIO" --mode async --count 10 --size 1M \
+    --percentiles 1e-5,99.9 "$dir"
+grep -q "p0.00001 .*p99.9" "$t_scratch/stdout" && t_ok "the table shows p0.00001 and p99.9" ||
+    t_fail "table: $(cat "$t_scratch/stdout")"
 t_expect_empty_dir "$dir" "nothing created by refused lists"
 # exactly 8, with 100 and a repeat: accepted
 t_expect_status 0 "8 percentiles (a repeat not counted)" -- "$DISKIO" --mode async --count 10 \

@@ -192,6 +192,35 @@ printf 'suite x\nrow a w --mode fsync --bs 8k\nrow a w --mode async --bs 8k\n' |
 printf 'suite x\nrow a w --mode fsync --iodepth 4\n' |
     bad 2 "--iodepth: applies to modes aio" "an option the row's mode does not take"
 printf 'suite x\n' | bad 1 "the suite has no 'row' line" "a suite without rows"
+# a suite is UTF-8 text: a NUL, bytes that are not UTF-8 and characters
+# that act on a terminal are refused by line and byte, never shown raw
+printf 'suite x\nrow a w --mode\000 fsync --bs 8k\n' |
+    bad 2 "a NUL byte at byte 15 (a suite file is text)" "a NUL byte"
+grep -q "longer than" "$t_scratch/stderr" && t_fail "a NUL byte reported as a long line"
+printf 'suite x\ntitle "caf\351"\nrow a w --mode fsync --bs 8k\n' |
+    bad 2 "byte 11 (0xe9) is not part of UTF-8 text" "a title that is not UTF-8"
+printf 'suite x\nrow "a\342\200\256b" w --mode fsync --bs 8k\n' |
+    bad 2 "byte 7 is the control or formatting character U+202E" "a bidi override in a label"
+printf 'suite x\ntitle "\033]0;pwned\007"\nrow a w --mode fsync --bs 8k\n' |
+    bad 2 "byte 8 is the control or formatting character U+001B" "an escape in a title"
+grep -q "$(printf '\033')" "$t_scratch/stderr" && t_fail "a raw ESC in the message"
+
+# a UTF-8 byte order mark at the start of the file is accepted
+printf '\357\273\277suite bom\ntitle "Z\303\274rich"\nrow a w --mode fsync --bs 8k\n' \
+    >"$t_scratch/bom.suite"
+t_expect_status 0 "a suite file starting with a byte order mark" -- "$DISKIO" \
+    --suite "$t_scratch/bom.suite" --count 5 --size 64k "$dir"
+grep -q "^suite bom: Z$(printf '\303\274')rich: " "$t_scratch/stdout" &&
+    t_ok "its name and title read as written" || t_fail "view: $(cat "$t_scratch/stdout")"
+
+# a FIFO (or anything but a regular file) is refused at once, not read
+mkfifo "$t_scratch/fifo.suite"
+t_expect_status 2 "a FIFO as the suite file" -- timeout 20 "$DISKIO" \
+    --suite "$t_scratch/fifo.suite" "$dir"
+grep -q "fifo.suite is a FIFO, not a suite file; give a regular file" "$t_scratch/stderr" &&
+    t_ok "the message says it is a FIFO" || t_fail "message: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "a directory as the suite file" -- "$DISKIO" --suite "$dir/" "$dir"
+t_expect_empty_dir "$dir" "nothing created for a FIFO or a directory"
 
 t_expect_status 2 "a workload option beside --suite" -- "$DISKIO" --suite "$t_scratch/mine.suite" \
     --mode fsync "$dir"

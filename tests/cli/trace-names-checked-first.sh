@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Description: everything about the output and trace names is checked
 # before anything is measured: a mode or block size listed twice is a
-# usage error (exit 2: its trace would replace the first run's); an
-# --output that is also a run's trace file, however spelled, is a usage
-# error; a per-run trace name too long for its filesystem (with the
-# .tmp.PID diskio writes it under) is refused with exit 3.  All are found
+# usage error (exit 2: its trace would replace the first run's); any two
+# of the files diskio writes (--output, --interval-csv, each run's trace,
+# the test file when the target is a file) that are one file, however
+# spelled or through a hard link, are a usage error (--force too); a per-run trace name too long for its filesystem (with the
+# .NAME.diskio-tmp.PID diskio writes it under) is refused with exit 3.  All are found
 # within seconds, with nothing created, no test file made and existing files (with
 # --force too) untouched.
 . "${top_srcdir:-.}/tests/cli/lib.sh"
@@ -55,12 +56,46 @@ ln -s "$out" "$t_scratch/link"
 refused_first 2 "--output and --trace one file, through a symlinked directory" -- --mode fsync \
     --force --trace "$out/r.csv" --output "$t_scratch/link/r.csv" "$dir"
 
+# the --interval-csv file is a trace, with --force too: the CSV would
+# replace the trace
+echo "a trace" >"$out/x.csv"
+refused_first 2 "--trace and --interval-csv one file, with --force" -- --mode fsync --force \
+    --interval 0.1 --trace "$out/x.csv" --interval-csv "$out/./x.csv" "$dir"
+grep -q -- "--interval-csv" "$t_scratch/stderr" && grep -q -- "--trace" "$t_scratch/stderr" &&
+    t_ok "message names both options" || t_fail "message: $(cat "$t_scratch/stderr")"
+[ "$(cat "$out/x.csv")" = "a trace" ] && t_ok "the existing trace untouched" || t_fail "changed"
+rm -f "$out/x.csv"
+refused_first 2 "--interval-csv is a run's trace" -- --mode fsync,fdatasync --interval 0.1 \
+    --trace "$out/t.csv" --interval-csv "$out/t.fsync-8192.csv" "$dir"
+grep -q "t.fsync-8192.csv" "$t_scratch/stderr" && t_ok "message names the run's trace" ||
+    t_fail "message: $(cat "$t_scratch/stderr")"
+refused_first 2 "--interval-csv is --output" -- --mode fsync --interval 0.1 \
+    --output "$out/r.csv" --interval-csv "$t_scratch/link/r.csv" "$dir"
+# two names of one existing file (a hard link), with --force
+echo "one file" >"$out/a.json"
+ln "$out/a.json" "$out/b.csv"
+refused_first 2 "--output and --interval-csv two names of one file, with --force" -- \
+    --mode fsync --force --interval 0.1 --output "$out/a.json" --interval-csv "$out/b.csv" "$dir"
+grep -q "a.json and .*b.csv are the same file" "$t_scratch/stderr" &&
+    t_ok "message names both files" || t_fail "message: $(cat "$t_scratch/stderr")"
+rm -f "$out/a.json" "$out/b.csv"
+# the test file itself (an existing file, --force) as the output
+echo "the user's file" >"$out/target"
+before=$(ls -A "$out" | tr '\n' ' ')
+start=$(date +%s)
+t_expect_status 2 "--output is the target file, with --force" -- "$DISKIO" $long_run --force \
+    --mode fsync --size 64k --output "$out/target" "$out/target"
+[ "$(cat "$out/target")" = "the user's file" ] && t_ok "the target untouched" || t_fail "changed"
+grep -q "the test file .*target (the target)" "$t_scratch/stderr" &&
+    t_ok "message names the target" || t_fail "message: $(cat "$t_scratch/stderr")"
+rm -f "$out/target"
+
 # a per-run name too long (the plain name fits; with .fdatasync-8192 and
-# .tmp.PID it is over 255 bytes)
+# the .diskio-tmp.PID of its temporary name it is over 255 bytes)
 name=$(printf '%0230d' 0)
 refused_first 3 "a per-run trace name too long" -- --mode fsync,fdatasync \
     --trace "$out/$name.csv" "$dir"
-grep -q "$name.fdatasync-8192.csv" "$t_scratch/stderr" && grep -q "File name too long" \
+grep -q "$name\.f[a-z]*sync-8192\.csv" "$t_scratch/stderr" && grep -q "File name too long" \
     "$t_scratch/stderr" && grep -q "shorter" "$t_scratch/stderr" &&
     t_ok "message names the long name and what to do" || t_fail "message: $(cat "$t_scratch/stderr")"
 

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -436,6 +437,42 @@ START_TEST(test_target_refuses_what_diskio_did_not_create)
 }
 END_TEST
 
+/* The target is locked (flock) while it is open: a second open of the
+ * same file, by another diskio or in the same program, is refused with
+ * -DISKIO_E_TARGET_LOCKED, as is a file another program keeps locked;
+ * freeing the target releases it. */
+START_TEST(test_target_is_locked_while_open)
+{
+    char *dir = t_mkdtemp("locked");
+    char file[300];
+    snprintf(file, sizeof(file), "%s/shared", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+
+    struct diskio_target *first = NULL, *second = NULL;
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &first), 0);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &second),
+                     -DISKIO_E_TARGET_LOCKED);
+    ck_assert_ptr_null(second);
+    ck_assert_str_eq(diskio_strerror(-DISKIO_E_TARGET_LOCKED),
+                     "Another process holds a lock on the target");
+    diskio_target_free(first);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &second), 0);
+    diskio_target_free(second);
+
+    /* a lock of another program's own */
+    fd = open(file, O_RDONLY);
+    ck_assert_int_eq(flock(fd, LOCK_SH | LOCK_NB), 0);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &second),
+                     -DISKIO_E_TARGET_LOCKED);
+    close(fd);
+
+    unlink(file);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
 static void t_write_file(const char *path, const char *text)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -745,6 +782,7 @@ int main(void)
     tcase_add_test(tc, test_append_never_truncates_a_file_diskio_did_not_create);
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
     tcase_add_test(tc, test_target_writes_only_its_own_inode);
+    tcase_add_test(tc, test_target_is_locked_while_open);
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);

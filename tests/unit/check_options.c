@@ -217,7 +217,7 @@ static const struct {
     {{"--percentiles", "0", "d"}, "--percentiles"},
     {{"--percentiles", "100.01", "d"}, "--percentiles"},
     {{"--percentiles", "-50", "d"}, "--percentiles"},
-    {{"--percentiles", "1e2", "d"}, "--percentiles"},
+    {{"--percentiles", "1e3", "d"}, "--percentiles: '1e3' is out of range"},
     {{"--percentiles", "nan", "d"}, "--percentiles"},
     {{"--percentiles", "50,", "d"}, "--percentiles: empty item"},
     {{"--percentiles", "1,2,3,4,5,6,7,8,9", "d"}, "--percentiles: more than 8"},
@@ -265,7 +265,44 @@ static const struct {
     {{"--interval-csv", "x.csv", "d"}, "--interval-csv"},
     {{"--interval", "1", "--interval-csv", "", "d"}, "--interval-csv"},
     {{"--interval", "1", "-o", "x", "--interval-csv", "x", "d"}, "same file"},
+    /* one reader of numbers with a fraction: no hex, inf, nan or sign */
+    {{"--runtime", "0x10", "d"}, "--runtime: '0x10'"},
+    {{"--runtime", "inf", "d"}, "--runtime: 'inf'"},
+    {{"--runtime", "nan", "d"}, "--runtime: 'nan'"},
+    {{"--runtime", "+2", "d"}, "--runtime: '+2'"},
+    {{"--runtime", " 2", "d"}, "--runtime"},
+    {{"--runtime", "1e400", "d"}, "--runtime"},
+    {{"--interval", "0x1", "d"}, "--interval: '0x1'"},
+    {{"--rate", "0x10", "d"}, "--rate: '0x10'"},
+    {{"--rate", "infinity", "d"}, "--rate"},
+    {{"--percentiles", "0x10", "d"}, "--percentiles: '0x10' is not a decimal number"},
+    {{"--percentiles", "nan", "d"}, "--percentiles: 'nan' is not a decimal number"},
+    {{"--percentiles", "99,-1", "d"}, "--percentiles: '-1' is not a decimal number"},
+    {{"--percentiles", "1e-500", "d"}, "--percentiles: '1e-500' is out of range"},
+    {{"--format", "intervals", "d"},
+     "--format intervals: there is no series to write without "
+     "--interval"},
 };
+
+/* Numbers with a fraction are read by one reader: decimal digits with a
+ * fraction and an exponent are taken, for every option alike. */
+START_TEST(test_numbers_with_an_exponent_are_taken)
+{
+    struct cli_options o;
+    char err[256];
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--percentiles", "1e-5,99.9", "d", NULL), 0);
+    ck_assert_uint_eq(o.npercentiles, 2);
+    ck_assert(o.percentiles[0] == 1e-5);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--runtime", "1.5e1", "d", NULL), 0);
+    ck_assert_uint_eq(o.runtime_ns, UINT64_C(15000000000));
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--runtime", ".5ms", "d", NULL), 0);
+    ck_assert_uint_eq(o.runtime_ns, 500000u);
+    ck_assert_int_eq(t_parse(&o, err, sizeof(err), "--rate", "2.5e2", "-m", "fsync", "d", NULL), 0);
+    ck_assert_uint_eq(o.rate_interval_ns, 4000000u);
+    ck_assert_int_eq(
+        t_parse(&o, err, sizeof(err), "--format", "intervals", "--interval", "1", "d", NULL), 0);
+}
+END_TEST
 
 /* --interval takes the durations --runtime does; with only a count, any
  * length from 10 ms. */
@@ -326,6 +363,12 @@ START_TEST(test_label_must_be_printable_utf8)
         {"a\nb", "byte 2 is the control character 0x0a"},
         {"del\x7f", "byte 4 is the control character 0x7f"},
         {"a\xc2\x9b", "bytes 2-3 are the control character U+009B"},
+        {"a\xe2\x80\xae"
+         "b",
+         "bytes 2-4 are U+202E, a bidirectional formatting character"},
+        {"\xe2\x81\xa6x", "bytes 1-3 are U+2066, a bidirectional formatting character"},
+        {"a\xd8\x9c", "bytes 2-3 are U+061C, a bidirectional formatting character"},
+        {"a\xe2\x80\xa8", "bytes 2-4 are U+2028, a line or paragraph separator"},
     };
     struct cli_options o;
     char err[512];
@@ -362,6 +405,7 @@ int main(void)
     tcase_add_test(tc, test_percentiles_are_sorted_once_and_mbps_is_a_flag);
     tcase_add_test(tc, test_interval_takes_a_duration);
     tcase_add_test(tc, test_label_must_be_printable_utf8);
+    tcase_add_test(tc, test_numbers_with_an_exponent_are_taken);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

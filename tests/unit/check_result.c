@@ -674,6 +674,34 @@ START_TEST(test_text_shows_hostile_bytes_escaped)
 }
 END_TEST
 
+/* A backslash is shown doubled in the table and CSV, so that a name
+ * holding the four characters \x1b never looks like one holding ESC; the
+ * JSON keeps its own escaping. */
+START_TEST(test_text_and_csv_show_a_backslash_doubled)
+{
+    struct diskio_result *res;
+    ck_assert_int_eq(diskio_result_new("lit\\x1b esc\x1b", &res), 0);
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_new("a\\b", &run), 0);
+    diskio_hist_record(diskio_run_hist(run, DISKIO_PART_TOTAL), 1000);
+    diskio_run_finish(run, 1000000, 4096);
+    ck_assert_int_eq(diskio_result_add_run(res, run), 0);
+    size_t size;
+    char *text = t_write_mem(res, DISKIO_FORMAT_TEXT, &size);
+    char *json = t_write_mem(res, DISKIO_FORMAT_JSON, &size);
+    char *csv = t_write_mem(res, DISKIO_FORMAT_CSV, &size);
+    diskio_result_free(res);
+    ck_assert_msg(strstr(text, "label lit\\\\x1b esc\\x1b\n") != NULL, "%s", text);
+    /* the name column is padded to the width of what it shows */
+    ck_assert_msg(strstr(text, "\na\\\\b ") != NULL, "%s", text);
+    ck_assert_msg(strstr(csv, "\nlit\\\\x1b esc\\x1b,a\\\\b,") != NULL, "%s", csv);
+    ck_assert_msg(strstr(json, "\"label\": \"lit\\\\x1b esc\\u001b\"") != NULL, "%s", json);
+    free(text);
+    free(json);
+    free(csv);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("result");
@@ -691,6 +719,7 @@ int main(void)
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);
     tcase_add_test(tc, test_text_shows_hostile_bytes_escaped);
+    tcase_add_test(tc, test_text_and_csv_show_a_backslash_doubled);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }
