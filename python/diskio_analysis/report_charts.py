@@ -12,7 +12,7 @@ import math
 import os
 
 from .charts import Chart, safe_name, write_table
-from .gnuplot import common_settings, gp_string
+from .gnuplot import common_settings, gp_datafile, gp_format, gp_string
 
 BAR_HEIGHT = 0.8        # of one category's slot, shared by the environments
 RATIO_STEPS = (1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1e3, 1e4, 1e5, 1e6)
@@ -35,7 +35,7 @@ def ratio_tics(limit):
             last = math.log(step)
     values = sorted([1.0 / s for s in steps] + [1.0] + steps)
     return "set xtics (" + ", ".join(
-        f"{gp_string(ratio_label(v))} {v:.6g}" for v in values) + ")\n"
+        f"{gp_format(ratio_label(v))} {v:.6g}" for v in values) + ")\n"
 
 
 def select(names, pattern, default_top_level):
@@ -93,13 +93,13 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
     for i, (path, env, count) in enumerate(series):
         if not count:
             continue
-        plots.append(f"{gp_string(path)} using 1:2:3:4:5:6 with boxxyerror "
+        plots.append(f"{gp_datafile(path)} using 1:2:3:4:5:6 with boxxyerror "
                      f"lc {i % 8 + 1} fs pattern {i % 7 + 1} border "
                      f"title {gp_string(env)}")
         if labels:
-            plots.append(f"{gp_string(path)} using 4:2:(sprintf('%.2f×', "
+            plots.append(f"{gp_datafile(path)} using 4:2:(sprintf('%.2f×', "
                          "$1)) with labels left offset 0.5,0 notitle")
-    ytics = ", ".join(f"{gp_string(name)} {len(categories) - k - 0.5:.1f}"
+    ytics = ", ".join(f"{gp_format(name)} {len(categories) - k - 0.5:.1f}"
                       for k, name in enumerate(categories))
     height = max(400, 140 + 28 * len(categories) * max(1, len(envs) // 2))
     commands = common_settings(
@@ -152,7 +152,7 @@ def sync_share_chart(report, suffix, phase_filter, workdir, ext):
             "set boxwidth 0.7",
             f"set yrange [0:{max(top * 1.25, 0.01):.6g}]",
             "set xtics rotate by -40 left",
-            f"plot {gp_string(datafile)} using 2:xtic(1) title columnheader(2) "
+            f"plot {gp_datafile(datafile)} using 2:xtic(1) title columnheader(2) "
             "lc 1 fs pattern 2 border, "
             f"'' using 3 title columnheader(3) lc 2 fs pattern 5 border"]) \
         + "\n"
