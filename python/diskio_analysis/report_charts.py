@@ -65,7 +65,8 @@ def bar_rows(categories, values, env_index, env_count):
     return rows
 
 
-def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
+def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
+                number=0):
     """Phases (top) and metrics (below) with one bar per compared
     environment; ratios of metrics are normalized (> 1 = worse)."""
     if not report.comparisons:
@@ -81,7 +82,7 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
         ratios = [phase_ratios.get(p) for p in phases] + \
             [metric_ratios.get(m) for m in metrics]
         rows = bar_rows(categories, ratios, i, len(envs))
-        path = os.path.join(workdir, f"ratios{suffix}-{i}.dat")
+        path = os.path.join(workdir, f"ratios-{number}-{i}.dat")
         write_table(path, ("ratio", "y", "xlow", "xhigh", "ylow", "yhigh"),
                     rows)
         series.append((path, env, len(rows)))
@@ -124,7 +125,7 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
                   size=(1000, min(height, 4000)))]
 
 
-def sync_share_chart(report, suffix, phase_filter, workdir, ext):
+def sync_share_chart(report, suffix, phase_filter, workdir, ext, number=0):
     """Stacked bar per environment and phase: the WAL syncs' and the
     checkpoints' share of the phase (the rest of the phase is left out,
     so that a share of 0.2% is still seen); each part its own fill
@@ -140,7 +141,7 @@ def sync_share_chart(report, suffix, phase_filter, workdir, ext):
         rows.append((f"{env} {phase}", f"{wal:.6g}", f"{checkpoint:.6g}"))
     if not rows:
         return []
-    datafile = os.path.join(workdir, f"sync-share{suffix}.dat")
+    datafile = os.path.join(workdir, f"sync-share-{number}.dat")
     write_table(datafile, ("phase", "WAL syncs (count x diskio latency)",
                            "checkpoint syncs"), rows)
     commands = common_settings(
@@ -167,9 +168,12 @@ def report_suffix(reports, path):
 
 def report_charts(reports, ext, phase_filter, metric_filter, workdir):
     charts = []
-    for path, report in reports:
+    # the data tables are named by the report's place (two reports' names
+    # can come out alike in a file name), the charts by the report
+    for number, (path, report) in enumerate(reports):
         suffix = report_suffix(reports, path)
         charts += ratio_chart(report, suffix, phase_filter, metric_filter,
-                              workdir, ext)
-        charts += sync_share_chart(report, suffix, phase_filter, workdir, ext)
+                              workdir, ext, number)
+        charts += sync_share_chart(report, suffix, phase_filter, workdir, ext,
+                                   number)
     return charts

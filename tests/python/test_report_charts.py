@@ -77,7 +77,7 @@ class RatioTest(TempDirTest):
                                self.dir)
         self.assertEqual([c.filename for c in charts],
                          ["diskio-ratios.svg", "diskio-sync-share.svg"])
-        with open(os.path.join(self.dir, "sync-share.dat"),
+        with open(os.path.join(self.dir, "sync-share-0.dat"),
                   encoding="utf-8") as table:
             self.assertEqual(table.read().splitlines()[1:], ["A load\t10\t20"])
 
