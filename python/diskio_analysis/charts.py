@@ -9,13 +9,15 @@ traces (report_charts.py draws a diskio-correlate report's).  Every latency axis
 in µs/ms/s; titles say the block size and pattern; each series has its
 own dash type, so the charts read in monochrome too."""
 
+import hashlib
 import math
 import os
 import re
 from dataclasses import dataclass
 
-from .gnuplot import (common_settings, gp_string, latency_tics, log_axis,
-                      plot_lines, size_tics)
+from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
+                      latency_tics, log_axis, plot_lines, size_tics)
+from .textsafe import shown
 
 HIST_BINS_PER_DECADE = 20
 # x positions of the percentile axis: 1/(1-p).
@@ -33,22 +35,35 @@ class Chart:
 
 # ---------------------------------------------------------------- data
 
+# A name in a file name is cut here (a name may be 4096 characters long;
+# a file name not more than 255 bytes), with a digest of the whole name.
+SAFE_NAME_CHARS = 60
+
+
 def safe_name(text):
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_") or "x"
+    """text for a file name: letters, digits, '.', '_' and '-' only, at
+    most SAFE_NAME_CHARS of them and a digest of the rest."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", text, flags=re.ASCII).strip("_")
+    if len(name) > SAFE_NAME_CHARS:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+        name = f"{name[:SAFE_NAME_CHARS]}-{digest.hexdigest()[:8]}"
+    return name or "x"
 
 
-def one_line(text):
-    """A table cell: control characters (tabs, newlines) from names in
-    the input would split the cell or the row."""
-    return re.sub(r"[\x00-\x1f\x7f]", " ", str(text))
+def table_cell(value):
+    """A table cell as gnuplot shows a label it reads from one: shown(),
+    so that no tab or newline of a name splits the cell or the row and no
+    control character reaches the image; a '"' (which would open a quoted
+    field) becomes a '\''."""
+    return shown(value).replace('"', "'")
 
 
 def write_table(path, header, rows):
     """Tab-separated, so names with spaces need no quoting."""
     with open(path, "w", encoding="utf-8") as out:
-        out.write("\t".join(one_line(c) for c in header) + "\n")
+        out.write("\t".join(table_cell(c) for c in header) + "\n")
         for row in rows:
-            out.write("\t".join(one_line(c) for c in row) + "\n")
+            out.write("\t".join(table_cell(c) for c in row) + "\n")
 
 
 def histogram_rows(run):
@@ -120,12 +135,13 @@ def what_was_written(runs):
     return f"{pattern} writes of several block sizes"
 
 
-def mode_series(runs, mode, workdir, kind, header, rows_of):
-    """A data table per run of mode (KIND-MODE-I.dat, rows_of(run)), the
-    plot series drawing them and every value in their second column."""
+def mode_series(runs, mode, workdir, kind, header, rows_of, number=0):
+    """A data table per run of mode (KIND-NUMBER-I.dat, rows_of(run):
+    number tells the modes apart), the plot series drawing them and every
+    value in their second column."""
     series, values = [], []
     for i, run in enumerate(r for r in runs if r.mode == mode):
-        path = os.path.join(workdir, f"{kind}-{safe_name(mode)}-{i}.dat")
+        path = os.path.join(workdir, f"{kind}-{number}-{i}.dat")
         rows = rows_of(run)
         write_table(path, header, rows)
         series.append((path, "1:2", run.series))
@@ -142,11 +158,11 @@ def span(columns, positive=True):
 
 def histogram_charts(runs, workdir, ext):
     charts = []
-    for mode in mode_order(runs):
+    for number, mode in enumerate(mode_order(runs)):
         mode_runs = [r for r in runs if r.mode == mode]
         series, values = mode_series(runs, mode, workdir, "hist",
                                      ("latency_us", "percent"),
-                                     histogram_rows)
+                                     histogram_rows, number)
         commands = common_settings(
             f"Latency histogram, {mode}, {what_was_written(mode_runs)}",
             "latency per op (log scale)", "share of ops (%)") + \
@@ -161,12 +177,13 @@ def histogram_charts(runs, workdir, ext):
 def percentile_charts(runs, workdir, ext):
     charts = []
     # Tic labels are format strings to gnuplot: % must be doubled.
-    tics = ", ".join(f"{gp_string(label.replace('%', '%%'))} {value:g}"
+    tics = ", ".join(f"{gp_format(label)} {value:g}"
                      for label, value in TAIL_TICS)
-    for mode in mode_order(runs):
+    for number, mode in enumerate(mode_order(runs)):
         mode_runs = [r for r in runs if r.mode == mode]
         series, values = mode_series(runs, mode, workdir, "pct",
-                                     ("tail", "latency_us"), percentile_rows)
+                                     ("tail", "latency_us"), percentile_rows,
+                                     number)
         commands = common_settings(
             f"Latency by percentile, {mode}, {what_was_written(mode_runs)}",
             "percentile", "latency per op (log scale)") + \
@@ -271,10 +288,10 @@ def interval_charts(runs, workdir, ext):
         commands = common_settings(title, "time since the run began (s)",
                                    "latency per op (log scale)") + \
             "set logscale y\n" + latency_tics("y", *span([latencies])) + \
-            "set y2label \"ops/s\"\nset y2range [0:*]\nset y2tics\n" + \
-            "set ytics nomirror\n" + plot + ", \\\n     " + \
-            f"{gp_string(path)} using 1:3 axes x1y2 with steps lw 1 " + \
-            "lc 8 dt 1 title \"ops/s (right axis)\"\n"
+            f"set y2label {gp_string('ops/s')}\nset y2range [0:*]\n" + \
+            "set y2tics\nset ytics nomirror\n" + plot + ", \\\n     " + \
+            f"{gp_datafile(path)} using 1:3 axes x1y2 with steps lw 1 " + \
+            f"lc 8 dt 1 title {gp_string('ops/s (right axis)')}\n"
         charts.append(Chart(f"diskio-intervals-{safe_name(run.series)}.{ext}",
                             f"latency over time {run.series}", commands))
     return charts
@@ -377,6 +394,21 @@ def trace_charts(traces, workdir, ext):
                             "elapsed time since first op (s)",
                             "latency (log scale)")
             + tics + plot_lines([(path, "2:3", trace.name)], style)))
+    return charts
+
+
+def unique_filenames(charts):
+    """Charts whose names came out the same (safe_name() makes `a b` and
+    `a_b` alike) are told apart by a number, -2, -3..., in their order."""
+    seen = set()
+    for chart in charts:
+        stem, ext = os.path.splitext(chart.filename)
+        name, number = chart.filename, 1
+        while name in seen:
+            number += 1
+            name = f"{stem}-{number}{ext}"
+        seen.add(name)
+        chart.filename = name
     return charts
 
 

@@ -12,6 +12,8 @@ import sys
 
 from . import __version__ as VERSION
 from .errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
+from .plainnumber import plain_number
+from .textsafe import shown
 
 
 # Signals that end a command the way Ctrl-C does: through the finally
@@ -49,10 +51,19 @@ def new_parser(prog, description, epilog):
     return parser
 
 
+def number(text):
+    """An option's number, in the one grammar every reader uses
+    (plainnumber); argparse names the option of a ValueError."""
+    value = plain_number(text)
+    if value is None:
+        raise ValueError(text)
+    return float(value)
+
+
 def add_min_change_option(parser, default_fraction):
     """--min-change PCT, as diskio-compare and diskio-correlate share it;
     check_min_change() turns it into a fraction after parsing."""
-    parser.add_argument("--min-change", type=float, metavar="PCT",
+    parser.add_argument("--min-change", type=number, metavar="PCT",
                         default=100 * default_fraction,
                         help="smallest change in percent called slower or "
                              f"faster (default {100 * default_fraction:g})")
@@ -77,10 +88,12 @@ def add_output_options(parser, what):
 
 
 def report(prog, message):
-    """One line on stderr; dropped when stderr cannot take it (2>/dev/full,
-    2>&-): the exit status still tells."""
+    """One line on stderr, shown as textsafe.shown() shows any name it
+    quotes (a newline in a name cannot start another line, an escape
+    sequence cannot act on the terminal); dropped when stderr cannot take
+    it (2>/dev/full, 2>&-): the exit status still tells."""
     try:
-        sys.stderr.write(f"{prog}: {message}\n")
+        sys.stderr.write(f"{prog}: {shown(message)}\n")
         sys.stderr.flush()
     except (OSError, ValueError, AttributeError):
         pass

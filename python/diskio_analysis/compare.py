@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from . import noise
 from .errors import InputError, UsageError
-from .metrics import DIRECTIONS, data_direction
+from .jsonfile import json_path
+from .metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
 
 # metric name -> (where it comes from, higher is better, unit)
 METRICS = {
@@ -127,6 +128,14 @@ def metric_value(run, metric, mode=None):
     return hist.percentiles.get(key) if key.startswith("p") else getattr(hist, key)
 
 
+def metric_where(sample, metric):
+    """The JSON path of the value metric_value() takes from sample."""
+    part, key, _, _ = METRICS[metric]
+    if part is None or part.startswith("direction:"):
+        return json_path(sample.where, key)
+    return json_path(sample.parts[part].where, key)
+
+
 def environment_name(result):
     """The label, else the directory the result sits in (each environment's
     files in a directory of its own, as diskio-correlate reads them), else
@@ -179,9 +188,23 @@ def add_samples(env, result):
                 env.run_order.append(key)
             for metric in METRICS:
                 value = metric_value(sample, metric, run.mode)
-                if value is not None and value > 0:
-                    env.samples[key].setdefault(metric, []).append(
-                        sample_of(result, sample, value))
+                if value is None:
+                    continue
+                if value == 0:
+                    env.notes.append(f"{result.path}: "
+                                     f"{metric_where(sample, metric)} is 0: "
+                                     f"no ratio of it ({metric}) is taken")
+                    continue
+                if not MIN_POSITIVE <= value <= MAX_VALUE:
+                    raise InputError(
+                        result.path, None,
+                        f"{metric_where(sample, metric)}: {value:g} is "
+                        f"outside {MIN_POSITIVE:g}..{MAX_VALUE:g}, which "
+                        "no measurement is",
+                        "regenerate the result with diskio (a corrupt or "
+                        "hand-edited file?)")
+                env.samples[key].setdefault(metric, []).append(
+                    sample_of(result, sample, value))
 
 
 def choose_baseline(envs, wanted):

@@ -11,6 +11,7 @@ import json
 from . import noise
 from .compare import run_label
 from .document import Heading, Items, Para, Table, draw_markdown, text_table
+from .textsafe import json_text, shown
 
 SCHEMA = "diskio-compare"
 SCHEMA_VERSION = 2
@@ -159,15 +160,16 @@ def other_lines(comparison):
 
 
 def render_text(comparison):
-    out = summary_lines(comparison)
+    """Every line shown() (text_table shows each cell)."""
+    out = [shown(line) for line in summary_lines(comparison)]
     out += [f"  ({note})" for note in noise_notes(comparison)]
     base = comparison["baseline"].name
     for name, rows in by_environment(comparison).items():
-        out += ["", f"{name} vs {base}"]
+        out += ["", shown(f"{name} vs {base}")]
         out += text_table(header(base, name), table_rows(rows))
     extra = other_lines(comparison)
     if extra:
-        out += ["", "notes:"] + [f"  {line}" for line in extra]
+        out += ["", "notes:"] + [f"  {shown(line)}" for line in extra]
     return "\n".join(out) + "\n"
 
 
@@ -226,7 +228,8 @@ def render_json(comparison):
         "missing": [{"run_label": run_label(key), "only_in": have,
                      "not_in": lacks}
                     for have, key, lacks in comparison["missing"]]}
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    return json_text(json.dumps(doc, indent=2, ensure_ascii=False,
+                                allow_nan=False)) + "\n"
 
 
 CSV_HEADER = ("environment", "baseline", "run", "metric", "unit",
@@ -236,13 +239,15 @@ CSV_HEADER = ("environment", "baseline", "run", "metric", "unit",
 
 
 def render_csv(comparison):
+    """One row per ratio; the names in it as shown()."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     base = comparison["baseline"].name
     for r in comparison["rows"]:
         j = r.judgement
-        writer.writerow((r.environment, base, run_label(r.run), r.metric,
+        writer.writerow((shown(r.environment), shown(base),
+                         shown(run_label(r.run)), r.metric,
                          r.unit, f"{noise.geometric_mean(r.base_values):.6g}",
                          f"{noise.geometric_mean(r.other_values):.6g}",
                          len(r.base_values), len(r.other_values),

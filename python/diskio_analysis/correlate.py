@@ -64,10 +64,13 @@ def ordered_phases(baseline):
 
 
 def ordered_metrics(envs):
-    names = []
+    """Every metric of the environments, in the order first met (a dict
+    keeps it: one pass, whatever their number)."""
+    names = {}
     for env in envs:
-        names.extend(n for n in env.metrics if n not in names)
-    return names
+        for name in env.metrics:
+            names.setdefault(name, None)
+    return list(names)
 
 
 def normalized_ratio(ratio, higher_is_better):
@@ -193,12 +196,11 @@ def candidate_metrics(comparisons, phases):
     """{phase: metrics that are a candidate in some comparison}."""
     result = {}
     for phase in phases:
-        names = []
+        names = {}
         for comparison in comparisons:
-            names += [c["metric"] for c in
-                      comparison["phase_analysis"][phase]["candidates"]
-                      if c["metric"] not in names]
-        result[phase] = names
+            for c in comparison["phase_analysis"][phase]["candidates"]:
+                names.setdefault(c["metric"], None)
+        result[phase] = list(names)
     return result
 
 

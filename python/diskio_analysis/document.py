@@ -5,11 +5,18 @@ and every line that must stand alone (a verdict) is its own block: a list
 item or a paragraph, never run together with the next line.
 
 Blocks: Heading(level, text), Para(text), Items([text, ...]) (one list),
-Table(header, rows), Pre([line, ...]) (kept as it is)."""
+Table(header, rows), Pre([line, ...]) (kept as it is).
+
+Every text of a block is drawn through textsafe.shown(): the blocks hold
+names as they are (the JSON renderers take the same values), and no
+drawing of them shows a control character, a bidi override or a byte
+that is not UTF-8 raw."""
 
 import re
 import textwrap
 from dataclasses import dataclass, field
+
+from .textsafe import shown
 
 WIDTH = 100
 
@@ -42,20 +49,20 @@ class Pre:
 
 
 def text_table(header, rows, indent="  "):
-    """Columns padded to their widest cell: the first two left-aligned
-    (names), the rest right-aligned (numbers)."""
-    widths = [max(len(str(r[i])) for r in [header] + list(rows))
-              for i in range(len(header))]
+    """Columns padded to their widest cell (each cell as shown()): the
+    first two left-aligned (names), the rest right-aligned (numbers)."""
+    table = [[shown(c) for c in row] for row in [header] + list(rows)]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     lines = []
-    for row in [header] + list(rows):
-        cells = [str(c).ljust(w) if i < 2 else str(c).rjust(w)
+    for row in table:
+        cells = [c.ljust(w) if i < 2 else c.rjust(w)
                  for i, (c, w) in enumerate(zip(row, widths))]
         lines.append(indent + "  ".join(cells).rstrip())
     return lines
 
 
 def wrap(text, first="", rest="    "):
-    return textwrap.wrap(text, width=WIDTH, initial_indent=first,
+    return textwrap.wrap(shown(text), width=WIDTH, initial_indent=first,
                          subsequent_indent=rest, break_on_hyphens=False,
                          break_long_words=False) or [first.rstrip()]
 
@@ -69,7 +76,7 @@ def draw_text(blocks):
             if lines and lines[-1] != "":
                 lines.append("")
             lines.append({1: "{}", 2: "== {} ==", 3: "-- {}"}
-                         [min(block.level, 3)].format(block.text))
+                         [min(block.level, 3)].format(shown(block.text)))
         elif isinstance(block, Para):
             lines += wrap(block.text, "", "")
         elif isinstance(block, Items):
@@ -78,7 +85,7 @@ def draw_text(blocks):
         elif isinstance(block, Table):
             lines += text_table(block.header, block.rows)
         elif isinstance(block, Pre):
-            lines += block.lines
+            lines += [shown(line) for line in block.lines]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -88,11 +95,11 @@ _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 
 
 def md_escape(text):
-    """Text as literal Markdown: markup characters escaped; '_' only where
-    it could open or close emphasis (fsync.mean_us stays as it is);
-    a '#', '-', '+' or 'N.' that would start a heading or list at the
-    start of the text escaped too."""
-    text = _MD_SPECIAL.sub(r"\\\1", str(text))
+    """Text as literal Markdown, as shown(): markup characters escaped;
+    '_' only where it could open or close emphasis (fsync.mean_us stays
+    as it is); a '#', '-', '+' or 'N.' that would start a heading or list
+    at the start of the text escaped too."""
+    text = _MD_SPECIAL.sub(r"\\\1", shown(text))
     text = re.sub(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])", r"\\_", text)
     text = re.sub(r"^(\s*)([#+-])(?=\s|$)", r"\1\\\2", text)
     return re.sub(r"^(\s*\d+)([.)])(?=\s|$)", r"\1\\\2", text)
@@ -120,5 +127,6 @@ def draw_markdown(blocks):
                       for row in block.rows]
             out.append("\n".join(lines))
         elif isinstance(block, Pre):
-            out.append("```\n" + "\n".join(block.lines) + "\n```")
+            out.append("```\n" + "\n".join(shown(line) for line in block.lines)
+                       + "\n```")
     return "\n\n".join(out) + "\n"

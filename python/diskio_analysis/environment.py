@@ -12,10 +12,11 @@ from .errors import InputError, UsageError
 from .fio import is_fio_output, load_fio_result
 from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
                      read_q_time_csv, read_settings, read_wal_csv)
-from .jsonfile import read_json
+from .jsonfile import json_key_line, json_kind, json_value_text, read_json
 from .metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
                       throughput_metric)
 from .result import is_result, result_from_json
+from .textfile import unreadable
 
 
 @dataclass
@@ -219,7 +220,9 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
 
 def load_json_source(env, path):
     """Read one *.json of the directory into env: a diskio result, fio
-    output or diskio-pgphases settings; returns (handled, label)."""
+    output or diskio-pgphases settings (InputError for anything else: a
+    result.json that is null or of another schema is not to be passed
+    over); returns (handled, label)."""
     # fio prints "note: ..." lines before its JSON on the same output
     text, doc = read_json(path, preamble_ok=is_fio_output, notes=env.notes)
     if is_result(doc):
@@ -237,9 +240,14 @@ def load_json_source(env, path):
                              + "): its phase timings and counters may be "
                              "partial")
     else:
-        env.notes.append(f"{path}: neither a diskio result nor fio "
-                         "output; ignored")
-        return False, None
+        kind = (f'its "schema" is {json_value_text(doc["schema"])}'
+                if isinstance(doc, dict) and "schema" in doc
+                else f"the document is {json_kind(doc)}")
+        raise InputError(path, json_key_line(text, "schema"),
+                         "neither a diskio result, fio output nor "
+                         f"diskio-pgphases' settings.json ({kind})",
+                         "move it out of the environment directory, or "
+                         "regenerate it (diskio --format json)")
     return True, None
 
 
@@ -351,7 +359,7 @@ def load_environment(directory, need_phases=True, lenient=False):
     try:
         entries = sorted(os.listdir(directory))
     except OSError as err:
-        raise InputError(directory, None, f"cannot list: {err}",
+        raise InputError(directory, None, f"cannot list: {unreadable(err)}",
                          "check the permissions")
     for entry in entries:
         path = os.path.join(directory, entry)

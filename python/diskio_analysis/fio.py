@@ -7,8 +7,10 @@ read into."""
 import re
 
 from .errors import InputError
-from .jsonfile import MAX_JSON_INT, JsonFile, json_kind, json_path
+from .jsonfile import (MAX_JSON_INT, JsonFile, json_kind, json_path,
+                       json_value_text)
 from .metrics import SYNC_PART_NAMES, unique_run_names
+from .plainnumber import plain_number
 
 FIO_TODO = "produce it with fio --output-format=json"
 
@@ -36,6 +38,8 @@ class FioOptions:
                 if isinstance(value, bool) or \
                         not isinstance(value, (str, int, float)):
                     src.fail(path, f"{json_kind(value)}, expected a string")
+                if isinstance(value, str):
+                    src.as_string(value, path)
                 self.values[key] = str(value).strip()
                 self.paths[key] = path
 
@@ -48,9 +52,9 @@ class FioOptions:
     def integer(self, key):
         """An integer option; 0 when absent or not a plain integer."""
         text = self.values.get(key) or "0"
-        if not re.fullmatch(r"[+-]?\d{1,30}", text):
+        value = plain_number(text, integer=True)
+        if value is None:
             return 0
-        value = int(text)
         if abs(value) > MAX_JSON_INT:
             self.src.fail(self.paths[key], f"'{text}' is out of range")
         return value
@@ -71,7 +75,8 @@ class FioOptions:
 
 def parse_fio_size(text):
     """fio sizes ('8k', '4096', '1m'); fio's default kb_base is 1024."""
-    match = re.fullmatch(r"\s*(\d{1,20})\s*([kmgt]?)i?b?\s*", str(text), re.I)
+    match = re.fullmatch(r"\s*([0-9]{1,20})\s*([kmgt]?)i?b?\s*", str(text),
+                         re.I | re.ASCII)
     if not match:
         return None
     scale = {"": 0, "k": 10, "m": 20, "g": 30, "t": 40}[match.group(2).lower()]
@@ -131,13 +136,14 @@ def load_fio_result(env, path, doc):
     for index, job in enumerate(jobs):
         where = f"jobs[{index}]"
         name = job.get("jobname") if isinstance(job, dict) else None
-        name = name if isinstance(name, str) and name else where
+        name = src.as_string(name, json_path(where, "jobname")) \
+            if isinstance(name, str) and name else where
         if not isinstance(job, dict) or not isinstance(job.get("write"), dict):
             raise InputError(path, None, f"fio job {name}: no 'write' section",
                              "produce it with fio --output-format=json")
         if job.get("error"):
-            env.notes.append(f"{path}: fio job {name} failed "
-                             f"(error {job['error']}); skipped")
+            env.notes.append(f"{path}: fio job {name} failed (error "
+                             f"{json_value_text(job['error'])}); skipped")
             continue
         options = FioOptions(src, global_options,
                              src.get_object(job, where, "job options",

@@ -1,16 +1,29 @@
 # SPDX-License-Identifier: MIT
 """gnuplot for diskio-plot: quoting, the settings and plot clauses every
-chart shares, and one script for all charts, run once; each image is
-written under a temporary name and renamed into place only when gnuplot
-succeeded."""
+chart shares, and one script for all charts, run once in the work
+directory; each image is checked whole, copied into the output directory
+under a temporary name and given its name only when every image was.
+
+Nothing read from an input is ever run.  gnuplot substitutes `command`
+and expands @macros inside double-quoted strings, and takes a file name
+that starts with '<' or an output that starts with '|' as a shell
+command; so every string of a script is single-quoted (no substitution,
+no expansion; a run of quotes is a double-quoted string of quotes alone,
+joined on with '.'), shown() first (a newline cannot end the command), a
+tic label has its '%' doubled (it is a format), and the only files a
+script names are the work directory's own, named by this package: the
+data tables and the images (never the user's --outdir)."""
 
 import math
 import os
 import re
+import secrets
 import shutil
 import subprocess
 
 from .errors import InputError, ToolError
+from .outputs import OutputError
+from .textsafe import shown
 
 EXIT_NO_GNUPLOT = 3
 EXIT_GNUPLOT_FAILED = 4
@@ -27,12 +40,44 @@ def not_found(gnuplot):
                         "GNUPLOT to its path", EXIT_NO_GNUPLOT)
 
 
+def _single_quoted(text):
+    """text as a gnuplot string expression of single-quoted strings,
+    which gnuplot takes literally (no `command` substitution, no @macro,
+    no backslash escape).  gnuplot reads '' in one as a quote only where
+    no quote comes just before it (not at the start, not twice in a row),
+    so each run of quotes is a double-quoted string of quotes alone,
+    joined with '.': it's -> 'it'."'".'s'."""
+    pieces = [f'"{part}"' if part.startswith("'") else f"'{part}'"
+              for part in re.split(r"('+)", text) if part]
+    return ".".join(pieces) or "''"
+
+
 def gp_string(text):
-    """A gnuplot double-quoted string; control characters become octal
-    escapes, so that a newline in a name cannot end the command."""
-    escaped = str(text).replace("\\", "\\\\").replace('"', '\\"')
-    return '"' + re.sub(r"[\x00-\x1f\x7f]",
-                        lambda m: f"\\{ord(m.group()):03o}", escaped) + '"'
+    """A title, label or key entry: a single-quoted string of text as
+    shown() shows it."""
+    return _single_quoted(shown(text))
+
+
+def gp_format(text):
+    """A tic label, which gnuplot reads as a format: gp_string() with each
+    '%' doubled, so that it is printed as it is."""
+    return _single_quoted(shown(text).replace("%", "%%"))
+
+
+# The names of the files a script reads and writes: the work directory's
+# own, made by this package (charts.py, gnuplot_script()).  Never one that
+# starts with '<' or '|' (a shell command to gnuplot) or holds a quote.
+_OWN_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", re.ASCII)
+
+
+def gp_datafile(path):
+    """A data table of the work directory as the script names it: its
+    name alone (gnuplot runs in the work directory); ValueError for a
+    name the package did not make."""
+    name = os.path.basename(path)
+    if not _OWN_FILE_NAME.fullmatch(name):
+        raise ValueError(f"not a work directory file name: {name!r}")
+    return _single_quoted(name)
 
 
 def common_settings(title, xlabel, ylabel):
@@ -42,7 +87,7 @@ def common_settings(title, xlabel, ylabel):
         f"set ylabel {gp_string(ylabel)}",
         "set grid",
         "set key outside right top",
-        "set datafile separator '\\t'"]) + "\n"
+        "set datafile separator tab"]) + "\n"
 
 
 # Line styles that stay apart in monochrome: a dash type and a point type
@@ -69,7 +114,7 @@ def plot_lines(series, style):
     """plot clause for [(datafile, using, title)], each series in its own
     colour, dash type and point type."""
     return "plot " + ", \\\n     ".join(
-        f"{gp_string(path)} using {using} {style} {series_style(i, style)} "
+        f"{gp_datafile(path)} using {using} {style} {series_style(i, style)} "
         f"title {gp_string(title)}"
         for i, (path, using, title) in enumerate(series)) + "\n"
 
@@ -104,7 +149,7 @@ def log_axis(axis, low, high, label):
     steps, labelled by label(value)."""
     return (f"set {axis}range [{low / 1.4:.6g}:{high * 1.4:.6g}]\n"
             f"set {axis}tics (" + ", ".join(
-                f"{gp_string(label(v))} {v:.6g}"
+                f"{gp_format(label(v))} {v:.6g}"
                 for v in log_steps(low, high)) + ")\n")
 
 
@@ -117,7 +162,7 @@ def size_tics(axis, sizes_kib):
     # a margin, so that the outermost sizes' ticks are inside the axis
     return (f"set {axis}range [{sizes[0] / 1.15:.6g}:{sizes[-1] * 1.15:.6g}]\n"
             f"set {axis}tics (" + ", ".join(
-                f"{gp_string(label(k))} {k:.6g}" for k in sizes) + ")\n")
+                f"{gp_format(label(k))} {k:.6g}" for k in sizes) + ")\n")
 
 
 def terminal(fmt, size=None):
@@ -142,35 +187,97 @@ def check_outputs(charts, outdir, force):
                          "remove them, pick another --outdir or pass --force")
 
 
-def gnuplot_script(charts, fmt, outdir):
-    """One script for all charts; each goes to a temporary name that is
-    renamed into place only when gnuplot succeeded."""
-    parts, temps = [], []
-    for chart in charts:
-        temp = os.path.join(outdir, f".{chart.filename}.tmp{os.getpid()}")
-        temps.append((temp, os.path.join(outdir, chart.filename)))
+def gnuplot_script(charts, fmt):
+    """One script for all charts, each drawn into an image of the work
+    directory (chart-N.FMT, named by its place in charts); returns the
+    script and those names."""
+    parts, images = [], []
+    for index, chart in enumerate(charts):
+        image = f"chart-{index}.{fmt}"
+        images.append(image)
         parts += ["reset", terminal(fmt, chart.size),
-                  f"set output {gp_string(temp)}",
+                  f"set output {gp_datafile(image)}",
                   chart.commands, "unset output", ""]
-    return "\n".join(parts), temps
+    return "\n".join(parts), images
 
 
-def run_gnuplot(gnuplot, script_path):
+def run_gnuplot(gnuplot, workdir, script_name):
+    """gnuplot on the script, in the work directory; GnuplotError (exit 4)
+    when it fails, with the last lines it said."""
     try:
-        proc = subprocess.run([gnuplot, script_path], capture_output=True,
-                              text=True, timeout=120)
+        proc = subprocess.run([gnuplot, script_name], cwd=workdir,
+                              stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=120)
     except FileNotFoundError:
         raise not_found(gnuplot)
     except subprocess.TimeoutExpired:
         raise GnuplotError("gnuplot did not finish within 120 s",
                            EXIT_GNUPLOT_FAILED)
     if proc.returncode != 0:
-        detail = proc.stderr.strip().splitlines()[-6:]
+        said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise GnuplotError(f"gnuplot failed (status {proc.returncode}): "
-                           + " | ".join(detail)
+                           + " | ".join(said[-6:])
                            + "; rerun with --keep-temp to inspect "
-                           + os.path.basename(script_path),
+                           + script_name, EXIT_GNUPLOT_FAILED)
+
+
+# How each format's file ends when gnuplot finished writing it: a PNG
+# with its IEND chunk (its type and CRC), an SVG with its closing tag.
+IMAGE_ENDS = {"png": (b"IEND\xaeB`\x82",), "svg": (b"</svg>",)}
+
+
+def check_image(path, fmt):
+    """GnuplotError (exit 4) unless path is a whole image: gnuplot exits
+    0 when the disk under it fills, leaving an empty or cut-short file."""
+    try:
+        with open(path, "rb") as image:
+            size = os.fstat(image.fileno()).st_size
+            image.seek(max(0, size - 64))
+            tail = image.read().rstrip()
+    except FileNotFoundError:
+        size, tail = None, b""
+    if size is None or size == 0 or not tail.endswith(IMAGE_ENDS[fmt]):
+        what = ("wrote no" if size is None else
+                "wrote an empty" if size == 0 else "wrote a cut-short")
+        raise GnuplotError(f"gnuplot {what} image {os.path.basename(path)} "
+                           f"in {os.path.dirname(path)} (a full disk?); "
+                           "nothing was put in the output directory",
                            EXIT_GNUPLOT_FAILED)
+
+
+def stage(image, outdir, final):
+    """A copy of the work directory's image in outdir under a temporary
+    name of its own (created O_EXCL, mode 0666 less the umask, as gnuplot
+    would make it), written whole and synced; OutputError (exit 1) when it
+    cannot be (a full disk: the partial copy is removed)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+    for _ in range(100):
+        temp = os.path.join(outdir, f".{os.path.basename(final)}."
+                            f"{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        try:
+            handle = os.open(temp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+        except OSError as err:
+            raise cannot_write(final, err)
+    else:
+        raise cannot_write(final, FileExistsError("no free temporary name"))
+    try:
+        with os.fdopen(handle, "wb") as out, open(image, "rb") as src:
+            shutil.copyfileobj(src, out)
+            out.flush()
+            os.fsync(out.fileno())
+    except OSError as err:
+        os.unlink(temp)
+        raise cannot_write(final, err)
+    return temp
+
+
+def cannot_write(final, err):
+    return OutputError(final, f"cannot write: {err.strerror or err}",
+                       "check the free space and permissions of --outdir; "
+                       "no image was put there")
 
 
 def commit(temp, final, force):
@@ -201,26 +308,36 @@ def appeared(final):
                       "pass --force")
 
 
+SCRIPT_NAME = "diskio-plot.gp"
+
+
 def render(charts, fmt, outdir, workdir, force=False):
-    """Draw charts into outdir as fmt images (gnuplot script in workdir);
-    returns the images' paths."""
+    """Draw charts into outdir as fmt images (gnuplot script, data and
+    images in workdir); returns the images' paths.  Every image is
+    checked whole and copied into outdir under a temporary name before
+    the first is given its name."""
     gnuplot = os.environ.get("GNUPLOT", "gnuplot")
-    if shutil.which(gnuplot) is None:
+    found = shutil.which(gnuplot)
+    if found is None:
         raise not_found(gnuplot)
-    script, temps = gnuplot_script(charts, fmt, outdir)
-    script_path = os.path.join(workdir, "diskio-plot.gp")
-    with open(script_path, "w", encoding="utf-8") as out:
+    # gnuplot runs in the work directory: a relative GNUPLOT is made whole
+    gnuplot = os.path.abspath(found) if os.sep in found else found
+    script, images = gnuplot_script(charts, fmt)
+    with open(os.path.join(workdir, SCRIPT_NAME), "w",
+              encoding="utf-8") as out:
         out.write(script)
+    run_gnuplot(gnuplot, workdir, SCRIPT_NAME)
+    finals = [os.path.join(outdir, chart.filename) for chart in charts]
+    for image in images:
+        check_image(os.path.join(workdir, image), fmt)
+    temps = []
     try:
-        run_gnuplot(gnuplot, script_path)
-        for temp, final in temps:
-            if not os.path.exists(temp):
-                raise GnuplotError(f"gnuplot wrote no {final}",
-                                   EXIT_GNUPLOT_FAILED)
-        for temp, final in temps:
+        for image, final in zip(images, finals):
+            temps.append(stage(os.path.join(workdir, image), outdir, final))
+        for temp, final in zip(temps, finals):
             commit(temp, final, force)
     finally:
-        for temp, _ in temps:
+        for temp in temps:
             if os.path.exists(temp):
                 os.unlink(temp)
-    return [final for _, final in temps]
+    return finals

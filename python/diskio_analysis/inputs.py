@@ -16,8 +16,11 @@ import re
 from dataclasses import dataclass
 
 from .errors import InputError
+from .jsonfile import MISSING, JsonFile, json_value_text
 from .metrics import MAX_VALUE, MIN_POSITIVE
-from .textfile import read_text
+from .plainnumber import plain_number
+from .textfile import MAX_STRING_CHARS, read_text
+from .textsafe import clipped
 
 # PostgreSQL wal_sync_method -> (diskio mode whose mean latency one WAL
 # flush costs, wal.csv column counting those flushes, column with
@@ -71,6 +74,13 @@ def read_csv_rows(path):
                 continue
             if len(row) == 1 and re.fullmatch(r"\(\d+ rows?\)", row[0].strip()):
                 continue
+            long = [cell for cell in row if len(cell) > MAX_STRING_CHARS]
+            if long:
+                raise InputError(path, line, f"a field of {len(long[0])} "
+                                 f"characters, longer than the "
+                                 f"{MAX_STRING_CHARS} any name or number "
+                                 "these tools read may be",
+                                 "check that this is the file you meant")
             rows.append((line, [cell.strip() for cell in row]))
     except csv.Error as err:
         raise InputError(path, reader.line_num, f"malformed CSV: {err}",
@@ -81,11 +91,12 @@ def read_csv_rows(path):
 def csv_number(path, line, column, text, positive=False):
     """A finite number within bounds: > 0 for times and metrics (positive),
     >= 0 for counters."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(path, line, f"{column} '{text}' is not a number",
-                         "write a plain decimal number")
+    value = plain_number(text)
+    if value is None:
+        raise InputError(path, line, f"{column} '{clipped(text)}' is not a "
+                         "number", "write a plain decimal number in ASCII "
+                         "digits (1500, 2.5, 1e-3)")
+    value = float(value)
     if not math.isfinite(value):
         raise InputError(path, line, f"{column} '{text}' is not finite",
                          "write a plain decimal number")
@@ -262,7 +273,8 @@ PG_UNITS = {"B": 1, "kB": 1024, "8kB": 8192, "MB": 1 << 20, "GB": 1 << 30}
 def pg_setting_bytes(text):
     """'16777216 B' or '16 MB' (a setting and its unit, as pgphases records
     them from pg_settings) in bytes; None when not a size."""
-    match = re.fullmatch(r"\s*(\d{1,15})\s*(B|kB|8kB|MB|GB)?\s*", str(text))
+    match = re.fullmatch(r"\s*([0-9]{1,15})\s*(B|kB|8kB|MB|GB)?\s*", str(text),
+                         re.ASCII)
     if not match:
         return None
     return int(match.group(1)) * PG_UNITS[match.group(2) or "B"]
@@ -273,11 +285,14 @@ def read_settings(path, doc):
     server = doc.get("server_settings")
     server = server if isinstance(server, dict) else {}
     timing = server.get("track_wal_io_timing")
-    error = doc.get("error")
+    error = JsonFile(path, "give a settings.json written by "
+                     "diskio-pgphases").get_string(doc, "", "error",
+                                                   optional=True) \
+        if isinstance(doc.get("error"), str) else None
     return PgSettings(
         path, settings_wal_sync_method(path, doc),
         complete=doc.get("complete") is not False,
-        error=error if isinstance(error, str) else None,
+        error=error,
         track_wal_io_timing=None if not isinstance(timing, str)
         else timing.strip() == "on",
         wal_segment_size=pg_setting_bytes(server.get("wal_segment_size", "")))
@@ -286,10 +301,10 @@ def read_settings(path, doc):
 def settings_wal_sync_method(path, doc):
     """The wal_sync_method diskio-pgphases ran PostgreSQL with, which is
     what its wal.csv counts."""
-    method = doc.get("wal_sync_method")
+    method = doc.get("wal_sync_method", MISSING)
     if not isinstance(method, str) or method not in WAL_SYNC_METHODS:
         raise InputError(path, None,
-                         f"wal_sync_method {method!r} is not one of "
-                         f"{', '.join(WAL_SYNC_METHODS)}",
+                         f"wal_sync_method is {json_value_text(method)}, "
+                         f"expected one of {', '.join(WAL_SYNC_METHODS)}",
                          "give a settings.json written by diskio-pgphases")
     return method

@@ -15,7 +15,8 @@ import sys
 
 from . import __version__ as VERSION
 from .errors import InputError
-from .textfile import read_text
+from .textfile import MAX_STRING_CHARS, read_text
+from .textsafe import clipped
 
 # Counts, sizes, times and option values beyond this are corrupt, not
 # measured.
@@ -24,12 +25,15 @@ MAX_JSON_INT = 2 ** 63 - 1
 MISSING = object()      # a key absent from a JSON object
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
+
+
 def json_path(where, key):
     """JSON path of key below where: runs[2].parameters.pattern,
     jobs[0]["job options"], percentile["99.000000"]."""
     if isinstance(key, int):
         return f"{where}[{key}]"
-    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+    if _IDENTIFIER.fullmatch(key):
         return f"{where}.{key}" if where else key
     return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
 
@@ -40,6 +44,19 @@ def json_short(value):
     if len(text) <= 40:
         return text
     return f"{text[:20]}... ({len(text)} characters)"
+
+
+def json_value_text(value):
+    """A JSON value for a message, as the file spells it: null, true, 3,
+    "text" (a long one cut short); the kind of a list or an object;
+    'missing' for an absent key."""
+    if value is MISSING:
+        return "missing"
+    if isinstance(value, str):
+        return f'"{clipped(value, 40)}"'
+    if value is None or isinstance(value, (bool, int, float)):
+        return clipped(json.dumps(value), 40)
+    return json_kind(value)
 
 
 def json_kind(value):
@@ -102,9 +119,15 @@ class JsonFile:
         return self._typed(value, where, optional, list, "a list")
 
     def as_string(self, value, where, optional=False, nonempty=False):
+        """A string of at most MAX_STRING_CHARS characters, valid
+        Unicode."""
         value = self._typed(value, where, optional, str, "a string")
         if nonempty and value == "":
             self.fail(where, "empty string, expected a name")
+        if value is not None and len(value) > MAX_STRING_CHARS:
+            self.fail(where, f"a string of {len(value)} characters, longer "
+                      f"than the {MAX_STRING_CHARS} any name or message "
+                      "these tools read may be")
         if value is not None and not value.isascii():
             try:
                 value.encode("utf-8")
@@ -182,7 +205,11 @@ def split_preamble(text):
     return [], text
 
 
-def _parse(path, text):
+def parse_json(path, text):
+    """The document of a JSON text (named path in a message); InputError
+    when it is not JSON, nests deeper than Python's recursion limit
+    (about 1000 levels: a result nests 6) or holds a number out of
+    range."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -211,14 +238,14 @@ def read_json(path, preamble_ok=None, notes=None):
     be JSON from its first line."""
     text = read_text(path)
     try:
-        return text, _parse(path, text)
+        return text, parse_json(path, text)
     except InputError as err:
         first_error = err
     preamble, rest = split_preamble(text)
     if preamble_ok is None or not preamble:
         raise first_error
     try:
-        doc = _parse(path, rest)
+        doc = parse_json(path, rest)
     except InputError:
         raise first_error
     if not preamble_ok(doc):
@@ -235,11 +262,19 @@ def check_version(path, text, doc, supported, what):
     """Reject a document whose schema_version is not one of supported
     (what names the kind of file): a reader that half-understands a file
     is worse than one that refuses it."""
-    version = doc.get("schema_version")
-    if isinstance(version, bool) or version not in supported:
+    version = doc.get("schema_version", MISSING)
+    if isinstance(version, bool) or not isinstance(version, int) or \
+            version not in supported:
+        versions = " and ".join(map(str, supported))
+        if isinstance(version, int) and not isinstance(version, bool):
+            what_is = f"unknown {what} schema_version {version}"
+        elif version is MISSING:
+            what_is = f"a {what} without a schema_version"
+        else:
+            what_is = (f"{what} schema_version {json_value_text(version)}, "
+                       "expected a whole number")
         raise InputError(path, json_key_line(text, "schema_version"),
-                         f"unknown {what} schema_version {version!r} "
-                         f"(diskio {VERSION} reads version "
-                         f"{', '.join(map(str, supported))})",
+                         f"{what_is} (diskio {VERSION} reads schema_version "
+                         f"{versions})",
                          "use the analysis tools of the diskio release that "
                          "wrote it")

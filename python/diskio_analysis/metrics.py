@@ -115,33 +115,50 @@ def size_label(nbytes, letters="kmg"):
 DESCRIPTOR_DEFAULTS = {"batch": 1, "jobs": 1, "shared_file": False, "cached": False}
 
 
+# What tells runs of one mode apart, in name order, and how each is
+# written in the name.
+QUALIFIERS = (("block_size", size_label), ("pattern", str),
+              ("iodepth", lambda v: f"qd{v}"),
+              ("sync_every", lambda v: f"every{v}"),
+              ("batch", lambda v: f"batch{v}"), ("jobs", lambda v: f"jobs{v}"),
+              ("shared_file", lambda v: "shared" if v else "own"))
+
+
+def descriptor_value(desc, key):
+    """A descriptor's value of key, the default where older results lack
+    it; None where a custom run has none (its block size, pattern...)."""
+    if key in DESCRIPTOR_DEFAULTS:
+        return desc.get(key) or DESCRIPTOR_DEFAULTS[key]
+    return desc.get(key)
+
+
 def qualified_names(descriptors):
     """Metric prefixes for a list of runs: the mode, suffixed with what
     tells runs of the same mode apart (@8k, @rand, @qd4, @every8), and
     @cached for a read from the page cache (mode read --cached) always:
     it is another workload than the uncached read, never a repetition of
-    it in another file of the same environment."""
-    by_mode = {}
+    it in another file of the same environment.  A custom run (no block
+    size: parameters null) among runs of its name is @custom.  Two passes
+    over the runs, whatever their number."""
+    first, varies = {}, set()
     for desc in descriptors:
-        by_mode.setdefault(desc["mode"], []).append(desc)
+        for key, _ in QUALIFIERS:
+            value = descriptor_value(desc, key)
+            seen = first.setdefault((desc["mode"], key), value)
+            if seen != value:
+                varies.add((desc["mode"], key))
     names = []
     for desc in descriptors:
-        same_mode = by_mode[desc["mode"]]
         qualifiers = []
-        for key, render in (("block_size", size_label),
-                            ("pattern", str),
-                            ("iodepth", lambda v: f"qd{v}"),
-                            ("sync_every", lambda v: f"every{v}"),
-                            ("batch", lambda v: f"batch{v}"),
-                            ("jobs", lambda v: f"jobs{v}"),
-                            ("shared_file",
-                             lambda v: "shared" if v else "own")):
-            default = DESCRIPTOR_DEFAULTS.get(key)
-            if len({d.get(key) or default if key in DESCRIPTOR_DEFAULTS
-                    else d[key] for d in same_mode}) > 1:
-                qualifiers.append(render(desc.get(key) or default
-                                         if key in DESCRIPTOR_DEFAULTS
-                                         else desc[key]))
+        for key, render in QUALIFIERS:
+            value = descriptor_value(desc, key)
+            if (desc["mode"], key) not in varies:
+                continue
+            if value is None:
+                if "custom" not in qualifiers:
+                    qualifiers.append("custom")
+            else:
+                qualifiers.append(render(value))
         if desc.get("cached"):
             qualifiers.append("cached")
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)

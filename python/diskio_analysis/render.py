@@ -11,6 +11,7 @@ import json
 from .details import details_blocks
 from .document import draw_markdown, draw_text
 from .summary import summary_blocks
+from .textsafe import json_text, shown
 
 
 def blocks(report, details):
@@ -138,13 +139,14 @@ def render_csv(report, details=False):
     writer.writerow(CSV_HEADER)
     for row in csv_rows(report):
         writer.writerow(["" if v is None else repr(v) if isinstance(v, float)
-                         else v for v in row])
+                         else shown(v) if isinstance(v, str) else v
+                         for v in row])
     return out.getvalue()
 
 
 def render_json(report, details=False):
-    return json.dumps(report, indent=2, ensure_ascii=False,
-                      allow_nan=False) + "\n"
+    return json_text(json.dumps(report, indent=2, ensure_ascii=False,
+                                allow_nan=False)) + "\n"
 
 
 RENDERERS = {"text": render_text, "markdown": render_markdown,

@@ -12,7 +12,7 @@ import math
 import os
 
 from .charts import Chart, safe_name, write_table
-from .gnuplot import common_settings, gp_string
+from .gnuplot import common_settings, gp_datafile, gp_format, gp_string
 
 BAR_HEIGHT = 0.8        # of one category's slot, shared by the environments
 RATIO_STEPS = (1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1e3, 1e4, 1e5, 1e6)
@@ -35,7 +35,7 @@ def ratio_tics(limit):
             last = math.log(step)
     values = sorted([1.0 / s for s in steps] + [1.0] + steps)
     return "set xtics (" + ", ".join(
-        f"{gp_string(ratio_label(v))} {v:.6g}" for v in values) + ")\n"
+        f"{gp_format(ratio_label(v))} {v:.6g}" for v in values) + ")\n"
 
 
 def select(names, pattern, default_top_level):
@@ -65,7 +65,8 @@ def bar_rows(categories, values, env_index, env_count):
     return rows
 
 
-def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
+def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
+                number=0):
     """Phases (top) and metrics (below) with one bar per compared
     environment; ratios of metrics are normalized (> 1 = worse)."""
     if not report.comparisons:
@@ -81,7 +82,7 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
         ratios = [phase_ratios.get(p) for p in phases] + \
             [metric_ratios.get(m) for m in metrics]
         rows = bar_rows(categories, ratios, i, len(envs))
-        path = os.path.join(workdir, f"ratios{suffix}-{i}.dat")
+        path = os.path.join(workdir, f"ratios-{number}-{i}.dat")
         write_table(path, ("ratio", "y", "xlow", "xhigh", "ylow", "yhigh"),
                     rows)
         series.append((path, env, len(rows)))
@@ -93,13 +94,13 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
     for i, (path, env, count) in enumerate(series):
         if not count:
             continue
-        plots.append(f"{gp_string(path)} using 1:2:3:4:5:6 with boxxyerror "
+        plots.append(f"{gp_datafile(path)} using 1:2:3:4:5:6 with boxxyerror "
                      f"lc {i % 8 + 1} fs pattern {i % 7 + 1} border "
                      f"title {gp_string(env)}")
         if labels:
-            plots.append(f"{gp_string(path)} using 4:2:(sprintf('%.2f×', "
+            plots.append(f"{gp_datafile(path)} using 4:2:(sprintf('%.2f×', "
                          "$1)) with labels left offset 0.5,0 notitle")
-    ytics = ", ".join(f"{gp_string(name)} {len(categories) - k - 0.5:.1f}"
+    ytics = ", ".join(f"{gp_format(name)} {len(categories) - k - 0.5:.1f}"
                       for k, name in enumerate(categories))
     height = max(400, 140 + 28 * len(categories) * max(1, len(envs) // 2))
     commands = common_settings(
@@ -124,7 +125,7 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext):
                   size=(1000, min(height, 4000)))]
 
 
-def sync_share_chart(report, suffix, phase_filter, workdir, ext):
+def sync_share_chart(report, suffix, phase_filter, workdir, ext, number=0):
     """Stacked bar per environment and phase: the WAL syncs' and the
     checkpoints' share of the phase (the rest of the phase is left out,
     so that a share of 0.2% is still seen); each part its own fill
@@ -140,7 +141,7 @@ def sync_share_chart(report, suffix, phase_filter, workdir, ext):
         rows.append((f"{env} {phase}", f"{wal:.6g}", f"{checkpoint:.6g}"))
     if not rows:
         return []
-    datafile = os.path.join(workdir, f"sync-share{suffix}.dat")
+    datafile = os.path.join(workdir, f"sync-share-{number}.dat")
     write_table(datafile, ("phase", "WAL syncs (count x diskio latency)",
                            "checkpoint syncs"), rows)
     commands = common_settings(
@@ -152,7 +153,7 @@ def sync_share_chart(report, suffix, phase_filter, workdir, ext):
             "set boxwidth 0.7",
             f"set yrange [0:{max(top * 1.25, 0.01):.6g}]",
             "set xtics rotate by -40 left",
-            f"plot {gp_string(datafile)} using 2:xtic(1) title columnheader(2) "
+            f"plot {gp_datafile(datafile)} using 2:xtic(1) title columnheader(2) "
             "lc 1 fs pattern 2 border, "
             f"'' using 3 title columnheader(3) lc 2 fs pattern 5 border"]) \
         + "\n"
@@ -167,9 +168,12 @@ def report_suffix(reports, path):
 
 def report_charts(reports, ext, phase_filter, metric_filter, workdir):
     charts = []
-    for path, report in reports:
+    # the data tables are named by the report's place (two reports' names
+    # can come out alike in a file name), the charts by the report
+    for number, (path, report) in enumerate(reports):
         suffix = report_suffix(reports, path)
         charts += ratio_chart(report, suffix, phase_filter, metric_filter,
-                              workdir, ext)
-        charts += sync_share_chart(report, suffix, phase_filter, workdir, ext)
+                              workdir, ext, number)
+        charts += sync_share_chart(report, suffix, phase_filter, workdir, ext,
+                                   number)
     return charts

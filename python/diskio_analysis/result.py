@@ -389,6 +389,9 @@ def read_suite(src, node, runs):
 def read_run(src, node, where):
     node = src.as_object(node, where)
     mode = src.get_string(node, where, "mode", nonempty=True)
+    if "parameters" not in node:
+        src.fail(json_path(where, "parameters"),
+                 "missing, expected an object (null for a custom run)")
     params = src.get_object(node, where, "parameters", optional=True)
     parameters = (read_custom_parameters() if params is None else
                   read_parameters(src, params, json_path(where, "parameters")))
@@ -587,14 +590,14 @@ def read_device_io(src, node, where):
 
 def read_hist(src, node, where):
     hist = Hist(where, _src=src, _node=node)
+    # counts and latencies (ns): none is ever below 0
     for key in HIST_NUMBERS:
         setattr(hist, key, src.get_number(node, where, key, optional=True,
-                                          minimum=0 if key == "count"
-                                          else None))
+                                          minimum=0))
     # the summary's percentiles, and any diskio --percentiles added
     for key in PERCENTILES + tuple(k for k in node if PERCENTILE_KEY.match(k)
                                    and k not in PERCENTILES):
-        value = src.get_number(node, where, key, optional=True)
+        value = src.get_number(node, where, key, optional=True, minimum=0)
         if value is not None:
             hist.percentiles[key] = value
     limited = src.get_list(node, where, "percentiles_limited_by_ops",

@@ -94,15 +94,15 @@ def wal_clause(prediction):
 
 def not_measured(report):
     """The WAL bases not measured for a shown phase of any comparison."""
-    names = []
+    names = {}
     for comparison in report["comparisons"]:
         predictions = predictions_of(report, comparison["environment"])
         for phase in report["shown"]["phases"]:
             prediction = predictions.get(phase)
             if prediction:
-                names += [n for n in prediction["trust"]["not_measured"]
-                          if n not in names]
-    return names
+                for name in prediction["trust"]["not_measured"]:
+                    names.setdefault(name, None)
+    return list(names)
 
 
 def predictions_of(report, env_name):

@@ -13,6 +13,22 @@ from .errors import InputError
 # A diskio result with a hundred runs and full histograms is tens of MB;
 # a DBT-3 kit's q_time.csv is kilobytes.
 MAX_INPUT_BYTES = 256 << 20
+# A string read from an input (a label, a mode, a phase or metric name, a
+# message) longer than this is refused, not cut: a name cut short could
+# become another name (two environments or metrics taken for one), and
+# a name of 100 MB would be copied into every line, chart and JSON path
+# that names it.  diskio --label takes at most 200 characters; a path
+# (PATH_MAX 4096 bytes) in an error message fits.
+MAX_STRING_CHARS = 8192
+
+
+def unreadable(err):
+    """Why a file could not be read, in words, without Python's repr of
+    its name (which str(OSError) gives): the path is named beside it."""
+    if isinstance(err, UnicodeDecodeError):
+        byte = err.object[err.start]
+        return f"not UTF-8 text (it holds the byte 0x{byte:02x})"
+    return err.strerror or type(err).__name__
 
 
 def read_text(path, newline=None):
@@ -29,7 +45,7 @@ def read_text(path, newline=None):
             # is caught as well
             text = handle.read(MAX_INPUT_BYTES + 1)
     except (OSError, UnicodeDecodeError) as err:
-        raise InputError(path, None, f"cannot read: {err}",
+        raise InputError(path, None, f"cannot read: {unreadable(err)}",
                          "check the file exists and is readable UTF-8 text")
     if len(text) > MAX_INPUT_BYTES:
         raise InputError(path, None, f"more than {MAX_INPUT_BYTES >> 20} MiB",

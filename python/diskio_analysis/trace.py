@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .jsonfile import MAX_JSON_INT
+from .plainnumber import plain_number
+from .textfile import unreadable
 
 TRACE_HEADER = ["op", "start_ns", "latency_ns", "write_ns", "sync_ns"]
 
@@ -41,12 +43,12 @@ def load_trace(path):
                     raise InputError(path, line, f"{len(row)} fields, "
                                      f"expected {len(TRACE_HEADER)}",
                                      "regenerate the trace")
-                try:
-                    op, start, latency = int(row[0]), int(row[1]), int(row[2])
-                except ValueError:
+                op, start, latency = (plain_number(cell, integer=True)
+                                      for cell in row[:3])
+                if op is None or start is None or latency is None:
                     raise InputError(path, line, "op, start_ns and "
-                                     "latency_ns must be integers",
-                                     "regenerate the trace")
+                                     "latency_ns must be integers in ASCII "
+                                     "digits", "regenerate the trace")
                 if latency < 0 or start < 0:
                     raise InputError(path, line, "negative time",
                                      "regenerate the trace")
@@ -63,7 +65,7 @@ def load_trace(path):
         raise InputError(path, None, f"malformed CSV: {err}",
                          "regenerate the trace")
     except (OSError, UnicodeDecodeError) as err:
-        raise InputError(path, None, f"cannot read: {err}",
+        raise InputError(path, None, f"cannot read: {unreadable(err)}",
                          "check the file exists and is readable")
     if not trace.ops:
         raise InputError(path, 2, "trace holds no operations",

@@ -13,8 +13,9 @@ import shutil
 import unittest
 
 from diskio_analysis.charts import (bytes_label, histogram_rows,
-                                    interval_rows, io_length_rows, one_line,
+                                    interval_rows, io_length_rows,
                                     percentile_rows, run_charts, safe_name,
+                                    table_cell,
                                     sweep_groups, what_was_written)
 from diskio_analysis.gnuplot import render
 from diskio_analysis.plotinputs import PlotRun
@@ -88,7 +89,10 @@ class TableTest(unittest.TestCase):
     def test_names_and_cells(self):
         self.assertEqual(safe_name("env 1/fsync@8k"), "env_1_fsync_8k")
         self.assertEqual(safe_name("///"), "x")
-        self.assertEqual(one_line("a\tb\nc"), "a b c")
+        self.assertEqual(table_cell('a\tb\nc"d'), "a\\x09b\\x0ac'd")
+        long_name = "m" * 5000
+        self.assertEqual(len(safe_name(long_name)), 69)
+        self.assertNotEqual(safe_name(long_name), safe_name(long_name + "x"))
 
     def test_sweeps_need_two_sizes(self):
         runs = [run(block_size=4096), run(block_size=8192), run(mode="async")]
@@ -122,17 +126,17 @@ class BuildTest(TempDirTest):
                           "diskio-percentiles-async.svg",
                           "diskio-bs-throughput.svg", "diskio-bs-latency.svg"])
         self.assertTrue(os.path.exists(os.path.join(self.dir,
-                                                    "hist-fsync-1.dat")))
+                                                    "hist-0-1.dat")))
 
     def test_latency_axes_are_logarithmic_in_time_units(self):
         hist, pct = self.charts([run(buckets=[(2000, 2000, 1),
                                               (3000000, 3000000, 1)])])
-        self.assertIn('set title "Latency histogram, fsync, 8 KiB seq '
-                      'writes"', hist.commands)
+        self.assertIn("set title 'Latency histogram, fsync, 8 KiB seq "
+                      "writes'", hist.commands)
         self.assertIn("set logscale x", hist.commands.splitlines())
-        self.assertIn('"2 µs" 2', hist.commands)
-        self.assertIn('"1 ms" 1000', hist.commands)
-        self.assertIn('"2 ms" 2000', pct.commands)
+        self.assertIn("'2 µs' 2", hist.commands)
+        self.assertIn("'1 ms' 1000", hist.commands)
+        self.assertIn("'2 ms' 2000", pct.commands)
         self.assertIn("set logscale xy", pct.commands)
 
     def test_sweeps_are_log_log_with_sizes_as_ticks(self):
@@ -146,9 +150,9 @@ class BuildTest(TempDirTest):
         for commands in (tp, lat):
             self.assertIn("set logscale x 2", commands)
             self.assertIn("set logscale y", commands)
-            self.assertIn('"4 KiB" 4, "1 MiB" 1024', commands)
-        self.assertIn('"1 µs" 1', lat)
-        self.assertIn('"5 ms" 5000', lat)
+            self.assertIn("'4 KiB' 4, '1 MiB' 1024", commands)
+        self.assertIn("'1 µs' 1", lat)
+        self.assertIn("'5 ms' 5000", lat)
         self.assertIn("Mean latency by block size, seq writes", lat)
         # each series its own dash type
         self.assertIn("dt 1", lat)
@@ -166,15 +170,15 @@ class BuildTest(TempDirTest):
 
     def test_interval_chart_latency_log_and_ops_on_the_right(self):
         chart = self.interval_chart()
-        self.assertIn('set title "Latency over time, A fsync, 8 KiB seq '
-                      'writes, 1 s intervals"', chart.commands)
+        self.assertIn("set title 'Latency over time, A fsync, 8 KiB seq "
+                      "writes, 1 s intervals'", chart.commands)
         self.assertIn("set logscale y", chart.commands.splitlines())
         self.assertIn("set y2range [0:*]", chart.commands)
-        self.assertIn('"1 µs" 1', chart.commands)
-        self.assertIn('"1 s" 1e+06', chart.commands)
+        self.assertIn("'1 µs' 1", chart.commands)
+        self.assertIn("'1 s' 1e+06", chart.commands)
         self.assertIn('set yrange [0.714286:2.8e+06]', chart.commands)
         for title in ("p50", "p99", "max", "ops/s (right axis)"):
-            self.assertIn(f'title "{title}"', chart.commands)
+            self.assertIn(f"title '{title}'", chart.commands)
         self.assertIn("using 1:3 axes x1y2 with steps", chart.commands)
         self.assertTrue(os.path.exists(os.path.join(self.dir,
                                                     "intervals-0.dat")))
@@ -203,14 +207,14 @@ class BuildTest(TempDirTest):
         self.assertNotIn("diskio-bs-throughput.svg", charts)
         commands = charts["diskio-sweep-io-length.svg"].commands
         self.assertIn("set logscale x 2", commands)
-        self.assertIn('"8 KiB" 8, "64 KiB" 64, "1 MiB" 1024', commands)
+        self.assertIn("'8 KiB' 8, '64 KiB' 64, '1 MiB' 1024", commands)
         self.assertIn("MB/s by I/O length, I/O length sweep (mean of 3 runs, "
                       "bars ± 1 standard deviation)", commands)
         self.assertIn("with yerrorlines", commands)
         # a line per environment and column, each its own dash type
         for name in ("local read (read)", "local write (fdatasync)",
                      "sshfs read (read)", "sshfs write (fdatasync)"):
-            self.assertIn(f'title "{name}"', commands)
+            self.assertIn(f"title '{name}'", commands)
         self.assertIn("dt 4", commands)
 
     def test_io_length_rows_are_mean_and_one_standard_deviation(self):

@@ -39,6 +39,17 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertEqual(err, "prog: a.csv:3: bad number; fix it\n")
 
+    def test_a_path_with_escapes_is_shown_and_never_mistaken(self):
+        """An error names a path as shown() shows it: ESC as \\x1b, the
+        four characters \\x1b as \\\\x1b, a newline of the path as \\x0a
+        (the message stays one line)."""
+        esc = call(raising(InputError("a\x1b[2Jb\nc", None, "bad", "fix")))[2]
+        literal = call(raising(InputError("a\\x1b[2Jb\\x0ac", None, "bad",
+                                          "fix")))[2]
+        self.assertEqual(esc, "prog: a\\x1b[2Jb\\x0ac: bad; fix\n")
+        self.assertEqual(literal, "prog: a\\\\x1b[2Jb\\\\x0ac: bad; fix\n")
+        self.assertNotEqual(esc, literal)
+
     def test_input_error_without_line(self):
         self.assertEqual(str(InputError("a.json", None, "what", "todo")),
                          "a.json: what; todo")
@@ -158,6 +169,10 @@ class ParserTest(unittest.TestCase):
             with self.assertRaises(UsageError) as ctx:
                 check_min_change(parser.parse_args(["--min-change", bad]))
             self.assertIn("want a percentage from 0 to 1000", str(ctx.exception))
+        # the one number grammar: no 1_0, no full-width digits, no nan
+        for bad in ("1_0", "\uff15", "nan"):
+            with self.subTest(bad=bad), self.assertRaises(UsageError):
+                parser.parse_args(["--min-change", bad])
 
     def test_output_options_are_output_and_force(self):
         parser = new_parser("prog", "d", "e")

@@ -12,7 +12,9 @@ import unittest
 
 from diskio_analysis import compare, compare_render
 from diskio_analysis.errors import InputError, UsageError
+from diskio_analysis.document import md_escape
 from diskio_analysis.result import result_from_json
+from diskio_analysis.textsafe import shown
 
 
 def hist(mean):
@@ -61,6 +63,30 @@ class GroupingTest(unittest.TestCase):
         self.assertEqual(envs[0].samples, {})
         self.assertIn("did not complete", envs[0].notes[0])
 
+
+    def test_a_mean_no_measurement_has_is_refused_naming_where(self):
+        """A mean of 5e-324 ns ended in an internal error; one above
+        1e30 is as wrong: refused with the file and the JSON path."""
+        for mean in (5e-324, 1e-31, 1e31):
+            with self.subTest(mean=mean), \
+                    self.assertRaises(InputError) as ctx:
+                tiny = run("fsync", 100)
+                tiny["latency"]["total"]["mean"] = mean
+                compare.group_environments(
+                    [result("a", [run("fsync", 100), tiny])])
+            self.assertIn("/lab/a/result.json: runs[1].latency.total.mean: ",
+                          str(ctx.exception))
+            self.assertIn("is outside 1e-30..1e+30", str(ctx.exception))
+
+    def test_a_zero_is_left_out_with_a_note(self):
+        """A value of 0 has no ratio: said in a note, not dropped
+        without a word."""
+        zero = run("fsync", 100)
+        zero["latency"]["total"]["p99"] = 0
+        envs = compare.group_environments([result("a", [zero])])
+        self.assertNotIn("p99", envs[0].samples[next(iter(envs[0].samples))])
+        self.assertIn("/lab/a/result.json: runs[0].latency.total.p99 is 0: "
+                      "no ratio of it (p99) is taken", envs[0].notes)
 
     def test_repetitions_of_one_run_are_its_samples(self):
         repeated = run("fsync", 105)
@@ -365,6 +391,26 @@ class RenderTest(unittest.TestCase):
         # each note its own paragraph: a blank line between them
         for note in compare_render.noise_notes(self.c):
             self.assertIn("\n\n" + note.replace("_", "\\_") + "\n", text)
+
+    def test_names_are_shown_never_printed_raw(self):
+        """A label with a terminal's escape sequences, a newline and a
+        bidi override: text and CSV show it as shown() does, Markdown as
+        its escape of that, JSON escapes it; none carries it raw."""
+        label = "e\x1b]0;T\x07\x1b[2J\u202e\nx\\x1b"
+        c = compare.compare([result("a", [run("fsync", 100)]),
+                             result(label, [run("fsync", 200)])])
+        self.assertEqual(shown(label), "e\\x1b]0;T\\x07\\x1b[2J"
+                         "\\xe2\\x80\\xae\\x0ax\\\\x1b")
+        for name, render in compare_render.RENDERERS.items():
+            with self.subTest(format=name):
+                text = render(c)
+                self.assertTrue(all(ch.isprintable() or ch == "\n"
+                                    for ch in text))
+                self.assertIn({"markdown": md_escape(label),
+                               "json": "e\\u001b]0;T\\u0007"}.get(
+                                   name, shown(label)), text)
+        doc = json.loads(compare_render.render_json(c))
+        self.assertEqual(doc["comparisons"][0]["environment"], label)
 
     def test_measures_are_scaled_like_diskios_table(self):
         self.assertEqual(compare_render.fmt_measure(73200, "ns"), "73.2 us")

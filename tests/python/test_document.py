@@ -39,6 +39,25 @@ class TextTest(unittest.TestCase):
         self.assertTrue(all(len(line) <= 100 for line in lines))
 
 
+class ShownTest(unittest.TestCase):
+    def test_names_in_any_block_are_shown(self):
+        """A name with an escape sequence, a newline or a bidi override
+        (a file name in a note, a phase, a label) is drawn as shown()
+        shows it, in every kind of block, text and Markdown."""
+        name = "n\x1b[2J\u202e\nx"
+        blocks = [Heading(1, name), Para(name), Items([name]),
+                  Table(("k", name), [(name, "1")]), Pre([name])]
+        for draw in (draw_text, draw_markdown):
+            with self.subTest(draw=draw.__name__):
+                text = draw(blocks)
+                self.assertTrue(all(c.isprintable() or c == "\n"
+                                    for c in text))
+                self.assertIn("\\x1b", text)
+                self.assertIn("\\xe2\\x80\\xae", text)
+        table = text_table(("a", "b"), [(name, "1")])
+        self.assertEqual(len(set(len(line) for line in table)), 1)
+
+
 class MarkdownTest(unittest.TestCase):
     def test_blocks_stand_apart(self):
         self.assertEqual(draw_markdown(BLOCKS), "\n".join([

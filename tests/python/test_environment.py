@@ -173,11 +173,23 @@ class DirectoryTest(TempDirTest):
         self.assertIn("did not complete (interrupted by SIGTERM)",
                       env.notes[0])
 
-    def test_other_json_is_ignored_with_a_note(self):
-        self.write("env/other.json", "{}")
-        env = self.make(fixture_result())
-        self.assertIn("neither a diskio result nor fio output; ignored",
-                      env.notes[0])
+    def test_other_json_is_refused_naming_what_it_is(self):
+        """A *.json of an ENVDIR that is none of the files read (null, a
+        list, another schema) is an error, never a note of a run that
+        exits 0 as if the environment had its result."""
+        for text, said in (("null", "the document is null"),
+                           ("[]", "the document is a list"),
+                           ('{"schema": "other"}', 'its "schema" is "other"'),
+                           ("{}", "the document is an object")):
+            with self.subTest(text=text):
+                self.write("env/result.json", text)
+                with self.assertRaises(InputError) as ctx:
+                    load_environment(os.path.join(self.dir, "env"))
+                message = str(ctx.exception)
+                self.assertIn("env/result.json", message)
+                self.assertIn(said, message)
+                self.assertIn("move it out of the environment directory",
+                              message)
 
     def test_settings_give_the_wal_sync_method(self):
         self.write("env/settings.json", json.dumps(

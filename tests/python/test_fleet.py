@@ -18,7 +18,8 @@ from diskio_analysis.errors import UsageError
 from diskio_analysis.fleet import collect, hostlist, transport
 from diskio_analysis.fleet.transport import BEGIN, STATUS, HostOutput
 
-RESULT = '{"schema": "diskio-result", "label": "db1"}'
+RESULT = ('{"schema": "diskio-result", "schema_version": 2, "label": "db1", '
+          '"runs": []}')
 
 
 class HostList(unittest.TestCase):
@@ -286,6 +287,56 @@ class Judge(unittest.TestCase):
         o = collect.judge(session([BEGIN, '{"trunc', f"{STATUS} 0"]))
         self.assertEqual(o.state, "failed")
 
+    def test_a_reply_that_is_not_a_diskio_result_fails_the_host(self):
+        """What a host sends back is read as any result file is: a JSON
+        that is no result object, bytes that are not UTF-8, a nesting no
+        result has, a result the schema refuses: the host failed, with
+        the reason, never ok."""
+        deep = "[" * 100000 + "]" * 100000
+        for reply, why in (
+                ("[1,2,3]", "a list, not a diskio result object"),
+                ('"x"', "a string, not a diskio result object"),
+                ('{"schema": "other"}', "an object, not a diskio result"),
+                ('{"schema": "diskio-result", "label": "db1\udcff"}',
+                 "not UTF-8 text"),
+                (deep, "JSON nested too deeply"),
+                ('{"schema": "diskio-result", "schema_version": 2}',
+                 "runs: missing, expected a list"),
+                ('{"schema": "diskio-result", "schema_version": 9, '
+                 '"runs": []}', "unknown diskio result schema_version 9")):
+            with self.subTest(reply=reply[:40]):
+                o = collect.judge(session([BEGIN, reply, f"{STATUS} 0"]))
+                self.assertEqual(o.state, "failed")
+                self.assertIsNone(o.result_text)
+                self.assertIn("the result came back damaged", o.reason)
+                self.assertIn(why, o.reason)
+
+    def test_a_status_line_takes_ascii_digits_only(self):
+        for status in ("\uff10", "0_0", "-1", "256", ""):
+            with self.subTest(status=status):
+                o = collect.judge(session([BEGIN, RESULT,
+                                           f"{STATUS} {status}"]))
+                self.assertNotEqual(o.state, "ok")
+
+    def test_a_session_that_sends_too_much_is_cut_off_and_failed(self):
+        def too_much(cmd, **kwargs):
+            raise transport.TooLarge(cmd, f"{BEGIN}\n{{".encode(), b"")
+        outputs = transport.run_ssh(["db1"], {"db1": "A"}, fanout=1,
+                                    timeout=9, runner=too_much)
+        o = collect.judge(outputs["db1"])
+        self.assertEqual(o.state, "failed")
+        self.assertIn("cut off", o.reason)
+
+    def test_run_bounded_kills_a_session_past_its_limit(self):
+        with self.assertRaises(transport.TooLarge) as ctx:
+            transport.run_bounded(["sh", "-c", "head -c 1000000 /dev/zero; "
+                                   "echo late >&2"], limit=100000)
+        self.assertLessEqual(len(ctx.exception.stdout), 100000)
+        done = transport.run_bounded(["sh", "-c", "echo a; echo b >&2; "
+                                      "exit 3"])
+        self.assertEqual((done.returncode, done.stdout, done.stderr),
+                         (3, b"a\n", b"b\n"))
+
 
 def pg_archive(files):
     """The lines the remote script prints for a pgphases directory."""
@@ -354,7 +405,8 @@ class Lab(unittest.TestCase):
             self.assertEqual(os.listdir(os.path.join(lab, "db1")),
                              ["result.json"])
             again = collect.save(lab, collect.judge(
-                session([BEGIN, '{"other": 1}', f"{STATUS} 0"])))
+                session([BEGIN, RESULT.replace("db1", "other"),
+                         f"{STATUS} 0"])))
             self.assertEqual(again.state, "failed")
             self.assertIn("exists", again.reason)
             with open(path) as f:
@@ -381,6 +433,33 @@ class Lab(unittest.TestCase):
             "1 ok, 1 failed, 1 unreachable of 3 hosts"])
         self.assertEqual(collect.exit_status(outcomes), 1)
         self.assertEqual(collect.exit_status(outcomes[:1]), 0)
+
+    def test_remote_text_is_shown_not_relayed_raw(self):
+        """A host's last stderr line and its name reach the summary as
+        shown(): no escape sequence, newline or bidi control of theirs
+        acts on the terminal."""
+        line = "diskio: \x1b]0;owned\x07\x1b[2J\u202edone\r\nx"
+        o = collect.judge(session([BEGIN, "", f"{STATUS} 3"], [line], 3))
+        text = collect.summary([o])
+        self.assertIn("diskio: \\x1b]0;owned\\x07\\x1b[2J\\xe2\\x80\\xaedone"
+                      "\\x0d\\x0ax", text)
+        self.assertEqual([c for c in text if not c.isprintable()],
+                         ["\n", "\n"])
+
+    def test_pgphases_files_of_other_names_are_left_out(self):
+        o = collect.judge(session([BEGIN, RESULT, f"{STATUS} 0",
+                                   transport.PG_BEGIN,
+                                   *pg_archive({"q_time.csv": b"x",
+                                                "x`touch s`.csv": b"y",
+                                                "<a": b"z"}),
+                                   f"{transport.PG_STATUS} 0"]), True)
+        with tempfile.TemporaryDirectory() as lab:
+            collect.save(lab, o)
+            self.assertEqual(sorted(os.listdir(os.path.join(lab, "db1"))),
+                             ["q_time.csv", "result.json"])
+        self.assertEqual(sorted(o.left_out), ["<a", "x`touch s`.csv"])
+        self.assertIn("2 diskio-pgphases file(s) left out",
+                      collect.summary([o]))
 
 
 class Usage(unittest.TestCase):

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Description: gnuplot script generation (quoting, terminal, one output
-per chart under a temporary name) and running it: missing gnuplot is
-exit 3, a failing one exit 4, and images appear only when it succeeded."""
+per chart into the work directory) and running it: missing gnuplot is
+exit 3, a failing one exit 4, and images appear only when it succeeded
+and each is whole."""
 
 import os
 import shutil
@@ -11,18 +12,43 @@ from unittest import mock
 from diskio_analysis.charts import Chart
 from diskio_analysis.errors import InputError
 from diskio_analysis.gnuplot import (GnuplotError, check_outputs, commit,
-                                     fmt_latency_us, gnuplot_script, gp_string,
+                                     fmt_latency_us, gnuplot_script,
+                                     gp_datafile, gp_format, gp_string,
                                      latency_tics, log_steps, plot_lines,
                                      render, series_style, size_tics,
                                      terminal)
 from filelib import TempDirTest
 
-CHART = Chart("diskio-x.svg", "x", "set title \"x\"\nplot sin(x)\n")
+CHART = Chart("diskio-x.svg", "x", "set title 'x'\nplot sin(x)\n")
 
 
 class ScriptTest(TempDirTest):
-    def test_gp_string_escapes_quotes_and_control_characters(self):
-        self.assertEqual(gp_string('a "b" \\c\nd'), r'"a \"b\" \\c\012d"')
+    def test_strings_are_single_quoted_and_shown(self):
+        """Single quotes: gnuplot substitutes no `command` and expands no
+        @macro in them; a run of quotes is a double-quoted string of
+        quotes alone (gnuplot cannot read '' after a quote), a newline
+        (which would end the command) and every other control character
+        shown as \\xHH, a backslash doubled (gnuplot prints a
+        single-quoted one as it is)."""
+        self.assertEqual(gp_string('a "b" \\c\nd'), "'a \"b\" \\\\c\\x0ad'")
+        self.assertEqual(gp_string("it's `x` @m $(y)"),
+                         "'it'.\"'\".'s `x` @m $(y)'")
+        self.assertEqual(gp_string("''x'"), "\"''\".'x'.\"'\"")
+        self.assertEqual(gp_string(""), "''")
+        self.assertEqual(gp_format("50% of 'x'"),
+                         "'50%% of '.\"'\".'x'.\"'\"")
+        piece = r"('[^'\n]*'|\"'+\")"
+        for byte in range(1, 0x80):
+            quoted = gp_string(f"a{chr(byte)}b")
+            with self.subTest(byte=byte):
+                self.assertRegex(quoted, rf"^{piece}(\.{piece})*$")
+                self.assertTrue(quoted.isprintable())
+    def test_data_files_are_the_work_directorys_own(self):
+        self.assertEqual(gp_datafile("/tmp/w/hist-0-1.dat"), "'hist-0-1.dat'")
+        for name in ("<touch x", "|cmd", "a'b.dat", "a b.dat", "", "-x.dat",
+                     "x" * 101):
+            with self.subTest(name=name), self.assertRaises(ValueError):
+                gp_datafile(os.path.join("/tmp/w", name))
 
     def test_terminal(self):
         self.assertTrue(terminal("png").startswith("set terminal pngcairo "
@@ -32,10 +58,10 @@ class ScriptTest(TempDirTest):
     def test_plot_lines_gives_each_series_its_dash_and_point_type(self):
         self.assertEqual(plot_lines([("a.dat", "1:2", "A"),
                                      ("b.dat", "1:3", "B")], "with lines"),
-                         'plot "a.dat" using 1:2 with lines lc 1 dt 1 '
-                         'title "A", \\\n'
-                         '     "b.dat" using 1:3 with lines lc 2 dt 2 '
-                         'title "B"\n')
+                         "plot 'a.dat' using 1:2 with lines lc 1 dt 1 "
+                         "title 'A', \\\n"
+                         "     'b.dat' using 1:3 with lines lc 2 dt 2 "
+                         "title 'B'\n")
         self.assertEqual(series_style(1, "with linespoints"),
                          "lc 2 dt 2 pt 5")
         self.assertEqual(series_style(0, "with points pt 7"), "lc 1")
@@ -47,19 +73,18 @@ class ScriptTest(TempDirTest):
         self.assertEqual(log_steps(1, 1e6), [1, 10, 100, 1000, 10000,
                                              100000, 1000000])
         tics = latency_tics("y", 3, 60)
-        self.assertIn('set ytics ("5 µs" 5, "10 µs" 10, "20 µs" 20, '
-                      '"50 µs" 50)', tics)
+        self.assertIn("set ytics ('5 µs' 5, '10 µs' 10, '20 µs' 20, "
+                      "'50 µs' 50)", tics)
         self.assertIn("set yrange [2.14286:84]", tics)
-        self.assertIn('"4 KiB" 4, "1 MiB" 1024', size_tics("x", [4, 1024, 4]))
+        self.assertIn("'4 KiB' 4, '1 MiB' 1024", size_tics("x", [4, 1024, 4]))
 
-    def test_script_writes_each_chart_to_a_temporary_name(self):
-        script, temps = gnuplot_script([CHART], "svg", "/out")
-        temp, final = temps[0]
-        self.assertEqual(final, "/out/diskio-x.svg")
-        self.assertEqual(os.path.dirname(temp), "/out")
-        self.assertTrue(os.path.basename(temp).startswith(".diskio-x.svg.tmp"))
+    def test_script_draws_each_chart_into_the_work_directory(self):
+        """The script names no path of the user's: each image goes to a
+        name of the work directory's own, chart-N.FMT."""
+        script, images = gnuplot_script([CHART, CHART], "svg")
+        self.assertEqual(images, ["chart-0.svg", "chart-1.svg"])
         self.assertEqual(script.splitlines()[:3],
-                         ["reset", terminal("svg"), f"set output {gp_string(temp)}"])
+                         ["reset", terminal("svg"), "set output 'chart-0.svg'"])
         self.assertIn("plot sin(x)\n\nunset output", script)
 
     def test_existing_outputs_need_force(self):
@@ -111,6 +136,26 @@ class RunTest(TempDirTest):
         self.assertEqual(ctx.exception.exit_status, 4)
         self.assertIn("gnuplot failed (status 1): bad line", str(ctx.exception))
         self.assertFalse(os.path.exists(os.path.join(self.dir, "diskio-x.svg")))
+
+    def test_an_empty_or_cut_short_image_is_status_4_and_leaves_nothing(self):
+        """gnuplot exits 0 when the disk under its images fills: an
+        image is checked whole (an SVG's closing tag, a PNG's IEND chunk)
+        before anything is put in the output directory."""
+        outdir = os.path.join(self.dir, "out")
+        os.mkdir(outdir)
+        for written in ("", "<svg>cut"):
+            fake = self.write("fake-gnuplot", "#!/bin/sh\n"
+                              "for f in $(sed -n \"s/^set output '\\(.*\\)'$/"
+                              "\\1/p\" \"$1\"); do printf '%s' "
+                              f"'{written}' > \"$f\"; done\n")
+            os.chmod(fake, 0o755)
+            with self.subTest(written=written), \
+                    mock.patch.dict(os.environ, {"GNUPLOT": fake}), \
+                    self.assertRaises(GnuplotError) as ctx:
+                render([CHART], "svg", outdir, self.dir)
+            self.assertEqual(ctx.exception.exit_status, 4)
+            self.assertIn("gnuplot wrote a", str(ctx.exception))
+            self.assertEqual(os.listdir(outdir), [])
 
     @unittest.skipIf(shutil.which("gnuplot") is None, "no gnuplot")
     def test_real_gnuplot_draws_the_image(self):

@@ -53,10 +53,25 @@ class NumberTest(unittest.TestCase):
     def test_bounds(self):
         self.assertEqual(csv_number("f", 1, "x", "0"), 0.0)
         self.assertIn("f:3: seconds 'x' is not a number", self.fails("x"))
-        self.assertIn("is not finite", self.fails("inf"))
+        self.assertIn("is not finite", self.fails("1e999"))
+        self.assertIn("'inf' is not a number", self.fails("inf"))
         self.assertIn("must be > 0", self.fails("0", positive=True))
         self.assertIn("must be >= 0", self.fails("-1"))
         self.assertIn("outside 0..1e+30", self.fails("1e31"))
+
+    def test_only_plain_ascii_numbers(self):
+        """What Python's float() takes but no program writes for a number
+        (digit separators, full-width or other Unicode digits, words) is
+        not a number; signs, points and exponents are."""
+        for text in ("1_000", "\uff11\uff10\uff10\uff10", "\u0661\u0662",
+                     "1\u00a0", "nan", "infinity", "0x10", "1,5", "1e",
+                     "--1", "", " 1"):
+            with self.subTest(text=text):
+                self.assertIn("is not a number", self.fails(text))
+        for text, value in (("1500", 1500.0), ("+2.5", 2.5), ("-0", 0.0),
+                            ("5.", 5.0), (".5", 0.5), ("1e-3", 0.001),
+                            ("2E+2", 200.0)):
+            self.assertEqual(csv_number("f", 1, "x", text), value)
         self.assertIn("outside 1e-30..1e+30", self.fails("1e-31",
                                                          positive=True))
 
@@ -95,7 +110,8 @@ class QTimeTest(Reads):
                          [(2, "load", 5.0), (5, "power.q1", 2.0)])
         self.assertEqual(skipped, [
             f"{path}:3: seconds 'x' is not a number; write a plain decimal "
-            "number; row skipped (--lenient)",
+            "number in ASCII digits (1500, 2.5, 1e-3); row skipped "
+            "(--lenient)",
             f"{path}:4: 3 fields, header has 2; give every row the header's "
             "columns; row skipped (--lenient)"])
 
@@ -187,7 +203,7 @@ class SettingsTest(unittest.TestCase):
             "s.json", {"wal_sync_method": "open_sync"}), "open_sync")
         with self.assertRaises(InputError) as ctx:
             settings_wal_sync_method("s.json", {"wal_sync_method": ["x"]})
-        self.assertIn("wal_sync_method ['x'] is not one of fdatasync",
+        self.assertIn("wal_sync_method is a list, expected one of fdatasync",
                       str(ctx.exception))
 
 

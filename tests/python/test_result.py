@@ -9,6 +9,7 @@ import unittest
 
 from diskio_analysis.errors import InputError
 from diskio_analysis.result import is_result, load_result
+from diskio_analysis.textfile import MAX_STRING_CHARS
 from filelib import TempDirTest
 
 HIST = {"count": 4, "min": 800, "mean": 1000.5, "stddev": 90.0, "max": 1300,
@@ -278,12 +279,42 @@ class RejectedTest(ResultFileTest):
     def test_unknown_schema_version_is_refused_clearly(self):
         message = self.rejects(lambda d: d.update(schema_version=3))
         self.assertIn("unknown diskio result schema_version 3", message)
-        self.assertIn("reads version 1, 2", message)
+        self.assertIn("reads schema_version 1 and 2", message)
         self.assertIn(":3:", message)     # the line of "schema_version"
 
     def test_boolean_schema_version_is_not_version_1(self):
-        self.assertIn("schema_version True",
+        self.assertIn("schema_version true, expected a whole number",
                       self.rejects(lambda d: d.update(schema_version=True)))
+
+    def test_a_name_longer_than_any_is_refused_naming_its_path(self):
+        """A label (or mode) of 100 MB made every output that names it as
+        large: refused when read, never cut (two names cut alike would
+        become one)."""
+        self.load(mutate=lambda d: d.update(label="x" * MAX_STRING_CHARS))
+        message = self.rejects(lambda d: d.update(
+            label="x" * (MAX_STRING_CHARS + 1)))
+        self.assertIn(f"label: a string of {MAX_STRING_CHARS + 1} "
+                      f"characters, longer than the {MAX_STRING_CHARS}",
+                      message)
+        self.assertIn("runs[0].mode: a string of", self.rejects(
+            lambda d: d["runs"][0].update(mode="m" * 10 ** 6)))
+
+    def test_a_run_without_parameters_is_refused(self):
+        """parameters is null for a custom run; a run without the key is
+        not a run of the schema (diskio-correlate stopped with an internal
+        error on one)."""
+        self.assertIn("runs[0].parameters: missing, expected an object "
+                      "(null for a custom run)",
+                      self.rejects(lambda d: d["runs"][0].pop("parameters")))
+
+    def test_a_negative_latency_is_refused(self):
+        """diskio-compare left a run with a negative mean out without a
+        word; no latency is below 0."""
+        for key in ("mean", "min", "max", "stddev", "p50", "p99"):
+            with self.subTest(key=key):
+                self.assertIn(f"runs[0].latency.total.{key}: -5 is below 0",
+                              self.rejects(lambda d: d["runs"][0]["latency"]
+                                           ["total"].update({key: -5})))
 
     def test_other_schema_is_not_a_result(self):
         self.assertIn("not a diskio result",

@@ -22,7 +22,7 @@ def metric_list(text):
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in METRICS]
     if not names or unknown:
-        raise UsageError(f"--metrics: unknown metric {', '.join(unknown) or text!r}; "
+        raise UsageError(f"--metrics: unknown metric '{', '.join(unknown) or text}'; "
                          f"choose from {', '.join(METRICS)} or all")
     return tuple(names)
 

@@ -33,7 +33,7 @@ def pattern(option, text):
     try:
         return re.compile(text)
     except re.error as err:
-        raise UsageError(f"{option}: bad regular expression {text!r}: {err}")
+        raise UsageError(f"{option}: bad regular expression '{text}': {err}")
 
 
 def parse_args(argv):

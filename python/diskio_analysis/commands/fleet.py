@@ -14,7 +14,9 @@ from ..errors import ToolError, UsageError
 from ..fleet import collect, hostlist, transport
 from ..noise import DEFAULT_MIN_CHANGE
 from ..outputs import OutputError, make_output_dir, write_output_file
+from ..plainnumber import plain_number
 from ..result import load_result
+from ..textsafe import shown
 
 PROG = "diskio-fleet"
 EXIT_SOME_FAILED = 1
@@ -53,22 +55,16 @@ def host_args(diskio_args, host):
 
 
 def positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
+    value = plain_number(text, integer=True) or 0
     if value < 1:
-        raise UsageError(f"--fanout {text!r}: want a whole number >= 1")
+        raise UsageError(f"--fanout '{text}': want a whole number >= 1")
     return value
 
 
 def seconds(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0
-    if not value > 0:
-        raise UsageError(f"--timeout {text!r}: want seconds > 0")
+    value = plain_number(text) or 0
+    if not 0 < value < float("inf"):
+        raise UsageError(f"--timeout '{text}': want seconds > 0")
     return value
 
 
@@ -139,11 +135,11 @@ def parse_args(argv):
         try:
             args.pgphases_args = shlex.split(args.pgphases)
         except ValueError as err:
-            raise UsageError(f"--pgphases {args.pgphases!r}: {err}")
+            raise UsageError(f"--pgphases '{args.pgphases}': {err}")
         if not args.pgphases_args or any(
                 a in OWN_OPTIONS or a.startswith("--output=")
                 for a in args.pgphases_args):
-            raise UsageError(f"--pgphases {args.pgphases!r}: give "
+            raise UsageError(f"--pgphases '{args.pgphases}': give "
                              "diskio-pgphases' DIRECTORY and options, "
                              "without --output (diskio-fleet chooses it)")
     if args.ssh_config and not os.path.isfile(args.ssh_config):
@@ -242,7 +238,7 @@ def run(argv):
     except ToolError as err:
         # e.g. one --label given for every host: one environment; the
         # results are in the lab all the same, the status is the hosts'
-        text += f"\nno comparison: {err}\n"
+        text += f"\nno comparison: {shown(str(err))}\n"
     write_stdout(text)
     status = collect.exit_status(outcomes)
     if status:

@@ -4,17 +4,17 @@ and diskio-correlate reports.  See diskio-plot(1)."""
 
 import re
 import shutil
-import sys
 import tempfile
 
-from ..charts import run_charts
-from ..cli import new_parser, run_command, write_stdout
+from ..charts import run_charts, unique_filenames
+from ..cli import new_parser, report, run_command, write_stdout
 from ..correlate import DEFAULT_METRICS
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
 from ..gnuplot import check_outputs, render
 from ..outputs import make_output_dir
 from ..plotinputs import load_inputs
 from ..report_charts import report_charts
+from ..textsafe import shown
 
 PROG = "diskio-plot"
 EXIT_INTERNAL = 5
@@ -65,9 +65,10 @@ def run(argv):
     runs, traces, reports = load_inputs(args.inputs)
     workdir = tempfile.mkdtemp(prefix="diskio-plot.")
     try:
-        charts = run_charts(runs, traces, args.format, workdir) + \
+        charts = unique_filenames(
+            run_charts(runs, traces, args.format, workdir) +
             report_charts(reports, args.format, args.phases, args.metrics,
-                          workdir)
+                          workdir))
         if not charts:
             raise InputError(" ".join(args.inputs), None, "nothing to plot",
                              "give results with recorded ops or a report "
@@ -75,11 +76,10 @@ def run(argv):
         make_output_dir(args.outdir, "--outdir")
         check_outputs(charts, args.outdir, args.force)
         paths = render(charts, args.format, args.outdir, workdir, args.force)
-        write_stdout("".join(f"{path}\n" for path in paths))
+        write_stdout("".join(f"{shown(path)}\n" for path in paths))
     finally:
         if args.keep_temp:
-            sys.stderr.write(f"{PROG}: gnuplot script and data kept in "
-                             f"{workdir}\n")
+            report(PROG, f"gnuplot script and data kept in {workdir}")
         else:
             shutil.rmtree(workdir, ignore_errors=True)
 

@@ -5,12 +5,18 @@ existing file unless --force), and the per-host summary."""
 
 import base64
 import io
-import json
 import os
+import re
 import tarfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..errors import InputError
+from ..jsonfile import json_kind, parse_json
 from ..outputs import OutputError, make_output_dir, write_output_file
+from ..plainnumber import plain_number
+from ..result import is_result, result_from_json
+from ..textfile import MAX_INPUT_BYTES
+from ..textsafe import clipped, shown
 from .transport import BEGIN, EXIT_NO_TEMP, PG_BEGIN, PG_STATUS, STATUS
 
 OK, FAILED, UNREACHABLE = "ok", "failed", "unreachable"
@@ -27,6 +33,14 @@ class Outcome:
     result_text: str = None
     path: str = None
     reason: str = ""
+    # diskio-pgphases' files left out for a name it never writes
+    left_out: list = field(default_factory=list)
+
+
+def status_of(text):
+    """A STATUS line's exit status: a plain whole number, else None."""
+    value = plain_number(text.strip(), integer=True)
+    return value if value is not None and 0 <= value <= 255 else None
 
 
 def parse_output(lines):
@@ -37,10 +51,7 @@ def parse_output(lines):
         if line == BEGIN:
             inside = []
         elif line.startswith(STATUS):
-            try:
-                status = int(line[len(STATUS):].strip())
-            except ValueError:
-                status = None
+            status = status_of(line[len(STATUS):])
             if inside is not None:
                 text = "\n".join(inside).strip()
                 result = text + "\n" if text else None
@@ -59,10 +70,7 @@ def parse_pgphases(lines):
         if line == PG_BEGIN:
             inside = []
         elif line.startswith(PG_STATUS) and inside is not None:
-            try:
-                status = int(line[len(PG_STATUS):].strip())
-            except ValueError:
-                status = None
+            status = status_of(line[len(PG_STATUS):])
             payload, inside = "".join(inside), None
         elif inside is not None:
             inside.append(line.strip())
@@ -114,6 +122,8 @@ def judge_diskio(out):
     """The Outcome of one HostOutput, as far as diskio goes."""
     status, text = parse_output(out.stdout)
     why = last_line(out.stderr)
+    if getattr(out, "too_large", False):
+        return Outcome(out.host, FAILED, status, reason=why)
     if status is None:
         if out.timed_out:
             return Outcome(out.host, UNREACHABLE, reason=why or
@@ -127,11 +137,10 @@ def judge_diskio(out):
         return Outcome(out.host, UNREACHABLE, reason=why or
                        "the session ended before diskio ran")
     if text is not None:
-        try:
-            json.loads(text)
-        except ValueError:
+        damage = reply_damage(out.host, text)
+        if damage:
             return Outcome(out.host, FAILED, status, reason="the result "
-                           "came back damaged (not JSON)")
+                           f"came back damaged ({damage})")
     if status != 0:
         return Outcome(out.host, FAILED, status, text,
                        reason=f"diskio exit status {status}: {why}")
@@ -139,6 +148,36 @@ def judge_diskio(out):
         return Outcome(out.host, FAILED, status, reason="diskio wrote no "
                        "result")
     return Outcome(out.host, OK, status, text)
+
+
+def reply_damage(host, text):
+    """What is wrong with a host's result, or None when it is a diskio
+    result that every reader takes: UTF-8 text of at most MAX_INPUT_BYTES
+    (as any input file), JSON nested no deeper than a reader can follow,
+    a result object by the schema (result.py reads it as it would read
+    the file in the lab)."""
+    if len(text) > MAX_INPUT_BYTES:
+        return f"more than {MAX_INPUT_BYTES >> 20} MiB"
+    if re.search("[\ud800-\udfff]", text):
+        return "not UTF-8 text"
+    name = f"{host}:result.json"
+    try:
+        doc = parse_json(name, text)
+        if not is_result(doc):
+            return (f"{json_kind(doc)}, not a diskio result object "
+                    '(no "schema": "diskio-result")')
+        result_from_json(name, text, doc)
+    except InputError as err:
+        where = "" if err.line is None else f"line {err.line}: "
+        return f"{where}{err.what}"
+    return None
+
+
+# The names of the files diskio-pgphases writes (q_time.csv, wal.csv,
+# settings.json...): a file by any other name is left out, so no name a
+# host chose (a quote, a backquote, a control character, a '<') reaches
+# the lab.
+PG_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
 
 
 def host_dir(lab, host):
@@ -155,9 +194,14 @@ def save(lab, outcome, force=False):
     failed run too: diskio's exit status 1 writes one) and the files of
     its diskio-pgphases beside it.  An output that cannot be written
     turns the host into a failure."""
-    pg_files = {name: data for name, data in
-                getattr(outcome, "pg_files", {}).items()
-                if name not in OWN_NAMES}
+    pg_files = {}
+    for name, data in getattr(outcome, "pg_files", {}).items():
+        if name in OWN_NAMES:
+            continue
+        if PG_FILE_NAME.fullmatch(name):
+            pg_files[name] = data
+        else:
+            outcome.left_out.append(name)
     if outcome.result_text is None and not pg_files:
         return outcome
     directory = host_dir(lab, outcome.host)
@@ -178,19 +222,24 @@ def save(lab, outcome, force=False):
 
 
 def summary(outcomes):
-    """The per-host lines printed at the end, then one totals line."""
-    width = max(len(o.host) for o in outcomes)
+    """The per-host lines printed at the end, then one totals line; a
+    host's name and what its session said (a remote line) as shown()."""
+    width = max(len(shown(o.host)) for o in outcomes)
     lines = []
     for o in outcomes:
         if o.state == OK:
             text = f"ok         {o.path}"
+            if o.left_out:
+                text += (f" ({len(o.left_out)} diskio-pgphases file(s) "
+                         "left out: a name it never writes, such as "
+                         f"'{clipped(o.left_out[0])}')")
         elif o.state == FAILED:
             text = f"failed     {o.reason}"
             if o.path:
                 text += f" (partial result kept: {o.path})"
         else:
             text = f"unreachable {o.reason}"
-        lines.append(f"  {o.host:<{width}}  {text}")
+        lines.append(f"  {shown(o.host):<{width}}  {shown(text)}")
     counts = {s: sum(1 for o in outcomes if o.state == s)
               for s in (OK, FAILED, UNREACHABLE)}
     lines.append(f"{counts[OK]} ok, {counts[FAILED]} failed, "

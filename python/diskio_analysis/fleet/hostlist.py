@@ -25,19 +25,19 @@ def split_top(text):
     for i, ch in enumerate(text):
         if ch == "[":
             if depth:
-                raise UsageError(f"host list {text!r}: a '[' inside "
+                raise UsageError(f"host list '{text}': a '[' inside "
                                  "brackets; write db[1-4], not db[[1-4]]")
             depth = 1
         elif ch == "]":
             if not depth:
-                raise UsageError(f"host list {text!r}: a ']' without its "
+                raise UsageError(f"host list '{text}': a ']' without its "
                                  "'['")
             depth = 0
         elif ch == "," and not depth:
             items.append(text[start:i])
             start = i + 1
     if depth:
-        raise UsageError(f"host list {text!r}: a '[' without its ']'")
+        raise UsageError(f"host list '{text}': a '[' without its ']'")
     items.append(text[start:])
     return items
 
@@ -47,19 +47,20 @@ def expand_range(spec, whole):
     '01-10' -> 01 02 ... 10."""
     out = []
     for part in spec.split(","):
-        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part.strip())
+        m = re.fullmatch(r"([0-9]{1,18})(?:-([0-9]{1,18}))?", part.strip(),
+                         re.ASCII)
         if not m:
-            raise UsageError(f"host list {whole!r}: [{spec}] is not a list "
+            raise UsageError(f"host list '{whole}': [{spec}] is not a list "
                              "of numbers and ranges; write [1-4] or "
                              "[01-10] or [1,3,5-7]")
         lo_text, hi_text = m.group(1), m.group(2)
         lo = int(lo_text)
         hi = lo if hi_text is None else int(hi_text)
         if hi < lo:
-            raise UsageError(f"host list {whole!r}: range {part} goes "
+            raise UsageError(f"host list '{whole}': range {part} goes "
                              "down; write the lower number first")
         if hi - lo >= MAX_HOSTS:
-            raise UsageError(f"host list {whole!r}: range {part} has more "
+            raise UsageError(f"host list '{whole}': range {part} has more "
                              f"than {MAX_HOSTS} hosts")
         width = len(lo_text) if lo_text.startswith("0") else 0
         out.extend(str(n).zfill(width) for n in range(lo, hi + 1))
@@ -75,7 +76,7 @@ def expand_item(item, whole):
         choices = expand_range(piece, whole) if i % 2 else [piece]
         names = [n + c for n in names for c in choices]
         if len(names) > MAX_HOSTS:
-            raise UsageError(f"host list {whole!r}: more than {MAX_HOSTS} "
+            raise UsageError(f"host list '{whole}': more than {MAX_HOSTS} "
                              "hosts")
     return names
 
@@ -106,17 +107,17 @@ def expand(text, allow_files=True):
     for item in split_top(text):
         item = item.strip()
         if not item:
-            raise UsageError(f"host list {text!r}: an empty name between "
+            raise UsageError(f"host list '{text}': an empty name between "
                              "commas")
         if item.startswith("^"):
             if not allow_files:
-                raise UsageError(f"host list {text!r}: ^FILE inside a host "
+                raise UsageError(f"host list '{text}': ^FILE inside a host "
                                  "file; list the hosts themselves")
             hosts.extend(read_host_file(item[1:]))
             continue
         for name in expand_item(item, text):
             if not HOST_RE.match(name):
-                raise UsageError(f"host list {text!r}: {name!r} is not a "
+                raise UsageError(f"host list '{text}': '{name}' is not a "
                                  "host name (letters, digits, '.', '-', "
                                  "'_', ':', optionally USER@; not starting "
                                  "with '-')")
@@ -127,7 +128,7 @@ def expand(text, allow_files=True):
             seen.add(host)
             unique.append(host)
     if len(unique) > MAX_HOSTS:
-        raise UsageError(f"host list {text!r}: more than {MAX_HOSTS} hosts")
+        raise UsageError(f"host list '{text}': more than {MAX_HOSTS} hosts")
     return unique
 
 

@@ -22,6 +22,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -48,6 +49,81 @@ class HostOutput:
     stderr: list = field(default_factory=list)
     exit_status: int = None
     timed_out: bool = False
+    # the session sent more than MAX_SESSION_BYTES and was cut off
+    too_large: bool = False
+
+
+# What one session may send back: a result (at most 256 MiB, as any input
+# file) and diskio-pgphases' files in base64.  A host that sends more is
+# cut off and failed, before it can exhaust this machine's memory.
+MAX_SESSION_BYTES = 768 << 20
+
+
+class TooLarge(Exception):
+    """A session's output went past its limit: what came until then."""
+
+    def __init__(self, cmd, stdout, stderr):
+        super().__init__(cmd)
+        self.stdout, self.stderr = stdout, stderr
+
+
+def run_bounded(cmd, *, stdin=None, capture_output=True, timeout=None,
+                limit=MAX_SESSION_BYTES):
+    """subprocess.run(cmd, capture_output=True) with stdout and stderr
+    each kept to limit bytes: past it the process is killed, what is
+    still written is read and dropped (so that nothing that holds the
+    pipes blocks) and TooLarge raised; TimeoutExpired past timeout, as
+    subprocess.run raises it.  (The command stays in this process's
+    group: Ctrl-C reaches it as it reaches diskio-fleet.)"""
+    proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    kept = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+    over = threading.Event()
+
+    def drain(pipe):
+        buf = kept[pipe]
+        while True:
+            chunk = pipe.read1(1 << 16)
+            if not chunk:
+                return
+            if over.is_set():
+                continue
+            if len(buf) + len(chunk) > limit:
+                over.set()
+                proc.kill()
+                continue
+            buf += chunk
+
+    readers = [threading.Thread(target=drain, args=(pipe,), daemon=True)
+               for pipe in kept]
+    for reader in readers:
+        reader.start()
+    try:
+        status = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        for reader in readers:
+            reader.join()
+        raise subprocess.TimeoutExpired(cmd, timeout, bytes(kept[proc.stdout]),
+                                        bytes(kept[proc.stderr]))
+    finally:
+        if proc.poll() is None:     # interrupted: no session left behind
+            proc.kill()
+            proc.wait()
+    for reader in readers:
+        reader.join()
+    proc.stdout.close()
+    proc.stderr.close()
+    if over.is_set():
+        raise TooLarge(cmd, bytes(kept[proc.stdout]), bytes(kept[proc.stderr]))
+    return subprocess.CompletedProcess(cmd, status, bytes(kept[proc.stdout]),
+                                       bytes(kept[proc.stderr]))
+
+
+def too_large_line():
+    return (f"the session sent more than {MAX_SESSION_BYTES >> 20} MiB; "
+            "cut off")
 
 
 def remote_script(diskio, args, pgphases=None):
@@ -145,7 +221,7 @@ def check_engine_args(words):
     through them unchanged."""
     for word in words:
         if "%" in word:
-            raise UsageError(f"argument {word!r} contains '%', which pdsh "
+            raise UsageError(f"argument '{word}' contains '%', which pdsh "
                              "and clush replace (%h is the host): use "
                              "--transport ssh for it")
 
@@ -204,7 +280,7 @@ def _decode(data):
 
 
 def run_ssh(hosts, commands, *, config=None, options=(), fanout=16,
-            timeout=None, runner=subprocess.run):
+            timeout=None, runner=run_bounded):
     """One ssh per host running commands[host], at most fanout at once,
     each killed after timeout seconds; {host: HostOutput}."""
     def one(host):
@@ -220,6 +296,11 @@ def run_ssh(hosts, commands, *, config=None, options=(), fanout=16,
             out.stderr = _decode(err.stderr or b"") + [
                 f"no answer within --timeout {timeout:g} s"]
             return out
+        except TooLarge as err:
+            out.too_large = True
+            out.stdout = _decode(err.stdout)
+            out.stderr = _decode(err.stderr) + [too_large_line()]
+            return out
         out.stdout, out.stderr = _decode(proc.stdout), _decode(proc.stderr)
         out.exit_status = proc.returncode
         return out
@@ -230,7 +311,7 @@ def run_ssh(hosts, commands, *, config=None, options=(), fanout=16,
 
 
 def run_engine(engine, hosts, command, *, config=None, options=(),
-               fanout=16, timeout=None, runner=subprocess.run):
+               fanout=16, timeout=None, runner=run_bounded):
     """pdsh or clush over every host in one process; {host: HostOutput}
     with each host's lines, and the engine's messages about it on its
     stderr.  The whole run is bounded by one timeout per fan-out wave
@@ -241,6 +322,7 @@ def run_engine(engine, hosts, command, *, config=None, options=(),
     limit = None if not timeout else timeout * waves + 30
     outputs = {h: HostOutput(h) for h in hosts}
     start = time.monotonic()
+    too_large = False
     try:
         proc = runner(cmd, stdin=subprocess.DEVNULL, capture_output=True,
                       timeout=limit)
@@ -249,6 +331,10 @@ def run_engine(engine, hosts, command, *, config=None, options=(),
         stdout, stderr = err.stdout or b"", err.stderr or b""
         stderr += (f"{engine}: ran {time.monotonic() - start:.0f} s, "
                    "killed\n").encode()
+    except TooLarge as err:
+        # every host's session went through the one engine: each of
+        # those that had not finished is failed
+        stdout, stderr, too_large = err.stdout, err.stderr, True
     out_lines = {h: [] for h in hosts}
     err_lines = {h: [] for h in hosts}
     split_prefixed(_decode(stdout), hosts, out_lines)
@@ -262,6 +348,10 @@ def run_engine(engine, hosts, command, *, config=None, options=(),
         outputs[host].exit_status = engine_exit_status(said)
         if any("timeout" in m or "timed out" in m for m in said):
             outputs[host].timed_out = True
+        if too_large and not any(line.startswith(STATUS)
+                                 for line in out_lines[host]):
+            outputs[host].too_large = True
+            outputs[host].stderr.append(too_large_line())
     return outputs
 
 

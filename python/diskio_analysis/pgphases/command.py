@@ -19,7 +19,7 @@ from ..cli import run_command
 from ..errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
 from ..outputs import make_output_dir
 from ..textsafe import shown
-from . import PROG, RunError, progress, results, shown_lines
+from . import PROG, RunError, progress, results
 from .cluster import Cluster
 from .workload import Workload
 
@@ -223,7 +223,10 @@ def main(argv=None):
         try:
             status.append(execute(argv))
         except ToolError as e:
-            # what it quotes (a path, an option's value) shown safely
-            raise ToolError(shown_lines(e), e.exit_status) from None
+            # said here, line by line (a relayed server or psql message
+            # keeps its lines), each shown safely; cli.report would show
+            # the whole message as one line
+            progress(str(e))
+            status.append(e.exit_status)
     handled = run_command(PROG, body, argv, internal_status=RunError.exit_status)
     return status[0] if status else handled
