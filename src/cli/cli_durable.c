@@ -26,6 +26,7 @@
 
 #include "cli_durable.h"
 #include "cli_durable_net.h"
+#include "cli_msg.h"
 #include "durable.h"
 
 /* ---- the options ---- */
@@ -110,7 +111,7 @@ int cli_durable_dial(const char *hostport, const char *option, int *fd)
 {
     char host[256], port[8];
     if (durable_split_hostport(hostport, host, sizeof(host), port, sizeof(port), false) != 0) {
-        fprintf(stderr, "diskio: %s: '%s' is not HOST:PORT\n", option, hostport);
+        cli_msg("%s: '%s' is not HOST:PORT", option, hostport);
         return EXIT_USAGE;
     }
     struct addrinfo hints = {
@@ -118,8 +119,7 @@ int cli_durable_dial(const char *hostport, const char *option, int *fd)
     struct addrinfo *ai = NULL;
     int rc = getaddrinfo(host, port, &hints, &ai);
     if (rc != 0) {
-        fprintf(stderr, "diskio: %s %s: cannot resolve %s: %s\n", option, hostport, host,
-                gai_strerror(rc));
+        cli_msg("%s %s: cannot resolve %s: %s", option, hostport, host, gai_strerror(rc));
         return EXIT_TARGET;
     }
     int err = ECONNREFUSED;
@@ -148,10 +148,9 @@ int cli_durable_dial(const char *hostport, const char *option, int *fd)
     }
     freeaddrinfo(ai);
     if (s < 0) {
-        fprintf(stderr,
-                "diskio: %s %s: cannot connect to the listener: %s; start it there first "
+        cli_msg("%s %s: cannot connect to the listener: %s; start it there first "
                 "(diskio-durable listen --port %s ...) and check that this machine may reach "
-                "it\n",
+                "it",
                 option, hostport, strerror(err), port);
         return EXIT_TARGET;
     }
@@ -215,8 +214,7 @@ int cli_durable_refused(const char *listener, const char *what, char *reply)
         *text++ = '\0';
     const bool mismatch = strcmp(word, "unexpected-run") == 0 || strcmp(word, "run-exists") == 0 ||
                           strcmp(word, "unknown-run") == 0;
-    fprintf(stderr, "diskio: the listener at %s refused %s: %s (%s)\n", listener, what,
-            text ? text : word, word);
+    cli_msg("the listener at %s refused %s: %s (%s)", listener, what, text ? text : word, word);
     return mismatch ? EXIT_DURABILITY_MISMATCH : EXIT_TARGET;
 }
 
@@ -288,7 +286,7 @@ static int durable_connect(const struct cli_options *o, struct cli_durable **out
             free(d->out);
         }
         free(d);
-        fprintf(stderr, "diskio: out of memory\n");
+        cli_msg("out of memory");
         return EXIT_RUN_FAILED;
     }
     d->max_pending = max_pending;
@@ -339,32 +337,27 @@ static int durable_begin(struct cli_durable *d, const struct cli_options *o,
     if (rc == 0 && !reply)
         rc = -EPROTO;
     if (rc != 0 || !reply) {
-        fprintf(stderr, "diskio: --durability %s: the listener did not answer: %s\n", d->listener,
+        cli_msg("--durability %s: the listener did not answer: %s", d->listener,
                 rc == -EPROTO ? "its reply is not a protocol line" : strerror(-rc));
         return EXIT_TARGET;
     }
     if (strncmp(reply, "NO ", 3) == 0)
         return cli_durable_refused(d->listener, "the run", reply);
     if (strncmp(reply, "OK ", 3) != 0 || strcmp(reply + 3, d->run.id) != 0) {
-        fprintf(stderr,
-                "diskio: --durability %s: the reply is not a diskio-durable listener's; check "
-                "the port\n",
+        cli_msg("--durability %s: the reply is not a diskio-durable listener's; check the port",
                 d->listener);
         return EXIT_TARGET;
     }
     /* from now on the file is the check's: never removed */
     (void)diskio_target_keep(target);
     d->began = true;
-    fprintf(stderr,
-            "diskio: durability run %s: each write is acknowledged to %s after its sync "
-            "returned; the test file %s is kept for the check after the power cut\n",
+    cli_msg("durability run %s: each write is acknowledged to %s after its sync returned; the "
+            "test file %s is kept for the check after the power cut",
             d->run.id, d->listener, path);
     const char *fs = diskio_result_env(result, "target.filesystem");
     if (fs && (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0))
-        fprintf(stderr,
-                "diskio: durability run %s: %s is on %s, which lives in memory and never "
-                "survives a real reboot or power cut: nothing this run writes there can pass "
-                "a real check\n",
+        cli_msg("durability run %s: %s is on %s, which lives in memory and never survives a "
+                "real reboot or power cut: nothing this run writes there can pass a real check",
                 d->run.id, path, fs);
     return EXIT_OK;
 }
@@ -419,38 +412,32 @@ int cli_durable_finish(struct cli_durable *d, int status, const struct diskio_ta
                         !durable_parse_u64(reply + 5, &recorded) || recorded != d->acks))
             rc = -EPROTO;
         if (rc < 0) {
-            fprintf(stderr,
-                    "diskio: durability run %s: the listener at %s did not confirm the run's "
-                    "%" PRIu64 " acknowledgements: %s\n",
+            cli_msg("durability run %s: the listener at %s did not confirm the run's %" PRIu64
+                    " acknowledgements: %s",
                     d->run.id, d->listener, d->acks,
                     rc == -EPROTO
                         ? (reply && strncmp(reply, "NO ", 3) == 0 ? reply : "unexpected reply")
                         : strerror(-rc));
             status = EXIT_RUN_FAILED;
         } else {
-            fprintf(stderr,
-                    "diskio: durability run %s: %" PRIu64
+            cli_msg("durability run %s: %" PRIu64
                     " writes acknowledged, all recorded by the listener at %s.  The run ended "
                     "before any power cut: cut the power now to test what the storage's cache "
                     "does after the last sync, or run again with a longer --runtime and cut it "
-                    "during the run.\n",
+                    "during the run.",
                     d->run.id, d->acks, d->listener);
         }
     } else if (d->send_error) {
-        fprintf(stderr,
-                "diskio: durability run %s: an acknowledgement to the listener at %s failed: "
-                "%s (the listener stopped, or the network between the machines broke); the "
-                "%" PRIu64 " sent before are recorded there\n",
+        cli_msg("durability run %s: an acknowledgement to the listener at %s failed: %s (the "
+                "listener stopped, or the network between the machines broke); the %" PRIu64
+                " sent before are recorded there",
                 d->run.id, d->listener, strerror(-d->send_error), d->acks);
     } else {
-        fprintf(stderr,
-                "diskio: durability run %s: %" PRIu64
-                " writes acknowledged to %s before the run stopped\n",
+        cli_msg("durability run %s: %" PRIu64 " writes acknowledged to %s before the run stopped",
                 d->run.id, d->acks, d->listener);
     }
-    fprintf(stderr,
-            "diskio: after the power cut and the reboot, check the file with: diskio "
-            "--verify-durability %s --run-id %s %s\n",
+    cli_msg("after the power cut and the reboot, check the file with: diskio "
+            "--verify-durability %s --run-id %s %s",
             d->listener, d->run.id, path);
     durable_free(d);
     return status;

@@ -24,6 +24,7 @@
 
 #include "cli_durable.h"
 #include "cli_durable_net.h"
+#include "cli_msg.h"
 #include "durable.h"
 
 /* Blocks of the file the check keeps a slot for: 16 bytes each, so a
@@ -116,9 +117,8 @@ static int ask_listener(const struct cli_options *o, const char *run_id, struct 
         close(fd);
         status = cli_durable_refused(o->verify_durability, "the query", reply);
         if (status == EXIT_DURABILITY_MISMATCH)
-            fprintf(stderr,
-                    "diskio: run %s is not a run the listener recorded: check the run id "
-                    "(the run printed it, with the file, when it began)\n",
+            cli_msg("run %s is not a run the listener recorded: check the run id (the run "
+                    "printed it, with the file, when it began)",
                     run_id);
         return status;
     }
@@ -135,16 +135,15 @@ static int ask_listener(const struct cli_options *o, const char *run_id, struct 
         snprintf(L->name, sizeof(L->name), "%s", w[4]);
         L->nblocks = L->file_bytes / L->record_bytes;
         if (L->nblocks > MAX_BLOCKS) {
-            fprintf(stderr,
-                    "diskio: run %s wrote a file of %" PRIu64 " blocks; the check handles "
-                    "%" PRIu64 " at most\n",
+            cli_msg("run %s wrote a file of %" PRIu64 " blocks; the check handles %" PRIu64
+                    " at most",
                     run_id, L->nblocks, MAX_BLOCKS);
             close(fd);
             return EXIT_RUN_FAILED;
         }
         L->blocks = calloc(L->nblocks, sizeof(*L->blocks));
         if (!L->blocks) {
-            fprintf(stderr, "diskio: out of memory for %" PRIu64 " blocks\n", L->nblocks);
+            cli_msg("out of memory for %" PRIu64 " blocks", L->nblocks);
             close(fd);
             return EXIT_RUN_FAILED;
         }
@@ -176,8 +175,8 @@ static int ask_listener(const struct cli_options *o, const char *run_id, struct 
     }
     close(fd);
     if (rc < 0) {
-        fprintf(stderr, "diskio: --verify-durability %s: the listener's answer %s: %s\n",
-                o->verify_durability, rc == -EPROTO ? "is not the protocol's" : "broke off",
+        cli_msg("--verify-durability %s: the listener's answer %s: %s", o->verify_durability,
+                rc == -EPROTO ? "is not the protocol's" : "broke off",
                 rc == -EPROTO ? "check the port" : strerror(-rc));
         return EXIT_RUN_FAILED;
     }
@@ -254,21 +253,21 @@ static const char *storage_notes(const char *path, char *qualifier, size_t size)
         const char *loop = diskio_result_env(res, "target.loop.backing_file");
         const char *dev = diskio_result_env(res, "target.device.name");
         if (fs && (strcmp(fs, "tmpfs") == 0 || strcmp(fs, "ramfs") == 0)) {
-            printf("note: the file is on %s, which lives in memory: it never survives a real "
-                   "reboot or power cut, so this check proves nothing about storage\n",
-                   fs);
+            cli_report("note: the file is on %s, which lives in memory: it never survives a "
+                       "real reboot or power cut, so this check proves nothing about storage",
+                       fs);
             snprintf(qualifier, size,
                      " (but on %s: memory, which never survives a real reboot; nothing is "
                      "proven)",
                      fs);
         } else if (loop) {
             const char *bfs = diskio_result_env(res, "target.loop.backing_filesystem");
-            printf("note: the file is on the loop device %s, whose blocks are the file %s "
-                   "(on %s): a sync reaches that file's storage only as far as the host "
-                   "syncs it, and a cut of this machine is a cut of that storage too\n",
-                   dev ? dev : "?", loop, bfs ? bfs : "an unknown filesystem");
+            cli_report("note: the file is on the loop device %s, whose blocks are the file %s "
+                       "(on %s): a sync reaches that file's storage only as far as the host "
+                       "syncs it, and a cut of this machine is a cut of that storage too",
+                       dev ? dev : "?", loop, bfs ? bfs : "an unknown filesystem");
         } else if (fs) {
-            printf("note: the file is on %s%s%s\n", fs, dev ? ", device " : "", dev ? dev : "");
+            cli_report("note: the file is on %s%s%s", fs, dev ? ", device " : "", dev ? dev : "");
         }
     }
     diskio_result_free(res);
@@ -282,14 +281,13 @@ int cli_durable_verify(const struct cli_options *o)
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "diskio: --verify-durability: cannot open %s: %s\n", path, strerror(errno));
+        cli_msg("--verify-durability: cannot open %s: %s", path, strerror(errno));
         if (fd >= 0)
             close(fd);
         return EXIT_TARGET;
     }
     if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
-        fprintf(stderr, "diskio: --verify-durability: %s is not a regular file or a block device\n",
-                path);
+        cli_msg("--verify-durability: %s is not a regular file or a block device", path);
         close(fd);
         return EXIT_TARGET;
     }
@@ -297,10 +295,9 @@ int cli_durable_verify(const struct cli_options *o)
     if (o->run_id) {
         snprintf(run_id, sizeof(run_id), "%s", o->run_id);
     } else if (!first_run_id(fd, run_id)) {
-        fprintf(stderr,
-                "diskio: %s holds no record of a durability run: it is not a file a diskio "
-                "--durability run wrote, or every write to it was lost; give --run-id RUNID "
-                "to check it against that run anyway\n",
+        cli_msg("%s holds no record of a durability run: it is not a file a diskio "
+                "--durability run wrote, or every write to it was lost; give --run-id RUNID to "
+                "check it against that run anyway",
                 path);
         close(fd);
         return EXIT_DURABILITY_MISMATCH;
@@ -322,7 +319,7 @@ int cli_durable_verify(const struct cli_options *o)
     int rc = check_file(fd, &run, &L, &c);
     close(fd);
     if (rc < 0) {
-        fprintf(stderr, "diskio: --verify-durability: cannot read %s: %s\n", path, strerror(-rc));
+        cli_msg("--verify-durability: cannot read %s: %s", path, strerror(-rc));
         free(L.blocks);
         return EXIT_RUN_FAILED;
     }
@@ -333,58 +330,56 @@ int cli_durable_verify(const struct cli_options *o)
     const bool named = strcmp(L.name, "-") != 0;
     if (c.found == 0 && c.unacknowledged == 0 && L.acks > 0) {
         if (c.other_runs > 0) {
-            fprintf(stderr,
-                    "diskio: %s holds records of another run (%" PRIu64
-                    " blocks) and nothing of run %s: it is not the file run %s wrote%s%s\n",
+            cli_msg("%s holds records of another run (%" PRIu64
+                    " blocks) and nothing of run %s: it is not the file run %s wrote%s%s",
                     path, c.other_runs, run_id, run_id, named ? ", which was named " : "",
                     named ? L.name : "");
             return EXIT_DURABILITY_MISMATCH;
         }
         if (named && strcmp(base, L.name) != 0) {
-            fprintf(stderr,
-                    "diskio: %s holds nothing of run %s, which wrote a file named %s: give "
-                    "that file\n",
-                    path, run_id, L.name);
+            cli_msg("%s holds nothing of run %s, which wrote a file named %s: give that file", path,
+                    run_id, L.name);
             return EXIT_DURABILITY_MISMATCH;
         }
     }
 
     const uint64_t lost = c.lost + c.torn;
-    printf("diskio: durability check of %s against run %s (listener %s)\n", path, run_id,
-           o->verify_durability);
-    printf("acknowledged writes: %" PRIu64 " of %" PRIu64 " bytes (%s)\n", L.acks, L.record_bytes,
-           L.ended ? "the run ended and said so"
+    cli_report("diskio: durability check of %s against run %s (listener %s)", path, run_id,
+               o->verify_durability);
+    cli_report("acknowledged writes: %" PRIu64 " of %" PRIu64 " bytes (%s)", L.acks, L.record_bytes,
+               L.ended
+                   ? "the run ended and said so"
                    : "the run did not end: the power was cut during it, or it failed or stopped");
-    printf("acknowledged and present: %" PRIu64 "\n", c.present);
-    printf("acknowledged and present under a later write: %" PRIu64
-           " (allowed: a write after it, never acknowledged, covers it%s)\n",
-           c.later + c.later_torn, c.later_torn ? ", torn" : "");
-    printf("acknowledged and lost: %" PRIu64 "\n", c.lost);
-    printf("acknowledged and torn: %" PRIu64 "\n", c.torn);
-    printf("acknowledged, then overwritten by a later acknowledged write: %" PRIu64
-           " (its block is checked for the later one)\n",
-           L.overwritten);
-    printf("written but never acknowledged: %" PRIu64
-           " (allowed: the cut came before the acknowledgement)\n",
-           c.unacknowledged);
+    cli_report("acknowledged and present: %" PRIu64, c.present);
+    cli_report("acknowledged and present under a later write: %" PRIu64
+               " (allowed: a write after it, never acknowledged, covers it%s)",
+               c.later + c.later_torn, c.later_torn ? ", torn" : "");
+    cli_report("acknowledged and lost: %" PRIu64, c.lost);
+    cli_report("acknowledged and torn: %" PRIu64, c.torn);
+    cli_report("acknowledged, then overwritten by a later acknowledged write: %" PRIu64
+               " (its block is checked for the later one)",
+               L.overwritten);
+    cli_report("written but never acknowledged: %" PRIu64
+               " (allowed: the cut came before the acknowledgement)",
+               c.unacknowledged);
     if (c.other_runs)
-        printf("note: %" PRIu64 " blocks hold records of another run (not checked)\n",
-               c.other_runs);
+        cli_report("note: %" PRIu64 " blocks hold records of another run (not checked)",
+                   c.other_runs);
     if (c.found == 0 && L.acks > 0)
-        printf("note: the file holds nothing of run %s: if it is the file the run wrote, every "
-               "acknowledged write was lost\n",
-               run_id);
+        cli_report("note: the file holds nothing of run %s: if it is the file the run wrote, every "
+                   "acknowledged write was lost",
+                   run_id);
     if (named && strcmp(base, L.name) != 0)
-        printf("note: run %s wrote a file named %s\n", run_id, L.name);
+        cli_report("note: run %s wrote a file named %s", run_id, L.name);
     char qualifier[160];
     storage_notes(path, qualifier, sizeof(qualifier));
     if (lost == 0) {
-        printf("verdict: durable%s\n", qualifier);
-        printf("note: one power cut is one sample; cut it again to trust it more\n");
+        cli_report("verdict: durable%s", qualifier);
+        cli_report("note: one power cut is one sample; cut it again to trust it more");
         return EXIT_OK;
     }
-    printf("verdict: LOST %" PRIu64 " acknowledged write%s (%" PRIu64 " lost, %" PRIu64
-           " torn)%s\n",
-           lost, lost == 1 ? "" : "s", c.lost, c.torn, qualifier);
+    cli_report("verdict: LOST %" PRIu64 " acknowledged write%s (%" PRIu64 " lost, %" PRIu64
+               " torn)%s",
+               lost, lost == 1 ? "" : "s", c.lost, c.torn, qualifier);
     return EXIT_DURABILITY_LOST;
 }

@@ -5,40 +5,16 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli_msg.h"
-
-static void say(const char *fmt, va_list ap, bool usage)
-{
-    char small[1024];
-    va_list again;
-    va_copy(again, ap);
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
-    char *text = small;
-    if (n >= (int)sizeof(small)) {
-        text = malloc((size_t)n + 1);
-        if (text)
-            vsnprintf(text, (size_t)n + 1, fmt, again);
-        else
-            text = small; /* what fitted */
-    }
-    va_end(again);
-    fputs("diskio: ", stderr);
-    if (n > 0)
-        display_write(stderr, text, false);
-    fputc('\n', stderr);
-    if (usage)
-        fputs("Try 'diskio --help' for more information.\n", stderr);
-    if (text != small)
-        free(text);
-}
 
 void cli_msg(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say(fmt, ap, false);
+    display_vline(stderr, "diskio: ", fmt, ap);
     va_end(ap);
 }
 
@@ -46,6 +22,33 @@ void cli_usage_msg(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    say(fmt, ap, true);
+    display_vline(stderr, "diskio: ", fmt, ap);
     va_end(ap);
+    fputs("Try 'diskio --help' for more information.\n", stderr);
+}
+
+void cli_report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    display_vline(stdout, "", fmt, ap);
+    va_end(ap);
+}
+
+static void say(const char *text)
+{
+    ssize_t n = write(STDERR_FILENO, text, strlen(text));
+    (void)n;
+}
+
+void cli_msg_in_signal(const char *before, const char *arg, const char *after)
+{
+    /* a path's every byte may take four: PATH_MAX of them fit */
+    static char shown[4 * 4096 + 64];
+    (void)display_escape(shown, sizeof(shown), arg);
+    say("diskio: ");
+    say(before);
+    say(shown);
+    say(after);
+    say("\n");
 }

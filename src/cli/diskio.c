@@ -28,13 +28,6 @@
 static volatile sig_atomic_t stop_signal;
 static struct diskio_target *volatile current_target;
 
-/* Async-signal-safe: write(2) only. */
-static void say(const char *text)
-{
-    ssize_t n = write(STDERR_FILENO, text, strlen(text));
-    (void)n;
-}
-
 static void on_signal(int signo)
 {
     if (stop_signal) {
@@ -43,12 +36,9 @@ static void on_signal(int signo)
          * file that stays is named, as it is the user's to remove now. */
         struct diskio_target *t = current_target;
         if (t && diskio_target_remove(t) < 0) {
-            /* shown by the rule, with no allocation: a static buffer */
-            static char shown[4 * 4096 + 64];
-            (void)display_escape(shown, sizeof(shown), diskio_target_path(t));
-            say("diskio: warning: the test file ");
-            say(shown);
-            say(" was not removed; remove it yourself\n");
+            /* shown by the rule, async-signal-safe */
+            cli_msg_in_signal("warning: the test file ", diskio_target_path(t),
+                              " was not removed; remove it yourself");
         }
         out_file_unlink_pending();
         _exit(128 + signo);

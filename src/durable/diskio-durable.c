@@ -33,6 +33,7 @@
 
 #include "diskio.h"
 #include "durable.h"
+#include "durable_msg.h"
 
 /* Exit statuses, documented in diskio-durable(1). */
 enum {
@@ -245,9 +246,9 @@ static int run_start(struct listener *l, struct conn *c, char **w, int n)
     }
     if (!expected(l, w[3])) {
         if (!l->quiet)
-            printf("diskio-durable: refused run %s from %s: not expected (start the listener "
-                   "with --expect %s)\n",
-                   w[3], c->peer, w[3]);
+            durable_log("refused run %s from %s: not expected (start the listener with "
+                        "--expect %s)",
+                        w[3], c->peer, w[3]);
         conn_refuse(c, "unexpected-run",
                     "this listener does not expect that run id; start it with --expect RUNID");
         return 0;
@@ -260,16 +261,15 @@ static int run_start(struct listener *l, struct conn *c, char **w, int n)
                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
     if (fd < 0 && errno == EEXIST) {
         if (!l->quiet)
-            printf("diskio-durable: refused run %s from %s: %s/%s exists (a run id is used "
-                   "once)\n",
-                   w[3], c->peer, l->dir, name);
+            durable_log("refused run %s from %s: %s/%s exists (a run id is used once)", w[3],
+                        c->peer, l->dir, name);
         conn_refuse(c, "run-exists",
                     "the listener already holds a run of that id; give this run a new one");
         return 0;
     }
     if (fd < 0) {
         int err = errno;
-        fprintf(stderr, "diskio-durable: cannot create %s/%s: %s\n", l->dir, name, strerror(err));
+        durable_msg("cannot create %s/%s: %s", l->dir, name, strerror(err));
         conn_refuse(c, "storage", "the listener cannot create the run's file");
         return -err;
     }
@@ -288,7 +288,7 @@ static int run_start(struct listener *l, struct conn *c, char **w, int n)
     if (rc == 0 && fsync(l->dir_fd) != 0)
         rc = -errno;
     if (rc < 0) {
-        fprintf(stderr, "diskio-durable: cannot write %s/%s: %s\n", l->dir, name, strerror(-rc));
+        durable_msg("cannot write %s/%s: %s", l->dir, name, strerror(-rc));
         conn_refuse(c, "storage", "the listener cannot write the run's file");
         return rc;
     }
@@ -297,8 +297,8 @@ static int run_start(struct listener *l, struct conn *c, char **w, int n)
         return 0;
     }
     if (!l->quiet)
-        printf("diskio-durable: run %s from %s: started (file %s, %" PRIu64 "-byte records)\n",
-               c->run_id, c->peer, w[6], record_bytes);
+        durable_log("run %s from %s: started (file %s, %" PRIu64 "-byte records)", c->run_id,
+                    c->peer, w[6], record_bytes);
     return 0;
 }
 
@@ -417,8 +417,8 @@ static void query(struct listener *l, struct conn *c, char **w, int n)
     if (ok)
         (void)send_line(c->fd, "DONE %" PRIu64 " %d", acks, ended ? 1 : 0);
     if (!l->quiet)
-        printf("diskio-durable: run %s: %" PRIu64 " acknowledgements sent to %s for a check\n",
-               w[3], acks, c->peer);
+        durable_log("run %s: %" PRIu64 " acknowledgements sent to %s for a check", w[3], acks,
+                    c->peer);
     conn_close(c);
 }
 
@@ -509,10 +509,9 @@ static int runs_commit(struct listener *l, struct conn *conns)
         if (rc == 0)
             rc = sync_retry(c->file_fd);
         if (rc < 0) {
-            fprintf(stderr,
-                    "diskio-durable: cannot record the acknowledgements of run %s in %s: %s; "
-                    "stopping (the ones recorded before are kept)\n",
-                    c->run_id, l->dir, strerror(-rc));
+            durable_msg("cannot record the acknowledgements of run %s in %s: %s; stopping (the "
+                        "ones recorded before are kept)",
+                        c->run_id, l->dir, strerror(-rc));
             return rc;
         }
         c->out_used = 0;
@@ -524,13 +523,13 @@ static int runs_commit(struct listener *l, struct conn *conns)
         if (c->ended) {
             (void)send_line(c->fd, "DONE %" PRIu64, c->acks);
             if (!l->quiet)
-                printf("diskio-durable: run %s: ended; %" PRIu64 " acknowledgements recorded\n",
-                       c->run_id, c->acks);
+                durable_log("run %s: ended; %" PRIu64 " acknowledgements recorded", c->run_id,
+                            c->acks);
         } else if (!l->quiet) {
-            printf("diskio-durable: run %s: connection closed after %" PRIu64
-                   " acknowledgements, without the run's end (a power cut, or the run "
-                   "failed or stopped); all of them are recorded\n",
-                   c->run_id, c->acks);
+            durable_log("run %s: connection closed after %" PRIu64
+                        " acknowledgements, without the run's end (a power cut, or the run "
+                        "failed or stopped); all of them are recorded",
+                        c->run_id, c->acks);
         }
         conn_close(c);
     }
@@ -589,7 +588,7 @@ static int serve(struct listener *l)
             }
         const int ready = poll(p, n, 1000);
         if (ready < 0 && errno != EINTR) {
-            fprintf(stderr, "diskio-durable: poll: %s\n", strerror(errno));
+            durable_msg("poll: %s", strerror(errno));
             status = EXIT_STORAGE;
             break;
         }
@@ -621,9 +620,8 @@ static int serve(struct listener *l)
         if (conns[i].kind == CONN_RUN && status == EXIT_STORAGE)
             (void)send_line(conns[i].fd, "NO storage the listener cannot record acknowledgements");
         if (conns[i].kind == CONN_RUN && !l->quiet && status == EXIT_STOPPED)
-            printf("diskio-durable: run %s: the listener stops; %" PRIu64
-                   " acknowledgements recorded\n",
-                   conns[i].run_id, conns[i].acks);
+            durable_log("run %s: the listener stops; %" PRIu64 " acknowledgements recorded",
+                        conns[i].run_id, conns[i].acks);
         if (conns[i].kind != CONN_FREE)
             conn_close(&conns[i]);
     }
@@ -642,10 +640,8 @@ static int listen_on(struct listener *l, const char *bind_addr, const char *port
     struct addrinfo *ai = NULL;
     int rc = getaddrinfo(bind_addr, port, &hints, &ai);
     if (rc != 0) {
-        fprintf(stderr,
-                "diskio-durable: --bind: '%s' is not a numeric address (e.g. 127.0.0.1, "
-                "0.0.0.0, ::1): %s\n",
-                bind_addr, gai_strerror(rc));
+        durable_msg("--bind: '%s' is not a numeric address (e.g. 127.0.0.1, 0.0.0.0, ::1): %s",
+                    bind_addr, gai_strerror(rc));
         return EXIT_USAGE;
     }
     int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -653,8 +649,7 @@ static int listen_on(struct listener *l, const char *bind_addr, const char *port
     if (fd >= 0)
         (void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
     if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, MAX_CONNS) != 0) {
-        fprintf(stderr, "diskio-durable: cannot listen on %s port %s: %s\n", bind_addr, port,
-                strerror(errno));
+        durable_msg("cannot listen on %s port %s: %s", bind_addr, port, strerror(errno));
         if (fd >= 0)
             close(fd);
         freeaddrinfo(ai);
@@ -698,11 +693,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!listen_cmd) {
-        fprintf(stderr,
-                "diskio-durable: %s%s%s\nTry 'diskio-durable --help' for more "
-                "information.\n",
-                argc > 1 ? "unknown command (the one command is 'listen'): " : "no command: give ",
-                argc > 1 ? "" : "'listen'", "");
+        durable_usage_msg("%s%s",
+                          argc > 1 ? "unknown command (the one command is 'listen'): "
+                                   : "no command: give ",
+                          argc > 1 ? "" : "'listen'");
         return EXIT_USAGE;
     }
     optind = 2;
@@ -715,21 +709,19 @@ int main(int argc, char **argv)
         case 'p':
             if (!durable_parse_u64(optarg, &v) || v > 65535 ||
                 (optarg[0] == '0' && optarg[1] != '\0')) {
-                fprintf(stderr, "diskio-durable: --port: '%s' is not a port from 0 to 65535\n",
-                        optarg);
+                durable_msg("--port: '%s' is not a port from 0 to 65535", optarg);
                 return EXIT_USAGE;
             }
             port = optarg;
             break;
         case 'e':
             if (!durable_run_id_valid(optarg)) {
-                fprintf(stderr,
-                        "diskio-durable: --expect: not a run id (1 to 32 of A-Z a-z 0-9 . _ -, "
-                        "not starting with . or -)\n");
+                durable_msg("--expect: not a run id (1 to 32 of A-Z a-z 0-9 . _ -, not "
+                            "starting with . or -)");
                 return EXIT_USAGE;
             }
             if (l.nexpect == MAX_EXPECT) {
-                fprintf(stderr, "diskio-durable: --expect: at most %d run ids\n", MAX_EXPECT);
+                durable_msg("--expect: at most %d run ids", MAX_EXPECT);
                 return EXIT_USAGE;
             }
             l.expect[l.nexpect++] = optarg;
@@ -738,15 +730,8 @@ int main(int argc, char **argv)
         case 'q': l.quiet = true; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("diskio-durable %s\n", diskio_version()); return 0;
-        case ':':
-            fprintf(stderr, "diskio-durable: %s needs a value\n", argv[optind - 1]);
-            return EXIT_USAGE;
-        default:
-            fprintf(stderr,
-                    "diskio-durable: unknown option '%s'\nTry 'diskio-durable --help' "
-                    "for more information.\n",
-                    argv[optind - 1]);
-            return EXIT_USAGE;
+        case ':': durable_msg("%s needs a value", argv[optind - 1]); return EXIT_USAGE;
+        default: durable_usage_msg("unknown option '%s'", argv[optind - 1]); return EXIT_USAGE;
         }
     }
     const char *missing = !l.dir       ? "--dir DIR"
@@ -755,21 +740,19 @@ int main(int argc, char **argv)
                                        : NULL;
     if (missing || optind < argc) {
         if (missing)
-            fprintf(stderr, "diskio-durable: listen needs %s\n", missing);
+            durable_usage_msg("listen needs %s", missing);
         else
-            fprintf(stderr, "diskio-durable: unexpected argument '%s'\n", argv[optind]);
-        fprintf(stderr, "Try 'diskio-durable --help' for more information.\n");
+            durable_usage_msg("unexpected argument '%s'", argv[optind]);
         return EXIT_USAGE;
     }
     const int dir_fd = open(l.dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir_fd < 0) {
-        fprintf(stderr, "diskio-durable: --dir %s: %s; give an existing directory\n", l.dir,
-                strerror(errno));
+        durable_msg("--dir %s: %s; give an existing directory", l.dir, strerror(errno));
         return EXIT_SETUP;
     }
     l.dir_fd = dir_fd;
     if (faccessat(l.dir_fd, ".", W_OK, AT_EACCESS) != 0) {
-        fprintf(stderr, "diskio-durable: --dir %s is not writable: %s\n", l.dir, strerror(errno));
+        durable_msg("--dir %s is not writable: %s", l.dir, strerror(errno));
         close(l.dir_fd);
         return EXIT_SETUP;
     }
@@ -786,15 +769,17 @@ int main(int argc, char **argv)
         (void)getnameinfo((struct sockaddr *)&sa, salen, host, sizeof(host), real_port,
                           sizeof(real_port), NI_NUMERICHOST | NI_NUMERICSERV);
     setvbuf(stdout, NULL, _IOLBF, 0);
-    printf("diskio-durable: listening on %s port %s; recording in %s; expecting run", host,
-           real_port, l.dir);
+    /* " ID" for each run id expected: every one fits */
+    char ids[MAX_EXPECT * (DURABLE_RUN_ID_MAX + 1) + 1] = "";
+    size_t used = 0;
     for (int i = 0; i < l.nexpect; i++)
-        printf(" %s", l.expect[i]);
-    printf("\n");
+        used += (size_t)snprintf(ids + used, sizeof(ids) - used, " %s", l.expect[i]);
+    durable_log("listening on %s port %s; recording in %s; expecting run%s", host, real_port, l.dir,
+                ids);
     const int status = serve(&l);
     close(l.listen_fd);
     close(l.dir_fd);
     if (!l.quiet && status == EXIT_STOPPED)
-        printf("diskio-durable: stopped\n");
+        durable_log("stopped");
     return status;
 }

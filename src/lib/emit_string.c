@@ -11,12 +11,14 @@
  * at its maximal subpart (Unicode section 3.9), as Python's
  * bytes.decode("utf-8", "replace") and the WHATWG decoder do.
  *
- * What a person sees of them (the table, CSV cells, and the command's
- * messages, which compile this file in too) follows one rule, made in
- * shown_piece() and nowhere else: printable UTF-8 as it is, a backslash
- * doubled, every other byte as \xHH.
+ * What a person sees of them (the table, CSV cells, and the messages of
+ * the command and of diskio-durable, which compile this file in too)
+ * follows one rule, made in shown_piece() and nowhere else: printable
+ * UTF-8 as it is, a backslash doubled, every other byte as \xHH.
  */
 #include "config.h"
+
+#include <stdlib.h>
 
 #include "emit_string.h"
 
@@ -161,4 +163,27 @@ size_t display_escape(char *buf, size_t size, const char *s)
         total += n;
     }
     return total;
+}
+
+void display_vline(FILE *out, const char *prefix, const char *fmt, va_list ap)
+{
+    char small[1024];
+    va_list again;
+    va_copy(again, ap);
+    const int n = vsnprintf(small, sizeof(small), fmt, ap);
+    char *text = small;
+    if (n >= (int)sizeof(small)) {
+        text = malloc((size_t)n + 1);
+        if (text)
+            vsnprintf(text, (size_t)n + 1, fmt, again);
+        else
+            text = small; /* what fitted */
+    }
+    va_end(again);
+    fputs(prefix, out);
+    if (n > 0)
+        display_write(out, text, false);
+    fputc('\n', out);
+    if (text != small)
+        free(text);
 }

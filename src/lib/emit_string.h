@@ -2,13 +2,14 @@
 /*
  * The one rule for showing untrusted text to a person (doc/result-schema.md,
  * "Strings"): the library's emitters use it for the table and CSV, and the
- * command compiles emit_string.c in too and shows every name, path and
- * option value in its messages through it.  Self-contained: it needs
- * nothing else of the library's internals.
+ * command and diskio-durable compile emit_string.c in too and show every
+ * name, path, option value and peer's text in their messages through it.
+ * Self-contained: it needs nothing else of the library's internals.
  */
 #ifndef DISKIO_EMIT_STRING_H
 #define DISKIO_EMIT_STRING_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,5 +43,15 @@ size_t display_columns(const char *s) DISKIO_HIDDEN;
  * when size > 0, never cut inside an escape); returns the length the whole
  * of it takes.  No allocation, no stdio: async-signal-safe. */
 size_t display_escape(char *buf, size_t size, const char *s) DISKIO_HIDDEN;
+/* A line of a program's messages or report: prefix as it is (the
+ * program's own name), then fmt formatted with ap and shown whole by the
+ * rule, then a newline.  fmt's own text is printable ASCII without a
+ * backslash, which the rule leaves as it is; every argument is shown with
+ * its backslashes doubled and its control, bidi and non-UTF-8 bytes as
+ * \xHH, a newline in one as \x0a: the line stays one line.  The messages
+ * of diskio (src/cli/cli_msg.c) and of diskio-durable
+ * (src/durable/durable_msg.c) are written by this and nothing else. */
+void display_vline(FILE *out, const char *prefix, const char *fmt, va_list ap) DISKIO_HIDDEN
+    __attribute__((format(printf, 3, 0)));
 
 #endif
