@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Description: every kind of bad command line exits 2 with a message that
 # names the option (or the problem), and creates nothing in the target.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 target="$t_scratch/target"
 mkdir "$target"

@@ -8,7 +8,7 @@
 # which needs diskio's own fill, is a usage error there); a --bs larger
 # than the device is refused with exit 3 before anything is measured or
 # printed.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
 for tool in losetup mkfs.ext4 mount umount; do

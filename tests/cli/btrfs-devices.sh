@@ -8,7 +8,7 @@
 # and the run's total is the two mirrors' sum (the disk under them is not
 # counted twice); the text's target line names both mirrors.  Needs root, losetup and mkfs.btrfs; skipped otherwise
 # (issue 10, item 7).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
 for tool in losetup mkfs.btrfs mount umount "${PYTHON3:-python3}"; do

@@ -7,7 +7,7 @@
 # written then is whole and valid; a table or result that had to go to a
 # closed standard output is an error (exit 1); with nothing to print the
 # run succeeds.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -11,7 +11,7 @@
 # an overwrite of the filled file does (the metadata of every new block),
 # which an unfilled, really new file is the only way to get.  The loop
 # part needs root, losetup and mkfs.ext4 (skipped otherwise).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 PYTHON3=${PYTHON3:-python3}
 

@@ -8,7 +8,7 @@
 # a small file overwritten many times over (the written stream) likewise,
 # in the queued modes too, where at queue depth 1 every op used to write
 # from the one slot's buffer (issue 10, item 3).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 "$PYTHON3" -c 'import zlib' 2>/dev/null || { echo "SKIP: python3 has no zlib"; exit 77; }

@@ -12,7 +12,7 @@
 # it, tells the journaled ext4 from the other, and finds the device under
 # an overlay's upper layer.  Needs root, losetup and mkfs.ext4; skipped
 # otherwise (and the overlay part where overlayfs cannot be mounted).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
 t_loop_fs journaled 160M "" rw

@@ -6,7 +6,7 @@
 # is a usage error (exit 2) naming 4096, found before anything runs: no
 # table, no result file, no test file left; 4k and 8k run.  Needs root,
 # losetup and mkfs.ext4; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 t_loop_fs fs 64M
 loop=$t_loop_dev

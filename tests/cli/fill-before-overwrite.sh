@@ -7,7 +7,7 @@
 # the device sees the block's sectors and one flush per fdatasync, no
 # journal commit per op (issue 10, item 4).  Needs root, losetup,
 # mkfs.ext4 and fallocate; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 
 for tool in fallocate "$PYTHON3"; do

@@ -6,7 +6,7 @@
 # written: on the scratch filesystem (a --size above its free space) and,
 # as root, on a 32 MiB tmpfs made by the test, where a size that fits
 # still runs.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 # too_big DIR SIZE WHAT: refused, quickly, with nothing written.  On a
 # diskio that would fill instead, the watchdog stops it (SIGTERM, which

@@ -7,7 +7,7 @@
 # and a text table and CSV that hold no control character: the name is
 # shown with \xHH.  A --label that is not printable UTF-8 is refused with
 # exit status 2 before anything is created (issue 11, item 6).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the results"; exit 77; }
 compare="${top_builddir:-.}/scripts/diskio-compare"

@@ -7,7 +7,7 @@
 # or 143 for SIGTERM).  A second signal while a sync is stuck (a test
 # preload stalls it) exits at once and names the file it could not
 # remove, and removes it when it can.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 command -v chattr >/dev/null 2>&1 || { echo "SKIP: no chattr"; exit 77; }
 probe="$t_scratch/probe"

@@ -6,7 +6,7 @@
 # (exit 3, the message names the filesystem and suggests modes that work),
 # and the default mode list skips the O_DIRECT modes with a note.  Needs
 # root to mount ramfs and tmpfs; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to mount ramfs/tmpfs"; exit 77; }
 mnt="$t_scratch/mnt"

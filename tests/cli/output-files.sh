@@ -10,7 +10,7 @@
 # predictable FILE.tmp.PID is not written through, and a file that appears
 # under the output name during the run is never replaced (the complete
 # result stays under its temporary name, which the message gives).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
 mkdir "$dir"

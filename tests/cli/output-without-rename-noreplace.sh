@@ -9,7 +9,7 @@
 # its temporary name, which the message gives); where hard links are not
 # supported either, the message says so and names the kept file.  No
 # message blames the run for it.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/norename-preload.so"

@@ -6,7 +6,7 @@
 # output file, the error and what to do; no truncated FILE.tmp.PID and no
 # half file under FILE; and the measurements, which the file could not
 # hold, go to standard output instead, whole.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -7,7 +7,7 @@
 # be the max because the run had too few ops (p99.9 of fewer than 1000)
 # is marked '*' with a note in the table and listed in the JSON's
 # percentiles_limited_by_ops.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PY=${PYTHON3:-python3}
 dir="$t_scratch/dir"
 mkdir "$dir"

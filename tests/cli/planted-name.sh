@@ -10,7 +10,7 @@
 # mount namespace hides it), where diskio stops with a clear message
 # instead.  An existing file swapped for another between diskio's check
 # and its open (--force) is refused, and neither file is written.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -12,7 +12,7 @@
 # writes every op once, and the ops completing right after each 4096-row
 # trace write are not slower than the others (median ratio under 1.3).
 # Needs root, losetup and mkfs.ext4; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
 t_loop_fs fs 300M

@@ -4,7 +4,7 @@
 # uncached unless --cached.  Every read mode (read, direct-read, aio-read,
 # uring-read), sequential and random, runs to the end with --verify (every
 # block read is checked against the fill); a file corrupted on the storage
-# after the fill (one byte, by tests/fault-preload.c) fails the run with
+# after the fill (one byte, by tests/lib/fault-preload.c) fails the run with
 # exit 1 and a message naming the check, in the buffered and the O_DIRECT
 # read, and in a job's own file with --jobs 2; options that make no
 # sense for reads are usage errors (exit 2).
@@ -16,7 +16,7 @@
 # the device" or "shared" (not even one shorter than what readahead
 # fetches beyond it).  The loop part needs root, losetup and
 # mkfs.ext4 (skipped otherwise).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 PYTHON3=${PYTHON3:-python3}
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"

@@ -7,7 +7,7 @@
 # the rows of a sweep can be told apart; a label wider than the mode
 # column ("fdatasync ×16 jobs") widens the column for the whole table,
 # so every row's block size still ends under the header's "bs".
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 t_expect_status 0 "fdatasync every 8 writes, and async rand" -- "$DISKIO" \
     --mode fdatasync --sync-every 8 --count 64 --size 1M "$t_scratch"

@@ -6,7 +6,7 @@
 # block device is refused without --allow-device (checked by type only,
 # nothing is opened for writing).  With --force an existing file is used and
 # kept.  The test file is removed after a run.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
 mkdir "$dir"

@@ -5,7 +5,7 @@
 # over its duration (and ops x block size over it), the CSV has it too,
 # and --mbps shows megabits per second (8 x MB/s) in the table while the
 # JSON keeps MB/s.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PY=${PYTHON3:-python3}
 dir="$t_scratch/dir"
 mkdir "$dir"

@@ -8,7 +8,7 @@
 # .tmp.PID diskio writes it under) is refused with exit 3.  All are found
 # within seconds, with nothing created, no test file made and existing files (with
 # --force too) untouched.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
 out="$t_scratch/out"

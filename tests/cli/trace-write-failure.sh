@@ -6,7 +6,7 @@
 # run's measurements are kept, and they are, whole, in the result (the run
 # marked with the trace error); the half-written trace is removed, with no
 # temporary left.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -17,8 +17,8 @@ import threading
 import time
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
                     pgphases_cmd, cluster_from_stderr, check_no_cluster_left,
                     postgres_procs_for)
 

@@ -18,8 +18,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import CORRELATE, FIXTURES, check, close, finish, run  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import CORRELATE, FIXTURES, check, close, finish, run  # noqa: E402
 
 work = tempfile.mkdtemp(prefix="diskio-ckpt-test.")
 try:

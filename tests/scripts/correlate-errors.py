@@ -8,8 +8,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import CORRELATE, FIXTURES, check, finish, run  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import CORRELATE, FIXTURES, check, finish, run  # noqa: E402
 
 A = os.path.join(FIXTURES, "env-a")
 work = tempfile.mkdtemp(prefix="diskio-correlate-test.")

@@ -12,8 +12,8 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
                      run)
 
 FIO_DIR = os.path.join(FIXTURES, "fio")

@@ -18,7 +18,7 @@ python=${PYTHON3:-python3}
 fleet="$top_builddir/scripts/diskio-fleet"
 
 # the namespace, the keys and the sshd servers (shared with other tests)
-. "$here/sshd-netns.sh"
+. "$here/../lib/sshd-netns.sh"
 
 skip() { echo "SKIP: $*"; exit 77; }
 sshd_netns_missing

@@ -12,8 +12,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, FIXTURES, PLOT, check, finish,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, FIXTURES, PLOT, check, finish,  # noqa: E402
                      run)
 
 work = tempfile.mkdtemp(prefix="diskio-malformed-types.")

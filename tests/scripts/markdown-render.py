@@ -15,8 +15,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, EXIT_SKIP, FIXTURES, TOP_BUILDDIR,  # noqa
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, TOP_BUILDDIR,  # noqa
                      check, finish, run)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")

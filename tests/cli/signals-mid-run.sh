@@ -7,7 +7,7 @@
 # was ignored when diskio started (nohup) stays ignored.  A SIGTERM that
 # arrives right after the output temporary is created (before any run)
 # leaves neither it nor a test file: exit 143, a result with no runs.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 
 check_interrupted() { # signal expected-status mode args...

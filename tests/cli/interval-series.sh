@@ -13,7 +13,7 @@
 # interval by interval (they add up to the run's ops and bytes, every
 # interval has the ops of all three jobs); an existing --interval-csv file is
 # refused (exit 3) and kept; bad values exit 2 naming --interval.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
 

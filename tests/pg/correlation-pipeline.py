@@ -29,8 +29,8 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
                     pgphases_cmd, delay_lib, builddir, check_no_cluster_left,
                     cluster_from_stderr)
 

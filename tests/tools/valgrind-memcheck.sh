@@ -14,7 +14,7 @@
 # VALGRIND (default: valgrind), VALGRIND_SUPP (extra suppression file).
 set -u
 
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-.}
 VALGRIND=${VALGRIND:-valgrind}
 

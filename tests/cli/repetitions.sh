@@ -6,7 +6,7 @@
 # one's figures in the order they ran; --trace writes a file per
 # repetition; the table shows the repetitions' spread; an interrupted
 # repetition keeps what was measured and marks the run incomplete.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
 

@@ -11,7 +11,7 @@
 # usage errors (exit 2) naming --jobs, with nothing created.  As root, on
 # a 32 MiB tmpfs made by the test: the free-space check counts a file per
 # job (exit 3 before anything is written), and one shared file fits.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
 

@@ -11,7 +11,7 @@
 # CPPCHECK, CLANG_TIDY, STATIC_ANALYSIS_JOBS (parallel clang-tidy runs).
 set -u
 
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 if [ -z "${top_builddir:-}" ]; then
     if [ -f "$PWD/config.h" ]; then top_builddir=$PWD; else top_builddir=$top_srcdir; fi
 fi

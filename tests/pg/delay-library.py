@@ -10,8 +10,8 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import log, fail, delay_lib, make_tmpdir  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import log, fail, delay_lib, make_tmpdir  # noqa: E402
 
 N = 50
 DELAY_US = 2000

@@ -8,7 +8,7 @@
 # the best of N runs, the sweep view the mean and standard deviation of
 # its runs, each figure the one the JSON result's repetitions give; the
 # JSON result names the suite and each row's run.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 suites="${top_srcdir:-.}/suites"
 PYTHON=${PYTHON3:-python3}

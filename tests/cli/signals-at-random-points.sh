@@ -5,7 +5,7 @@
 # every mode, many times: the exit status always names the signal, the
 # result is valid JSON marked incomplete, and no test file or temporary
 # is left behind.  ITERATIONS (default 27) and SEED (default 1) vary it.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -10,7 +10,7 @@
 # reports, and "held" is never claimed with 1% of the ops more than an
 # interval late.  A paced run ends at its --runtime, even when the next op
 # would fall due later (issue 11, item 14; issue 10, item 2).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"

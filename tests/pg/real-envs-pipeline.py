@@ -20,8 +20,8 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import builddir, find_pg_bindir, log, skip, srcdir  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import builddir, find_pg_bindir, log, skip, srcdir  # noqa: E402
 
 ATTEMPTS = 3
 BOUND = 0.40

@@ -9,7 +9,7 @@
 # place, never wider than the terminal, with no byte of the target's
 # name that a terminal acts on; none with --quiet, and none when stderr is
 # not a terminal.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 command -v script >/dev/null 2>&1 || { echo "SKIP: script(1) not installed"; exit 77; }
 command -v stty >/dev/null 2>&1 || { echo "SKIP: stty not installed"; exit 77; }
 dir="$t_scratch/dir"

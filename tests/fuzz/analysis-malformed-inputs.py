@@ -37,8 +37,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import CORRELATE, EXIT_SKIP, FIXTURES, PLOT  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import CORRELATE, EXIT_SKIP, FIXTURES, PLOT  # noqa: E402
 
 SEED = int(os.environ.get("MALFORMED_SEED", "20261122"))
 NCASES = int(os.environ.get("MALFORMED_CASES", "320"))

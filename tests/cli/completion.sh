@@ -8,7 +8,7 @@
 # analysis commands' --help shows, and directories and files as operands.
 # Exit 77 when bash is not bash 4 or later.
 set -u
-top_srcdir=${top_srcdir:-$(dirname "$0")/..}
+top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
 top_builddir=${top_builddir:-.}
 [ "${BASH_VERSINFO[0]:-0}" -ge 4 ] || { echo "SKIP: needs bash 4"; exit 77; }
 PATH="$top_builddir:$top_builddir/scripts:$PATH"

@@ -10,7 +10,7 @@
 # than the free space is refused before it is prepared (exit 3).  The
 # target directory removed mid-run: every run finishes on diskio's own
 # file, which it holds open, and diskio says the name was removed.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

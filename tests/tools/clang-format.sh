@@ -11,7 +11,7 @@
 # CLANG_FORMAT (a clang-format 14 binary).
 set -u
 
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top_srcdir" || exit 1
 
 is_14() { "$1" --version 2>/dev/null | grep -q 'version 14\.'; }
