@@ -1,18 +1,22 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --interval SEC keeps every run's latency over time.  A 3 s
-# run at 0.5 s intervals has 6 intervals with increasing start times whose
-# ops add up to the run's; the --interval-csv file has the same rows as the
-# JSON; a queued mode (aio/uring) keeps a series too, a run at a fixed rate
-# the corrected latencies; a stall of 1.2 s (one
-# fdatasync held up by a test preload) shows as an interval with no op and
-# a later interval whose max is at least the stall, and the table says so
-# under the run's row; stderr says where the series went; --repeat keeps every
-# repetition's intervals; --format intervals prints the CSV; an interrupted
-# run writes the series it measured; --jobs 3 merges the jobs' series
-# interval by interval (they add up to the run's ops and bytes, every
-# interval has the ops of all three jobs); an existing --interval-csv file is
-# refused (exit 3) and kept; bad values exit 2 naming --interval.
+# Description: --interval keeps each run's latency over time, through stalls, repeats, jobs and signals.
+#
+# A 3 s run at 0.5 s intervals has 6 intervals with increasing start times
+# whose ops add up to the run's; the --interval-csv file has the same rows
+# as the JSON; a queued mode (aio/uring) keeps a series too, a run at a
+# fixed rate the corrected latencies; a stall of 1.2 s (the 5th fdatasync
+# held up by a test preload) shows as at least three intervals with no op
+# before an interval whose max is at least the stall, and the table says
+# so under the run's row; stderr says where the series went; --repeat
+# keeps every repetition's intervals; --format intervals prints the CSV;
+# an interrupted run writes the series it measured; --jobs 3 merges the
+# jobs' series interval by interval (they add up to the run's ops and
+# bytes, and with every write held 10 ms by the preload each full interval
+# holds more ops than one job can do in it); an existing --interval-csv
+# file is refused (exit 3) and kept; bad values exit 2 naming --interval.
+# Nothing here depends on how fast the machine is: the stall and the held
+# writes are far longer than any scheduling delay.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
@@ -45,7 +49,9 @@ assert all(x["duration_ns"] == 500000000 for x in s[:-1]), s
 assert s[-1]["duration_ns"] >= 500000000, s[-1]
 assert sum(x["ops"] for x in s) == r["ops"], (sum(x["ops"] for x in s), r["ops"])
 assert sum(x["bytes"] for x in s) == r["bytes"]
-assert all(x["ops"] > 0 and x["min_ns"] <= x["p50_ns"] <= x["p99_ns"] <= x["max_ns"] for x in s), s
+# (an interval may be empty on a machine busy enough to hold one write
+# for half a second: that is the machine's, not the series')
+assert all(x["min_ns"] <= x["p50_ns"] <= x["p99_ns"] <= x["max_ns"] for x in s if x["ops"]), s
 assert max(x["max_ns"] for x in s) == r["latency"]["total"]["max"]
 rows = list(csv.DictReader(open(sys.argv[2])))
 assert len(rows) == len(s), (len(rows), len(s))
@@ -84,27 +90,32 @@ assert max(x["max_ns"] for x in s if x["ops"]) == r["latency"]["total"]["max"]
 assert min(x["min_ns"] for x in s if x["ops"]) == r["latency"]["total"]["min"]
 PY
 
-# ---- a stall is visible: the 50th fdatasync stalls 1.2 s ----
+# ---- a stall is visible: the 5th fdatasync stalls 1.2 s ----
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
 if [ -f "$preload" ]; then
     t_expect_status 0 "a 1.2 s stall under --interval 0.25" -- env LD_PRELOAD="$preload" \
-        DISKIO_TEST_STALL_AT=50 DISKIO_TEST_STALL_MS=1200 "$DISKIO" --mode fdatasync \
+        DISKIO_TEST_STALL_AT=5 DISKIO_TEST_STALL_MS=1200 "$DISKIO" --mode fdatasync \
         --warmup 0 --runtime 2.5s --interval 0.25 --output "$t_scratch/stall.json" "$dir" || t_done
-    grep -q "^  ^ 10 intervals of 0.25 s: .*max 1.2. s in the interval at .*; [1-9][0-9]* with no op completed$" \
+    grep -q "^  ^ 10 intervals of 0.25 s: .*max [1-9]\.[0-9]* s in the interval at .*; [1-9][0-9]* with no op completed$" \
         "$t_scratch/stdout" && t_ok "the table says the stall" ||
         t_fail "no stall under the table: $(cat "$t_scratch/stdout")"
-    "$PYTHON3" - "$t_scratch/stall.json" <<'PY' && t_ok "stall: empty intervals, then max >= 1.2 s" || t_fail "stall not visible"
+    "$PYTHON3" - "$t_scratch/stall.json" <<'PY' && t_ok "stall: 3 or more empty intervals, then max >= 1.2 s" || t_fail "stall not visible"
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
 s = r["intervals"]["series"]
 assert len(s) == 10, len(s)
 assert sum(x["ops"] for x in s) == r["ops"]
 empty = [i for i, x in enumerate(s) if x["ops"] == 0]
-assert empty, [x["ops"] for x in s]
 assert all(s[i]["max_ns"] is None and s[i]["p99_ns"] is None for i in empty)
-after = s[empty[-1] + 1]
-assert after["max_ns"] >= 1200000000, after
-print("intervals without ops: %s; max after: %.3f s" % (empty, after["max_ns"] / 1e9))
+# the interval the stalled op ended in, and the 1.2 s before it: at least
+# three whole intervals of 0.25 s in which no op could end (a slow disk
+# may empty more intervals; it cannot fill these)
+ends = [i for i, x in enumerate(s) if x["ops"] and x["max_ns"] >= 1200000000]
+assert ends, [(x["ops"], x["max_ns"]) for x in s]
+i = ends[0]
+assert i >= 3 and all(s[k]["ops"] == 0 for k in range(i - 3, i)), [x["ops"] for x in s]
+print("intervals without ops: %s; the stall ended in interval %d (max %.3f s)"
+      % (empty, i, s[i]["max_ns"] / 1e9))
 PY
 else
     echo "note: $preload not built: the stall case was not run"
@@ -158,20 +169,29 @@ t_expect_status 3 "an existing --interval-csv" -- "$DISKIO" -q --mode async --ru
 t_expect_empty_dir "$dir" "nothing measured for a refused --interval-csv"
 
 # ---- concurrent jobs: one series, the jobs' intervals merged ----
-t_expect_status 0 "--jobs 3 --interval 0.5" -- "$DISKIO" -q --mode async --bs 4k --size 1m \
-    --jobs 3 --runtime 2 --interval 0.5 --format json --output "$t_scratch/jobs.json" "$dir"
-"$PYTHON3" - "$t_scratch/jobs.json" <<'PY' && t_ok "the jobs' series merged" || t_fail "jobs' series"
+# every write of a test file is held 10 ms (the preload), so one job does
+# at most 50 writes in an interval of 0.5 s, whatever the machine
+if [ -f "$preload" ]; then
+    slow_writes="env LD_PRELOAD=$preload DISKIO_TEST_SLOW_WRITE_US=10000"
+else
+    slow_writes=""
+fi
+# shellcheck disable=SC2086
+t_expect_status 0 "--jobs 3 --interval 0.5" -- $slow_writes "$DISKIO" -q --mode async --bs 64k \
+    --size 1m --jobs 3 --runtime 2 --interval 0.5 --format json --output "$t_scratch/jobs.json" "$dir"
+"$PYTHON3" - "$t_scratch/jobs.json" "$slow_writes" <<'PY' && t_ok "the jobs' series merged" || t_fail "jobs' series"
 import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
+held = bool(sys.argv[2])
 series = run["intervals"]["series"]
 print("jobs:", [j["ops"] for j in run["per_job"]], "intervals:", [iv["ops"] for iv in series])
 assert len(series) in (4, 5), len(series)
 assert sum(iv["ops"] for iv in series) == run["ops"], "ops do not add up"
 assert sum(iv["bytes"] for iv in series) == run["bytes"], "bytes do not add up"
-# each full interval holds all three jobs' ops: more than any one job's
-# share of the run could put there
-per_job_max = max(j["ops"] for j in run["per_job"])
-assert all(iv["ops"] > per_job_max / 4 for iv in series[:4]), series
+# each full interval holds the ops of more than one job: more than the
+# 50 writes of 10 ms one job can do in 0.5 s
+if held:
+    assert all(iv["ops"] > 60 for iv in series[:4]), [iv["ops"] for iv in series]
 PY
 t_expect_empty_dir "$dir" "the jobs' files removed"
 

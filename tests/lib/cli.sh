@@ -6,9 +6,25 @@
 t_failures=0
 
 # A scratch directory under the build tree (a real filesystem, not tmpfs),
-# removed when the test exits.
+# removed when the test exits (with the directories in t_more_scratch).
 t_scratch=$(mktemp -d "${PWD}/t-cli.XXXXXX") || exit 99
-trap 'rm -rf "$t_scratch"' EXIT
+t_more_scratch=""
+trap 't_remove_scratch' EXIT
+t_remove_scratch() {
+    # shellcheck disable=SC2086
+    rm -rf "$t_scratch" $t_more_scratch
+}
+
+# t_memory_dir: sets t_memory to a new directory on a filesystem in memory
+# (/dev/shm, a tmpfs), removed when the test exits.  For what is diskio's
+# own behaviour (a schedule, a stall a preload injects), not the disk's:
+# no other program's I/O makes its syncs slow.  Skips (77) where there is
+# no such filesystem to write to.
+t_memory_dir() {
+    t_memory=$(mktemp -d "${DISKIO_TEST_MEMORY_DIR:-/dev/shm}/diskio-t.XXXXXX" 2>/dev/null) ||
+        { echo "SKIP: no writable /dev/shm (set DISKIO_TEST_MEMORY_DIR to a tmpfs directory)"; exit 77; }
+    t_more_scratch="$t_more_scratch $t_memory"
+}
 
 t_fail() {
     echo "FAIL: $*" >&2
@@ -71,8 +87,10 @@ t_done() {
 
 # t_loop_fs NAME SIZE [MKFS-OPTIONS [MOUNT-OPTIONS]]: an ext4 (4096-byte
 # blocks, initialised whole: no lazy init writing during a run) on a loop device with 4096-byte logical sectors over a SIZE file
-# in the scratch directory, mounted at $t_scratch/NAME (MOUNT-OPTIONS,
-# default rw); sets t_loop_dev.  Skips the test (77) without root,
+# in the scratch directory (in memory, t_memory_dir's, when the test set
+# t_loop_in_memory=1: the loop device then counts only the test's I/O
+# and no other program's I/O slows it), mounted at $t_scratch/NAME
+# (MOUNT-OPTIONS, default rw); sets t_loop_dev.  Skips the test (77) without root,
 # losetup, mkfs.ext4 or loop devices.  Every mount and loop device made is
 # undone when the test exits, on every path; a test that mounts more on
 # top adds the mount point to the front of t_loop_mounts.
@@ -83,7 +101,7 @@ t_loop_cleanup() {
     for l in $t_loop_devs; do losetup -d "$l" 2>/dev/null; done
     t_loop_mounts=""
     t_loop_devs=""
-    rm -rf "$t_scratch"
+    t_remove_scratch
 }
 t_loop_fs() {
     [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
@@ -93,8 +111,13 @@ t_loop_fs() {
     [ -e /sys/block ] || { echo "SKIP: no /sys/block"; exit 77; }
     trap t_loop_cleanup EXIT
     trap 'exit 130' INT TERM HUP
-    truncate -s "$2" "$t_scratch/$1.img"
-    t_loop_dev=$(losetup --sector-size 4096 -f --show "$t_scratch/$1.img" 2>/dev/null) ||
+    t_loop_img="$t_scratch/$1.img"
+    if [ "${t_loop_in_memory:-0}" = 1 ]; then
+        [ -n "${t_memory:-}" ] || t_memory_dir
+        t_loop_img="$t_memory/$1.img"
+    fi
+    truncate -s "$2" "$t_loop_img"
+    t_loop_dev=$(losetup --sector-size 4096 -f --show "$t_loop_img" 2>/dev/null) ||
         { echo "SKIP: cannot make a loop device here"; exit 77; }
     t_loop_devs="$t_loop_devs $t_loop_dev"
     # shellcheck disable=SC2086

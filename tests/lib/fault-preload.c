@@ -23,7 +23,16 @@
  *     program replacing the file between a check and an open);
  *   DISKIO_TEST_SLOW_WRITE_US=U: every pwrite() of diskio's test file
  *     sleeps U microseconds first, as a slow device would take them (so
- *     that the fill before a run lasts long enough to be seen).
+ *     that the fill before a run lasts long enough to be seen);
+ *   DISKIO_TEST_SLOW_QUEUE_SETUP_MS=M: io_setup(), io_uring_queue_init()
+ *     and io_uring_register_buffers() sleep M ms first, as a deep queue or
+ *     a large registration can take (so that a queue set up inside a
+ *     run's time shows as M ms more than its ops);
+ *   DISKIO_TEST_REPORT_IN_FLIGHT_WRITES=S: a write() to a file whose path
+ *     contains S while libaio requests are in flight (submitted by
+ *     io_submit(), not yet returned by io_getevents()) is reported on
+ *     stderr as "fault-preload: write to PATH with N requests in flight"
+ *     (a trace written while the ops it times are running).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,6 +40,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,4 +230,103 @@ int lstat64(const char *path, struct stat64 *st)
     if (!real)
         real = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "lstat64");
     return after_lstat(real(path, st), path);
+}
+
+/* ---- the queue's setup, and what is written while requests are in flight ---- */
+
+int io_setup(int maxevents, void *ctxp);
+int io_uring_queue_init(unsigned entries, void *ring, unsigned flags);
+int io_uring_register_buffers(void *ring, const void *iovecs, unsigned nr_iovecs);
+int io_submit(void *ctx, long nr, void **iocbs);
+int io_getevents(void *ctx, long min_nr, long nr, void *events, struct timespec *timeout);
+
+static void slow_queue_setup(void)
+{
+    static long ms = -1;
+    if (ms < 0)
+        ms = (long)env_number("DISKIO_TEST_SLOW_QUEUE_SETUP_MS");
+    if (ms > 0) {
+        struct timespec pause = {ms / 1000, (ms % 1000) * 1000000L};
+        while (nanosleep(&pause, &pause) != 0)
+            ;
+    }
+}
+
+int io_setup(int maxevents, void *ctxp)
+{
+    static int (*real)(int, void *);
+    if (!real)
+        real = (int (*)(int, void *))dlsym(RTLD_NEXT, "io_setup");
+    slow_queue_setup();
+    return real(maxevents, ctxp);
+}
+
+int io_uring_queue_init(unsigned entries, void *ring, unsigned flags)
+{
+    static int (*real)(unsigned, void *, unsigned);
+    if (!real)
+        real = (int (*)(unsigned, void *, unsigned))dlsym(RTLD_NEXT, "io_uring_queue_init");
+    slow_queue_setup();
+    return real(entries, ring, flags);
+}
+
+int io_uring_register_buffers(void *ring, const void *iovecs, unsigned nr_iovecs)
+{
+    static int (*real)(void *, const void *, unsigned);
+    if (!real)
+        real = (int (*)(void *, const void *, unsigned))dlsym(RTLD_NEXT,
+                                                              "io_uring_register_buffers");
+    slow_queue_setup();
+    return real(ring, iovecs, nr_iovecs);
+}
+
+static _Atomic long in_flight;
+
+int io_submit(void *ctx, long nr, void **iocbs)
+{
+    static int (*real)(void *, long, void **);
+    if (!real)
+        real = (int (*)(void *, long, void **))dlsym(RTLD_NEXT, "io_submit");
+    int rc = real(ctx, nr, iocbs);
+    if (rc > 0)
+        in_flight += rc;
+    return rc;
+}
+
+int io_getevents(void *ctx, long min_nr, long nr, void *events, struct timespec *timeout)
+{
+    static int (*real)(void *, long, long, void *, struct timespec *);
+    if (!real)
+        real = (int (*)(void *, long, long, void *, struct timespec *))dlsym(RTLD_NEXT,
+                                                                             "io_getevents");
+    int rc = real(ctx, min_nr, nr, events, timeout);
+    if (rc > 0)
+        in_flight -= rc;
+    return rc;
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+    static ssize_t (*real)(int, const void *, size_t);
+    if (!real)
+        real = (ssize_t(*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+    long busy = in_flight;
+    const char *match = busy > 0 ? getenv("DISKIO_TEST_REPORT_IN_FLIGHT_WRITES") : NULL;
+    if (match && *match) {
+        char link[64], path[4096];
+        snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+        ssize_t n = readlink(link, path, sizeof(path) - 1);
+        if (n > 0) {
+            path[n] = '\0';
+            if (strstr(path, match)) {
+                char msg[4200];
+                int m = snprintf(msg, sizeof(msg),
+                                 "fault-preload: write to %s with %ld requests in flight\n", path,
+                                 busy);
+                if (m > 0)
+                    (void)real(2, msg, (size_t)m < sizeof(msg) ? (size_t)m : sizeof(msg) - 1);
+            }
+        }
+    }
+    return real(fd, buf, len);
 }
