@@ -16,7 +16,7 @@ fi
 # The commands are Python files named without .py: name them explicitly.
 # shellcheck disable=SC2086
 $pyflakes "$top/python" "$top/tests/python" "$top/tests/scripts" "$top/tests/pg" \
-    "$top/tests/lib" "$top/tests/build" "$top/tests/fuzz" \
+    "$top/tests/lib" "$top/tests/build" "$top/tests/fuzz" "$top/bench/delay-model" \
     "$top"/scripts/*.in "$top/bench/compare-peers" "$top/bench/peers" "$top/bench/real-envs" \
     "$top/bench/interval-cost" "$top/bench/rate-lag" || exit 1
 echo "pyflakes: clean"
