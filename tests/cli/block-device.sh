@@ -46,7 +46,12 @@ fsck.ext4 -n "$loop" >/dev/null 2>&1 && t_ok "its filesystem is intact" ||
 "$DISKIO" --allow-device --mode fsync --runtime 2 --size 1m --quiet "$loop" \
     >"$t_scratch/out" 2>"$t_scratch/err" &
 pid=$!
-sleep 0.5
+# until diskio holds the device open (up to 10 s; the run lasts 2 s after)
+waited=0
+while ! ls -l "/proc/$pid/fd" 2>/dev/null | grep -q " -> $loop\$" && [ $waited -lt 200 ]; do
+    sleep 0.05
+    waited=$((waited + 1))
+done
 if mount "$loop" "$mnt" 2>/dev/null; then
     t_fail "the device was mounted while diskio wrote to it"
     umount "$mnt"

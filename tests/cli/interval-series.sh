@@ -142,7 +142,7 @@ head -n 1 "$t_scratch/stdout" | grep -q "^label,mode,block_size,.*,repetition,in
     t_fail "--format intervals: $(cat "$t_scratch/stdout")"
 
 # ---- interrupted: the series measured so far is written ----
-t_spawn "$DISKIO" -q --mode fdatasync --runtime 60 --interval 0.1 --output "$t_scratch/int.json" \
+t_spawn "$DISKIO" -q --mode fdatasync --runtime 60 --interval 0.1 --size 1m --output "$t_scratch/int.json" \
     --interval-csv "$t_scratch/int.csv" "$dir"
 t_wait_for_file "$dir"
 sleep 0.5

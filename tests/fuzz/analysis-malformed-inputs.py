@@ -13,7 +13,7 @@ Each mutated file goes into a temporary environment directory beside a
 valid baseline environment; diskio-correlate runs on the pair, and
 diskio-plot on the mutated JSON/trace file (skipped without gnuplot).
 Every run must:
-  - finish within 10 s,
+  - finish (within 120 s: a hang, not a speed),
   - exit with a documented status (correlate: 0, 1, 2; plot: 0-4;
     correlate 3 and plot 5 are "internal error" and count as failures),
   - print no Python traceback,
@@ -43,7 +43,7 @@ from scriptlib import CORRELATE, EXIT_SKIP, FIXTURES, PLOT  # noqa: E402
 SEED = int(os.environ.get("MALFORMED_SEED", "20261122"))
 NCASES = int(os.environ.get("MALFORMED_CASES", "320"))
 JOBS = int(os.environ.get("MALFORMED_JOBS", "0")) or max(2, os.cpu_count() or 2)
-TIMEOUT = 10
+TIMEOUT = 120  # a hang, not a slow machine: a run takes about a second
 CORRELATE_OK = {0, 1, 2}
 PLOT_OK = {0, 1, 2, 3, 4}
 

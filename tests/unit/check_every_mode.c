@@ -238,7 +238,9 @@ START_TEST(test_runtime_limits_the_run)
     ck_assert(info->complete);
     ck_assert_uint_gt(info->ops, 100);
     ck_assert_uint_ge(info->duration_ns, cfg.runtime_ns);
-    ck_assert_uint_lt(info->duration_ns, 3 * cfg.runtime_ns);
+    /* it stops: well before the count-less run would end, however busy
+     * the machine (not a measure of how soon) */
+    ck_assert_uint_lt(info->duration_ns, 50 * cfg.runtime_ns);
     diskio_run_free(run);
 }
 END_TEST
