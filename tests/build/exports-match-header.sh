@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: libdiskio exports exactly the functions its public header
+# Description: libdiskio exports exactly the functions its public header declares.
+#
+# libdiskio exports exactly the functions its public header
 # declares: nothing private leaks (every symbol starts with diskio_) and
 # nothing declared is missing.
 lib="${top_builddir:-.}/.libs/libdiskio.so"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the public header compiles on its own, as C99 with every
+# Description: the public header compiles on its own, as strict C99 and as C++.
+#
+# the public header compiles on its own, as C99 with every
 # warning an error and as C++ (extern "C"), so any program can include it.
 header_dir="${top_builddir:-.}/include"
 cc=${CC:-cc}

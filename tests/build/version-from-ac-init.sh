@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: configure.ac's AC_INIT is the only source of the version:
+# Description: every program and package reports AC_INIT's version, the only one written.
+#
+# configure.ac's AC_INIT is the only source of the version:
 # diskio, the library and every script report the same one.  (The scripts
 # and the analysis package read it from the module configure generates;
 # this test proves that nothing else carries a copy, except

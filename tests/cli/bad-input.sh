@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every kind of bad command line exits 2 with a message that
+# Description: every kind of bad command line exits 2, names the option and creates nothing.
+#
+# every kind of bad command line exits 2 with a message that
 # names the option (or the problem), and creates nothing in the target.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 

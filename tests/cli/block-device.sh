@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a block device with --allow-device (a loop device made by
+# Description: a block device is measured only when allowed, unmounted, and large enough for --bs.
+#
+# a block device with --allow-device (a loop device made by
 # the test; root only): a mounted one is refused with exit 3 and a message
 # saying it is in use (it is opened O_EXCL, as mkfs does), and its
 # filesystem is unharmed; one that is not mounted is measured, and cannot

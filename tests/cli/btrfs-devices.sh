@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: on a filesystem spread over several devices the run's
+# Description: a run on btrfs raid1 counts the I/O of both mirrors, and of the disk under them once.
+#
+# on a filesystem spread over several devices the run's
 # device figures cover all of them: a btrfs with data and metadata
 # mirrored (raid1) over two loop devices made here lists both loop
 # devices at the top of the stack and the disk under their backing files

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio started with standard input, output or error closed
+# Description: diskio started with stdin, stdout or stderr closed never writes into a file it opened.
+#
+# diskio started with standard input, output or error closed
 # never writes its table or messages into a file it opens: the closed
 # descriptors are taken by /dev/null first, opened so that using them
 # fails (stdout and stderr read-only, stdin write-only).  A result file

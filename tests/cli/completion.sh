@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Description: bash completion (completion/diskio) is registered for every
+# Description: bash completion offers each command's options and values exactly as the command takes them.
+#
+# bash completion (completion/diskio) is registered for every
 # command (complete -p) and completes, as bash would call it: every option
 # each command's --help lists and nothing else; diskio's modes, patterns
 # and formats exactly as diskio accepts them (from its own error

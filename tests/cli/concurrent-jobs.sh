@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: concurrent writers.  --jobs 4 --count N does 4 x N ops,
+# Description: --jobs runs writers side by side, each with its own figures adding up to the run's.
+#
+# concurrent writers.  --jobs 4 --count N does 4 x N ops,
 # each job N, and the JSON's per_job figures add up to the run's; while
 # the jobs run there is one test file per job in the target directory
 # (one with --shared-file), and afterwards none, with a file of the user's

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the data diskio writes neither compresses nor deduplicates,
+# Description: the data diskio writes neither compresses nor deduplicates, in every mode.
+#
+# the data diskio writes neither compresses nor deduplicates,
 # so compressing or deduplicating storage gets no better latency from
 # diskio than from real data: a copy of the test file taken mid-run
 # (diskio stopped with SIGSTOP) compresses to no less than 99% with zlib

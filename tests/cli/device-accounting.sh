@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every run records what the block devices under the target
+# Description: each run records what the block devices under the target did, through the whole stack.
+#
+# every run records what the block devices under the target
 # did during its measured ops, and the probe sees through the stack.  On
 # two loop devices made here (4096-byte logical sectors): a journaled ext4
 # and an ext4 without a journal mounted nobarrier.  fsync and fdatasync

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every overwriting run measures overwrites, never
+# Description: every overwriting run measures overwrites, never allocations, whatever file it starts from.
+#
+# every overwriting run measures overwrites, never
 # allocations: with --force on an existing fallocate()d file (unwritten
 # extents) or a sparse one, and for every size of a --bs sweep, diskio
 # fills the range first, so on a journaled ext4 (a loop device made here)

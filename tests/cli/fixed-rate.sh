@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --rate issues ops on a fixed schedule, measures each from when it was due, and ends at --runtime.
+# Description: --rate issues ops on a schedule, times each from when it was due, and ends at --runtime.
 #
 # One injected stall of 1 s (the 40th fdatasync, through a test preload)
 # at 200 ops/s holds up the ~200 ops due meanwhile: the corrected

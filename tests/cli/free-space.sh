@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a --size that does not fit in the filesystem's free space
+# Description: a --size that does not fit the free space is refused before anything is written.
+#
+# a --size that does not fit in the filesystem's free space
 # (leaving 5% of it, at most 1 GiB, free) is refused with exit 3 and a
 # message naming the bytes needed and available, before any byte is
 # written: on the scratch filesystem (a --size above its free space) and,

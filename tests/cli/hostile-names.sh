@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a target directory whose name is not UTF-8 and holds
+# Description: a target name with invalid UTF-8 and terminal escapes reaches no output unescaped.
+#
+# a target directory whose name is not UTF-8 and holds
 # terminal escapes (ESC [2J clears the screen, ESC ] 0 retitles the
 # window) gives a JSON result that the analysis package's reader and
 # diskio-compare read (the bad bytes become U+FFFD, the escapes \u001b),

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the JSON result of a real run (fsync with group commit, aio
+# Description: the JSON result of real runs has every field the schema promises, consistent.
+#
+# the JSON result of a real run (fsync with group commit, aio
 # at queue depth 8, a --bs sweep) parses with Python's json module and has
 # the fields doc/result-schema.md promises, with consistent numbers.
 . "${top_srcdir:-.}/tests/lib/cli.sh"

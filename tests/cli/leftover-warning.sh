@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a test file that cannot be removed at the end (its
+# Description: a test file that cannot be removed at the end is named in a warning, with the status kept.
+#
+# a test file that cannot be removed at the end (its
 # directory made immutable mid-run with chattr +i, which binds root too)
 # is named in a warning that tells the user to remove it, at the end of a
 # run and after an interrupt; the result itself is still written (exit 0,

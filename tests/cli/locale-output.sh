@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: libdiskio's output does not depend on the host program's
+# Description: libdiskio's output does not depend on the host program's locale.
+#
+# libdiskio's output does not depend on the host program's
 # locale.  A program that calls setlocale(LC_ALL, ...) with a decimal-comma
 # locale (de_DE.UTF-8, made with localedef when the system has none) writes
 # a result as JSON, CSV and text: the JSON parses, every number has a '.'

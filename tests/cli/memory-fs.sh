@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: on a filesystem that lives in memory diskio warns that the
+# Description: on a filesystem in memory diskio warns, and O_DIRECT modes are refused or skipped.
+#
+# on a filesystem that lives in memory diskio warns that the
 # durability modes measure memory; on one that refuses O_DIRECT (ramfs) an
 # explicitly requested O_DIRECT mode fails before anything is measured
 # (exit 3, the message names the filesystem and suggests modes that work),

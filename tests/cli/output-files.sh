@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: output and trace files: an existing output is never
+# Description: output and trace files are never overwritten without --force, and checked before a run.
+#
+# output and trace files: an existing output is never
 # overwritten without --force; an unwritable output directory is found
 # before measuring (exit 3, no test file made, the message naming the path
 # given, never its temporary); results appear whole under

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: output files on a filesystem without RENAME_NOREPLACE
+# Description: outputs are published without RENAME_NOREPLACE too, never replacing a file.
+#
+# output files on a filesystem without RENAME_NOREPLACE
 # (sshfs and other FUSE filesystems answer EINVAL; simulated here by a
 # test preload, as no such filesystem can be mounted in a test): the
 # result and the traces are put in place with link() and unlink(), whole,

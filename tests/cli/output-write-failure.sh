@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a result that cannot be written to --output is never lost
+# Description: a result that cannot be written to --output is never lost in silence.
+#
+# a result that cannot be written to --output is never lost
 # in silence.  Over RLIMIT_FSIZE (the unprivileged case) and on a full
 # filesystem (a 4 KiB tmpfs, root only): exit 1, a message naming the
 # output file, the error and what to do; no truncated FILE.tmp.PID and no

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --percentiles chooses the latency percentiles the table
+# Description: --percentiles chooses the percentiles the table, CSV and JSON hold.
+#
+# --percentiles chooses the latency percentiles the table
 # shows (sorted, a repeated one dropped; the default stays p50 p99 p99.9),
 # the CSV and JSON hold each of them beside their own, a bad list is a
 # usage error (exit 2) naming the option; and a percentile that can only

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a file planted at the test file's name while diskio runs is
+# Description: a file planted at the test file's name while diskio runs is never written nor removed.
+#
+# a file planted at the test file's name while diskio runs is
 # never written and never removed.  A hard link to a victim file (ln -f)
 # or another file renamed onto the name (mv), at different moments of a
 # three-mode run (during the fill, in a run, between runs): the victim's

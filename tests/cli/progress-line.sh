@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a run longer than a second shows a progress line on stderr
+# Description: a run on a terminal shows one progress line, redrawn in place, never wider than the terminal.
+#
+# a run longer than a second shows a progress line on stderr
 # when stderr is a terminal (a pseudo-terminal from script(1)): the
 # target, the mode and the size written as the table writes it (8 KiB)
 # with what the table's row label adds (fdatasync/4 rand), run i of N, the ops so far, the live p50 and p99, the elapsed time and an

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: aio and uring time one device write per op, set their queue up outside the run, trace outside the ops.
+# Description: aio and uring write once per op, set up their queue before the run, trace between ops.
 #
 # On a loop device made here (4096-byte logical sectors, journaled ext4,
 # its image in memory): at queue depth 1 and 32 each op is one device

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --repeat N measures every run N times, interleaved (round 1
+# Description: --repeat measures every run N times, interleaved, keeping each repetition's figures.
+#
+# --repeat N measures every run N times, interleaved (round 1
 # of every mode and size, then round 2...): the result has one run per mode
 # and size whose histograms merge all N and whose repetitions[] keep each
 # one's figures in the order they ran; --trace writes a file per

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the text table's row label says what sets a run apart from
+# Description: the table's row label says what sets a run apart from its mode's default.
+#
+# the text table's row label says what sets a run apart from
 # its mode's default: --sync-every N as "fdatasync/8", a non-sequential
 # --pattern as "async rand", and the queue depth and --batch of aio as
 # "aio qd4 batch2 rand" (where the filesystem takes O_DIRECT), so that

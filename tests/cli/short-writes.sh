@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: short writes and EINTR are handled as the syscalls define
+# Description: short writes and EINTR are completed or retried as the syscalls define them.
+#
+# short writes and EINTR are handled as the syscalls define
 # them: a short pwrite is completed, an interrupted pwrite or sync is
 # retried, and neither counts as success nor as failure.  Through a test
 # preload that halves every 3rd write and interrupts every 5th write and

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: SIGINT or SIGTERM at random points (while preparing the
+# Description: a signal at any point of any mode leaves an incomplete result and no file behind.
+#
+# SIGINT or SIGTERM at random points (while preparing the
 # file, during warmup, mid-run, aio and uring with requests in flight),
 # every mode, many times: the exit status always names the signal, the
 # result is valid JSON marked incomplete, and no test file or temporary

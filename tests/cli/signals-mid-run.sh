@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: SIGINT, SIGTERM and SIGHUP mid-run (fsync, and aio and uring
+# Description: each terminating signal stops a run with 128+signal and writes the partial result.
+#
+# SIGINT, SIGTERM and SIGHUP mid-run (fsync, and aio and uring
 # with 16 requests in flight) stop the run, write the partial result marked
 # incomplete, remove the test file and exit 130 / 143 / 129; so do SIGQUIT,
 # SIGUSR1, SIGUSR2, SIGALRM and SIGXCPU (128 + their number); a SIGHUP that

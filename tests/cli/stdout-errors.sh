@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a result that cannot be written to standard output fails
+# Description: a result that cannot be written to standard output fails the command with a message.
+#
+# a result that cannot be written to standard output fails
 # the command: a full device (/dev/full) and a pipe whose reader has gone
 # (EPIPE: SIGPIPE is ignored by diskio) give exit 1 and a message naming
 # standard output and the error, for the JSON and CSV results, the table,

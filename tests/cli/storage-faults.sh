@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: storage failing under a run.  Out of space mid-run (a 2 MiB
+# Description: storage failing mid-run (ENOSPC, EFBIG, EIO) stops the run at the failing op, reported.
+#
+# storage failing under a run.  Out of space mid-run (a 2 MiB
 # tmpfs), over RLIMIT_FSIZE (the unprivileged case) and a device whose
 # syncs start failing with EIO (through a test preload: this kernel has no
 # device-mapper to fail a real device): the run stops at the failing op,

@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Description: the suites run end to end on a network filesystem and on a
+# Description: the suites run end to end on sshfs and on a local directory, and compare and plot.
+#
+# the suites run end to end on a network filesystem and on a
 # local one, and diskio-compare and diskio-plot take the two results: a
 # real sshfs (FUSE) mounted by the test over a real sshd listening on
 # loopback inside the test's own network namespace (the servers of

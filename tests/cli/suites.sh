@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio --suite runs the rows of a suite file and shows the
+# Description: diskio --suite finds suite files, runs their rows and shows each suite's own view.
+#
+# diskio --suite runs the rows of a suite file and shows the
 # suite's own view: the presets are found by name (--suite-path,
 # $DISKIO_SUITE_PATH) and by path, a user's own suite file runs the same
 # way, a bad suite file is a usage error (exit 2) naming file:line and

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio never writes to what it did not create: an existing
+# Description: diskio never writes to a file, link, FIFO or device it did not create.
+#
+# diskio never writes to what it did not create: an existing
 # file, a symlink (to a file or a directory), a FIFO and a character device
 # are refused with exit 3 and left untouched (checksum and mtime); a
 # block device is refused without --allow-device (checked by type only,

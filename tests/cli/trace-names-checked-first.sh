@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: everything about the output and trace names is checked
+# Description: every output and trace name is checked before anything is measured.
+#
+# everything about the output and trace names is checked
 # before anything is measured: a mode or block size listed twice is a
 # usage error (exit 2: its trace would replace the first run's); an
 # --output that is also a run's trace file, however spelled, is a usage

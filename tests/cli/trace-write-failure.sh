@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a trace that cannot be written is reported with its real
+# Description: a trace that cannot be written is reported with its real error, never a stale one.
+#
+# a trace that cannot be written is reported with its real
 # error (EFBIG over RLIMIT_FSIZE; ENOSPC on a full 4 KiB tmpfs, root only),
 # never a stale one: the message names the trace file and says that the
 # run's measurements are kept, and they are, whole, in the result (the run

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Randomized malformed-input test for diskio-correlate and diskio-plot.
+"""Description: hundreds of malformed inputs never crash diskio-correlate or diskio-plot.
+
+Randomized malformed-input test for diskio-correlate and diskio-plot.
 
 From the fixtures in tests/scripts/fixtures, generate a few hundred
 deterministic (seeded) mutations of every input kind the scripts read

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
+# Description: libFuzzer finds no crash, leak or broken invariant in the option parsers.
+#
 # Build the libFuzzer target tests/fuzz/fuzz_options.c with ASan and UBSan
 # and fuzz the command-line parsers for FUZZ_SECONDS (default 15) seconds,
 # starting from the seed corpus tests/fuzz/corpus/options.

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Test: diskio-pgphases at a tiny scale writes q_time.csv, wal.csv and the
+"""Description: diskio-pgphases writes its result files and leaves no server or cluster behind.
+
+diskio-pgphases at a tiny scale writes q_time.csv, wal.csv and the
 settings files with the right headers and rows, and leaves no server and no
 cluster directory behind.  The rows follow the DBT-3 kit: the power test
 runs RF1, the queries in stream 0's order (Q14 first), then RF2; the

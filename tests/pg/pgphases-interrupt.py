@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Test: diskio-pgphases interrupted mid-phase (SIGINT to its process group,
+"""Description: diskio-pgphases interrupted mid-phase exits 128+signal and cleans everything up.
+
+diskio-pgphases interrupted mid-phase (SIGINT to its process group,
 as Ctrl-C does, during PERF.POWER; SIGTERM to the runner alone during
 PERF.THRUPUT; SIGINT to the runner alone during LOAD) exits with 130 / 143,
 leaves no server process and removes the cluster directory; results written

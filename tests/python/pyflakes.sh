@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: pyflakes finds no unused import, undefined name or other
+# Description: pyflakes finds nothing wrong in any Python file of the package, the benchmarks and the tests.
+#
+# pyflakes finds no unused import, undefined name or other
 # mistake in the analysis package, its commands, the benchmark harness and
 # the Python tests.  Exit 77 (skip) when pyflakes is not installed
 # (tools/install-deps installs Debian's pyflakes3).

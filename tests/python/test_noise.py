@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: noise.judge calls a change only when the whole interval
+"""Description: noise.judge calls a change only when the whole interval lies beyond the smallest change.
+
+noise.judge calls a change only when the whole interval
 lies beyond the smallest change worth calling; without repetitions only
 beyond the assumed run-to-run noise; the t quantiles are Student's."""
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""diskio-correlate on real fio 3.33 output (fixtures/fio/fio.json, made by
+"""Description: diskio-correlate reads real fio output as it reads diskio's results.
+
+diskio-correlate on real fio 3.33 output (fixtures/fio/fio.json, made by
   fio --output-format=json --name=fsync --rw=write --bs=8k --size=4m
       --fsync=1 --filename=F1 --name=fdatasync --stonewall --rw=write
       --bs=8k --size=4m --fdatasync=1 --filename=F2 --name=async

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""diskio-correlate on the hand-written fixtures env-a (baseline, label A),
+"""Description: diskio-correlate on hand-made fixtures gives the exact ratios, verdicts and candidates.
+
+diskio-correlate on the hand-written fixtures env-a (baseline, label A),
 env-b (label B) and env-c (no label: named after its directory): exact
 ratios, the verdict of each metric against its noise, the candidates of
 each phase ranked by the share they need, the verdict text, correlations

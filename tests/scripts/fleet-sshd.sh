@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: diskio-fleet against real sshd servers: three sshd started
+# Description: diskio-fleet collects every host's result through real ssh, pdsh and clush.
+#
+# diskio-fleet against real sshd servers: three sshd started
 # by this test on loopback ports inside its own network namespace (nothing
 # listens outside it), with a throw-away key.  Each "host" runs the built
 # diskio in a directory of its own.  Through ssh, pdsh and clush: every

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The markdown of diskio-correlate and diskio-compare through a real
+"""Description: the Markdown of diskio-correlate and diskio-compare renders as meant in CommonMark.
+
+The markdown of diskio-correlate and diskio-compare through a real
 CommonMark renderer (markdown-it-py, with GFM tables; Debian:
 python3-markdown-it): every verdict line is its own list item, every
 note its own paragraph (none run into the next line), the tables render

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every C source and header (src/, tests/, examples/,
+# Description: every C source and header is formatted as .clang-format says.
+#
+# every C source and header (src/, tests/, examples/,
 # bench/*.c, include/diskio.h.in) is formatted as .clang-format says.
 # Prints the files that differ and how to fix them.
 #

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: debian/ builds the binary packages diskio, libdiskio0,
+# Description: debian/ builds the four binary packages from the tarball, complete and lintian-clean.
+#
+# debian/ builds the binary packages diskio, libdiskio0,
 # libdiskio-dev and python3-diskio-analysis with `dpkg-buildpackage -us -uc
 # -b` from this package's distributed files (make distdir, in a temporary
 # directory: the source and build trees are not touched), and the packages

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: static analysis of the C sources with cppcheck and
+# Description: cppcheck and clang-tidy find nothing in the C sources.
+#
+# static analysis of the C sources with cppcheck and
 # clang-tidy (checks in .clang-tidy at the top of the source tree).
 # Prints every finding as FILE:LINE: severity: message [check].
 #

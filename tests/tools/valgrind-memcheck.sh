@@ -1,7 +1,8 @@
 #!/bin/sh
-# shellcheck disable=SC2086 # $small and $supp are option lists, split on purpose
 # SPDX-License-Identifier: MIT
-# Description: memcheck the diskio command on complete runs of every mode
+# Description: valgrind memcheck finds no error or leak in complete runs of every mode.
+#
+# memcheck the diskio command on complete runs of every mode
 # (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
 # --rate run, --interval series with --repeat and at a fixed rate, the
 # read modes with --verify and --cached, the create pattern), on an
@@ -12,6 +13,7 @@
 # Exit status: 0 pass, 1 fail, 77 skip (no valgrind).
 # Environment: top_srcdir, top_builddir (default: ., the build directory),
 # VALGRIND (default: valgrind), VALGRIND_SUPP (extra suppression file).
+# shellcheck disable=SC2086 # $small and $supp are option lists, split on purpose
 set -u
 
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: several jobs in one run.  The config rules (jobs 1 to
+ * Description: several jobs or threads in one run: the rules, their files and their figures.
+ *
+ * several jobs in one run.  The config rules (jobs 1 to
  * DISKIO_JOBS_MAX, no fixed rate, trace or shared append with several);
  * diskio_run_execute with jobs: every job does count ops into its own
  * file (created beside the target's and removed with it) or into the one

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the pure parts of block-layer accounting (src/lib/devstat.c):
+ * Description: block-layer accounting's parsing, per-op figures and verdict rules.
+ *
+ * the pure parts of block-layer accounting (src/lib/devstat.c):
  * a /sys/block/NAME/stat line of every kernel generation (11, 15 and 17
  * fields) is read or refused, deltas and per-op figures are right, and
  * each verdict rule fires exactly when its condition holds.

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: every mode really writes: each run's file is read back and
+ * Description: every mode really writes each block it claims; runs stop and refuse as they should.
+ *
+ * every mode really writes: each run's file is read back and
  * every block must carry the stamp (intended offset, op number) of the op
  * that claims to have written it.  Also: aio with many requests in
  * flight (aio and io_uring), append versus overwrite, the create pattern

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the interval series (series.c, config.interval_ns).  An op
+ * Description: the interval series counts each op in the interval it ended in, and merges series.
+ *
+ * the interval series (series.c, config.interval_ns).  An op
  * is counted in the interval in which it ended, an op ending exactly on a
  * boundary in the next one; intervals in which no op ended are kept with
  * ops 0; the last interval of a run with a runtime takes the op that

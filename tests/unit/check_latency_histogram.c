@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the latency histogram: bucket math and its error bound,
+ * Description: the latency histogram's buckets, statistics and percentiles are within their bound.
+ *
+ * the latency histogram: bucket math and its error bound,
  * exact count/min/max/mean/stddev, percentiles against the exact values
  * of sorted samples on several distributions, overflow, merge, iteration,
  * caller memory and coordinated-omission correction; a percentile whose

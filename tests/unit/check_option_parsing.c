@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: diskio's option parsing: defaults, sizes with suffixes,
+ * Description: the option parser takes every valid value and names the option of every bad one.
+ *
+ * diskio's option parsing: defaults, sizes with suffixes,
  * block-size sweeps, mode lists, durations, and every kind of bad value
  * (malformed, zero, negative, overflowing, out of range, conflicting, a mode
  * or block size listed twice) rejected with a message that names the option;

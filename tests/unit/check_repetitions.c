@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: repetitions of a run (diskio_run_merge): the histograms
+ * Description: repetitions of a run merge their histograms and keep each one's summary.
+ *
+ * repetitions of a run (diskio_run_merge): the histograms
  * and counts add up, each repetition keeps its own summary in the JSON
  * in the order it ran, a different workload is refused without changing
  * the run, and a failed repetition makes the run incomplete.

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: results and emitters: the JSON document parses with a real
+ * Description: results are valid JSON, CSV and text with every field, whatever the names hold.
+ *
+ * results and emitters: the JSON document parses with a real
  * JSON parser (Python's) and carries every field doc/result-schema.md
  * promises, with bucket counts that add up; CSV has one row per measured
  * part; the text table names every run; the environment probe fills in
