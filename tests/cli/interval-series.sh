@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Description: --interval keeps each run's latency over time, through stalls, repeats, jobs and signals.
 #
-# A 3 s run at 0.5 s intervals has 6 intervals with increasing start times
+# A 1.5 s run at 0.25 s intervals has 6 intervals with increasing start times
 # whose ops add up to the run's; the --interval-csv file has the same rows
 # as the JSON; a queued mode (aio/uring) keeps a series too, a run at a
 # fixed rate the corrected latencies; a stall of 1.2 s (the 5th fdatasync
@@ -24,9 +24,9 @@ command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"
 dir="$t_scratch/dir"
 mkdir "$dir"
 
-# ---- 3 s at 0.5 s: 6 intervals, ops adding up, JSON and CSV the same ----
-t_expect_status 0 "--runtime 3s --interval 0.5" -- "$DISKIO" -q --mode async --runtime 3s \
-    --interval 0.5 --output "$t_scratch/r.json" --interval-csv "$t_scratch/iv.csv" "$dir" || t_done
+# ---- 1.5 s at 0.25 s: 6 intervals, ops adding up, JSON and CSV the same ----
+t_expect_status 0 "--runtime 1.5s --interval 0.25" -- "$DISKIO" -q --mode async --runtime 1.5s \
+    --interval 0.25 --output "$t_scratch/r.json" --interval-csv "$t_scratch/iv.csv" "$dir" || t_done
 t_expect_empty_dir "$dir" "test file removed"
 t_expect_status 0 "the series' files are said" -- "$DISKIO" --mode async --runtime 0.2s \
     --interval 0.1 --interval-csv "$t_scratch/said.csv" "$dir"
@@ -41,16 +41,16 @@ import csv, json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
 iv = r["intervals"]
-assert iv["interval_ns"] == 500000000, iv["interval_ns"]
+assert iv["interval_ns"] == 250000000, iv["interval_ns"]
 s = iv["series"]
 assert len(s) == 6, [x["start_ns"] for x in s]
-assert [x["start_ns"] for x in s] == [k * 500000000 for k in range(6)], s
-assert all(x["duration_ns"] == 500000000 for x in s[:-1]), s
-assert s[-1]["duration_ns"] >= 500000000, s[-1]
+assert [x["start_ns"] for x in s] == [k * 250000000 for k in range(6)], s
+assert all(x["duration_ns"] == 250000000 for x in s[:-1]), s
+assert s[-1]["duration_ns"] >= 250000000, s[-1]
 assert sum(x["ops"] for x in s) == r["ops"], (sum(x["ops"] for x in s), r["ops"])
 assert sum(x["bytes"] for x in s) == r["bytes"]
 # (an interval may be empty on a machine busy enough to hold one write
-# for half a second: that is the machine's, not the series')
+# for a quarter of a second: that is the machine's, not the series')
 assert all(x["min_ns"] <= x["p50_ns"] <= x["p99_ns"] <= x["max_ns"] for x in s if x["ops"]), s
 assert max(x["max_ns"] for x in s) == r["latency"]["total"]["max"]
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -170,15 +170,15 @@ t_expect_empty_dir "$dir" "nothing measured for a refused --interval-csv"
 
 # ---- concurrent jobs: one series, the jobs' intervals merged ----
 # every write of a test file is held 10 ms (the preload), so one job does
-# at most 50 writes in an interval of 0.5 s, whatever the machine
+# at most 25 writes in an interval of 0.25 s, whatever the machine
 if [ -f "$preload" ]; then
     slow_writes="env LD_PRELOAD=$preload DISKIO_TEST_SLOW_WRITE_US=10000"
 else
     slow_writes=""
 fi
 # shellcheck disable=SC2086
-t_expect_status 0 "--jobs 3 --interval 0.5" -- $slow_writes "$DISKIO" -q --mode async --bs 64k \
-    --size 1m --jobs 3 --runtime 2 --interval 0.5 --format json --output "$t_scratch/jobs.json" "$dir"
+t_expect_status 0 "--jobs 3 --interval 0.25" -- $slow_writes "$DISKIO" -q --mode async --bs 64k \
+    --size 1m --jobs 3 --runtime 1 --interval 0.25 --format json --output "$t_scratch/jobs.json" "$dir"
 "$PYTHON3" - "$t_scratch/jobs.json" "$slow_writes" <<'PY' && t_ok "the jobs' series merged" || t_fail "jobs' series"
 import json, sys
 run = json.load(open(sys.argv[1]))["runs"][0]
@@ -189,9 +189,9 @@ assert len(series) in (4, 5), len(series)
 assert sum(iv["ops"] for iv in series) == run["ops"], "ops do not add up"
 assert sum(iv["bytes"] for iv in series) == run["bytes"], "bytes do not add up"
 # each full interval holds the ops of more than one job: more than the
-# 50 writes of 10 ms one job can do in 0.5 s
+# 25 writes of 10 ms one job can do in 0.25 s
 if held:
-    assert all(iv["ops"] > 60 for iv in series[:4]), [iv["ops"] for iv in series]
+    assert all(iv["ops"] > 30 for iv in series[:4]), [iv["ops"] for iv in series]
 PY
 t_expect_empty_dir "$dir" "the jobs' files removed"
 

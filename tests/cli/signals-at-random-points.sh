@@ -20,6 +20,12 @@ rand() { # R = 0 .. $1-1: a small LCG, so a failing SEED can be replayed
     R=$(( rand_state / 65536 % $1 ))
 }
 
+# In memory (the O_DIRECT modes too where tmpfs takes O_DIRECT): the
+# subject is where a signal lands, not how fast the disk is.
+t_memory_dir
+direct_dir=$t_memory
+"$DISKIO" --quiet --mode direct --count 1 --size 1m "$t_memory" >/dev/null 2>&1 || direct_dir=$t_scratch
+
 i=0
 while [ $i -lt "$iterations" ]; do
     mode=$(echo $modes | cut -d' ' -f$(( i % 9 + 1 )))
@@ -29,7 +35,7 @@ while [ $i -lt "$iterations" ]; do
     rand 4; if [ $R -eq 0 ]; then size=512m; else size=8m; fi
     extra=""
     case $mode in aio|uring) extra="--iodepth 16" ;; esac
-    dir="$t_scratch/run$i"
+    case $mode in direct | direct-dsync | aio | uring) dir="$direct_dir/run$i" ;; *) dir="$t_memory/run$i" ;; esac
     mkdir "$dir"
     # shellcheck disable=SC2086
     t_spawn "$DISKIO" --mode "$mode" $extra --size $size --runtime 30 --output "$dir.json" \

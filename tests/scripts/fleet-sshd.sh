@@ -76,7 +76,7 @@ fleet() {   # fleet LAB OUT [FLEET ARGS...] -- [DISKIO ARGS...]
         >"$work/$out.out" 2>"$work/$out.err"
 }
 label_of() { "$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' "$1"; }
-diskio_args="--mode fsync,async --count 200 --size 1m target"
+diskio_args="--mode fsync,async --count 20 --size 256k target"
 
 start=$(date +%s)
 for transport in ssh pdsh clush; do
