@@ -274,8 +274,8 @@ int io_uring_register_buffers(void *ring, const void *iovecs, unsigned nr_iovecs
 {
     static int (*real)(void *, const void *, unsigned);
     if (!real)
-        real = (int (*)(void *, const void *, unsigned))dlsym(RTLD_NEXT,
-                                                              "io_uring_register_buffers");
+        real =
+            (int (*)(void *, const void *, unsigned))dlsym(RTLD_NEXT, "io_uring_register_buffers");
     slow_queue_setup();
     return real(ring, iovecs, nr_iovecs);
 }
