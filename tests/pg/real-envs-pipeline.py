@@ -32,12 +32,13 @@ def close(a, b):
     return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-12)
 
 
-def leftovers():
-    """Mounts and loop devices of bench/real-envs still present."""
+def leftovers(under):
+    """Mounts and loop devices of bench/real-envs under the directory
+    given to it (another user's run elsewhere is not this test's)."""
     with open("/proc/mounts") as f:
-        mounts = [line.split()[1] for line in f if "diskio-real-envs." in line]
+        mounts = [line.split()[1] for line in f if under in line]
     loops = subprocess.run(["losetup", "--all"], capture_output=True, text=True).stdout
-    return mounts + [line for line in loops.splitlines() if "diskio-real-envs." in line]
+    return mounts + [line for line in loops.splitlines() if under in line]
 
 
 def check_summary(summary):
@@ -78,14 +79,13 @@ def main():
         skip("needs root (loop devices, mkfs, mount)")
     if find_pg_bindir() is None:
         skip("no PostgreSQL server binaries (initdb) found")
-    before = leftovers()
     diskio = os.environ.get("DISKIO") or os.path.join(builddir(), "diskio")
     tmp = make_tmpdir("diskio-real-envs-test.")
     summary_path = os.path.join(tmp, "summary.json")
     cmd = [sys.executable, os.path.join(srcdir(), "bench", "real-envs"),
            "--builddir", builddir(), "--diskio", diskio, "--pairs", "ext4:ext4-journal",
            "--count", "100", "--repeat", "2", "--pg-repeat", "1", "--sf", "0.01",
-           "--no-judge", "--json", summary_path]
+           "--no-judge", "--json", summary_path, "--dir", tmp]
     try:
         log("$ " + " ".join(cmd))
         status = subprocess.run(cmd, timeout=1800).returncode
@@ -93,7 +93,7 @@ def main():
             skip("bench/real-envs skipped (above)")
         if status != 0:
             fail("bench/real-envs --no-judge exited %d" % status)
-        left = [x for x in leftovers() if x not in before]
+        left = leftovers(tmp)
         if left:
             fail("left mounted or attached: %s" % left)
         log("ok: every filesystem unmounted, every loop device detached")
@@ -104,7 +104,8 @@ def main():
     finally:
         if os.path.exists(summary_path):
             os.unlink(summary_path)
-        os.rmdir(tmp)
+        if not leftovers(tmp):
+            os.rmdir(tmp)
 
 
 if __name__ == "__main__":
