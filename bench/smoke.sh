@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# make check hook: run bench/compare-peers in smoke mode (each tool once,
+# Description: the benchmark harness runs every peer once in smoke mode and its output parses.
+#
+# make check-slow hook: run bench/compare-peers in smoke mode (each tool once,
 # tiny counts, well under 20 s) to prove the benchmark still works.  It
 # judges no target.  Exit 0 pass, 77 skip (no python3 or no diskio binary),
 # 1 fail.  DISKIO names the diskio binary (default: ./diskio).

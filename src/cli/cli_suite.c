@@ -2,7 +2,7 @@
 /*
  * Suite files: a suite is data, not code.  A file is found by name in the
  * search path (--suite-path, then $DISKIO_SUITE_PATH, then the installed
- * directory) or given as a path; it is read strictly (any line that is not
+ * directory, or $DISKIO_SUITEDIR instead of it) or given as a path; it is read strictly (any line that is not
  * exactly right is an error naming file:line), and each row's options are
  * parsed by cli_parse() as an ordinary run's would be.  The format is
  * documented in diskio-suite(5) and doc/suites.md.
@@ -102,14 +102,18 @@ static char *find_suite(const char *what, const char *search, char *err, size_t 
         return NULL;
     }
     const char *env = getenv("DISKIO_SUITE_PATH");
-    size_t len =
-        (search ? strlen(search) : 0) + (env ? strlen(env) : 0) + strlen(DISKIO_SUITEDIR) + 3;
+    /* the installed suites, or where $DISKIO_SUITEDIR says they are (a
+     * relocated install; a test that must not see what is installed) */
+    const char *installed = getenv("DISKIO_SUITEDIR");
+    if (!installed || !*installed)
+        installed = DISKIO_SUITEDIR;
+    size_t len = (search ? strlen(search) : 0) + (env ? strlen(env) : 0) + strlen(installed) + 3;
     char *path_list = malloc(len);
     if (!path_list) {
         cli_fail(err, size, "out of memory");
         return NULL;
     }
-    snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", DISKIO_SUITEDIR);
+    snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", installed);
     char *found = NULL;
     char *rest = path_list;
     for (char *dir = strsep(&rest, ":"); dir && !found; dir = strsep(&rest, ":")) {
@@ -131,7 +135,7 @@ static char *find_suite(const char *what, const char *search, char *err, size_t 
                  "--suite: no suite named '%s' in --suite-path, $DISKIO_SUITE_PATH or %s "
                  "(the suites there: crystal, sweep, pg); give a suite file's path to use "
                  "your own",
-                 what, DISKIO_SUITEDIR);
+                 what, installed);
     free(path_list);
     return found;
 }

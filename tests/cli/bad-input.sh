@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every kind of bad command line exits 2 with a message that
+# Description: every kind of bad command line exits 2, names the option and creates nothing.
+#
+# every kind of bad command line exits 2 with a message that
 # names the option (or the problem), and creates nothing in the target:
 # hex, inf and nan are refused by every option that takes a fraction, and
 # --format intervals needs --interval.  A target that is the kernel's
 # /proc is named for what it is (exit 3), not as a missing directory.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 target="$t_scratch/target"
 mkdir "$target"

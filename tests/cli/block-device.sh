@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a block device with --allow-device (a loop device made by
+# Description: a block device is measured only when allowed, unmounted, and large enough for --bs.
+#
+# a block device with --allow-device (a loop device made by
 # the test; root only): a mounted one is refused with exit 3 and a message
 # saying it is in use (it is opened O_EXCL, as mkfs does), and its
 # filesystem is unharmed; one that is not mounted is measured, and cannot
@@ -10,7 +12,7 @@
 # --size larger than the device is refused with exit 3 before anything is
 # measured or printed; without --size a run covers the device up to the
 # default size and the result records the span it covered.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
 for tool in losetup mkfs.ext4 mount umount; do
@@ -48,7 +50,12 @@ fsck.ext4 -n "$loop" >/dev/null 2>&1 && t_ok "its filesystem is intact" ||
 "$DISKIO" --allow-device --mode fsync --runtime 2 --size 1m --quiet "$loop" \
     >"$t_scratch/out" 2>"$t_scratch/err" &
 pid=$!
-sleep 0.5
+# until diskio holds the device open (up to 10 s; the run lasts 2 s after)
+waited=0
+while ! ls -l "/proc/$pid/fd" 2>/dev/null | grep -q " -> $loop\$" && [ $waited -lt 200 ]; do
+    sleep 0.05
+    waited=$((waited + 1))
+done
 if mount "$loop" "$mnt" 2>/dev/null; then
     t_fail "the device was mounted while diskio wrote to it"
     umount "$mnt"

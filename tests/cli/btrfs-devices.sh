@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: on a filesystem spread over several devices the run's
+# Description: a run on btrfs raid1 counts the I/O of both mirrors, and of the disk under them once.
+#
+# on a filesystem spread over several devices the run's
 # device figures cover all of them: a btrfs with data and metadata
 # mirrored (raid1) over two loop devices made here lists both loop
 # devices at the top of the stack and the disk under their backing files
@@ -8,7 +10,7 @@
 # and the run's total is the two mirrors' sum (the disk under them is not
 # counted twice); the text's target line names both mirrors.  Needs root, losetup and mkfs.btrfs; skipped otherwise
 # (issue 10, item 7).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for loop devices"; exit 77; }
 for tool in losetup mkfs.btrfs mount umount "${PYTHON3:-python3}"; do

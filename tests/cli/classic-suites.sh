@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the classic tools' tables as suites, each run in a smoke
+# Description: each classic tool's table runs as a suite and prints its rows in the tool's order and units.
+#
+# the classic tools' tables as suites, each run in a smoke
 # form (a small file, 50 ms rows, 2 runs a row): crystal (CrystalDiskMark
 # 8), crystal-nvme (its NVMe SSD profile, RND4K Q32T16 as 16 jobs of 32 in
 # flight on one file), crystal3 (CrystalDiskMark 3.0), xbench, hdparm
@@ -10,7 +12,7 @@
 # and each cell is the summary of its row's runs in that unit as the JSON
 # result's repetitions give it; the rows' runs have the parameters the
 # tool's test has (threads as jobs, queue depth, block size, write-back).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 DISKIO_SUITE_PATH="${top_srcdir:-.}/suites"

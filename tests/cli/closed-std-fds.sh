@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio started with standard input, output or error closed
+# Description: diskio started with stdin, stdout or stderr closed never writes into a file it opened.
+#
+# diskio started with standard input, output or error closed
 # never writes its table or messages into a file it opens: the closed
 # descriptors are taken by /dev/null first, opened so that using them
 # fails (stdout and stderr read-only, stdin write-only).  A result file
 # written then is whole and valid; a table or result that had to go to a
 # closed standard output is an error (exit 1); with nothing to print the
 # run succeeds.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

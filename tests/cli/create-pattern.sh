@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --pattern create writes a new file from its first byte, as
+# Description: --pattern create writes a new file from its first byte and ends when it reaches --size.
+#
+# --pattern create writes a new file from its first byte, as
 # copying a file does: every run ends, complete (exit 0), when the file
 # reaches --size (64 ops of 4 KiB in 256 KiB, though --count asks for
 # 1000), in a synchronous mode and with aio at queue depth 4, and in
@@ -11,7 +13,7 @@
 # an overwrite of the filled file does (the metadata of every new block),
 # which an unfilled, really new file is the only way to get.  The loop
 # part needs root, losetup and mkfs.ext4 (skipped otherwise).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 PYTHON3=${PYTHON3:-python3}
 

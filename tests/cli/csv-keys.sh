@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the CSV tells runs apart: its key columns (every parameter
+# Description: no two rows of the CSV share all its key columns, and the key list matches the docs.
+#
+# the CSV tells runs apart: its key columns (every parameter
 # by which two runs of a result can differ) are the same list in the CSV,
 # the intervals CSV, doc/result-schema.md and diskio(1), and no two rows
 # share all of them and their part: a --jobs 1,2 run (jobs), two modes,
 # --shared-file, a suite whose rows differ only in their label and column
 # (suite_row, suite_column), a --repeat run (repetitions), and the
 # intervals CSV of a --jobs 1,2 run (with repetition and interval).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 dir="$t_scratch/target"

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: 'diskio DIR' runs every mode and prints one comparison
+# Description: 'diskio DIR' runs every mode and prints one comparison table, leaving DIR as it was.
+#
+# 'diskio DIR' runs every mode and prints one comparison
 # table (mode, ops/s, mean, p50, p99, p99.9, max), leaving DIR as it was.
 # The runtime is shortened here; everything else is the default.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
 mkdir "$dir"

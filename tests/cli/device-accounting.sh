@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every run records what the block devices under the target
+# Description: each run records what the block devices under the target did, through the whole stack.
+#
+# every run records what the block devices under the target
 # did during its measured ops, and the probe sees through the stack.  On
 # two loop devices made here (4096-byte logical sectors): a journaled ext4
 # and an ext4 without a journal mounted nobarrier.  fsync and fdatasync
@@ -12,7 +14,7 @@
 # it, tells the journaled ext4 from the other, and finds the device under
 # an overlay's upper layer.  Needs root, losetup and mkfs.ext4; skipped
 # otherwise (and the overlay part where overlayfs cannot be mounted).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
 t_loop_fs journaled 160M "" rw

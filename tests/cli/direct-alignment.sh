@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: O_DIRECT block sizes are checked against the device's
+# Description: O_DIRECT block sizes are checked against the device's alignment, not 512 bytes.
+#
+# O_DIRECT block sizes are checked against the device's
 # direct I/O alignment, not 512 bytes.  On a loop device made here with
 # 4096-byte logical sectors (ext4 on it), `--bs 512,6k --mode direct,aio`
 # is a usage error (exit 2) naming 4096, found before anything runs: no
 # table, no result file, no test file left; 4k and 8k run.  Needs root,
 # losetup and mkfs.ext4; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 t_loop_fs fs 64M
 loop=$t_loop_dev

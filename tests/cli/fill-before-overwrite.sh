@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every overwriting run measures overwrites, never
+# Description: every overwriting run measures overwrites, never allocations, whatever file it starts from.
+#
+# every overwriting run measures overwrites, never
 # allocations: with --force on an existing fallocate()d file (unwritten
 # extents) or a sparse one, and for every size of a --bs sweep, diskio
 # fills the range first, so on a journaled ext4 (a loop device made here)
 # the device sees the block's sectors and one flush per fdatasync, no
 # journal commit per op (issue 10, item 4).  Needs root, losetup,
 # mkfs.ext4 and fallocate; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 
 for tool in fallocate "$PYTHON3"; do

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a --size that does not fit in the filesystem's free space
+# Description: a --size that does not fit the free space is refused before anything is written.
+#
+# a --size that does not fit in the filesystem's free space
 # (leaving 5% of it, at most 1 GiB, free) is refused with exit 3 and a
 # message naming the bytes needed and available, before any byte is
 # written: on the scratch filesystem (a --size above its free space) and,
 # as root, on a 32 MiB tmpfs made by the test, where a size that fits
 # still runs.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 # too_big DIR SIZE WHAT: refused, quickly, with nothing written.  On a
 # diskio that would fill instead, the watchdog stops it (SIGTERM, which

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a target directory whose name is not UTF-8 and holds
+# Description: a target name with invalid UTF-8 and terminal escapes reaches no output unescaped.
+#
+# a target directory whose name is not UTF-8 and holds
 # terminal escapes (ESC [2J clears the screen, ESC ] 0 retitles the
 # window) gives a JSON result that the analysis package's reader and
 # diskio-compare read (the bad bytes become U+FFFD, the escapes \u001b),
@@ -8,7 +10,7 @@
 # shown with \xHH.  A --label that is not printable UTF-8 (a bidi
 # override such as U+202E included) is refused with exit status 2 before
 # anything is created, without being echoed.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the results"; exit 77; }
 compare="${top_builddir:-.}/scripts/diskio-compare"

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every repetition of a run records when it ran and what else
+# Description: every repetition records when it ran, what else the machine did, and whether that disturbed it.
+#
+# every repetition of a run records when it ran and what else
 # the machine did (other CPU, steal, run queue, pressure, dirty pages, the
 # devices' foreign I/O), and whether that disturbed it, with each reason's
 # figure and threshold; a run measured once carries the same at run
 # level; the text table marks a disturbed run and says why on the line
 # under it, and only then; --repeat-pause spaces the rounds.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
 

@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the JSON result of a real run (fsync with group commit, aio
+# Description: the JSON result of real runs has every field the schema promises, consistent.
+#
+# the JSON result of a real run (fsync with group commit, aio
 # at queue depth 8, a --bs sweep) parses with Python's json module and has
 # the fields doc/result-schema.md promises, with consistent numbers.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a test file that cannot be removed at the end (its
+# Description: a test file that cannot be removed at the end is named in a warning, with the status kept.
+#
+# a test file that cannot be removed at the end (its
 # directory made immutable mid-run with chattr +i, which binds root too)
 # is named in a warning that tells the user to remove it, at the end of a
 # run and after an interrupt; the result itself is still written (exit 0,
 # or 143 for SIGTERM).  A second signal while a sync is stuck (a test
 # preload stalls it) exits at once and names the file it could not
 # remove, and removes it when it can.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 command -v chattr >/dev/null 2>&1 || { echo "SKIP: no chattr"; exit 77; }
 probe="$t_scratch/probe"

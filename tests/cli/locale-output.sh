@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: libdiskio's output does not depend on the host program's
+# Description: libdiskio's output does not depend on the host program's locale.
+#
+# libdiskio's output does not depend on the host program's
 # locale.  A program that calls setlocale(LC_ALL, ...) with a decimal-comma
 # locale (de_DE.UTF-8, made with localedef when the system has none) writes
 # a result as JSON, CSV and text: the JSON parses, every number has a '.'
 # decimal point, CSV rows have as many fields as the header, and the
 # host's locale is as it was afterwards (issue 11, item 7).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the output"; exit 77; }
 writer="${top_builddir:-.}/tests/locale-writer"

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the test file is locked (flock) for the whole run: a second
+# Description: the test file is locked for the whole run, and a second diskio names the holder.
+#
+# the test file is locked (flock) for the whole run: a second
 # diskio --force on the file a first one is measuring is refused with exit
 # 3 before anything is written, naming the first by its pid; so is a file
 # another program keeps locked (flock(1)); once the holder is done the file
 # can be measured again.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 [ -r /proc/locks ] || { echo "SKIP: no /proc/locks to see the lock in"; exit 77; }
 
 file="$t_scratch/shared"

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: on a filesystem that lives in memory diskio warns that the
+# Description: on a filesystem in memory diskio warns, and O_DIRECT modes are refused or skipped.
+#
+# on a filesystem that lives in memory diskio warns that the
 # durability modes measure memory; on one that refuses O_DIRECT (ramfs) an
 # explicitly requested O_DIRECT mode fails before anything is measured
 # (exit 3, the message names the filesystem and suggests modes that work),
 # and the default mode list skips the O_DIRECT modes with a note.  Needs
 # root to mount ramfs and tmpfs; skipped otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to mount ramfs/tmpfs"; exit 77; }
 mnt="$t_scratch/mnt"

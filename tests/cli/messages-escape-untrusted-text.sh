@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio's own messages show a target path, an --output,
+# Description: diskio's messages show paths and option values by the one rule for untrusted text.
+#
+# diskio's own messages show a target path, an --output,
 # --trace or --suite name and a bad option value by the one rule for
 # untrusted text (doc/result-schema.md, "Strings"): no terminal escape,
 # control or bidi byte reaches standard error raw (each is \xHH), and a
 # name that literally holds the four characters \x1b shows as \\x1b, so it
 # never looks like one holding ESC.  The table shows a backslash in the
 # target's path doubled the same way.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 esc=$(printf '\033')
 bel=$(printf '\007')

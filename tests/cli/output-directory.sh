@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio creates a missing output directory, with its parents,
+# Description: a missing output directory is made as mkdir -p would; an impossible one is refused first.
+#
+# diskio creates a missing output directory, with its parents,
 # the way the analysis commands do (mkdir -p: mode 0777 less the umask):
 # for --output, --trace and --interval-csv alike, before measuring; a
 # directory that exists is used as it is; a component that is a file or
 # cannot be created is refused before measuring (exit 3, no test file
 # made, the message naming the path given and the component at fault).
 # diskio-compare writes its output into a new directory by the same rule.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 
 dir="$t_scratch/target"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: output and trace files: an existing output is never
+# Description: output and trace files are never overwritten without --force, and checked before a run.
+#
+# output and trace files: an existing output is never
 # overwritten without --force; an output directory that cannot be made is
 # found before measuring (exit 3, no test file made, the message naming the path
 # given, never its temporary); results appear whole under
@@ -12,7 +14,7 @@
 # a file that appears under the output name during the run is never
 # replaced (the complete result stays under its temporary name, which the
 # message gives).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
 mkdir "$dir"
@@ -28,11 +30,12 @@ t_expect_status 0 "--force replaces output" -- "$DISKIO" --count 5 -m fsync --qu
 grep -q '"schema": "diskio-result"' "$t_scratch/r.json" && t_ok "replaced with a result" ||
     t_fail "output not replaced"
 
+# (a run of 300 s: refused within a minute, it was refused before it)
 start=$(date +%s)
 echo "a file" > "$t_scratch/not-a-dir"
 t_expect_status 3 "an output directory that is a file found before the run" -- "$DISKIO" \
-    --runtime 30 --output "$t_scratch/not-a-dir/r.json" "$dir"
-[ $(( $(date +%s) - start )) -lt 10 ] && t_ok "refused before measuring" || t_fail "measured first"
+    --runtime 300 --output "$t_scratch/not-a-dir/r.json" "$dir"
+[ $(( $(date +%s) - start )) -lt 60 ] && t_ok "refused before measuring" || t_fail "measured first"
 grep -q "not-a-dir" "$t_scratch/stderr" || t_fail "message does not name the path"
 grep -q "cannot create $t_scratch/not-a-dir/r.json: " "$t_scratch/stderr" &&
     ! grep -q "diskio-tmp" "$t_scratch/stderr" && t_ok "message names the path given, not a temporary" ||

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: output files on a filesystem without O_TMPFILE and
+# Description: outputs are published without RENAME_NOREPLACE too, never replacing a file.
+#
+# output files on a filesystem without O_TMPFILE and
 # RENAME_NOREPLACE (sshfs and other FUSE filesystems answer EINVAL;
 # simulated here by a test preload, as no such filesystem can be mounted
 # in a test): the result and the traces, written under a hidden temporary
@@ -14,7 +16,7 @@
 # result kept under its temporary name, which the message gives); where
 # hard links are not supported either, the message says so and names the
 # kept file.  No message blames the run for it.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/norename-preload.so"

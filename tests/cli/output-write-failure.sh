@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a result that cannot be written to --output is never lost
+# Description: a result that cannot be written to --output is never lost in silence.
+#
+# a result that cannot be written to --output is never lost
 # in silence.  Over RLIMIT_FSIZE (the unprivileged case) and on a full
 # filesystem (a 4 KiB tmpfs, root only): exit 1, a message naming the
 # output file, the error and what to do; no truncated temporary and no
 # half file under FILE; and the measurements, which the file could not
 # hold, go to standard output instead, whole.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --percentiles chooses the latency percentiles the table
+# Description: --percentiles chooses the percentiles the table, CSV and JSON hold.
+#
+# --percentiles chooses the latency percentiles the table
 # shows (sorted, a repeated one dropped; the default stays p50 p99 p99.9),
 # the CSV and JSON hold each of them beside their own, a bad list is a
 # usage error (exit 2) naming the option; and a percentile that can only
 # be the max because the run had too few ops (p99.9 of fewer than 1000)
 # is marked '*' with a note in the table and listed in the JSON's
 # percentiles_limited_by_ops.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PY=${PYTHON3:-python3}
 dir="$t_scratch/dir"
 mkdir "$dir"

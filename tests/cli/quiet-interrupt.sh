@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: with --quiet, a run stopped by a signal still says, in one
+# Description: a --quiet run stopped by a signal says in one line where its partial result is.
+#
+# with --quiet, a run stopped by a signal still says, in one
 # line on standard error, that its result is incomplete and where what was
 # measured is: the --output file, standard output (--format json), or
 # nowhere (the text format without --output); exit 143 for SIGTERM.  A
 # --quiet run that completes prints nothing.  Without --quiet the same
 # line names the file too.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 interrupt() { # name args...: runs diskio until its test file exists, then SIGTERM
     name=$1; shift

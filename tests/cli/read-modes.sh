@@ -1,22 +1,23 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the read modes read what was written, and mode read is
-# uncached unless --cached.  Every read mode (read, direct-read, aio-read,
-# uring-read), sequential and random, runs to the end with --verify (every
-# block read is checked against the fill); a file corrupted on the storage
-# after the fill (one byte, by tests/fault-preload.c) fails the run with
-# exit 1 and a message naming the check, in the buffered and the O_DIRECT
-# read, and in a job's own file with --jobs 2; options that make no
-# sense for reads are usage errors (exit 2).
-# Then, on an ext4 on a loop device made here, the device counters say
-# what the reads did: random 4 KiB reads of mode read and direct-read
-# are about one 4 KiB device read each, sequential ones read every byte
-# from the device (readahead makes fewer, larger requests), --cached reads
-# nothing from the device, and no read run is called "syncs did not reach
-# the device" or "shared" (not even one shorter than what readahead
-# fetches beyond it).  The loop part needs root, losetup and
-# mkfs.ext4 (skipped otherwise).
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+# Description: the read modes read what was written, and mode read is uncached unless --cached.
+#
+# Every read mode (read, direct-read, aio-read, uring-read), sequential
+# and random, runs to the end with --verify (every block read is checked
+# against the fill); a file corrupted on the storage after the fill (one
+# byte, by tests/lib/fault-preload.c) fails the run with exit 1 and a
+# message naming the check, in the buffered and the O_DIRECT read, and in
+# a job's own file with --jobs 2; options that make no sense for reads are
+# usage errors (exit 2).  Then, on an ext4 on a loop device made here (its
+# image in memory, so that the device counts only this test's I/O), the
+# device counters say what the reads did: random 4 KiB reads of mode read
+# and direct-read are about one 4 KiB device read each, sequential ones
+# read every byte from the device (readahead makes fewer, larger
+# requests), --cached reads nothing from the device, and no read run is
+# called "syncs did not reach the device" or "shared" (not even one
+# shorter than what readahead fetches beyond it).  The loop part needs
+# root, losetup and mkfs.ext4 (skipped otherwise).
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 PYTHON3=${PYTHON3:-python3}
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
@@ -118,7 +119,10 @@ t_expect_status 2 "--iodepth with only synchronous reads" -- "$DISKIO" --mode re
 t_expect_empty_dir "$t_scratch/usage" "usage errors create nothing"
 
 # ---- uncached or not: the device counters on a loop-mounted ext4 ----
-t_srcfile="${top_srcdir:-.}/tests/cli/read-modes.sh"
+# The loop device's image is in memory: nothing but this test's runs does
+# I/O on it, so a run called 'shared' is diskio's misjudgement of its own
+# I/O, never a neighbour's.
+t_loop_in_memory=1
 t_loop_fs fs 160M
 name=${t_loop_dev#/dev/}
 run() { # OUT ARGS...: one run on the loop filesystem into $t_scratch/fs-OUT.json
@@ -133,34 +137,6 @@ run read-short --mode read --pattern seq --count 20
 run read-cached --mode read --pattern rand --count 400 --cached
 run direct-rand --mode direct-read --pattern rand --count 400
 run aio-rand --mode aio-read --pattern rand --count 400 --iodepth 4
-# The disk under the loop device is the machine's: a neighbour (another
-# test of a parallel make check) reading or writing it during a run makes
-# that run 'shared', rightly.  Such a run is measured again, up to three
-# times, until a run is not shared: a distcheck's neighbours have hit the
-# same short run twice in a row, while a run that calls its own readahead
-# shared (what is checked below) does so every time.
-rerun() { # OUT: the run of that name again, with its arguments above
-    args=$(grep -E "^run $1 " "$t_srcfile" | head -n 1 | cut -d' ' -f3-)
-    rm -f "$t_scratch/fs-$1.json"
-    # shellcheck disable=SC2086
-    run "$1" $args
-}
-shared_runs() { # the names of the runs whose verdicts say shared
-    "$PYTHON3" -c '
-import glob, json, os, sys
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "fs-*.json"))):
-    codes = [v["code"] for v in json.load(open(path))["runs"][0]["verdicts"]]
-    if "shared" in codes:
-        print(os.path.basename(path)[3:-5])' "$t_scratch"
-}
-for attempt in 1 2 3; do
-    again=$(shared_runs)
-    [ -n "$again" ] || break
-    for r in $again; do
-        echo "note: $r was shared with other I/O; measured again ($attempt of 3)"
-        rerun "$r"
-    done
-done
 
 "$PYTHON3" - "$t_scratch" "$name" <<'EOF' || t_fail "device reads per op (above)"
 import json, os, sys
@@ -179,7 +155,7 @@ for n in ("read-rand", "read-seq", "read-short", "read-cached", "direct-rand", "
     print(f"   {n}: {t['reads_per_op']:.3f} device reads/op, {t['kib_per_read']} KiB/read, "
           f"{t['read_merges_per_op']:.3f} merges/op, {t['writes_per_op']:.3f} writes/op, "
           f"verdicts {codes}")
-    check(r["device"]["devices"][0]["name"] == name, f"{n}: counted on {name}")
+    check([d["name"] for d in r["device"]["devices"]] == [name], f"{n}: counted on {name} alone")
     check("sync_not_flushed" not in codes and "shared" not in codes,
           f"{n}: neither 'sync_not_flushed' nor 'shared'")
 # random 4 KiB reads of 16384 blocks: 400 draws repeat a block a few

@@ -1,13 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the text table's row label says what sets a run apart from
+# Description: the table's row label says what sets a run apart from its mode's default.
+#
+# the text table's row label says what sets a run apart from
 # its mode's default: --sync-every N as "fdatasync/8", a non-sequential
 # --pattern as "async rand", and the queue depth and --batch of aio as
 # "aio qd4 batch2 rand" (where the filesystem takes O_DIRECT), so that
 # the rows of a sweep can be told apart; a label wider than the mode
 # column ("fdatasync ×16 jobs") widens the column for the whole table,
 # so every row's block size still ends under the header's "bs".
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 t_expect_status 0 "fdatasync every 8 writes, and async rand" -- "$DISKIO" \
     --mode fdatasync --sync-every 8 --count 64 --size 1M "$t_scratch"

@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: short writes and EINTR are handled as the syscalls define
+# Description: short writes and EINTR are completed or retried as the syscalls define them.
+#
+# short writes and EINTR are handled as the syscalls define
 # them: a short pwrite is completed, an interrupted pwrite or sync is
 # retried, and neither counts as success nor as failure.  Through a test
 # preload that halves every 3rd write and interrupts every 5th write and
 # every 4th sync, each mode writes a fresh 64-block file once per block;
 # every block must then hold its own stamp and the complete buffer.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the file"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/shortwrite-preload.so"

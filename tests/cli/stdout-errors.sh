@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a result that cannot be written to standard output fails
+# Description: a result that cannot be written to standard output fails the command with a message.
+#
+# a result that cannot be written to standard output fails
 # the command: a full device (/dev/full) and a pipe whose reader has gone
 # (EPIPE: SIGPIPE is ignored by diskio) give exit 1 and a message naming
 # standard output and the error, for the JSON and CSV results, the table,
 # --help and --version; with --output the message says the result itself
 # is in the file, which is whole.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 [ -w /dev/full ] || { echo "SKIP: no /dev/full"; exit 77; }

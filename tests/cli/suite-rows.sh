@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a suite row is one run with its own jobs and unit: a row's
+# Description: a suite row is one run with its own jobs and unit; job lists are refused.
+#
+# a suite row is one run with its own jobs and unit: a row's
 # --jobs N (with --shared-file) is its run's jobs, a list (--jobs 1,4) is
 # refused naming FILE:LINE rather than cut to its first count; --jobs,
 # --shared-file and --write-back on a suite's command line are usage
@@ -8,7 +10,7 @@
 # existing file as target; 'unit' shows the rows after it in its unit
 # (an unknown unit is refused naming FILE:LINE).  Every refusal exits 2
 # before anything is created.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 dir="$t_scratch/target"
 mkdir "$dir"

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# Description: the suites run end to end on a network filesystem and on a
+# Description: the suites run end to end on sshfs and on a local directory, and compare and plot.
+#
+# the suites run end to end on a network filesystem and on a
 # local one, and diskio-compare and diskio-plot take the two results: a
 # real sshfs (FUSE) mounted by the test over a real sshd listening on
 # loopback inside the test's own network namespace (the servers of
-# tests/scripts/sshd-netns.sh, a throw-away key), beside a local directory
+# tests/lib/sshd-netns.sh, a throw-away key), beside a local directory
 # of the build tree.  The sweep (short lengths), crystal and pg suites
 # (short runs) exit 0 on both; every row either ran or, where the
 # filesystem refuses O_DIRECT, says so in the result instead of failing
@@ -14,8 +16,8 @@
 # without root, ip netns, sshd, sshfs, fusermount3, nsenter or /dev/fuse.
 # Everything is undone on every path: the mount (fusermount3 -u), the
 # sshd, the namespace.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/scripts/sshd-netns.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/sshd-netns.sh"
 
 skip() {
     echo "SKIP: $*"

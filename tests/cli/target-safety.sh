@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio never writes to what it did not create: an existing
+# Description: diskio never writes to a file, link, FIFO or device it did not create.
+#
+# diskio never writes to what it did not create: an existing
 # file, a symlink (to a file or a directory), a FIFO and a character device
 # are refused with exit 3 and left untouched (checksum and mtime); a
 # block device is refused without --allow-device (checked by type only,
 # nothing is opened for writing).  With --force an existing file is used and
 # kept.  The test file is removed after a run.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
 mkdir "$dir"

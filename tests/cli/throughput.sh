@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the table has an ops column and the run's throughput in
+# Description: the table, JSON and CSV give each run's ops and MB/s as ops x block size over duration.
+#
+# the table has an ops column and the run's throughput in
 # MB/s (10^6 bytes per second), the JSON's mb_per_s is the run's bytes
 # over its duration (and ops x block size over it), the CSV has it too,
 # and --mbps shows megabits per second (8 x MB/s) in the table while the
 # JSON keeps MB/s.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PY=${PYTHON3:-python3}
 dir="$t_scratch/dir"
 mkdir "$dir"

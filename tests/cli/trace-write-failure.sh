@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a trace that cannot be written is reported with its real
+# Description: a trace that cannot be written is reported with its real error, never a stale one.
+#
+# a trace that cannot be written is reported with its real
 # error (EFBIG over RLIMIT_FSIZE; ENOSPC on a full 4 KiB tmpfs, root only),
 # never a stale one: the message names the trace file and says that the
 # run's measurements are kept, and they are, whole, in the result (the run
 # marked with the trace error); the half-written trace is removed, with no
 # temporary left.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: --write-back PCT makes modes read and direct-read write the
+# Description: --write-back makes the read modes write the block they read back, for the given share of reads.
+#
+# --write-back PCT makes modes read and direct-read write the
 # block they read back where it came from (bonnie++'s Rewrite at 100, its
 # random seeks at 10), inside the op: every block of a sequential
 # direct-read pass at 100, and about a tenth of a random run's reads at 10,
@@ -9,7 +11,7 @@
 # parameters.write_back and open_flags O_RDWR; the table row says "wb100%".
 # Refused (exit 2, before anything is created) above 100, with --verify,
 # for aio-read, and without a mode it applies to.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 dir="$t_scratch/target"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: against a store that writes its cache through on every
+# Description: on a store that writes its cache through on sync, every acknowledged write survives a cut.
+#
+# against a store that writes its cache through on every
 # sync, every acknowledged write survives a power cut: each durable mode
 # (fsync, fdatasync, osync, odsync, direct-dsync; fsync also in groups of
 # 4 writes per sync) runs with --durability, the store's daemon is killed
@@ -11,8 +13,8 @@
 # run (the store killed while diskio writes) is durable too, and the
 # check says that the run did not end.  Root, /dev/fuse and libfuse3
 # (the lying store) needed; skips (77) otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/durable/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/durable.sh"
 d_need_fuse
 
 d_listen h-fsync h-fdatasync h-osync h-odsync h-direct-dsync h-group h-cut

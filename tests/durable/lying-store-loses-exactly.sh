@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a store that acknowledges every sync without writing
+# Description: on a store that acknowledges syncs without writing, the check counts exactly the writes lost.
+#
+# a store that acknowledges every sync without writing
 # anything, and writes back only the oldest block when its 16-block cache
 # is full, loses exactly its last 16 blocks at a power cut; the check
 # counts exactly those: 16 acknowledged writes lost, 0 torn, the rest
@@ -10,8 +12,8 @@
 # last acknowledged write of a block is checked, and the ones written
 # over are counted apart).  Root, /dev/fuse and libfuse3 (the lying
 # store) needed; skips (77) otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/durable/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/durable.sh"
 d_need_fuse
 
 d_listen lie-seq lie-rand

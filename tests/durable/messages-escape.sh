@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the durability check's messages and reports show every path,
+# Description: the durability check and the listener show paths and peer text by the escape rule.
+#
+# the durability check's messages and reports show every path,
 # HOST:PORT value, listener directory and text a peer sent by the one rule
 # for untrusted text (doc/result-schema.md, "Strings"): diskio
 # --durability's and --verify-durability's messages on stderr, the check's
@@ -8,8 +10,8 @@
 # escape, control or bidi byte of them reaches the terminal raw (each is
 # \xHH), and a name that literally holds the four characters \x1b shows as
 # \\x1b, so it never looks like one holding ESC.  No root needed.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/durable/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/durable.sh"
 PYTHON=${PYTHON3:-python3}
 
 esc=$(printf '\033')

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the listener and the check refuse what does not match, and
+# Description: the listener and the check refuse what does not match, and the listener keeps to its directory.
+#
+# the listener and the check refuse what does not match, and
 # the listener keeps to its directory and its bounds.  The listener
 # refuses a run id it was not told to expect and one it already holds
 # (diskio exits 5 and leaves no test file); the check refuses a run id
@@ -13,8 +15,8 @@
 # protocol version and a run id that is a path are each answered "NO"
 # on that connection alone, and the listener goes on serving.  A run
 # whose listener goes away stops (exit 1) and says so.  No root needed.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/durable/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/durable.sh"
 PYTHON=${PYTHON3:-python3}
 
 mkdir "$t_scratch/data" "$t_scratch/data2" "$t_scratch/outside"

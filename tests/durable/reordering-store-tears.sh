@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a store that acknowledges syncs without writing, and
+# Description: a store writing back newest first and cut midway leaves torn and lost records, found.
+#
+# a store that acknowledges syncs without writing, and
 # writes its full cache back newest block first, loses power in the
 # middle of that write-back: later records reached the disk, earlier ones
 # did not, and the one half-written is torn.  With 8 KiB records over
@@ -11,8 +13,8 @@
 # writes (5 lost, 1 torn)", exit 4; the run itself failed on the 9th
 # write (exit 1), which was never acknowledged.  Root, /dev/fuse and
 # libfuse3 (the lying store) needed; skips (77) otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/durable/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/durable.sh"
 d_need_fuse
 
 d_listen reorder

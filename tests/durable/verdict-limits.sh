@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: what a verdict of the durability check does not prove.
+# Description: the durability verdict names what it does not prove: a loop device's backing file, a tmpfs.
+#
+# what a verdict of the durability check does not prove.
 # On an ext4 on a loop device the check passes (no cut was made, and a
 # loop device's blocks are a file of the host's) and names the loop
 # device's backing file, whose storage the verdict is really about.  On
@@ -9,8 +11,8 @@
 # never survives a real reboot"), and after the tmpfs is mounted anew, as
 # a reboot would leave it, the file is gone and the check cannot open it
 # (exit 3).  Root needed (loop device, mounts); skips (77) otherwise.
-. "${top_srcdir:-.}/tests/cli/lib.sh"
-. "${top_srcdir:-.}/tests/durable/lib.sh"
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+. "${top_srcdir:-.}/tests/lib/durable.sh"
 [ "$(id -u)" -eq 0 ] || d_skip "needs root for the loop device and the tmpfs"
 t_loop_fs ext4 64m
 tmp="$t_scratch/tmpfs"

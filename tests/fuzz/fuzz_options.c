@@ -10,7 +10,7 @@
  *      checking the invariants of a successful parse and the shape of the
  *      error message on failure.
  *
- * Built and run by tests/fuzz/run-fuzz.sh; see tests/fuzz/README.md. */
+ * Built and run by tests/fuzz/option-parsers.sh; see tests/fuzz/README.md. */
 #include "config.h"
 
 #include <stdint.h>

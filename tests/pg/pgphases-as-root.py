@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Test: diskio-pgphases run as root on a real cluster passes no path
+"""Description: diskio-pgphases as root passes no path through a shell and follows no planted link.
+
+diskio-pgphases run as root on a real cluster passes no path
 through a shell and follows no link the server user plants: a directory
 under test named with $(...) and backquotes runs nothing (pg_ctl's start
 ran such a name through sh -c as the server user), and a postgres.log
@@ -21,8 +23,8 @@ import sys
 import threading
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
                     pgphases_cmd, check_no_cluster_left)
 
 SECRET = "root only\n"

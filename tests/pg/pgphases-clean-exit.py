@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Test: diskio-pgphases at a tiny scale writes q_time.csv, wal.csv and the
+"""Description: diskio-pgphases writes its result files and leaves no server or cluster behind.
+
+diskio-pgphases at a tiny scale writes q_time.csv, wal.csv and the
 settings files with the right headers and rows, and leaves no server and no
 cluster directory behind.  The rows follow the DBT-3 kit: the power test
 runs RF1, the queries in stream 0's order (Q14 first), then RF2; the
@@ -16,8 +18,8 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
                     pgphases_cmd, cluster_from_stderr, check_no_cluster_left,
                     check_qtime, check_wal, read_csv)
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Test: diskio-pgphases interrupted mid-phase (SIGINT to its process group,
+"""Description: diskio-pgphases interrupted mid-phase exits 128+signal and cleans everything up.
+
+diskio-pgphases interrupted mid-phase (SIGINT to its process group,
 as Ctrl-C does, during PERF.POWER; SIGTERM to the runner alone during
 PERF.THRUPUT; SIGINT to the runner alone during LOAD) exits with 130 / 143,
 leaves no server process and removes the cluster directory; results written
@@ -17,8 +19,8 @@ import threading
 import time
 
 sys.dont_write_bytecode = True   # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from pglib import (log, fail, skip, make_tmpdir, find_pg_bindir,  # noqa: E402
                     pgphases_cmd, cluster_from_stderr, check_no_cluster_left,
                     postgres_procs_for)
 

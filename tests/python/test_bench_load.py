@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the benchmark harness counts busy, total and steal CPU
+"""Description: the benchmark harness measures how busy the machine was and which mount it measures.
+
+the benchmark harness counts busy, total and steal CPU
 time from /proc/stat, calls a round busy when other processes or the
 hypervisor took more than the threshold, and finds the mount that holds
 the measured directory."""

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: bench/rate-lag reads a paced run's corrected and service
+"""Description: bench/rate-lag reads a paced run's figures and judges its target.
+
+bench/rate-lag reads a paced run's corrected and service
 p50, diskio's late starts and the device's backlog from diskio's result,
 refuses an unpaced run, and calls the target met only when the median
 gap over the rounds is at most 5 us; the scratch directory of the small

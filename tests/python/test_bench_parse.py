@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the benchmark harness reads each tool's output (fio JSON,
+"""Description: the benchmark harness reads every peer's output into the same figures.
+
+the benchmark harness reads each tool's output (fio JSON,
 sysbench, ioping, pg_test_fsync, the bare loop, diskio's result) into the
 same figures, from outputs captured from fio 3.33, sysbench 1.0.20,
 ioping 1.3 and pg_test_fsync 15, and refuses what does not parse."""

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the benchmark harness's options default by mode (full,
+"""Description: the benchmark harness plans each round's cases, peers and tool order.
+
+the benchmark harness's options default by mode (full,
 --quick, --smoke), each group plans its cases with the peers that have an
 equivalent configuration, and the order of the tools rotates."""
 

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the benchmark harness reads diskio_hist_record's inclusive
+"""Description: the benchmark harness reads callgrind's counts of diskio_hist_record.
+
+the benchmark harness reads diskio_hist_record's inclusive
 instructions, calls and callees from callgrind's output (with its name
 compression), and lists the call/jump targets in its disassembly."""
 

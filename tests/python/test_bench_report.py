@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the benchmark harness formats its numbers and renders the
+"""Description: the benchmark harness renders its tables as aligned text and as Markdown.
+
+the benchmark harness formats its numbers and renders the
 medians, rounds, peak RSS and targets as aligned text and as Markdown,
 with each peer named by the configuration it ran."""
 

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the benchmark harness's medians and spread are over the
+"""Description: the benchmark harness's medians, spread and targets are over the used rounds only.
+
+the benchmark harness's medians and spread are over the
 used rounds only, its ratios are paired within a round, and each target
 is judged on the median of those per-round ratios."""
 

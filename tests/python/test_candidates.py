@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: a phase's candidates are the metrics that moved beyond
+"""Description: a phase's candidates are the metrics that moved beyond noise its way, ranked by share.
+
+a phase's candidates are the metrics that moved beyond
 their noise in its direction, ranked by the share of the phase they would
 have to account for (above 1: implausible, and said so); metrics within
 noise are "same", never "the other way"; the verdict says "consistent

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the charts' data tables (log-binned histogram, percentile
+"""Description: diskio-plot's data tables, and which charts each kind of input makes.
+
+the charts' data tables (log-binned histogram, percentile
 curve at each bucket's top, latency over time) and which charts the inputs
 make: a histogram and a percentile chart per mode, sweeps only for modes
 run at several sizes, a latency-over-time chart per run with an interval

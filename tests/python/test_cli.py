@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: run_command turns every kind of failure into one line on
+"""Description: run_command turns every failure into one line and its exit status, never a traceback.
+
+run_command turns every kind of failure into one line on
 stderr and the documented exit status, never a traceback."""
 
 import contextlib

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the commands' main() map their failures to the documented
+"""Description: each command's main() maps failures to its documented statuses and writes only whole output.
+
+the commands' main() map their failures to the documented
 exit statuses (diskio-correlate 0/1/2/3, diskio-plot 0/1/2/3/4/5) and
 write their output only when everything was computed; --output and
 --outdir create a missing directory, and a failure names the user's

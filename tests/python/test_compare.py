@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: diskio-compare groups results into environments by label,
+"""Description: diskio-compare groups, matches and judges runs, and renders the answer first.
+
+diskio-compare groups results into environments by label,
 matches runs by mode and parameters, treats repeated runs as repetitions,
 leaves out incomplete runs with a note, leaves out disturbed repetitions
 (or calls the row disturbed, never slower or faster, when too few clean

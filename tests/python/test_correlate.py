@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: ratios are other/baseline, normalized so that > 1 is
+"""Description: diskio-correlate's ratios are judged against their noise and the phases' minimum change.
+
+ratios are other/baseline, normalized so that > 1 is
 worse; every metric is judged against its noise (inside the band it is
 "same", whatever its ratio), every phase against --min-change; a metric
 on one side only says so; the summary shows the top-level phases and the

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the details hold what the summary leaves out: every
+"""Description: the details hold every metric, candidate and basis the summary leaves out.
+
+the details hold what the summary leaves out: every
 shown metric with its interval, n and verdict; each phase's candidates
 with their share (implausible ones marked), the other way, within noise
 and not in both; the correlations and fits or why they are withheld; the

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: one list of blocks drawn as text or Markdown: in text,
+"""Description: one list of blocks is drawn as aligned text or as Markdown.
+
+one list of blocks drawn as text or Markdown: in text,
 headings, indented items with hanging continuation lines and aligned
 tables; in Markdown every block stands apart (a blank line between), so
 that no verdict runs into the next line, items form one list, tables are

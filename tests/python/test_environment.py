@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: an environment directory is read into one Environment:
+"""Description: an environment directory is read into one Environment, every input checked.
+
+an environment directory is read into one Environment:
 diskio results become metrics (runs without ops skipped, incomplete ones
 noted; several results, repeated runs or the repetitions of diskio
 --repeat become a metric's samples),

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: a fio job becomes the diskio mode it measured (by its
+"""Description: a fio job becomes the diskio mode it measured, with diskio's metric names.
+
+a fio job becomes the diskio mode it measured (by its
 options), its sizes are read as fio reads them, and its output becomes
 metrics named like diskio's, with fsync jobs' mean = write + sync; the
 clones of a job run without group_reporting get the advice to report

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: across environments, correlations come with their n and
+"""Description: correlations and fits across environments come with their n and are withheld when too few.
+
+across environments, correlations come with their n and
 are withheld below four points, and least-squares lines of phase time on
 a candidate metric (from three points) give their R², residuals, degrees
 of freedom and the share of the baseline's phase they attribute to the

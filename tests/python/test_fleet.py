@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: diskio-fleet's pure parts: pdsh's host-list syntax
+"""Description: diskio-fleet expands host lists as pdsh does and quotes every remote argument.
+
+diskio-fleet's pure parts: pdsh's host-list syntax
 expanded as pdsh does (ranges, zero padding, several brackets, commas in
 and out of brackets, ^FILE, -x) with a clear UsageError for bad syntax;
 the command line each engine runs, every diskio argument quoted so that

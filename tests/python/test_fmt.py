@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: numbers are shown with the precision their size needs,
+"""Description: numbers are shown with the precision their size needs, and missing ones as n/a.
+
+numbers are shown with the precision their size needs,
 and what is missing shows as n/a, never as a bare null."""
 
 import unittest

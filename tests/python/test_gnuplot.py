@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: gnuplot script generation (quoting, terminal, one output
+"""Description: diskio-plot writes gnuplot scripts and runs gnuplot with the documented statuses.
+
+gnuplot script generation (quoting, terminal, one output
 per chart into the work directory) and running it: missing gnuplot is
 exit 3, a failing one exit 4, and images appear only when it succeeded
 and each is whole."""

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: each reader of the database side accepts its format
+"""Description: each reader of the database side's files accepts its format and names what it rejects.
+
+each reader of the database side accepts its format
 (headers, comments, psql footers, DBT-3 task names, a UTF-8 byte order
 mark) and rejects what it cannot use with FILE:LINE and what to do; with
 --lenient a bad row is named with its FILE:LINE and the other rows are

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the typed JSON accessors name the file and the JSON path
+"""Description: the typed JSON accessors name the file and JSON path of every bad value.
+
+the typed JSON accessors name the file and the JSON path
 of every missing, mistyped, non-finite or out-of-range value, and
 read_json turns every parse failure into an InputError."""
 

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: a metric's name gives its unit and whether higher is
+"""Description: a metric's name gives its unit and direction, and runs of one mode are told apart.
+
+a metric's name gives its unit and whether higher is
 better; values must be positive and bounded; runs of one mode are told
 apart by what differs between them, and two runs nothing tells apart are
 refused."""

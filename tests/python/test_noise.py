@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: noise.judge calls slower/faster only when the whole 95%
+"""Description: noise.judge calls a change beyond ±min_change, "same" only by TOST, else inconclusive.
+
+noise.judge calls slower/faster only when the whole 95%
 interval lies beyond ±min_change, "same" only when the whole 90% interval
 (TOST at 5%) lies within it, and "inconclusive" otherwise with how many
 more repetitions per side would decide; repetitions of several

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: every command creates its output directory the same way
+"""Description: every command creates its output directory and writes its files the same way.
+
+every command creates its output directory the same way
 (missing parents included) and writes an output file whole or not at
 all, never over an existing file without --force; a failure names the
 path the user gave, never a temporary file, and leaves no temporary

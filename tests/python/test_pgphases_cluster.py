@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the throw-away cluster is configured for a unix socket
+"""Description: diskio-pgphases' throw-away cluster is configured, started and removed safely.
+
+the throw-away cluster is configured for a unix socket
 only and durable writes, by arguments on the server's command line that
 no shell reads, its options are checked before anything is created, the
 server runs as an unprivileged user when started as root, and cleaning

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: diskio-pgphases' options are checked with the messages and
+"""Description: diskio-pgphases checks its options and maps signals and failures to its statuses.
+
+diskio-pgphases' options are checked with the messages and
 statuses it always had (2 for a bad option, existing results never
 overwritten), a signal ends a run with 128 + its number and incomplete
 results, and an unforeseen error is one line with status 1.  None of

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: diskio-pgphases reads what else the machine did during a
+"""Description: diskio-pgphases records what else the machine did in each phase and flags a disturbed one.
+
+diskio-pgphases reads what else the machine did during a
 phase from /proc text as the kernel writes it (recorded here), subtracts
 the server's and its own CPU time, flags a phase beyond diskio's
 thresholds as disturbed with the reason, and writes every phase's

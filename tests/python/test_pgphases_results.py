@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: q_time.csv is in the DBT-3 kit's format (millisecond time
+"""Description: diskio-pgphases writes q_time.csv, wal.csv and the settings in their formats.
+
+q_time.csv is in the DBT-3 kit's format (millisecond time
 stamps, HH:MM:SS.mmm durations), wal.csv has integer counts and
 millisecond times, settings.csv flattens settings.json, and no result
 file that exists is ever overwritten."""

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: run as root, diskio-pgphases never follows a link that
+"""Description: diskio-pgphases as root never follows a link the server user planted.
+
+run as root, diskio-pgphases never follows a link that
 the server user planted in a directory it can write: the server's
 settings never go into a file there, a server log replaced by a symlink
 or a hard link to a root-only file is never copied, and the files it

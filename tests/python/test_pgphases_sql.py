@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the runner's SQL files are found beside the module (in the
+"""Description: diskio-pgphases' SQL files are found, parameterised and chosen by server version.
+
+the runner's SQL files are found beside the module (in the
 source tree, a VPATH build and an installed package alike), carry a
 header that is never sent, take exactly the parameters they name, are
 picked by server version where catalogs changed, and are all installed."""

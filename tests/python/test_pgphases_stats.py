@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the counters are read with the statistics views of the
+"""Description: diskio-pgphases reads the server's counters with the views of its version.
+
+the counters are read with the statistics views of the
 server's version, parsed from psql's last output line in a fixed column
 order, the checkpoints' synced files are summed from the server log, and
 a phase's counters are the difference of two snapshots."""

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the workload builds its psql scripts from the SQL files
+"""Description: diskio-pgphases builds and times the DBT-3 kit's phases from its SQL files.
+
+the workload builds its psql scripts from the SQL files
 with the scale factor's sizes, times queries from the server's time
 stamps, runs the DBT-3 kit's power test (RF1, the 22 queries in stream
 0's order, RF2) and throughput test (each query stream in its own order,

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the one grammar of a number written as text
+"""Description: a number written as text follows one ASCII grammar, never what only int() and float() take.
+
+the one grammar of a number written as text
 (plainnumber.plain_number): ASCII digits, a sign, a point, an exponent;
 never what only Python's int() and float() take (1_000, full-width or
 Arabic-Indic digits, surrounding spaces, nan, infinity)."""

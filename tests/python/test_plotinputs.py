@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: diskio-plot takes results, traces and reports as files or
+"""Description: diskio-plot takes results, traces and reports, and names each chart series.
+
+diskio-plot takes results, traces and reports as files or
 directories; a result's runs with ops become chart series named by
 environment and mode (and size where one mode ran at several), with their
 interval series where the run has one; fio output and unknown JSON are

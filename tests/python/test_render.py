@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the renderers' shapes: text and markdown are the summary
+"""Description: the renderers draw the same report as text, Markdown, CSV and JSON.
+
+the renderers' shapes: text and markdown are the summary
 (and the details with --details) drawn from one list of blocks; CSV is
 long format with one value per row and holds every metric, the
 candidates, the withheld statistics and the WAL model; JSON is the

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the ratio chart of a diskio-correlate report draws
+"""Description: the ratio chart of a diskio-correlate report draws bars from 1 on a log axis.
+
+the ratio chart of a diskio-correlate report draws
 horizontal bars from 1 to each ratio on a logarithmic axis centred on 1
 (so 0.5× and 2× are the same length), the top-level phases unless told
 otherwise and the metrics --metrics selects, an own fill pattern per

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: diskio-plot's reader of a diskio-correlate report takes
+"""Description: diskio-plot reads a diskio-correlate report and refuses an unknown one.
+
+diskio-plot's reader of a diskio-correlate report takes
 the ratios (null as NaN) and the WAL model's shares, and refuses an
 unknown version or a wrong type naming the JSON path."""
 

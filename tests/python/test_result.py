@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: load_result, the one reader of diskio's result JSON,
+"""Description: load_result reads diskio's result JSON and names any bad value's file and path.
+
+load_result, the one reader of diskio's result JSON,
 returns Result/Run/Hist objects and rejects an unknown schema, a wrong
 type or an out-of-range value naming the file and the JSON path."""
 

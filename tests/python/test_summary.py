@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the correlate summary leads with the answer and fits a
+"""Description: the correlate summary leads with the answer and fits a screen.
+
+the correlate summary leads with the answer and fits a
 screen (at most MAX_LINES lines) even on a full DBT-3 kit q_time.csv
 (LOAD, the power test's RF1, 22 queries and RF2, four throughput streams
 of 22 queries with their refresh streams: 131 phases): the top-level

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the one rule for showing untrusted text (textsafe.shown):
+"""Description: untrusted text is shown by one rule: printable kept, backslash doubled, the rest as \\xHH.
+
+the one rule for showing untrusted text (textsafe.shown):
 printable UTF-8 kept, a backslash doubled, every control, DEL, C1,
 U+2028/2029, bidi formatting character and byte that is not UTF-8 shown
 as \\xHH per byte, so that a name holding the four characters \\x1b never

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the trace reader takes diskio's per-op CSV (elapsed time
+"""Description: the trace reader takes diskio's per-op CSV and rejects anything else with FILE:LINE.
+
+the trace reader takes diskio's per-op CSV (elapsed time
 from the first op, latency in us with a 1 ns floor) and rejects anything
 else with FILE:LINE."""
 

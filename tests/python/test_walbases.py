@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: each kind of sync a phase made comes from its own
+"""Description: each kind of sync a phase made comes from its own counter, or is said not measured.
+
+each kind of sync a phase made comes from its own
 counter, with the diskio mode whose latency it costs; what PostgreSQL
 did not count or time is "not measured" with the reason, never 0 (a
 zero time for flushes that happened, track_wal_io_timing off, a missing

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""Description: the WAL model estimates each kind of sync as count ×
+"""Description: the WAL model predicts a phase from each sync kind's count x latency difference.
+
+the WAL model estimates each kind of sync as count ×
 the latency of its diskio mode, predicts the other environment's phase
 as the baseline's plus every basis' count × latency difference (the
 checkpoints without a file count: their time × (latency ratio − 1)),

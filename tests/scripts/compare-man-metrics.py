@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""diskio-compare(1) as groff renders it names the metrics the command
+"""Description: diskio-compare(1) names exactly the metrics the command knows.
+
+diskio-compare(1) as groff renders it names the metrics the command
 knows: its sentence on throughput metrics lists, in one balanced
 parenthesis, exactly the metrics for which a higher value is faster,
 and --metrics lists every metric.  Skips (77) without groff."""
@@ -11,8 +13,8 @@ import shutil
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import EXIT_SKIP, TOP_BUILDDIR, check, finish  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import EXIT_SKIP, TOP_BUILDDIR, check, finish  # noqa: E402
 
 from diskio_analysis.compare import METRICS  # noqa: E402
 

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio-compare on real results of the read modes matches a
+# Description: diskio-compare matches real read runs only with runs of the same mode and cache.
+#
+# diskio-compare on real results of the read modes matches a
 # read run only with a read run of the same mode and cache: two labels
 # each run read (uncached), read --cached on one side only, direct-read
 # and async; read, direct-read and async are compared (the runs carry

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio-compare on real diskio results: fsync on a disk-backed
+# Description: diskio-compare on real results calls a disk slower than tmpfs, with its interval.
+#
+# diskio-compare on real diskio results: fsync on a disk-backed
 # directory against fsync on tmpfs is called slower with an interval from
 # the repetitions (five results per label, interleaved), async on the disk
 # against itself gets an interval that holds 1, and every output format

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The checkpoints' basis of the WAL model: when wal.csv counts the files
+"""Description: diskio-correlate models the checkpoints' syncs from the files they synced.
+
+The checkpoints' basis of the WAL model: when wal.csv counts the files
 the checkpoints synced (checkpoint_sync_files, from log_checkpoints),
 count x latency difference, like the WAL flushes' (a data file's fsync
 flushes every dirty page of it, so the files times diskio's one-block
@@ -18,8 +20,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import CORRELATE, FIXTURES, check, close, finish, run  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import CORRELATE, FIXTURES, check, close, finish, run  # noqa: E402
 
 work = tempfile.mkdtemp(prefix="diskio-ckpt-test.")
 try:

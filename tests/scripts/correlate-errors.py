@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""diskio-correlate on bad input: each case exits with the documented
+"""Description: diskio-correlate on bad input exits 1 or 2 naming the file, with no traceback.
+
+diskio-correlate on bad input: each case exits with the documented
 status (1 bad data, 2 usage), names the file (and the line for CSV and
 malformed JSON) on stderr, prints nothing on stdout and no traceback."""
 
@@ -8,8 +10,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import CORRELATE, FIXTURES, check, finish, run  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import CORRELATE, FIXTURES, check, finish, run  # noqa: E402
 
 A = os.path.join(FIXTURES, "env-a")
 work = tempfile.mkdtemp(prefix="diskio-correlate-test.")

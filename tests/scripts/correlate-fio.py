@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""diskio-correlate on real fio 3.33 output (fixtures/fio/fio.json, made by
+"""Description: diskio-correlate reads real fio output as it reads diskio's results.
+
+diskio-correlate on real fio 3.33 output (fixtures/fio/fio.json, made by
   fio --output-format=json --name=fsync --rw=write --bs=8k --size=4m
       --fsync=1 --filename=F1 --name=fdatasync --stonewall --rw=write
       --bs=8k --size=4m --fdatasync=1 --filename=F2 --name=async
@@ -12,8 +14,8 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
                      run)
 
 FIO_DIR = os.path.join(FIXTURES, "fio")

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""diskio-correlate on the hand-written fixtures env-a (baseline, label A),
+"""Description: diskio-correlate on hand-made fixtures gives the exact ratios, verdicts and candidates.
+
+diskio-correlate on the hand-written fixtures env-a (baseline, label A),
 env-b (label B) and env-c (no label: named after its directory): exact
 ratios, the verdict of each metric against its noise, the candidates of
 each phase ranked by the share they need, the verdict text, correlations
@@ -11,8 +13,8 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
                      run)
 
 A, B, C = (os.path.join(FIXTURES, d) for d in ("env-a", "env-b", "env-c"))

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Description: diskio-correlate and diskio-compare read 20,000 runs per
+"""Description: diskio-correlate and diskio-compare read 20,000 runs per environment in a pass or two.
+
+diskio-correlate and diskio-compare read 20,000 runs per
 environment (two results of 20,000 fsync runs at as many block sizes,
 with phases and 40,000 metrics.csv lines) and finish with every run
 named: the readers take a pass or two over the runs, where they took
@@ -14,8 +16,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, FIXTURES, TOP_BUILDDIR, check,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, FIXTURES, TOP_BUILDDIR, check,  # noqa: E402
                      finish)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")

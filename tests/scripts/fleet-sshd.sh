@@ -1,5 +1,7 @@
 #!/bin/bash
-# Description: diskio-fleet against real sshd servers: three sshd started
+# Description: diskio-fleet collects every host's result through real ssh, pdsh and clush.
+#
+# diskio-fleet against real sshd servers: three sshd started
 # by this test on loopback ports inside its own network namespace (nothing
 # listens outside it), with a throw-away key.  Each "host" runs the built
 # diskio in a directory of its own.  Through ssh, pdsh and clush: every
@@ -18,7 +20,7 @@ python=${PYTHON3:-python3}
 fleet="$top_builddir/scripts/diskio-fleet"
 
 # the namespace, the keys and the sshd servers (shared with other tests)
-. "$here/sshd-netns.sh"
+. "$here/../lib/sshd-netns.sh"
 
 skip() { echo "SKIP: $*"; exit 77; }
 sshd_netns_missing
@@ -45,10 +47,13 @@ check() {   # check DESCRIPTION COMMAND...
 sshd_netns_setup || skip "cannot create the network namespace and keys"
 
 # the "remote" diskio: the built one, run in the host's own directory
-# (sshd's SetEnv says which), so that each host measures its own target
+# (sshd's SetEnv says which), so that each host measures its own target;
+# the hosts' TMPDIR is this test's, so that the remote temporaries it
+# checks for are its own, not those of another run of it on this machine
 cat >"$work/remote-diskio" <<EOS
 #!/bin/sh
 cd "\$FLEET_HOME" || exit 3
+ls -d "\${TMPDIR:-/tmp}"/diskio-fleet.* >>tmp-seen 2>/dev/null
 exec "$DISKIO" "\$@"
 EOS
 chmod +x "$work/remote-diskio"
@@ -57,8 +62,8 @@ ports="22201 22202 22203"
 i=0
 for port in $ports; do
     i=$((i + 1))
-    mkdir -p "$work/home-db$i/target"
-    sshd_netns_start "db$i" "$port" "SetEnv FLEET_HOME=$work/home-db$i"
+    mkdir -p "$work/home-db$i/target" "$work/remote-tmp"
+    sshd_netns_start "db$i" "$port" "SetEnv FLEET_HOME=$work/home-db$i TMPDIR=$work/remote-tmp"
 done
 # wait for the three to listen (inside the namespace)
 sshd_netns_wait $ports
@@ -74,7 +79,7 @@ fleet() {   # fleet LAB OUT [FLEET ARGS...] -- [DISKIO ARGS...]
         >"$work/$out.out" 2>"$work/$out.err"
 }
 label_of() { "$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' "$1"; }
-diskio_args="--mode fsync,async --count 200 --size 1m target"
+diskio_args="--mode fsync,async --count 20 --size 256k target"
 
 start=$(date +%s)
 for transport in ssh pdsh clush; do
@@ -96,8 +101,10 @@ for transport in ssh pdsh clush; do
         test "$(grep -c '^  db[123]  *ok ' "$work/$transport.out")" -eq 3
     check "$transport: diskio-compare's table ends the output" \
         grep -q "^db2 vs db1" "$work/$transport.out"
+    check "$transport: the remote temporary was made in the hosts' TMPDIR" \
+        grep -q "^$work/remote-tmp/diskio-fleet\." "$work/home-db1/tmp-seen"
     check "$transport: no remote temporary left behind" \
-        test -z "$(ls -d /tmp/diskio-fleet.?????? 2>/dev/null)"
+        test -z "$(ls -A "$work/remote-tmp")"
 done
 
 # --pgphases: a stand-in diskio-pgphases (PostgreSQL is not what is

@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: the analysis commands say so when their output cannot be
+# Description: the analysis commands say so when their output cannot be written, and leave nothing.
+#
+# the analysis commands say so when their output cannot be
 # written (standard output full or closed: status 1, one line, no
 # traceback), and diskio-plot stopped by SIGTERM leaves neither its
 # temporary directory nor a half-written image behind (status 143).

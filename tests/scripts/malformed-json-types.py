@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Wrong JSON types and out-of-range numbers, found by malformed-inputs.py:
+"""Description: wrong JSON types and out-of-range numbers are bad data (exit 1) naming their path.
+
+Wrong JSON types and out-of-range numbers, found by malformed-inputs.py:
 diskio-correlate and diskio-plot exit 1 (bad data) naming the file and
 the JSON path (or line), print nothing on stdout and no traceback, where
 they used to stop with an internal error (ValueError for integers of
@@ -12,8 +14,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, FIXTURES, PLOT, check, finish,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, FIXTURES, PLOT, check, finish,  # noqa: E402
                      run)
 
 work = tempfile.mkdtemp(prefix="diskio-malformed-types.")

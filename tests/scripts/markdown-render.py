@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The markdown of diskio-correlate and diskio-compare through a real
+"""Description: the Markdown of diskio-correlate and diskio-compare renders as meant in CommonMark.
+
+The markdown of diskio-correlate and diskio-compare through a real
 CommonMark renderer (markdown-it-py, with GFM tables; Debian:
 python3-markdown-it): every verdict line is its own list item, every
 note its own paragraph (none run into the next line), the tables render
@@ -15,8 +17,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, EXIT_SKIP, FIXTURES, TOP_BUILDDIR,  # noqa
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, TOP_BUILDDIR,  # noqa
                      check, finish, run)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""diskio-plot on the fixtures: every chart exists as PNG (magic bytes,
+"""Description: diskio-plot draws every chart of the fixtures as PNG and SVG, with what each promises.
+
+diskio-plot on the fixtures: every chart exists as PNG (magic bytes,
 > 2 KB) or SVG (XML with <svg); the SVGs' text says what the charts
 promise (ticks in µs, block size and pattern in titles, the ratio axis
 centred on 1 with the top-level phases); existing files are not
@@ -12,8 +14,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT, check,  # noqa
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT, check,  # noqa
                      finish, run)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

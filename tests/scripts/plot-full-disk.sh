@@ -1,6 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: diskio-plot with its --outdir on a full filesystem (a
+# Description: diskio-plot on a full filesystem fails with status 1 and leaves no empty or cut-short image.
+#
+# diskio-plot with its --outdir on a full filesystem (a
 # tmpfs of our own, root only) fails with status 1 and a message naming
 # the image and the error, and leaves nothing there: no empty or
 # cut-short image, no temporary (gnuplot exits 0 on a full disk; its

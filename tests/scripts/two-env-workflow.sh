@@ -1,4 +1,6 @@
 #!/bin/bash
+# Description: the two-machine workflow runs end to end: measure, correlate, compare, plot.
+#
 # The two-machine workflow end to end with the real diskio binary: measure
 # fsync and async in two directories (standing in for two machines), add
 # each environment's DB phase timings, correlate (a one-screen summary, the

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Description: nothing read is ever run, and nothing read reaches a
+"""Description: nothing read is ever run by the analysis commands, and nothing read reaches a terminal raw.
+
+nothing read is ever run, and nothing read reaches a
 terminal raw.  Every byte 0x01-0x7f, some non-ASCII, C1 and bidi
 characters and payloads that would run a command in a shell or in
 gnuplot (`touch S`, $(touch S), a name starting '<' or '|', a quote that
@@ -30,8 +32,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT,  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT,  # noqa: E402
                      TOP_BUILDDIR, check, finish)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the durability check's pure parts.  CRC32C gives the
+ * Description: the durability check's records, CRC32C, block classification and wire lines.
+ *
+ * the durability check's pure parts.  CRC32C gives the
  * published check value; a record made for a run, offset and sequence
  * number reads back whole, and any changed byte, another offset or a
  * short read makes it no record; a block is classified by whose sectors

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the interference probe (src/lib/interference.c) reads
+ * Description: the interference probe reads /proc's counters and judges disturbance.
+ *
+ * the interference probe (src/lib/interference.c) reads
  * /proc/stat, /proc/pressure/{cpu,io,memory} and /proc/meminfo as the kernel writes
  * them (recorded text) or refuses what they are not; the figures of two
  * samples are other processes' CPU time net of diskio's own, steal, the

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: the one rule for NULL (libdiskio(3), CONVENTIONS): every
+ * Description: every public function given NULL fails the way its man page says.
+ *
+ * the one rule for NULL (libdiskio(3), CONVENTIONS): every
  * public function given NULL for an object or for a place to write fails
  * the way its RETURN VALUE says it fails -- -EINVAL from a function that
  * returns an int, NULL from one that returns a pointer, 0, 0.0 or false

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Description: a run's op hook (config.op_hook) is called around every
+ * Description: a run's op hook is called around every measured op, never the warmup's.
+ *
+ * a run's op hook (config.op_hook) is called around every
  * measured op and never the warmup's: prepare may rewrite the block about
  * to be written (what it wrote is in the file at that op's offset), done
  * says which ops ended with their sync (every sync_every'th with fsync,

@@ -1,0 +1,799 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Description: every mode really writes each block it claims; runs stop and refuse as they should.
+ *
+ * every mode really writes: each run's file is read back and
+ * every block must carry the stamp (intended offset, op number) of the op
+ * that claims to have written it.  Also: aio with many requests in
+ * flight (aio and io_uring), append versus overwrite, the create pattern
+ * (a new file from its first byte, ending at its size), the read modes
+ * (each reads the fill back; a corrupted block fails verify) and their
+ * rules, write/sync parts and group commit,
+ * runtime limits, the trace, stopping a run, and the target's refusals.
+ * The target writes only its own inode: a file planted at its name is
+ * neither written by a run nor removed, and a file that does not fit the
+ * free space is refused before a byte is written.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "diskio.h"
+#include "t_helpers.h"
+
+#define BS 4096
+
+struct stamp {
+    uint64_t offset, op;
+};
+
+static struct stamp t_read_stamp(int fd, uint64_t offset)
+{
+    struct stamp s = {UINT64_MAX, UINT64_MAX};
+    ck_assert_int_eq(pread(fd, &s, sizeof(s), (off_t)offset), (ssize_t)sizeof(s));
+    return s;
+}
+
+/* Run cfg on a new file in a new directory; call check(fd, size) on the
+ * file before diskio removes it.  Returns the run (caller frees), or NULL
+ * when the filesystem refuses O_DIRECT (the test then says so). */
+static struct diskio_run *t_run(const struct diskio_config *cfg,
+                                void (*check)(const struct diskio_config *, int, off_t))
+{
+    char *dir = t_mkdtemp("modes");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg->file_size, 0, &t), 0);
+    struct diskio_run *run = NULL;
+    int rc = diskio_run_execute(cfg, t, &run);
+    if (rc == -DISKIO_E_NO_DIRECT) {
+        fprintf(stderr, "SKIP %s: this filesystem refuses O_DIRECT\n", diskio_mode_name(cfg->mode));
+        diskio_target_free(t);
+        t_rmdir_empty(dir);
+        return NULL;
+    }
+    ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(cfg->mode), diskio_strerror(rc));
+    ck_assert_ptr_nonnull(run);
+    int fd = open(diskio_target_path(t), O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    struct stat st;
+    ck_assert_int_eq(fstat(fd, &st), 0);
+    if (check)
+        check(cfg, fd, st.st_size);
+    close(fd);
+    diskio_target_free(t);
+    t_rmdir_empty(dir); /* the test file is gone */
+    return run;
+}
+
+/* seq over a file of B blocks with N ops: block k holds the last op that
+ * hit it, op = k + B * floor((N - 1 - k) / B). */
+static void check_seq_stamps(const struct diskio_config *cfg, int fd, off_t size)
+{
+    uint64_t blocks = cfg->file_size / cfg->block_size;
+    uint64_t ops = cfg->count + cfg->warmup;
+    ck_assert_uint_eq((uint64_t)size, cfg->file_size);
+    for (uint64_t k = 0; k < blocks && k < ops; k++) {
+        struct stamp s = t_read_stamp(fd, k * cfg->block_size);
+        ck_assert_uint_eq(s.offset, k * cfg->block_size);
+        uint64_t last = k + blocks * ((ops - 1 - k) / blocks);
+        /* warmup ops and measured ops are numbered from 0 each */
+        uint64_t expected = last >= cfg->warmup ? last - cfg->warmup : last;
+        ck_assert_msg(s.op == expected, "%s: block %llu has op %llu, expected %llu",
+                      diskio_mode_name(cfg->mode), (unsigned long long)k, (unsigned long long)s.op,
+                      (unsigned long long)expected);
+    }
+}
+
+static void t_config(struct diskio_config *cfg, enum diskio_mode mode)
+{
+    diskio_config_init(cfg);
+    cfg->mode = mode;
+    cfg->block_size = BS;
+    cfg->file_size = 16 * BS;
+    cfg->count = 40; /* wraps the 16-block file twice and a half */
+    cfg->warmup = 0;
+}
+
+START_TEST(test_every_mode_writes_each_block_where_claimed)
+{
+    enum diskio_mode mode = (enum diskio_mode)_i;
+    struct diskio_config cfg;
+    t_config(&cfg, mode);
+    if (mode == DISKIO_MODE_AIO)
+        cfg.iodepth = 4;
+    struct diskio_run *run = t_run(&cfg, check_seq_stamps);
+    if (!run)
+        return;
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(info->complete);
+    ck_assert_int_eq(info->error, 0);
+    ck_assert_uint_eq(info->ops, 40);
+    ck_assert_uint_eq(info->bytes, 40 * BS);
+    ck_assert_str_eq(info->name, diskio_mode_name(mode));
+    const struct diskio_hist *total = diskio_run_hist_const(run, DISKIO_PART_TOTAL);
+    ck_assert_uint_eq(diskio_hist_count(total), 40);
+    ck_assert_uint_gt(diskio_hist_min(total), 0);
+    ck_assert_uint_le(diskio_hist_max(total), info->duration_ns);
+    bool parts = mode == DISKIO_MODE_FSYNC || mode == DISKIO_MODE_FDATASYNC;
+    ck_assert_int_eq(diskio_run_hist_const(run, DISKIO_PART_SYNC) != NULL, parts);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_warmup_ops_are_written_but_not_recorded)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FDATASYNC);
+    cfg.count = 8;
+    cfg.warmup = 5;
+    struct diskio_run *run = t_run(&cfg, check_seq_stamps);
+    ck_assert_uint_eq(diskio_run_info(run)->ops, 8);
+    ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), 8);
+    diskio_run_free(run);
+}
+END_TEST
+
+static void check_aio_deep(const struct diskio_config *cfg, int fd, off_t size)
+{
+    check_seq_stamps(cfg, fd, size);
+}
+
+START_TEST(test_queued_modes_keep_many_requests_in_flight)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, _i ? DISKIO_MODE_URING : DISKIO_MODE_AIO);
+    cfg.iodepth = 32;
+    cfg.file_size = 64 * BS;
+    cfg.count = 1000;
+    struct diskio_run *run = t_run(&cfg, check_aio_deep);
+    if (!run)
+        return;
+    ck_assert_uint_eq(diskio_run_info(run)->ops, 1000);
+    ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), 1000);
+    diskio_run_free(run);
+}
+END_TEST
+
+static void check_rand_stamps(const struct diskio_config *cfg, int fd, off_t size)
+{
+    ck_assert_uint_eq((uint64_t)size, cfg->file_size);
+    uint64_t stamped = 0;
+    for (uint64_t off = 0; off < cfg->file_size; off += cfg->block_size) {
+        struct stamp s = t_read_stamp(fd, off);
+        if (s.offset == off) {
+            ck_assert_uint_lt(s.op, cfg->count);
+            stamped++;
+        }
+    }
+    /* 200 random writes over 64 blocks touch nearly all of them, and
+     * every block that claims an offset claims its own */
+    ck_assert_uint_ge(stamped, 50);
+}
+
+START_TEST(test_rand_pattern_writes_aligned_blocks_inside_the_file)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_ODSYNC);
+    cfg.pattern = DISKIO_PATTERN_RAND;
+    cfg.file_size = 64 * BS;
+    cfg.count = 200;
+    diskio_run_free(t_run(&cfg, check_rand_stamps));
+}
+END_TEST
+
+static void check_append_grows(const struct diskio_config *cfg, int fd, off_t size)
+{
+    /* 40 appends into a 16-block limit: truncated at op 16 and op 32, so
+     * 8 blocks remain, written by ops 32..39 */
+    ck_assert_int_eq(size, 8 * BS);
+    for (uint64_t k = 0; k < 8; k++) {
+        struct stamp s = t_read_stamp(fd, k * BS);
+        ck_assert_uint_eq(s.offset, k * BS);
+        ck_assert_uint_eq(s.op, 32 + k);
+    }
+}
+
+START_TEST(test_append_grows_the_file_and_overwrite_does_not)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    diskio_run_free(t_run(&cfg, check_append_grows));
+    /* overwrite: the preallocated size never changes */
+    cfg.pattern = DISKIO_PATTERN_SEQ;
+    diskio_run_free(t_run(&cfg, check_seq_stamps));
+}
+END_TEST
+
+START_TEST(test_sync_part_and_group_commit)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.sync_every = 4;
+    struct diskio_run *run = t_run(&cfg, check_seq_stamps);
+    const struct diskio_hist *total = diskio_run_hist_const(run, DISKIO_PART_TOTAL);
+    const struct diskio_hist *write_part = diskio_run_hist_const(run, DISKIO_PART_WRITE);
+    const struct diskio_hist *sync_part = diskio_run_hist_const(run, DISKIO_PART_SYNC);
+    ck_assert_uint_eq(diskio_hist_count(total), 40);
+    ck_assert_uint_eq(diskio_hist_count(write_part), 40);
+    ck_assert_uint_eq(diskio_hist_count(sync_part), 10);
+    /* an op is its write plus, every 4th, its sync */
+    double parts_sum = diskio_hist_mean(write_part) * 40 + diskio_hist_mean(sync_part) * 10;
+    ck_assert_double_le(parts_sum, diskio_hist_mean(total) * 40 + 1.0);
+    ck_assert_double_ge(parts_sum, diskio_hist_mean(total) * 40 * 0.95);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_runtime_limits_the_run)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_ASYNC);
+    cfg.count = 0;
+    cfg.runtime_ns = 200 * 1000 * 1000;
+    struct diskio_run *run = t_run(&cfg, NULL);
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(info->complete);
+    ck_assert_uint_gt(info->ops, 100);
+    ck_assert_uint_ge(info->duration_ns, cfg.runtime_ns);
+    /* it stops: well before the count-less run would end, however busy
+     * the machine (not a measure of how soon) */
+    ck_assert_uint_lt(info->duration_ns, 50 * cfg.runtime_ns);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_trace_has_header_and_one_row_per_recorded_op)
+{
+    char *dir = t_mkdtemp("trace");
+    char path[300];
+    snprintf(path, sizeof(path), "%s/trace.csv", dir);
+    int trace_fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(trace_fd, 0);
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FDATASYNC);
+    cfg.count = 5000; /* more than one buffer of rows */
+    cfg.warmup = 3;
+    cfg.trace_fd = trace_fd;
+    struct diskio_run *run = t_run(&cfg, NULL);
+    close(trace_fd);
+    FILE *f = fopen(path, "r");
+    /* the library writes the header: a complete CSV without the command */
+    char header[64];
+    ck_assert_ptr_nonnull(fgets(header, sizeof(header), f));
+    ck_assert_str_eq(header, "op,start_ns,latency_ns,write_ns,sync_ns\n");
+    unsigned long long op, start, latency, write_ns, sync_ns, prev_start = 0;
+    uint64_t rows = 0;
+    while (fscanf(f, "%llu,%llu,%llu,%llu,%llu\n", &op, &start, &latency, &write_ns, &sync_ns) ==
+           5) {
+        ck_assert_uint_eq(op, rows);
+        ck_assert_uint_ge(start, prev_start);
+        ck_assert_uint_le(write_ns, latency);
+        ck_assert_uint_le(sync_ns, latency);
+        prev_start = start;
+        rows++;
+    }
+    fclose(f);
+    ck_assert_uint_eq(rows, 5000);
+    unlink(path);
+    t_rmdir_empty(dir);
+    diskio_run_free(run);
+}
+END_TEST
+
+START_TEST(test_stop_flag_returns_partial_run)
+{
+    static volatile sig_atomic_t stop = 1;
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.stop = &stop;
+    char *dir = t_mkdtemp("stop");
+    struct diskio_target *t;
+    /* preallocated now: a stop during the run's own fill would end it
+     * before it opened the file, with no run to return */
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, DISKIO_TARGET_PREALLOCATE, &t), 0);
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
+    ck_assert_ptr_nonnull(run);
+    ck_assert(!diskio_run_info(run)->complete);
+    ck_assert_str_eq(diskio_run_info(run)->error_during, "interrupted");
+    diskio_run_free(run);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+static volatile sig_atomic_t stop_later;
+static void *raise_stop(void *arg)
+{
+    (void)arg;
+    struct timespec pause = {0, 100 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    stop_later = 1;
+    return NULL;
+}
+
+START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, _i ? DISKIO_MODE_URING : DISKIO_MODE_AIO);
+    stop_later = 0;
+    cfg.iodepth = 16;
+    cfg.count = 0;
+    cfg.runtime_ns = UINT64_C(30) * 1000000000u;
+    cfg.stop = &stop_later;
+    char *dir = t_mkdtemp("aiostop");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
+    pthread_t thread;
+    pthread_create(&thread, NULL, raise_stop, NULL);
+    struct diskio_run *run = NULL;
+    uint64_t start = diskio_now_ns();
+    int rc = diskio_run_execute(&cfg, t, &run);
+    pthread_join(thread, NULL);
+    if (rc == -DISKIO_E_NO_DIRECT) {
+        diskio_target_free(t);
+        t_rmdir_empty(dir);
+        return;
+    }
+    ck_assert_int_eq(rc, -DISKIO_E_INTERRUPTED);
+    ck_assert_uint_lt(diskio_now_ns() - start, UINT64_C(10) * 1000000000u);
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(!info->complete);
+    ck_assert_uint_gt(info->ops, 0);
+    /* every completed request was recorded, none twice */
+    ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), info->ops);
+    diskio_run_free(run);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_stop_during_preallocation_ends_before_measuring)
+{
+    static volatile sig_atomic_t stop = 1;
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.stop = &stop;
+    char *dir = t_mkdtemp("stopfill");
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
+    struct diskio_run *run = (struct diskio_run *)&run;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
+    ck_assert_ptr_null(run);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_append_never_truncates_a_file_diskio_did_not_create)
+{
+    char *dir = t_mkdtemp("appendforce");
+    char file[300];
+    snprintf(file, sizeof(file), "%s/user-file", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_eq(write(fd, "data", 4), 4);
+    close(fd);
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &t), 0);
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_TARGET_EXISTS);
+    ck_assert_ptr_null(run);
+    diskio_target_free(t);
+    struct stat st;
+    ck_assert_int_eq(stat(file, &st), 0);
+    ck_assert_int_eq(st.st_size, 4);
+    unlink(file);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_target_refuses_what_diskio_did_not_create)
+{
+    char *dir = t_mkdtemp("refuse");
+    char file[300], link[300], fifo[300];
+    snprintf(file, sizeof(file), "%s/precious", dir);
+    snprintf(link, sizeof(link), "%s/link", dir);
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_eq(write(fd, "keep me", 7), 7);
+    close(fd);
+    ck_assert_int_eq(symlink("precious", link), 0);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+
+    struct diskio_target *t = NULL;
+    ck_assert_int_eq(diskio_target_open(file, 1 << 20, 0, &t), -DISKIO_E_TARGET_EXISTS);
+    ck_assert_int_eq(diskio_target_open(link, 1 << 20, DISKIO_TARGET_FORCE, &t),
+                     -DISKIO_E_TARGET_TYPE);
+    ck_assert_int_eq(diskio_target_open(fifo, 1 << 20, DISKIO_TARGET_FORCE, &t),
+                     -DISKIO_E_TARGET_TYPE);
+    ck_assert_int_eq(diskio_target_open("/dev/null", 1 << 20, DISKIO_TARGET_FORCE, &t),
+                     -DISKIO_E_TARGET_TYPE);
+    ck_assert_ptr_null(t);
+    struct stat st;
+    ck_assert_int_eq(stat(file, &st), 0);
+    ck_assert_int_eq(st.st_size, 7);
+
+    /* a new path is created and removed; a forced existing file is kept */
+    char fresh[300];
+    snprintf(fresh, sizeof(fresh), "%s/fresh", dir);
+    ck_assert_int_eq(diskio_target_open(fresh, 1 << 16, DISKIO_TARGET_PREALLOCATE, &t), 0);
+    ck_assert_int_eq(stat(fresh, &st), 0);
+    ck_assert_int_eq(st.st_size, 1 << 16);
+    diskio_target_free(t);
+    ck_assert_int_ne(stat(fresh, &st), 0);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &t), 0);
+    diskio_target_free(t);
+    ck_assert_int_eq(stat(file, &st), 0);
+
+    unlink(file);
+    unlink(link);
+    unlink(fifo);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+/* The target is locked (flock) while it is open: a second open of the
+ * same file, by another diskio or in the same program, is refused with
+ * -DISKIO_E_TARGET_LOCKED, as is a file another program keeps locked;
+ * freeing the target releases it. */
+START_TEST(test_target_is_locked_while_open)
+{
+    char *dir = t_mkdtemp("locked");
+    char file[300];
+    snprintf(file, sizeof(file), "%s/shared", dir);
+    int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+
+    struct diskio_target *first = NULL, *second = NULL;
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &first), 0);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &second),
+                     -DISKIO_E_TARGET_LOCKED);
+    ck_assert_ptr_null(second);
+    ck_assert_str_eq(diskio_strerror(-DISKIO_E_TARGET_LOCKED),
+                     "Another process holds a lock on the target");
+    diskio_target_free(first);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &second), 0);
+    diskio_target_free(second);
+
+    /* a lock of another program's own */
+    fd = open(file, O_RDONLY);
+    ck_assert_int_eq(flock(fd, LOCK_SH | LOCK_NB), 0);
+    ck_assert_int_eq(diskio_target_open(file, 1 << 16, DISKIO_TARGET_FORCE, &second),
+                     -DISKIO_E_TARGET_LOCKED);
+    close(fd);
+
+    unlink(file);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+static void t_write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+static void t_assert_content(const char *path, const char *text)
+{
+    char buf[64] = {0};
+    int fd = open(path, O_RDONLY);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(read(fd, buf, sizeof(buf) - 1), (ssize_t)strlen(text));
+    close(fd);
+    ck_assert_str_eq(buf, text);
+}
+
+START_TEST(test_target_writes_only_its_own_inode)
+{
+    char *dir = t_mkdtemp("planted");
+    char victim[300], spare[300];
+    snprintf(victim, sizeof(victim), "%s/victim", dir);
+    snprintf(spare, sizeof(spare), "%s/spare", dir);
+    t_write_file(victim, "keep me");
+
+    struct diskio_target *t = NULL;
+    ck_assert_int_eq(diskio_target_open(dir, 64 * BS, 0, &t), 0);
+    const char *name = diskio_target_path(t);
+    /* ln -f victim NAME: a hard link replaces the test file's name */
+    ck_assert_int_eq(link(victim, spare), 0);
+    ck_assert_int_eq(rename(spare, name), 0);
+
+    ck_assert_int_eq(diskio_target_check_mode(t, DISKIO_MODE_OSYNC), 0);
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.file_size = 64 * BS;
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), 0);
+    ck_assert_uint_eq(diskio_run_info(run)->ops, cfg.count);
+    diskio_run_free(run);
+    t_assert_content(victim, "keep me");
+    ck_assert_uint_eq(diskio_target_size(t), 64 * BS);
+
+    /* the name is the victim's now: left alone, and said so */
+    ck_assert_int_eq(diskio_target_remove(t), -DISKIO_E_TARGET_CHANGED);
+    ck_assert_int_eq(diskio_target_remove(t), 0); /* nothing more to do */
+    t_assert_content(name, "keep me");
+    ck_assert_int_eq(unlink(name), 0);
+    diskio_target_free(t);
+    ck_assert_int_eq(unlink(victim), 0);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_target_refuses_a_file_larger_than_the_free_space)
+{
+    char *dir = t_mkdtemp("space");
+    struct diskio_target *t = NULL;
+    const uint64_t huge = UINT64_C(1) << 60;
+    /* with the preallocation in the open: refused, nothing left */
+    ck_assert_int_eq(diskio_target_open(dir, huge, DISKIO_TARGET_PREALLOCATE, &t),
+                     -DISKIO_E_NO_SPACE);
+    ck_assert_ptr_null(t);
+    ck_assert_int_eq(t_dir_entries(dir), 0);
+
+    ck_assert_int_eq(diskio_target_open(dir, 0, 0, &t), 0);
+    uint64_t needed = 0, available = 0, reserve = 0;
+    ck_assert_int_eq(diskio_target_check_space(t, huge, &needed, &available, &reserve),
+                     -DISKIO_E_NO_SPACE);
+    ck_assert_uint_eq(needed, huge);
+    ck_assert_uint_gt(available, 0);
+    ck_assert_uint_gt(reserve, 0);
+    ck_assert_uint_le(reserve, UINT64_C(1) << 30);
+    ck_assert_int_eq(diskio_target_check_space(t, BS, NULL, NULL, NULL), 0);
+    ck_assert(!diskio_target_is_device(t));
+    /* a run that would not fit writes nothing */
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.file_size = huge;
+    struct diskio_run *run = NULL;
+    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_NO_SPACE);
+    ck_assert_ptr_null(run);
+    struct stat st;
+    ck_assert_int_eq(stat(diskio_target_path(t), &st), 0);
+    ck_assert_int_eq(st.st_size, 0);
+    ck_assert_int_eq(diskio_target_remove(t), 0);
+    diskio_target_free(t);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+START_TEST(test_read_modes_are_rows_of_the_mode_table)
+{
+    static const struct {
+        enum diskio_mode mode;
+        const char *name;
+        bool direct, queued;
+    } reads[] = {
+        {DISKIO_MODE_READ, "read", false, false},
+        {DISKIO_MODE_DIRECT_READ, "direct-read", true, false},
+        {DISKIO_MODE_AIO_READ, "aio-read", true, true},
+        {DISKIO_MODE_URING_READ, "uring-read", true, true},
+    };
+    for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+        enum diskio_mode parsed;
+        ck_assert_str_eq(diskio_mode_name(reads[i].mode), reads[i].name);
+        ck_assert_int_eq(diskio_mode_parse(reads[i].name, &parsed), 0);
+        ck_assert_int_eq(parsed, reads[i].mode);
+        ck_assert(diskio_mode_is_read(reads[i].mode));
+        ck_assert_int_eq(diskio_mode_is_direct(reads[i].mode), reads[i].direct);
+        ck_assert_int_eq(diskio_mode_is_queued(reads[i].mode), reads[i].queued);
+        ck_assert(!diskio_mode_syncs(reads[i].mode));
+    }
+    for (unsigned m = 0; m < DISKIO_MODE_READ; m++)
+        ck_assert(!diskio_mode_is_read((enum diskio_mode)m));
+    ck_assert(!diskio_mode_is_read(DISKIO_MODE_COUNT));
+    enum diskio_pattern p;
+    ck_assert_int_eq(diskio_pattern_parse("create", &p), 0);
+    ck_assert_int_eq(p, DISKIO_PATTERN_CREATE);
+    ck_assert_str_eq(diskio_pattern_name(DISKIO_PATTERN_CREATE), "create");
+}
+END_TEST
+
+static void t_expect_rule(const struct diskio_config *cfg, enum diskio_config_rule rule,
+                          enum diskio_config_field field)
+{
+    struct diskio_config_verdict v;
+    ck_assert_int_eq(diskio_config_validate(cfg, &v), rule == DISKIO_RULE_OK ? 0 : -EINVAL);
+    ck_assert_int_eq(v.rule, rule);
+    ck_assert_int_eq(v.field, field);
+}
+
+/* write_back: a percentage, for the synchronous read modes, not with verify */
+START_TEST(test_config_rules_of_write_back)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_READ);
+    cfg.write_back = 100;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.mode = DISKIO_MODE_DIRECT_READ;
+    cfg.write_back = 10;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.write_back = 101;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    cfg.write_back = 50;
+    cfg.verify = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    t_config(&cfg, DISKIO_MODE_AIO_READ);
+    cfg.write_back = 50;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.write_back = 50;
+    t_expect_rule(&cfg, DISKIO_RULE_WRITE_BACK, DISKIO_FIELD_WRITE_BACK);
+    ck_assert_str_eq(diskio_config_problem(&cfg),
+                     "write-back is a percentage from 0 to 100, for modes read and direct-read, "
+                     "without verify");
+}
+END_TEST
+
+START_TEST(test_config_rules_of_the_read_modes)
+{
+    struct diskio_config cfg;
+    t_config(&cfg, DISKIO_MODE_READ);
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    t_expect_rule(&cfg, DISKIO_RULE_READ_PATTERN, DISKIO_FIELD_PATTERN);
+    cfg.pattern = DISKIO_PATTERN_CREATE;
+    t_expect_rule(&cfg, DISKIO_RULE_READ_PATTERN, DISKIO_FIELD_PATTERN);
+    cfg.pattern = DISKIO_PATTERN_RAND;
+    cfg.cached = 1;
+    cfg.verify = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    /* cached means nothing to O_DIRECT; verify nothing to a write */
+    cfg.mode = DISKIO_MODE_DIRECT_READ;
+    t_expect_rule(&cfg, DISKIO_RULE_CACHED, DISKIO_FIELD_CACHED);
+    cfg.cached = 0;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.mode = DISKIO_MODE_FSYNC;
+    t_expect_rule(&cfg, DISKIO_RULE_VERIFY, DISKIO_FIELD_VERIFY);
+    /* the queued reads obey the queued rules */
+    t_config(&cfg, DISKIO_MODE_AIO_READ);
+    cfg.iodepth = 32;
+    t_expect_rule(&cfg, DISKIO_RULE_FILE_IODEPTH, DISKIO_FIELD_FILE_SIZE);
+    cfg.iodepth = 4;
+    cfg.batch = 2;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    /* create knows every offset beforehand: any depth, unlike append */
+    t_config(&cfg, DISKIO_MODE_URING);
+    cfg.pattern = DISKIO_PATTERN_CREATE;
+    cfg.iodepth = 4;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.pattern = DISKIO_PATTERN_APPEND;
+    t_expect_rule(&cfg, DISKIO_RULE_APPEND_QUEUED, DISKIO_FIELD_PATTERN);
+}
+END_TEST
+
+/* Every read mode reads the fill back: a target filled by
+ * diskio_target_open() (8 KiB blocks, seed 0), read with verify; then one
+ * byte of block 3 is inverted on the storage and a sequential run stops
+ * at op 3 with -DISKIO_E_VERIFY, keeping the 3 good reads. */
+START_TEST(test_read_modes_read_back_the_fill_and_see_corruption)
+{
+    const enum diskio_mode mode = (enum diskio_mode)(DISKIO_MODE_READ + _i);
+    char *dir = t_mkdtemp("reads");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/file", dir);
+    struct diskio_target *t;
+    ck_assert_int_eq(diskio_target_open(path, 16 * 8192, DISKIO_TARGET_PREALLOCATE, &t), 0);
+    struct diskio_config cfg;
+    diskio_config_init(&cfg);
+    cfg.mode = mode;
+    cfg.block_size = 8192;
+    cfg.file_size = 16 * 8192;
+    cfg.count = 40;
+    cfg.seed = 0;
+    cfg.verify = 1;
+    cfg.iodepth = diskio_mode_is_queued(mode) ? 4 : 1;
+    struct diskio_run *run = NULL;
+    int rc = diskio_run_execute(&cfg, t, &run);
+    if (rc == -DISKIO_E_NO_DIRECT || (rc == -ENOSYS && mode == DISKIO_MODE_URING_READ)) {
+        fprintf(stderr, "SKIP %s: %s\n", diskio_mode_name(mode), diskio_strerror(rc));
+        diskio_run_free(run);
+        diskio_target_free(t);
+        t_rmdir_empty(dir);
+        return;
+    }
+    ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(mode), diskio_strerror(rc));
+    ck_assert_uint_eq(diskio_run_info(run)->ops, 40);
+    ck_assert_uint_eq(diskio_run_info(run)->bytes, 40 * 8192);
+    ck_assert_ptr_null(diskio_run_hist_const(run, DISKIO_PART_SYNC));
+    diskio_run_free(run);
+
+    int fd = open(path, O_RDWR);
+    ck_assert_int_ge(fd, 0);
+    unsigned char byte;
+    ck_assert_int_eq(pread(fd, &byte, 1, 3 * 8192 + 77), 1);
+    byte = (unsigned char)~byte;
+    ck_assert_int_eq(pwrite(fd, &byte, 1, 3 * 8192 + 77), 1);
+    ck_assert_int_eq(fsync(fd), 0);
+    close(fd);
+    cfg.iodepth = 1; /* op 3 is the fourth read */
+    cfg.warmup = 0;
+    rc = diskio_run_execute(&cfg, t, &run);
+    ck_assert_int_eq(rc, -DISKIO_E_VERIFY);
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(!info->complete);
+    ck_assert_str_eq(info->error_during, "verify");
+    ck_assert_uint_eq(info->error_op, 3);
+    ck_assert_uint_eq(info->ops, 3);
+    diskio_run_free(run);
+    diskio_target_free(t);
+    unlink(path);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
+static void check_created(const struct diskio_config *cfg, int fd, off_t size)
+{
+    /* the run ended when the new file reached its size: 16 blocks, block
+     * k written by measured op k (the warmup's writes were emptied) */
+    ck_assert_int_eq(size, 16 * BS);
+    for (uint64_t k = 0; k < 16; k++) {
+        struct stamp s = t_read_stamp(fd, k * BS);
+        ck_assert_uint_eq(s.offset, k * BS);
+        ck_assert_msg(s.op == k, "%s: block %llu has op %llu", diskio_mode_name(cfg->mode),
+                      (unsigned long long)k, (unsigned long long)s.op);
+    }
+}
+
+START_TEST(test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size)
+{
+    static const enum diskio_mode modes[] = {DISKIO_MODE_FSYNC, DISKIO_MODE_AIO};
+    struct diskio_config cfg;
+    t_config(&cfg, modes[_i]);
+    cfg.pattern = DISKIO_PATTERN_CREATE;
+    cfg.warmup = 5;
+    if (modes[_i] == DISKIO_MODE_AIO)
+        cfg.iodepth = 4;
+    struct diskio_run *run = t_run(&cfg, check_created);
+    if (!run)
+        return;
+    const struct diskio_run_info *info = diskio_run_info(run);
+    ck_assert(info->complete);
+    ck_assert_int_eq(info->error, 0);
+    ck_assert_uint_eq(info->ops, 16); /* not count (40): the file is full */
+    diskio_run_free(run);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("modes");
+    TCase *tc = tcase_create("modes");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, test_every_mode_writes_each_block_where_claimed, 0, DISKIO_MODE_READ);
+    tcase_add_test(tc, test_warmup_ops_are_written_but_not_recorded);
+    tcase_add_loop_test(tc, test_queued_modes_keep_many_requests_in_flight, 0, 2);
+    tcase_add_test(tc, test_rand_pattern_writes_aligned_blocks_inside_the_file);
+    tcase_add_test(tc, test_append_grows_the_file_and_overwrite_does_not);
+    tcase_add_test(tc, test_sync_part_and_group_commit);
+    tcase_add_test(tc, test_runtime_limits_the_run);
+    tcase_add_test(tc, test_trace_has_header_and_one_row_per_recorded_op);
+    tcase_add_test(tc, test_stop_flag_returns_partial_run);
+    tcase_add_loop_test(tc, test_stopping_queued_modes_reaps_requests_in_flight, 0, 2);
+    tcase_add_test(tc, test_stop_during_preallocation_ends_before_measuring);
+    tcase_add_test(tc, test_append_never_truncates_a_file_diskio_did_not_create);
+    tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
+    tcase_add_test(tc, test_target_writes_only_its_own_inode);
+    tcase_add_test(tc, test_target_is_locked_while_open);
+    tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
+    tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
+    tcase_add_test(tc, test_config_rules_of_the_read_modes);
+    tcase_add_test(tc, test_config_rules_of_write_back);
+    tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, 4);
+    tcase_add_loop_test(tc, test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size,
+                        0, 2);
+    suite_add_tcase(s, tc);
+    return t_run_suite(s);
+}
