@@ -189,13 +189,9 @@ def render_markdown(comparison):
 
 
 def row_record(row, base):
-    (mode, block_size, pattern, iodepth, sync_every, batch, jobs,
-     shared_file, cached) = row.run
     return {
         "environment": row.environment, "baseline": base,
-        "run": {"mode": mode, "block_size": block_size, "pattern": pattern,
-                "iodepth": iodepth, "sync_every": sync_every, "batch": batch,
-                "jobs": jobs, "shared_file": shared_file, "cached": cached},
+        "run": row.run.as_dict(),
         "run_label": run_label(row.run), "metric": row.metric,
         "unit": row.unit, "higher_is_better": row.higher_is_better,
         "baseline_values": row.base_values, "other_values": row.other_values,
