@@ -365,7 +365,7 @@ class RenderTest(unittest.TestCase):
 
     def test_text_leads_with_the_answer(self):
         first = compare_render.render_text(self.c).splitlines()[0]
-        self.assertEqual(first, "b vs a (mean): slower in fsync 8 KiB 2x; same in 1 of 2")
+        self.assertEqual(first, "b vs a (mean): slower in fsync 8 KiB 2.00×; same in 1 of 2")
 
     def test_json_is_versioned_and_carries_the_intervals(self):
         doc = json.loads(compare_render.render_json(self.c))
@@ -386,7 +386,7 @@ class RenderTest(unittest.TestCase):
 
     def test_markdown_verdicts_and_notes_stand_apart(self):
         text = compare_render.render_markdown(self.c)
-        self.assertIn("\n\n- b vs a (mean): slower in fsync 8 KiB 2x; same "
+        self.assertIn("\n\n- b vs a (mean): slower in fsync 8 KiB 2.00×; same "
                       "in 1 of 2\n\n", text)
         # each note its own paragraph: a blank line between them
         for note in compare_render.noise_notes(self.c):
