@@ -31,13 +31,13 @@ def direction(ratio, higher_is_better=False):
 
 
 def fmt_factor(ratio):
-    """A B/A ratio as a factor: 0.74×, 1.35×, 12.50×, 528×, 0.0042×;
-    n/a for none."""
+    """A B/A ratio as a factor: 0.74×, 1.35×, 12.50×, 528×, 0.014×,
+    0.0042×; n/a for none."""
     if ratio is None or not math.isfinite(ratio):
         return "n/a"
     if ratio >= 100:
         return f"{ratio:.0f}{TIMES}"
-    if ratio >= 0.01:
+    if ratio >= 0.1:
         return f"{ratio:.2f}{TIMES}"
     return f"{ratio:.2g}{TIMES}"
 

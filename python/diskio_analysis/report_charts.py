@@ -122,7 +122,7 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
             f"set yrange [0:{len(categories)}]",
             f"set ytics ({ytics})",
             "set grid xtics",
-            "set key outside right top",
+            "set key below center horizontal",
             "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 "
             "lc 'black' front",
             (f"set arrow 2 from graph 0, first {len(metrics)} to graph 1, "
@@ -155,7 +155,8 @@ def sync_share_chart(report, suffix, phase_filter, workdir, ext, number=0):
                            "checkpoint syncs"), rows)
     commands = common_settings(
         f"Sync share of each phase (wal_sync_method {report.sync_method})",
-        "environment and phase", "share of the phase's time (%)") + \
+        "environment and phase", "share of the phase's time (%)",
+        key="top left") + \
         "\n".join([
             "set style data histograms",
             "set style histogram rowstacked",

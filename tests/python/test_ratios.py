@@ -32,6 +32,7 @@ class RatioTest(unittest.TestCase):
         self.assertEqual(fmt_factor(528.03), "528×")
         self.assertEqual(fmt_factor(12.345), "12.35×")
         self.assertEqual(fmt_factor(0.0042), "0.0042×")
+        self.assertEqual(fmt_factor(0.0138), "0.014×")
         self.assertEqual(fmt_factor(None), "n/a")
         self.assertEqual(fmt_interval(0.7, 0.79), "0.70-0.79×")
         self.assertEqual(fmt_interval(None, None), "n/a")

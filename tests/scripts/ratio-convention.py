@@ -19,15 +19,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (CORRELATE, FIXTURES, TOP_BUILDDIR, check,  # noqa: E402
                      finish, run)
 
+from diskio_analysis.ratios import fmt_factor  # noqa: E402
+
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 A, B = (os.path.join(FIXTURES, d) for d in ("env-a", "env-b"))
 
 
 def shown(ratio):
-    """The ratio as every screen shows it (ratios.fmt_factor)."""
-    if ratio >= 100:
-        return f"{ratio:.0f}"
-    return f"{ratio:.2f}" if ratio >= 0.01 else f"{ratio:.2g}"
+    """The ratio as every screen shows it, without its ×."""
+    return fmt_factor(ratio)[:-1]
 
 
 # ---- diskio-correlate: summary and details, text ----
