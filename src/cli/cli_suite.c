@@ -3,7 +3,7 @@
  * Suite files: a suite is data, not code.  A file is found by name in the
  * search path (--suite-path, then $DISKIO_SUITE_PATH, then the installed
  * directory, or the source tree's suites/ when diskio runs from its build
- * tree) or given as a path; it is read strictly (any line that is not
+ * tree, or $DISKIO_SUITEDIR instead of either) or given as a path; it is read strictly (any line that is not
  * exactly right is an error naming file:line), and each row's options are
  * parsed by cli_parse() as an ordinary run's would be.  The format is
  * documented in diskio-suite(5) and doc/suites.md.
@@ -126,7 +126,7 @@ static int compare_names(const void *a, const void *b)
  * SUITES_LISTED_MAX, then "and N more"); "none" when there are none. */
 static void list_suites(const char *path_list, char *out, size_t size)
 {
-    char *names[256];
+    char *names[256] = {NULL};
     size_t count = 0, total = 0;
     char *copy = strdup(path_list);
     char *rest = copy;
@@ -188,7 +188,12 @@ static char *find_suite(const char *what, const char *search, char *err, size_t 
         return NULL;
     }
     const char *env = getenv("DISKIO_SUITE_PATH");
-    const char *installed = suite_dir();
+    /* the installed suites (the source tree's, run from the build tree),
+     * or where $DISKIO_SUITEDIR says they are (a relocated install; a
+     * test that must not see what is installed) */
+    const char *installed = getenv("DISKIO_SUITEDIR");
+    if (!installed || !*installed)
+        installed = suite_dir();
     size_t len = (search ? strlen(search) : 0) + (env ? strlen(env) : 0) + strlen(installed) + 3;
     char *path_list = malloc(len);
     if (!path_list) {
