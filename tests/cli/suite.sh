@@ -127,7 +127,7 @@ row "RND 4K"  write --mode async --pattern rand --bs 4k
 SUITE
 t_expect_status 0 "a user's suite file" -- "$DISKIO" --suite "$t_scratch/mine.suite" --count 20 \
     --size 1m -o "$t_scratch/mine.json" "$dir"
-grep -A4 "^fdatasync  *64 KiB" "$t_scratch/stdout" | grep -q "^  ^ suite mine row SEQ 64K write$" &&
+grep -A8 "^fdatasync  *64 KiB" "$t_scratch/stdout" | grep -q "^  ^ suite mine row SEQ 64K write$" &&
     t_ok "the table names each run's suite row" || t_fail "no suite row under the run: $(cat "$t_scratch/stdout")"
 "$PYTHON" -c '
 import json, sys
