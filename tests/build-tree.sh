@@ -10,8 +10,8 @@
 set -u
 top_srcdir=${top_srcdir:-$(dirname "$0")/..}
 top_builddir=${top_builddir:-.}
-top_srcdir=$(cd "$top_srcdir" && pwd)
-top_builddir=$(cd "$top_builddir" && pwd)
+top_srcdir=$(cd "$top_srcdir" && pwd -P)
+top_builddir=$(cd "$top_builddir" && pwd -P)
 DISKIO=${DISKIO:-$top_builddir/diskio}
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -36,6 +36,8 @@ cmd() {
     fi
     init=$(sed -n 's|^# code object from \(.*/diskio_analysis/__init__\.py\)$|\1|p' \
         "$tmp/$name.err" | head -n 1)
+    # as the file system names it (a VPATH build's path holds a ..)
+    [ -n "$init" ] && init="$(cd "$(dirname "$init")" && pwd -P)/__init__.py"
     case "$init" in
     "$top_srcdir/python/"* | "$top_builddir/python/"*)
         ok "$name $*: the build tree's package ($init)" ;;

@@ -106,10 +106,11 @@ static const char *suite_dir(void)
         char *slash = strrchr(exe, '/');
         if (slash && slash != exe) {
             *slash = '\0';
-            if (realpath(DISKIO_BUILD_TREE, tree) && strcmp(exe, tree) == 0)
-                return DISKIO_BUILD_SUITEDIR;
-            if (realpath(DISKIO_BUILD_TREE "/.libs", tree) && strcmp(exe, tree) == 0)
-                return DISKIO_BUILD_SUITEDIR;
+            /* named as a person would: build/../src/suites as src/suites */
+            static char suites[PATH_MAX];
+            if ((realpath(DISKIO_BUILD_TREE, tree) && strcmp(exe, tree) == 0) ||
+                (realpath(DISKIO_BUILD_TREE "/.libs", tree) && strcmp(exe, tree) == 0))
+                return realpath(DISKIO_BUILD_SUITEDIR, suites) ? suites : DISKIO_BUILD_SUITEDIR;
         }
     }
 #endif
