@@ -13,6 +13,8 @@ ones, which the data cannot place (they are counted as undecided); metrics
 that moved the other way are named as such.  The wording is "consistent
 with", never "explains": a ratio that matches proves no cause."""
 
+from .ratios import fmt_factor, fmt_ratio_word
+
 MAX_NAMED = 2           # candidates named in a verdict line
 
 
@@ -39,7 +41,10 @@ def analyse_phase(phase, phase_row, metric_rows):
         elif row["verdict"] == direction:
             share = implied_share(phase_row["ratio"], row["normalized_ratio"])
             groups["candidates"].append({
-                "metric": name, "normalized_ratio": row["normalized_ratio"],
+                "metric": name,
+                "ratio": row.get("ratio", row["normalized_ratio"]),
+                "higher_is_better": row.get("higher_is_better", False),
+                "normalized_ratio": row["normalized_ratio"],
                 "share": share, "plausible": share <= 1.0})
         else:
             groups["other_direction"].append(name)
@@ -71,19 +76,35 @@ def fmt_share(share):
 def phase_head(phase, phase_row):
     ratio = phase_row["ratio"]
     if phase_row["verdict"] == "disturbed":
-        return (f"{phase}: {ratio:.2f}×, disturbed ({phase_row['disturbed']}): "
+        return (f"{phase}: {fmt_factor(ratio)}, disturbed ({phase_row['disturbed']}): "
                 "not judged")
     if phase_row["verdict"] == "inconclusive":
         more = phase_row.get("more_repetitions")
-        return (f"{phase}: {ratio:.2f}×, inconclusive: its rounds disagree too "
+        return (f"{phase}: {fmt_factor(ratio)}, inconclusive: its rounds disagree too "
                 "much to tell" + (f" (about {more} more rounds would decide)"
                                   if more else ""))
-    if phase_row["verdict"] == "slower":
-        return f"{phase}: {ratio:.2f}× slower"
-    if phase_row["verdict"] == "faster":
-        return f"{phase}: {1.0 / ratio:.2f}× faster"
-    return (f"{phase}: same ({ratio:.2f}×, within "
+    if phase_row["verdict"] in ("slower", "faster"):
+        return f"{phase}: {fmt_ratio_word(ratio)}"
+    return (f"{phase}: same ({fmt_factor(ratio)}, within "
             f"{phase_row['min_change']:.0%})")
+
+
+def candidate_ratio(c):
+    """A candidate's B/A ratio; a throughput's with its word."""
+    ratio = c.get("ratio", c["normalized_ratio"])
+    return (fmt_ratio_word(ratio, True) if c.get("higher_is_better")
+            else fmt_factor(ratio))
+
+
+def candidate_text(c, what):
+    """A candidate's B/A ratio and what it asks of the phase: fsync.mean_us
+    1.51× (needs 59%); a throughput's with its word, which a time's takes
+    from the phase it moved with: write.mb_per_s 0.66× (slower, needs
+    59%)."""
+    if c.get("higher_is_better"):
+        return f"{c['metric']} {candidate_ratio(c)[:-1]}, {what})"
+    ratio = c.get("ratio", c["normalized_ratio"])
+    return f"{c['metric']} {fmt_factor(ratio)} ({what})"
 
 
 def named(items, most, describe):
@@ -106,13 +127,12 @@ def verdict_text(phase, phase_row, analysis):
     if plausible:
         text = head + "; consistent with " + named(
             plausible, MAX_NAMED,
-            lambda c: f"{c['metric']} {c['normalized_ratio']:.2f}× (needs "
-                      f"{fmt_share(c['share'])})")
+            lambda c: candidate_text(c, f"needs {fmt_share(c['share'])}"))
     else:
         text = head + "; no disk metric moved enough to explain this phase"
         if implausible:
             c = implausible[0]
-            text += (f" ({c['metric']} {c['normalized_ratio']:.2f}× would "
+            text += (f" ({c['metric']} {candidate_ratio(c)} would "
                      f"need {fmt_share(c['share'])} of it: implausible)")
     if analysis["other_direction"]:
         text += (f"; {named(analysis['other_direction'], 2, str)} moved the "

@@ -15,8 +15,12 @@ import os
 import re
 from dataclasses import dataclass
 
+from .compare import RunKey
 from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
-                      latency_tics, log_axis, plot_lines, size_tics)
+                      key_corner, latency_tics, log_axis, plot_lines,
+                      size_tics)
+from .metrics import data_direction
+from .plotinputs import SERIES_FIELDS, key_word
 from .textsafe import shown
 
 HIST_BINS_PER_DECADE = 20
@@ -66,9 +70,10 @@ def write_table(path, header, rows):
             out.write("\t".join(table_cell(c) for c in row) + "\n")
 
 
-def histogram_rows(run):
+def histogram_rows(run, log_y=False):
     """Percent of ops per log-spaced latency bin (bucket widths vary, so
-    buckets are re-binned by their midpoint)."""
+    buckets are re-binned by their midpoint); with log_y an empty bin is
+    NaN (a gap: a log axis has no 0)."""
     bins = {}
     for low, high, count in run.buckets:
         mid_us = max((low + high) / 2000.0, 1e-3)
@@ -80,9 +85,11 @@ def histogram_rows(run):
     rows = []
     for index in range(min(bins), max(bins) + 1):
         left = 10 ** (index / HIST_BINS_PER_DECADE)
-        rows.append((f"{left:.6g}", f"{100.0 * bins.get(index, 0) / total:.6g}"))
+        count = bins.get(index, 0)
+        rows.append((f"{left:.6g}", "NaN" if log_y and not count else
+                     f"{100.0 * count / total:.6g}"))
     right = 10 ** ((max(bins) + 1) / HIST_BINS_PER_DECADE)
-    rows.append((f"{right:.6g}", "0"))
+    rows.append((f"{right:.6g}", "NaN" if log_y else "0"))
     return rows
 
 
@@ -123,22 +130,27 @@ def bytes_label(nbytes):
 
 
 def what_was_written(runs):
-    """'8 KiB seq writes' when the runs agree, naming what differs
-    otherwise (it is in the legend then)."""
+    """'8 KiB seq writes' ('reads' for the read modes) when the runs
+    agree, naming what differs otherwise (the legend says how)."""
     sizes = {run.block_size for run in runs}
     patterns = {run.pattern for run in runs}
-    pattern = patterns.pop() if len(patterns) == 1 else "mixed"
     if sizes == {0}:
+        pattern = patterns.pop() if len(patterns) == 1 else "mixed"
         return f"{pattern} operations"      # custom runs: no block size
-    if len(sizes) == 1:
-        return f"{bytes_label(sizes.pop())} {pattern} writes"
-    return f"{pattern} writes of several block sizes"
+    ops = ("reads" if all(data_direction(r.mode) == "read" for r in runs)
+           else "writes")
+    words = ([bytes_label(sizes.pop())] if len(sizes) == 1 else []) + \
+        ([patterns.pop()] if len(patterns) == 1 else []) + [ops]
+    several = (["block sizes"] if sizes else []) + \
+        (["patterns"] if patterns else [])
+    return " ".join(words) + (f" of several {' and '.join(several)}"
+                              if several else "")
 
 
 def mode_series(runs, mode, workdir, kind, header, rows_of, number=0):
     """A data table per run of mode (KIND-NUMBER-I.dat, rows_of(run):
-    number tells the modes apart), the plot series drawing them and every
-    value in their second column."""
+    number tells the modes apart), the plot series drawing them and the
+    values of their two columns (x then y, a list each per run)."""
     series, values = [], []
     for i, run in enumerate(r for r in runs if r.mode == mode):
         path = os.path.join(workdir, f"{kind}-{number}-{i}.dat")
@@ -150,23 +162,52 @@ def mode_series(runs, mode, workdir, kind, header, rows_of, number=0):
     return series, values
 
 
+def lines_of(values, steps=False):
+    """The points of each series from mode_series' values (x and y lists
+    in turn); steps: a step line's corners too."""
+    lines = []
+    for xs, ys in zip(values[0::2], values[1::2]):
+        points = list(zip(xs, ys))
+        if steps:
+            points = [p for (x0, y0), (x1, _) in zip(points, points[1:])
+                      for p in ((x0, y0), (x1, y0))] + points[-1:]
+        lines.append(points)
+    return lines
+
+
+def key_for(series, lines, log_x, log_y):
+    """key_corner() for the plot series [(path, using, title)]."""
+    return key_corner(lines, log_x, log_y, [title for _, _, title in series])
+
+
 def span(columns, positive=True):
     values = [v for column in columns for v in column
               if not positive or v > 0]
     return (min(values), max(values)) if values else (1.0, 10.0)
 
 
-def histogram_charts(runs, workdir, ext):
+def histogram_charts(runs, workdir, ext, log_y=False):
+    """A histogram per mode; log_y (diskio-plot --histogram-y log): the
+    share of ops on a log axis, so that the tail's bins of 0.01% show
+    beside a peak of 50%."""
     charts = []
     for number, mode in enumerate(mode_order(runs)):
         mode_runs = [r for r in runs if r.mode == mode]
-        series, values = mode_series(runs, mode, workdir, "hist",
-                                     ("latency_us", "percent"),
-                                     histogram_rows, number)
+        series, values = mode_series(
+            runs, mode, workdir, "hist", ("latency_us", "percent"),
+            lambda run: histogram_rows(run, log_y), number)
+        shares = [v for column in values[1::2] for v in column
+                  if math.isfinite(v) and v > 0]
+        yaxis = (f"set logscale y\nset yrange [{min(shares) / 2:.6g}:100]\n"
+                 + log_axis("y", min(shares), 100.0,
+                            label=lambda v: f"{v:g}%").split("\n", 1)[1]
+                 if log_y and shares else "set yrange [0:*]\n")
         commands = common_settings(
             f"Latency histogram, {mode}, {what_was_written(mode_runs)}",
-            "latency per op (log scale)", "share of ops (%)") + \
-            "set logscale x\nset yrange [0:*]\n" + \
+            "latency per op (log scale)",
+            "share of ops (%, log scale)" if log_y else "share of ops (%)",
+            key=key_for(series, lines_of(values, steps=True), True, log_y)) + \
+            "set logscale x\n" + yaxis + \
             latency_tics("x", *span(values[0::2])) + \
             plot_lines(series, "with steps lw 2")
         charts.append(Chart(f"diskio-hist-{safe_name(mode)}.{ext}",
@@ -186,7 +227,8 @@ def percentile_charts(runs, workdir, ext):
                                      number)
         commands = common_settings(
             f"Latency by percentile, {mode}, {what_was_written(mode_runs)}",
-            "percentile", "latency per op (log scale)") + \
+            "percentile", "latency per op (log scale)",
+            key=key_for(series, lines_of(values), True, True)) + \
             f"set logscale xy\nset xtics ({tics})\nset xrange [1:*]\n" + \
             latency_tics("y", *span(values[1::2])) + \
             plot_lines(series, "with lines lw 2")
@@ -195,17 +237,34 @@ def percentile_charts(runs, workdir, ext):
     return charts
 
 
+def sweep_key(run):
+    """What a block-size sweep's line is: everything of the run's key but
+    its block size (a --jobs 1,4 sweep at several sizes is two lines)."""
+    key = run.key or RunKey(run.mode, run.block_size, run.pattern)
+    return key._replace(block_size=None, suite_row=None)
+
+
 def sweep_groups(runs):
-    """(env, mode, pattern) groups that ran at two or more block sizes (a
-    suite's runs have the I/O length chart instead)."""
+    """(env, mode, key but the size) groups that ran at two or more block
+    sizes (a suite's runs have the I/O length chart instead)."""
     groups = {}
     for run in runs:
         if run.suite is not None:
             continue
-        groups.setdefault((run.env, run.mode, run.pattern), []).append(run)
+        groups.setdefault((run.env, run.mode, sweep_key(run)), []).append(run)
     return {key: sorted(group, key=lambda r: r.block_size)
             for key, group in groups.items()
             if len({r.block_size for r in group}) > 1}
+
+
+def sweep_names(groups):
+    """A legend entry per sweep group: 'ENV MODE' and each field of the
+    key that differs between the groups ('ext4 fdatasync x4 jobs')."""
+    keys = [key for _, _, key in groups]
+    varying = [name for name in SERIES_FIELDS if name != "block_size"
+               and len({getattr(key, name) for key in keys}) > 1]
+    return [" ".join([env, mode] + [key_word(key, name) for name in varying])
+            for env, mode, key in groups]
 
 
 def sweep_charts(runs, workdir, ext):
@@ -214,14 +273,14 @@ def sweep_charts(runs, workdir, ext):
     groups = sweep_groups(runs)
     if not groups:
         return []
-    patterns = {pattern for _, _, pattern in groups}
+    patterns = {key.pattern for _, _, key in groups}
     series_tp, series_lat, sizes, tp, lat = [], [], [], [], []
-    for i, ((env, mode, pattern), group) in enumerate(groups.items()):
+    for i, (group, name) in enumerate(zip(groups.values(),
+                                          sweep_names(groups))):
         path = os.path.join(workdir, f"sweep-{i}.dat")
         write_table(path, ("block_kib", "mb_per_s", "mean_us"),
                     [(r.block_size / 1024.0, r.mb_per_s, r.mean_us)
                      for r in group])
-        name = f"{env} {mode}" + (f" {pattern}" if len(patterns) > 1 else "")
         series_tp.append((path, "1:2", name))
         series_lat.append((path, "1:3", name))
         sizes += [r.block_size / 1024.0 for r in group]
@@ -229,18 +288,22 @@ def sweep_charts(runs, workdir, ext):
         lat += [r.mean_us for r in group]
     what = f"{patterns.pop()} writes" if len(patterns) == 1 else "writes"
     xaxis = "set logscale x 2\n" + size_tics("x", sizes)
+    lines_tp = [[(r.block_size, r.mb_per_s) for r in g] for g in groups.values()]
+    lines_lat = [[(r.block_size, r.mean_us) for r in g] for g in groups.values()]
     tp_tics = log_axis("y", *span([tp]), label=lambda v: f"{v:g}")
     return [
         Chart(f"diskio-bs-throughput.{ext}", "throughput by block size",
               common_settings(f"Throughput by block size, {what}",
                               "block size (log scale)",
-                              "throughput (MB/s, 10^6 bytes, log scale)")
+                              "throughput (MB/s, 10^6 bytes, log scale)",
+                              key=key_for(series_tp, lines_tp, True, True))
               + xaxis + "set logscale y\n" + tp_tics
               + plot_lines(series_tp, "with linespoints lw 2")),
         Chart(f"diskio-bs-latency.{ext}", "mean latency by block size",
               common_settings(f"Mean latency by block size, {what}",
                               "block size (log scale)",
-                              "mean latency per op (log scale)")
+                              "mean latency per op (log scale)",
+                              key=key_for(series_lat, lines_lat, True, True))
               + xaxis + "set logscale y\n" + latency_tics("y", *span([lat]))
               + plot_lines(series_lat, "with linespoints lw 2")),
     ]
@@ -286,7 +349,8 @@ def interval_charts(runs, workdir, ext):
                  (path, "2:6", "max")]
         plot = plot_lines(lines, "with linespoints lw 2").rstrip("\n")
         commands = common_settings(title, "time since the run began (s)",
-                                   "latency per op (log scale)") + \
+                                   "latency per op (log scale)",
+                                   key="below") + \
             "set logscale y\n" + latency_tics("y", *span([latencies])) + \
             f"set y2label {gp_string('ops/s')}\nset y2range [0:*]\n" + \
             "set y2tics\nset ytics nomirror\n" + plot + ", \\\n     " + \
@@ -309,6 +373,13 @@ def io_length_groups(runs):
             if len({r.block_size for r in group}) > 1}
 
 
+# Below this many runs a row's bar spans its runs' minimum to maximum:
+# a standard deviation of two or three values says little (with two runs
+# of 40 and 50 MB/s, mean ± sd runs from 38 to 52, and a wide pair's bar
+# runs to near 0 on the log axis).
+SPREAD_MIN_N = 5
+
+
 def mean_and_spread(values):
     """The mean and the sample standard deviation (0 for one value)."""
     mean = sum(values) / len(values)
@@ -319,30 +390,44 @@ def mean_and_spread(values):
 
 
 def io_length_rows(group):
-    """(length KiB, mean MB/s, low, high, runs): the bar spans mean ± one
-    standard deviation, kept above 0 for the log axis."""
+    """(length KiB, mean MB/s, low, high, runs): the bar spans the runs'
+    min to max below SPREAD_MIN_N runs, else mean ± one standard
+    deviation, kept above 0 for the log axis."""
     rows = []
     for run in group:
-        mean, sd = mean_and_spread(run.mb_per_s_runs)
-        low = max(mean - sd, mean / 100.0)
-        rows.append((run.block_size / 1024.0, mean, low, mean + sd,
-                     len(run.mb_per_s_runs)))
+        values = run.mb_per_s_runs
+        mean, sd = mean_and_spread(values)
+        if len(values) < SPREAD_MIN_N:
+            low, high = min(values), max(values)
+        else:
+            low, high = max(mean - sd, mean / 100.0), mean + sd
+        rows.append((run.block_size / 1024.0, mean, low, high, len(values)))
     return rows
+
+
+def spread_words(counts):
+    """What the bars of rows with these numbers of runs span."""
+    if max(counts) < SPREAD_MIN_N:
+        return "bars min to max"
+    if min(counts) >= SPREAD_MIN_N:
+        return "bars ± 1 standard deviation"
+    return (f"bars min to max below {SPREAD_MIN_N} runs, ± 1 standard "
+            "deviation from it")
 
 
 def io_length_charts(runs, workdir, ext):
     """diskio --suite sweep (any suite whose rows run one mode at several
     lengths): MB/s by I/O length, the length on a log2 axis, MB/s on a
     log axis (a network filesystem's small lengths sit decades below a
-    local disk's), a line per environment and column, error bars of
-    mean ± one standard deviation of the row's runs."""
+    local disk's), a line per environment and column, error bars of the
+    row's runs (io_length_rows)."""
     groups = io_length_groups(runs)
     if not groups:
         return []
     envs = {env for env, _, _, _, _ in groups}
     suites = {(suite, run.suite_title) for (_, suite, _, _, _), group
               in groups.items() for run in group}
-    series, sizes, values = [], [], []
+    series, sizes, values, lines = [], [], [], []
     for i, ((env, suite, column, mode, pattern), group) in \
             enumerate(groups.items()):
         path = os.path.join(workdir, f"iolength-{i}.dat")
@@ -353,6 +438,9 @@ def io_length_charts(runs, workdir, ext):
         if len(envs) > 1:
             name = f"{env} {name}"
         series.append((path, "1:2:3:4", name))
+        # the line and both ends of each bar
+        lines += [[(row[0], row[1]) for row in rows]] + \
+            [[(row[0], row[2]), (row[0], row[3])] for row in rows]
         sizes += [row[0] for row in rows]
         values += [row[2] for row in rows] + [row[3] for row in rows]
     names = sorted(suites)
@@ -360,11 +448,12 @@ def io_length_charts(runs, workdir, ext):
     runs_per_row = sorted({len(r.mb_per_s_runs) for g in groups.values()
                            for r in g})
     how = (f"mean of {runs_per_row[0]} runs" if len(runs_per_row) == 1
-           else "mean of the runs") + ", bars ± 1 standard deviation"
+           else "mean of the runs") + ", " + spread_words(runs_per_row)
     commands = common_settings(
         f"MB/s by I/O length, {title} ({how})",
         "I/O length (log scale)",
-        "throughput (MB/s, 10^6 bytes, log scale)") + \
+        "throughput (MB/s, 10^6 bytes, log scale)",
+        key=key_for(series, lines, True, True)) + \
         "set logscale x 2\n" + size_tics("x", sizes) + \
         "set logscale y\n" + \
         log_axis("y", *span([values]), label=lambda v: f"{v:g}") + \
@@ -386,13 +475,13 @@ def trace_charts(traces, workdir, ext):
         charts.append(Chart(
             f"diskio-trace-{name}-index.{ext}", f"trace {trace.name} by op",
             common_settings(f"Per-op latency, {trace.name}", "op index",
-                            "latency (log scale)")
+                            "latency (log scale)", key="below")
             + tics + plot_lines([(path, "1:3", trace.name)], style)))
         charts.append(Chart(
             f"diskio-trace-{name}-time.{ext}", f"trace {trace.name} by time",
             common_settings(f"Per-op latency over time, {trace.name}",
                             "elapsed time since first op (s)",
-                            "latency (log scale)")
+                            "latency (log scale)", key="below")
             + tics + plot_lines([(path, "2:3", trace.name)], style)))
     return charts
 
@@ -412,10 +501,10 @@ def unique_filenames(charts):
     return charts
 
 
-def run_charts(runs, traces, ext, workdir):
+def run_charts(runs, traces, ext, workdir, histogram_log=False):
     """Every chart of the results and traces, as ext images; their data
     tables are written into workdir."""
-    return histogram_charts(runs, workdir, ext) + \
+    return histogram_charts(runs, workdir, ext, histogram_log) + \
         percentile_charts(runs, workdir, ext) + \
         sweep_charts(runs, workdir, ext) + \
         interval_charts(runs, workdir, ext) + \

@@ -17,6 +17,7 @@ by row.
 
 import os
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import noise
 from .errors import InputError, UsageError
@@ -59,7 +60,7 @@ class Environment:
 @dataclass
 class Row:
     environment: str
-    run: tuple                      # run key
+    run: "RunKey"
     metric: str
     base_values: list
     other_values: list
@@ -68,18 +69,37 @@ class Row:
     unit: str
 
 
+class RunKey(NamedTuple):
+    """What makes two runs' figures comparable, the one key every
+    renderer reads by name.  The mode says the direction (a read mode's
+    runs match read runs only); mode read's cache (--cached) is part of
+    the workload too; a suite's runs are matched by their row."""
+    workload: str                   # the mode, or a custom run's name
+    block_size: int                 # None for a custom run
+    pattern: str = "seq"
+    iodepth: int = 1
+    sync_every: int = 1
+    batch: int = 1
+    jobs: int = 1
+    shared_file: bool = False
+    cached: bool = False
+    suite_row: str = None           # "SEQ1M Q8T1 read"; None outside a suite
+
+    def as_dict(self):
+        """The key as the JSON output gives it (suite_row null outside a
+        suite)."""
+        return {"mode": self.workload, **{
+            name: getattr(self, name) for name in self._fields[1:]}}
+
+
 def run_key(run):
-    """What makes two runs' figures comparable.  The mode says the
-    direction (a read mode's runs match read runs only); mode read's
-    cache (--cached) is part of the workload too."""
+    """The RunKey of a Run."""
     p = run.parameters
-    key = (run.workload, p.get("block_size"), p.get("pattern") or "seq",
-           p.get("iodepth") or 1, p.get("sync_every") or 1,
-           p.get("batch") or 1, p.get("jobs") or 1,
-           bool(p.get("shared_file")), p.get("cached") is True)
-    if run.suite_row is not None:
-        key += (run.suite_row.name,)
-    return key
+    return RunKey(run.workload, p.get("block_size"), p.get("pattern") or "seq",
+                  p.get("iodepth") or 1, p.get("sync_every") or 1,
+                  p.get("batch") or 1, p.get("jobs") or 1,
+                  bool(p.get("shared_file")), p.get("cached") is True,
+                  None if run.suite_row is None else run.suite_row.name)
 
 
 def size_label(nbytes):
@@ -93,23 +113,23 @@ def run_label(key):
     """fsync 8 KiB, aio 4 KiB qd32 rand, fdatasync 8 KiB every 8, aio 8 KiB
     qd32 batch32, fdatasync 8 KiB x4 jobs (1 file), read 1 MiB cached; a
     suite's row first: SEQ1M Q8T1 read (aio-read 1 MiB qd8)."""
-    (mode, block_size, pattern, iodepth, sync_every, batch, jobs, shared,
-     cached) = key[:9]
-    words = [mode] + ([size_label(block_size)] if block_size else [])
-    if cached:
+    words = [key.workload] + ([size_label(key.block_size)]
+                              if key.block_size else [])
+    if key.cached:
         words.append("cached")
-    if iodepth > 1:
-        words.append(f"qd{iodepth}")
-    if batch > 1:
-        words.append(f"batch{batch}")
-    if pattern != "seq":
-        words.append(pattern)
-    if sync_every > 1:
-        words.append(f"every {sync_every}")
-    if jobs > 1:
-        words.append(f"x{jobs} jobs" + (" (1 file)" if shared else ""))
-    if len(key) > 9:
-        return f"{key[9]} ({' '.join(words)})"
+    if key.iodepth > 1:
+        words.append(f"qd{key.iodepth}")
+    if key.batch > 1:
+        words.append(f"batch{key.batch}")
+    if key.pattern != "seq":
+        words.append(key.pattern)
+    if key.sync_every > 1:
+        words.append(f"every {key.sync_every}")
+    if key.jobs > 1:
+        words.append(f"x{key.jobs} jobs" + (" (1 file)" if key.shared_file
+                                            else ""))
+    if key.suite_row is not None:
+        return f"{key.suite_row} ({' '.join(words)})"
     return " ".join(words)
 
 

@@ -11,6 +11,7 @@ import json
 from . import noise
 from .compare import run_label
 from .document import Heading, Items, Para, Table, draw_markdown, text_table
+from .ratios import CONVENTION, distance, fmt_factor, fmt_interval as fmt_ratios
 from .textsafe import json_text, shown
 
 SCHEMA = "diskio-compare"
@@ -18,7 +19,8 @@ SCHEMA_VERSION = 2
 
 
 def header(base, other):
-    return ("run", "metric", base, other, "ratio", "95% interval", "verdict")
+    return ("run", "metric", base, other, "ratio B/A", "95% interval",
+            "verdict")
 MAX_NAMED = 4       # runs named in a summary line before "and N more"
 
 
@@ -33,14 +35,14 @@ def fmt_measure(value, unit):
 
 
 def fmt_values(values, unit):
+    """One value as it is; several (repetitions) as their geometric mean,
+    which the ratio is taken between: 101 us (geomean of 3)."""
     text = fmt_measure(noise.geometric_mean(values), unit)
-    return text if len(values) == 1 else f"{text} x{len(values)}"
+    return text if len(values) == 1 else f"{text} (geomean of {len(values)})"
 
 
 def fmt_interval(judgement):
-    if judgement.low is None:
-        return "n/a"
-    return f"{judgement.low:.3g}-{judgement.high:.3g}x"
+    return fmt_ratios(judgement.low, judgement.high)
 
 
 def by_environment(comparison):
@@ -63,10 +65,11 @@ def summary_lines(comparison):
             groups[row.judgement.verdict].append(row)
         parts = []
         for verdict in ("slower", "faster"):
-            chosen = sorted(groups[verdict], key=lambda r: -_factor(r))
+            chosen = sorted(groups[verdict],
+                            key=lambda r: -distance(r.judgement.ratio))
             if chosen:
                 named = ", ".join(
-                    f"{run_label(r.run)} {_factor(r):.3g}x"
+                    f"{run_label(r.run)} {fmt_factor(r.judgement.ratio)}"
                     for r in chosen[:MAX_NAMED])
                 more = len(chosen) - MAX_NAMED
                 parts.append(f"{verdict} in {named}"
@@ -86,16 +89,15 @@ def summary_lines(comparison):
     return lines
 
 
-def _factor(row):
-    """How many times slower or faster: always >= 1."""
-    factor = noise.speed_factor(row.judgement.ratio, row.higher_is_better)
-    return factor if factor >= 1 else 1.0 / factor
-
-
 def noise_notes(comparison):
     rows = comparison["rows"]
     bases = {row.judgement.basis for row in rows}
-    notes = []
+    notes = [CONVENTION]
+    if any(len(r.base_values) > 1 or len(r.other_values) > 1 for r in rows):
+        notes.append("a side measured several times (--repeat, results of "
+                     "one --label) shows the geometric mean of its "
+                     "repetitions' values: its mean is not the mean of all "
+                     "ops that diskio's table shows")
     if "unrepeated" in bases:
         notes.append(
             "one value on a side: the run-to-run noise is unknown, so only "
@@ -127,7 +129,7 @@ def verdict_cell(judgement):
 
 def table_rows(rows):
     return [(run_label(r.run), r.metric, fmt_values(r.base_values, r.unit),
-             fmt_values(r.other_values, r.unit), f"{r.judgement.ratio:.3g}x",
+             fmt_values(r.other_values, r.unit), fmt_factor(r.judgement.ratio),
              fmt_interval(r.judgement), verdict_cell(r.judgement))
             for r in rows]
 
@@ -189,13 +191,9 @@ def render_markdown(comparison):
 
 
 def row_record(row, base):
-    (mode, block_size, pattern, iodepth, sync_every, batch, jobs,
-     shared_file, cached) = row.run
     return {
         "environment": row.environment, "baseline": base,
-        "run": {"mode": mode, "block_size": block_size, "pattern": pattern,
-                "iodepth": iodepth, "sync_every": sync_every, "batch": batch,
-                "jobs": jobs, "shared_file": shared_file, "cached": cached},
+        "run": row.run.as_dict(),
         "run_label": run_label(row.run), "metric": row.metric,
         "unit": row.unit, "higher_is_better": row.higher_is_better,
         "baseline_values": row.base_values, "other_values": row.other_values,

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """The correlation: each environment's ratios against the baseline (phase
-times and disk metrics, normalized so that > 1 is always worse), each
+times and disk metrics, B/A as ratios.py says; normalized_ratio, > 1
+always worse, is what the candidates' shares are computed from), each
 judged against its noise (noise.judge: a metric inside its band is
 "same"), the metrics each phase's change is consistent with (candidates),
 and across environments the correlations and least-squares fits (fit).
@@ -16,14 +17,16 @@ from .candidates import analyse_phase
 from .errors import InputError
 from .fit import correlations, fits
 from .metrics import is_higher_better, metric_unit
+from .ratios import CONVENTION
 from .walmodel import wal_model
 
 REPORT_SCHEMA = "diskio-correlate"
 REPORT_SCHEMA_VERSION = 2
 
-DIRECTION_NOTE = ("ratio = other / baseline; normalized ratio > 1 always means "
-                  "worse/slower: for throughput-like metrics (ops_per_s and "
-                  "other *per_s, iops, tps, qph names) it is baseline / other")
+DIRECTION_NOTE = (CONVENTION + " (throughput-like metrics: ops_per_s and "
+                  "other *per_s, iops, tps, qph names); the JSON's "
+                  "normalized_ratio is the ratio as a time (a throughput's "
+                  "inverted), which the candidates' shares are computed from")
 
 # What the summary shows unless told otherwise: the top-level phases and
 # the mean latencies (the statistics whose ratio scales a phase's time).
@@ -158,9 +161,7 @@ def metric_row(name, base, other, min_change, baseline_name, env_name):
     row["ratio"] = other.value / base.value
     row["normalized_ratio"] = normalized_ratio(row["ratio"], higher_is_better)
     if judgement.low is not None:
-        low, high = judgement.low, judgement.high
-        row["interval"] = [1.0 / high, 1.0 / low] if higher_is_better \
-            else [low, high]
+        row["interval"] = [judgement.low, judgement.high]   # of B/A
     row["basis"] = judgement.basis
     row["verdict"] = judgement.verdict
     row["more_repetitions"] = judgement.more

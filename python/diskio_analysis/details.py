@@ -6,12 +6,13 @@ with their implied share, the other way, within noise, not in both);
 across environments the correlations and fits, or why they are
 withheld; the WAL model basis by basis; the notes."""
 
+from .candidates import candidate_text
 from .document import Heading, Items, Para, Table
-from .fmt import (fmt_corr, fmt_count, fmt_interval, fmt_ratio, fmt_seconds,
+from .fmt import (fmt_corr, fmt_count, fmt_interval, fmt_seconds,
                   fmt_share, fmt_signed_seconds, fmt_times, fmt_value)
 
-COMPARISON_HEADER = ("kind", "name", "baseline", "other", "ratio",
-                     "normalized", "95% interval", "n", "verdict")
+COMPARISON_HEADER = ("kind", "name", "baseline", "other", "ratio B/A",
+                     "95% interval", "n", "verdict")
 
 
 def comparison_rows(comparison, shown):
@@ -19,14 +20,15 @@ def comparison_rows(comparison, shown):
     for phase in shown["phases"]:
         row = comparison["phases"][phase]
         rows.append(("phase", phase, fmt_value(row["baseline_s"], "s"),
-                     fmt_value(row["value_s"], "s"), fmt_ratio(row["ratio"]),
-                     fmt_ratio(row["ratio"]), "n/a", "1/1", row["verdict"]))
+                     fmt_value(row["value_s"], "s"), fmt_times(row["ratio"]),
+                     fmt_interval(row.get("interval")),
+                     "/".join(str(n) for n in row.get("rounds", (1, 1))),
+                     row["verdict"]))
     for name in shown["metrics"]:
         row = comparison["metrics"][name]
         rows.append(("metric", name, fmt_value(row["baseline"], row["unit"]),
                      fmt_value(row["value"], row["unit"]),
-                     fmt_ratio(row["ratio"]),
-                     fmt_ratio(row["normalized_ratio"]),
+                     fmt_times(row["ratio"]),
                      fmt_interval(row["interval"]),
                      f"{row['n_baseline']}/{row['n_other']}",
                      row["verdict"] or row["not_compared"]))
@@ -39,9 +41,8 @@ def listing(label, names):
 
 
 def phase_items(analysis):
-    candidates = [f"{c['metric']} {fmt_times(c['normalized_ratio'])} "
-                  f"({fmt_share(c['share'])}"
-                  + ("" if c["plausible"] else ": implausible") + ")"
+    candidates = [candidate_text(c, fmt_share(c["share"])
+                                 + ("" if c["plausible"] else ": implausible"))
                   for c in analysis["candidates"]]
     items = [analysis["verdict"] + ".",
              listing("consistent with, if this share of the phase",
@@ -86,8 +87,9 @@ def across_blocks(report):
     else:
         metrics = [m for m in report["shown"]["metrics"]
                    if m in corr["phases"].get(phases[0], {})] if phases else []
-        blocks += [Para(f"Pearson/Spearman of each metric's normalized ratio "
-                        f"with each phase's ratio, n = {corr['n']}."),
+        blocks += [Para(f"Pearson/Spearman of each metric's ratio as a time "
+                        f"(a throughput's inverted) with each phase's ratio, "
+                        f"n = {corr['n']}."),
                    Table(["metric"] + phases,
                          [[m] + [f"{fmt_corr(corr['phases'][p][m]['pearson'])}"
                                  f"/{fmt_corr(corr['phases'][p][m]['spearman'])}"
@@ -159,8 +161,8 @@ def prediction_rows(model, phases):
                          fmt_seconds(p["predicted_s"]),
                          fmt_seconds(p["predicted_commit_path_s"]),
                          fmt_seconds(p["actual_s"]),
-                         fmt_ratio(p["predicted_ratio"]),
-                         fmt_ratio(p["actual_ratio"]),
+                         fmt_times(p["predicted_ratio"]),
+                         fmt_times(p["actual_ratio"]),
                          fmt_seconds(p["predicted_alt_s"]),
                          p["dominant_basis"] or "n/a",
                          fmt_signed_seconds(p["trust"]["residual_s"])))

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 """How the reports show numbers: values with their unit, ratios,
 shares, seconds, intervals; "n/a" for what is not there, so that nothing
-prints as a bare null."""
+prints as a bare null.  Ratios follow ratios.py (B/A, the word derived
+from it)."""
+
+from .ratios import fmt_factor, fmt_interval as ratio_interval
 
 
 def fmt_value(value, unit):
@@ -23,8 +26,8 @@ def fmt_ratio(value):
 
 
 def fmt_times(value):
-    """A ratio as a factor: 1.51×."""
-    return "n/a" if value is None else f"{value:.2f}×"
+    """A B/A ratio as a factor: 1.51× (ratios.fmt_factor)."""
+    return fmt_factor(value)
 
 
 def fmt_corr(value):
@@ -51,7 +54,8 @@ def fmt_signed_seconds(value):
 
 
 def fmt_interval(interval):
-    return "n/a" if not interval else f"{interval[0]:.2f}-{interval[1]:.2f}"
+    """An interval of B/A ratios, [low, high]: 0.85-1.10×."""
+    return "n/a" if not interval else ratio_interval(*interval)
 
 
 def fmt_count(value):

@@ -80,14 +80,81 @@ def gp_datafile(path):
     return _single_quoted(name)
 
 
-def common_settings(title, xlabel, ylabel):
+# Where a chart's key goes: inside the plot, in the corner its data leave
+# free, on a background of its own so that it reads over the grid and any
+# line it covers ("below": under the x axis, for the bar charts).
+KEY_PLACES = ("top left", "top right", "bottom left", "bottom right",
+              "below")
+
+
+def common_settings(title, xlabel, ylabel, key="top right"):
+    if key not in KEY_PLACES:
+        raise ValueError(f"key place {key!r}")
+    place = ("set key below center horizontal" if key == "below" else
+             f"set key inside {key} opaque box")
     return "\n".join([
         f"set title {gp_string(title)}",
         f"set xlabel {gp_string(xlabel)}",
         f"set ylabel {gp_string(ylabel)}",
         "set grid",
-        "set key outside right top",
+        place,
         "set datafile separator tab"]) + "\n"
+
+
+# The plot area in pixels of a default chart (CHART_SIZE less the labels
+# and tics around it), and what a key's line takes in it: its height, a
+# character's width and the sample line beside the text.
+PLOT_AREA = (880.0, 500.0)
+KEY_LINE_PX, KEY_CHAR_PX, KEY_SAMPLE_PX = 15.0, 6.5, 70.0
+# Points put on each segment between two data points, so that a line
+# crossing a corner counts there too.
+SEGMENT_SAMPLES = 8
+
+
+def key_corner(series, log_x, log_y, titles):
+    """Where a line chart's key covers no data: the corner ("top right",
+    "top left", "bottom right", "bottom left", in that order of
+    preference) whose key-sized box no line of series ([[(x, y), ...],
+    one list per line]) crosses, else "below" (under the plot).  titles:
+    the key's entries (their number and length size the box)."""
+    def scale(value, log):
+        if value is None or not math.isfinite(value) or (log and value <= 0):
+            return None
+        return math.log10(value) if log else value
+    lines = []
+    for points in series:
+        line = [(scale(x, log_x), scale(y, log_y)) for x, y in points]
+        lines.append([(u, v) for u, v in line if u is not None and v is not None])
+    coords = [p for line in lines for p in line]
+    if not coords:
+        return "top right"
+    us, vs = [u for u, _ in coords], [v for _, v in coords]
+    u0, u1 = min(us), max(us)
+    v0, v1 = min(vs), max(vs)
+    # the axes reach a little beyond the data (log_axis: x1.4 each way)
+    du = (u1 - u0) * 0.08 or 1.0
+    dv = (v1 - v0) * 0.08 or 1.0
+    u0, u1, v0, v1 = u0 - du, u1 + du, v0 - dv, v1 + dv
+    width = min(0.6, (KEY_SAMPLE_PX + KEY_CHAR_PX * max(
+        len(t) for t in titles)) / PLOT_AREA[0])
+    height = min(0.9, (KEY_LINE_PX * len(titles) + 10.0) / PLOT_AREA[1])
+    samples = []
+    for line in lines:
+        samples += line
+        for (a, b), (c, d) in zip(line, line[1:]):
+            samples += [(a + (c - a) * k / SEGMENT_SAMPLES,
+                         b + (d - b) * k / SEGMENT_SAMPLES)
+                        for k in range(1, SEGMENT_SAMPLES)]
+    fractions = [((u - u0) / (u1 - u0), (v - v0) / (v1 - v0))
+                 for u, v in samples]
+    boxes = {"top right": (1 - width, 1, 1 - height, 1),
+             "top left": (0, width, 1 - height, 1),
+             "bottom right": (1 - width, 1, 0, height),
+             "bottom left": (0, width, 0, height)}
+    for corner, (x0, x1, y0, y1) in boxes.items():
+        if not any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in fractions):
+            return corner
+    return "below"
 
 
 # Line styles that stay apart in monochrome: a dash type and a point type

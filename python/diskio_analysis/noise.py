@@ -359,8 +359,3 @@ def judge(base, other, higher_is_better=False, min_change=DEFAULT_MIN_CHANGE,
         judgement.verdict = "disturbed"
         judgement.disturbed = why if not (why_b and why_o) else f"{why_b}; {why_o}"
     return judgement
-
-
-def speed_factor(ratio, higher_is_better=False):
-    """How many times slower (>1) or faster (<1) a ratio means."""
-    return 1.0 / ratio if higher_is_better else ratio

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: MIT
 """What diskio-plot reads: diskio results (their runs as the charts need
-them), per-op traces and diskio-correlate reports, given as files or as
-directories of them."""
+them), per-op traces, diskio-correlate reports and diskio-compare
+comparisons, given as files or as directories of them."""
 
 import os
 from dataclasses import dataclass
 
+from .compare import RunKey, run_key
+from .comparefile import is_comparison, load_comparison
 from .errors import InputError
 from .fio import is_fio_output
 from .jsonfile import json_key_line, read_json
@@ -26,7 +28,7 @@ class PlotRun:
     mean_us: float
     count: int
     buckets: list          # [(lowest_ns, highest_ns, count)]
-    series: str = ""       # legend: environment and mode (and size)
+    series: str = ""       # legend: environment, mode and what tells it apart
     pattern: str = "seq"   # seq, rand or append
     # diskio --interval: the series (result.Interval), None without it
     intervals: list = None
@@ -36,6 +38,8 @@ class PlotRun:
     suite_title: str = None
     column: str = None
     mb_per_s_runs: list = None
+    # what tells the run from others of its mode (compare.RunKey)
+    key: RunKey = None
 
 
 def environment_name(result):
@@ -66,7 +70,7 @@ def plot_runs(result):
                            count, buckets,
                            pattern=run.parameters.get("pattern") or
                            ("custom" if custom else "seq"),
-                           intervals=run.intervals)
+                           intervals=run.intervals, key=run_key(run))
         if run.suite_row is not None:
             plot_run.suite = result.suite.name
             plot_run.suite_title = result.suite.title
@@ -98,7 +102,9 @@ def expand_inputs(paths):
 
 
 def load_inputs(paths):
-    runs, traces, reports = [], [], []
+    """(runs, traces, reports, comparisons) of the files and directories
+    given."""
+    runs, traces, reports, comparisons = [], [], [], []
     for path in expand_inputs(paths):
         if path.endswith(".csv"):
             traces.append(load_trace(path))
@@ -108,33 +114,75 @@ def load_inputs(paths):
             runs.extend(plot_runs(result_from_json(path, text, doc)))
         elif is_report(doc):
             reports.append((path, load_report(path, text, doc)))
+        elif is_comparison(doc):
+            comparisons.append(load_comparison(path, text, doc))
         elif is_fio_output(doc):
             raise InputError(path, None, "fio output is not plotted",
                              "compare it with diskio-correlate and plot the "
                              "report (--format json)")
         else:
             raise InputError(path, json_key_line(text, "schema") or 1,
-                             "neither a diskio result nor a diskio-correlate "
-                             "report", "give files written by diskio "
-                             "--format json or diskio-correlate --format json")
-    if not (runs or traces or reports):
+                             "neither a diskio result, a diskio-correlate "
+                             "report nor a diskio-compare comparison",
+                             "give files written by diskio --format json, "
+                             "diskio-correlate --format json or "
+                             "diskio-compare --format json")
+    if not (runs or traces or reports or comparisons):
         raise InputError(" ".join(paths), None, "nothing to plot",
-                         "give diskio results, traces or a diskio-correlate "
-                         "report")
+                         "give diskio results, traces, a diskio-correlate "
+                         "report or a diskio-compare comparison")
     name_series(runs)
-    return runs, traces, reports
+    return runs, traces, reports, comparisons
+
+
+# What can tell two runs of one mode apart, in the order a legend names it.
+SERIES_FIELDS = ("block_size", "cached", "iodepth", "batch", "pattern",
+                 "sync_every", "jobs", "shared_file")
+
+
+def key_word(key, name):
+    """One field of a run's key as a legend says it: 4K, cached, qd8,
+    batch32, rand, every 8, x4 jobs, 1 file."""
+    value = getattr(key, name)
+    return {"block_size": lambda: size_label(value, "KMG") if value else "",
+            "cached": lambda: "cached" if value else "uncached",
+            "iodepth": lambda: f"qd{value}",
+            "batch": lambda: f"batch{value}",
+            "pattern": lambda: value,
+            "sync_every": lambda: f"every {value}",
+            "jobs": lambda: f"x{value} jobs" if value > 1 else "1 job",
+            "shared_file": lambda: "1 file" if value else "a file each",
+            }[name]()
 
 
 def name_series(runs):
-    """Legend text: 'ENV MODE', plus the block size and the pattern where
-    one environment ran the mode with several."""
-    sizes, patterns = {}, {}
+    """Legend text: 'ENV MODE' and what tells the environment's runs of
+    the mode apart: a suite's row ('ext4 aio SEQ1M Q8T1 write'), else each
+    of block size, cache, queue depth, batch, pattern, sync_every and jobs
+    that differs among them ('ext4 aio 4K qd32', 'ext4 fdatasync x4
+    jobs').  Runs alike in all of that (results of one label) are
+    numbered, '#2' on: no two series share a legend entry."""
+    groups = {}
     for run in runs:
-        sizes.setdefault((run.env, run.mode), set()).add(run.block_size)
-        patterns.setdefault((run.env, run.mode), set()).add(run.pattern)
+        groups.setdefault((run.env, run.mode), []).append(run)
+    for (env, mode), group in groups.items():
+        keys = [run.key or RunKey(mode, run.block_size, run.pattern)
+                for run in group]
+        # a suite's runs are named by their row where anything else of
+        # the mode is there too; the others by what differs among them
+        rows = {key.suite_row for key in keys}
+        plain = [key for key in keys if key.suite_row is None]
+        varying = [name for name in SERIES_FIELDS
+                   if len({getattr(key, name) for key in plain}) > 1]
+        for run, key in zip(group, keys):
+            words = [env, mode]
+            if key.suite_row is not None:
+                words += [key.suite_row] if len(rows) > 1 else []
+            else:
+                words += [key_word(key, name) for name in varying]
+            run.series = " ".join(word for word in words if word)
+    seen = {}
     for run in runs:
-        run.series = f"{run.env} {run.mode}"
-        if len(sizes[(run.env, run.mode)]) > 1:
-            run.series += f" {size_label(run.block_size, 'KMG')}"
-        if len(patterns[(run.env, run.mode)]) > 1:
-            run.series += f" {run.pattern}"
+        count = seen[run.series] = seen.get(run.series, 0) + 1
+        if count > 1:
+            run.series += f" #{count}"

@@ -2,10 +2,13 @@
 """diskio-plot's charts of a diskio-correlate report: the ratio of each
 phase and disk metric to the baseline, and the WAL model's sync shares.
 
-The ratios are horizontal bars on a logarithmic axis centred on 1 (a bar
-grows from 1 to its ratio, right = slower or worse), so 2× slower and 2×
-faster are the same length and a 0.01× bar is as visible as a 100× one;
-the top-level phases are drawn unless told otherwise.  Each environment
+The ratios are B/A (ratios.py: the other environment's over the
+baseline's, whatever the quantity), horizontal bars on a logarithmic axis
+centred on 1 (a bar grows from 1 to its ratio), so 2× and 0.5× are the
+same length and a 0.01× bar is as visible as a 100× one; each bar's label
+says the ratio and the word derived from it (slower, faster), since right
+of 1 is slower for a time and faster for a throughput.  The top-level
+phases are drawn unless told otherwise.  Each environment
 has its own fill pattern, so the bars read in monochrome too."""
 
 import math
@@ -13,6 +16,7 @@ import os
 
 from .charts import Chart, safe_name, write_table
 from .gnuplot import common_settings, gp_datafile, gp_format, gp_string
+from .ratios import fmt_ratio_word
 
 BAR_HEIGHT = 0.8        # of one category's slot, shared by the environments
 RATIO_STEPS = (1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1e3, 1e4, 1e5, 1e6)
@@ -48,27 +52,29 @@ def select(names, pattern, default_top_level):
     return [n for n in names if pattern.search(n)]
 
 
-def bar_rows(categories, values, env_index, env_count):
-    """x:y:xlow:xhigh:ylow:yhigh rows of one environment's bars, from 1
-    to each finite ratio (categories top to bottom)."""
+def bar_rows(categories, values, env_index, env_count, better=None):
+    """x:y:xlow:xhigh:ylow:yhigh:label rows of one environment's bars,
+    from 1 to each finite ratio (categories top to bottom); better[i]:
+    whether higher is better for category i (the label's word)."""
     height = BAR_HEIGHT / env_count
     rows = []
     for slot, (name, value) in enumerate(zip(categories, values)):
         if value is None or not math.isfinite(value) or value <= 0:
             continue
+        label = fmt_ratio_word(value, bool(better and better[slot]))
         value = min(max(value, 1.0 / MAX_RATIO), MAX_RATIO)
         centre = len(categories) - slot - 0.5
         y = centre + BAR_HEIGHT / 2 - (env_index + 0.5) * height
         rows.append((f"{value:.6g}", f"{y:.4f}", f"{min(value, 1.0):.6g}",
                      f"{max(value, 1.0):.6g}", f"{y - height / 2:.4f}",
-                     f"{y + height / 2:.4f}"))
+                     f"{y + height / 2:.4f}", label))
     return rows
 
 
 def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
                 number=0):
     """Phases (top) and metrics (below) with one bar per compared
-    environment; ratios of metrics are normalized (> 1 = worse)."""
+    environment; every ratio B/A, labelled with its word."""
     if not report.comparisons:
         return []
     phases = select(report.phases, phase_filter, True)
@@ -78,13 +84,15 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
         return []
     envs = [env for env, _, _ in report.comparisons]
     series, values = [], []
+    better = [False] * len(phases) + [
+        (report.higher_is_better or {}).get(m, False) for m in metrics]
     for i, (env, phase_ratios, metric_ratios) in enumerate(report.comparisons):
         ratios = [phase_ratios.get(p) for p in phases] + \
             [metric_ratios.get(m) for m in metrics]
-        rows = bar_rows(categories, ratios, i, len(envs))
+        rows = bar_rows(categories, ratios, i, len(envs), better)
         path = os.path.join(workdir, f"ratios-{number}-{i}.dat")
-        write_table(path, ("ratio", "y", "xlow", "xhigh", "ylow", "yhigh"),
-                    rows)
+        write_table(path, ("ratio", "y", "xlow", "xhigh", "ylow", "yhigh",
+                           "label"), rows)
         series.append((path, env, len(rows)))
         values += [float(r[0]) for r in rows]
     # room beyond the longest bar for its label, in proportion on the log axis
@@ -98,14 +106,15 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
                      f"lc {i % 8 + 1} fs pattern {i % 7 + 1} border "
                      f"title {gp_string(env)}")
         if labels:
-            plots.append(f"{gp_datafile(path)} using 4:2:(sprintf('%.2f×', "
-                         "$1)) with labels left offset 0.5,0 notitle")
+            plots.append(f"{gp_datafile(path)} using 4:2:7 with labels left "
+                         "offset 0.5,0 notitle")
     ytics = ", ".join(f"{gp_format(name)} {len(categories) - k - 0.5:.1f}"
                       for k, name in enumerate(categories))
     height = max(400, 140 + 28 * len(categories) * max(1, len(envs) // 2))
     commands = common_settings(
-        f"Ratio to baseline {report.baseline} (log scale, centred on 1)",
-        "ratio other / baseline (right of 1: slower or worse)", "") + \
+        f"Ratio B/A to baseline {report.baseline} (log scale, centred on 1)",
+        "ratio B/A, other / baseline (right of 1: a longer time, or a higher "
+        "throughput)", "") + \
         "\n".join([
             "set logscale x",
             f"set xrange [{1.0 / limit:.6g}:{limit:.6g}]",
@@ -113,7 +122,7 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
             f"set yrange [0:{len(categories)}]",
             f"set ytics ({ytics})",
             "set grid xtics",
-            "set key outside right top",
+            "set key below center horizontal",
             "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 "
             "lc 'black' front",
             (f"set arrow 2 from graph 0, first {len(metrics)} to graph 1, "
@@ -146,7 +155,8 @@ def sync_share_chart(report, suffix, phase_filter, workdir, ext, number=0):
                            "checkpoint syncs"), rows)
     commands = common_settings(
         f"Sync share of each phase (wal_sync_method {report.sync_method})",
-        "environment and phase", "share of the phase's time (%)") + \
+        "environment and phase", "share of the phase's time (%)",
+        key="top left") + \
         "\n".join([
             "set style data histograms",
             "set style histogram rowstacked",

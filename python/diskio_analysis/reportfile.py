@@ -26,9 +26,13 @@ class Report:
     baseline: str
     phases: list           # phase names, in order
     metrics: list          # metric names, in order
-    comparisons: list      # [(environment, {phase: ratio}, {metric: ratio})]
+    comparisons: list      # [(environment, {phase: ratio}, {metric: ratio})]:
+    #                        B/A ratios (ratios.py), NaN where not in both
     sync_method: str       # of the WAL model; None without one
     sync_shares: list      # [(env, phase, WAL share, checkpoint share)]
+    # {metric: whether higher is better} (a throughput: its B/A above 1
+    # is faster), for the word beside each ratio
+    higher_is_better: dict = None
 
 
 def ratio_or_nan(src, node, where, key):
@@ -49,15 +53,14 @@ def load_report(path, text, doc):
     metrics = [src.as_string(name, json_path("metric_order", i))
                for i, name in enumerate(src.get_list(doc, "", "metric_order",
                                                      optional=True) or [])]
-    comparisons = []
+    comparisons, higher_is_better = [], {}
     for index, comparison in enumerate(src.get_list(doc, "", "comparisons",
                                                     optional=True) or []):
         where = json_path("comparisons", index)
         comparison = src.as_object(comparison, where)
         tables = []
         for key, names, ratio_key in (("phases", phases, "ratio"),
-                                      ("metrics", metrics,
-                                       "normalized_ratio")):
+                                      ("metrics", metrics, "ratio")):
             table = src.get_object(comparison, where, key)
             table_where = json_path(where, key)
             tables.append({name: ratio_or_nan(
@@ -65,6 +68,11 @@ def load_report(path, text, doc):
                 json_path(table_where, name), ratio_key) for name in names})
         comparisons.append((src.get_string(comparison, where, "environment"),
                             *tables))
+        rows = src.get_object(comparison, where, "metrics")
+        for name in metrics:
+            better = rows[name].get("higher_is_better")
+            if isinstance(better, bool):
+                higher_is_better.setdefault(name, better)
     sync_method, shares = None, []
     model = src.get_object(doc, "", "wal_model", optional=True) or {}
     environments = src.get_object(model, "wal_model", "environments",
@@ -86,4 +94,5 @@ def load_report(path, text, doc):
                            src.get_number(est, est_where, "checkpoint_share",
                                           optional=True) or 0.0))
     baseline = src.get_string(doc, "", "baseline") if comparisons else ""
-    return Report(baseline, phases, metrics, comparisons, sync_method, shares)
+    return Report(baseline, phases, metrics, comparisons, sync_method, shares,
+                  higher_is_better)

@@ -145,8 +145,10 @@ class Run:
     def workload(self):
         """The mode, or a custom run's name with its params (its program's
         own parameters, which tell two custom runs of one name apart):
-        'log-commit (record=512, sync=fdatasync)'."""
-        if not self.params:
+        'log-commit (record=512, sync=fdatasync)'.  A run of diskio's own
+        is its mode whatever its params say (a --durability run's
+        listener and run id are bookkeeping, not another workload)."""
+        if not self.params or not self.parameters.get("custom"):
             return self.mode
         return self.mode + " (" + ", ".join(
             f"{key}={value}" for key, value in self.params.items()) + ")"

@@ -10,6 +10,7 @@ phase; then how the noise was judged and where the details are."""
 from .document import Heading, Items, Para
 from .fit import MIN_CORRELATION_N, MIN_FIT_N
 from .fmt import fmt_share, fmt_times
+from .ratios import distance, fmt_interval
 from .walmodel import fmt_factor
 
 MAX_LINES = 40
@@ -22,12 +23,6 @@ def named(names, most=MAX_NAMED):
                     else "")
 
 
-def factor(row):
-    """How many times slower or faster, >= 1."""
-    ratio = row["normalized_ratio"]
-    return ratio if ratio >= 1 else 1.0 / ratio
-
-
 def disk_line(comparison, metrics):
     """slower: ...; faster: ...; same within ±min_change: k, inconclusive:
     k (about N more repetitions would decide), disturbed: k (why) of n."""
@@ -35,10 +30,10 @@ def disk_line(comparison, metrics):
     parts = []
     for verdict in ("slower", "faster"):
         moved = sorted((m for m, r in rows.items() if r["verdict"] == verdict),
-                       key=lambda m: -factor(rows[m]))
+                       key=lambda m: -distance(rows[m]["ratio"]))
         if moved:
             parts.append(f"{verdict}: " + named(
-                [f"{m} {factor(rows[m]):.2f}×" for m in moved]))
+                [f"{m} {fmt_times(rows[m]['ratio'])}" for m in moved]))
     compared = [r for r in rows.values() if r["verdict"] is not None]
     counts = {verdict: sum(1 for r in compared if r["verdict"] == verdict)
               for verdict in ("same", "inconclusive", "disturbed")}
@@ -71,7 +66,7 @@ def wal_clause(prediction):
             f"{fmt_times(prediction['predicted_commit_path_ratio'])}")
     if trust["predicted_ratio_range"]:
         low, high = trust["predicted_ratio_range"]
-        text += f", range {low:.2f}-{high:.2f}×"
+        text += f", range {fmt_interval(low, high)}"
     text += f"; syncs {fmt_share(trust['modelled_share'])}"
     if trust["modelled_share_other"] is not None:
         text += f"→{fmt_share(trust['modelled_share_other'])}"

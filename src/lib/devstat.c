@@ -23,6 +23,7 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/btrfs.h>
+#include <linux/magic.h>
 #endif
 
 #include "diskio_internal.h"
@@ -42,6 +43,11 @@ enum {
 /* A sync latency a rotational device cannot give: one revolution of a
  * 15k rpm disk. */
 #define REVOLUTION_NS UINT64_C(4000000)
+/* An uncached read run whose stacked device (a loop device) read at
+ * least this share of its bytes, while the disks under it read less than
+ * BACKING_READ_SHARE of what it read, read from a cache between them. */
+#define STACKED_READ_SHARE 0.5
+#define BACKING_READ_SHARE 0.1
 /* More merged than this per op: the latencies are of merged requests. */
 #define MERGES_PER_OP_MAX 0.1
 /* diskio reads nothing during a run: more than this was someone else. */
@@ -126,6 +132,51 @@ static bool sysdir_devt(const char *dir, dev_t *out)
            read_text(path, buf, sizeof(buf)) && parse_devt(buf, out);
 }
 
+/* What kind of device name is when its queue flags are not a medium's
+ * (devstat_dev.virtual_kind): a loop device, a virtio or Xen disk, a
+ * hypervisor's SCSI disk by its vendor; "" for any other. */
+static void virtual_kind(const char *name, char *out, size_t size)
+{
+    static const struct {
+        const char *driver, *kind;
+    } drivers[] = {{"virtio_blk", "virtio"}, {"vbd", "xen"}, {"xen-blkfront", "xen"}};
+    static const struct {
+        const char *vendor, *kind;
+    } vendors[] = {{"QEMU", "QEMU"},
+                   {"VMware", "VMware"},
+                   {"Msft", "Hyper-V"},
+                   {"VBOX", "VirtualBox"},
+                   {"Google", "Google"}};
+    out[0] = '\0';
+    if (strncmp(name, "loop", 4) == 0) {
+        snprintf(out, size, "loop");
+        return;
+    }
+    char path[PATH_MAX], buf[64];
+    if (snprintf(path, sizeof(path), "/sys/block/%s/device/driver", name) < (int)sizeof(path)) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(path, target, sizeof(target) - 1);
+        if (n > 0) {
+            target[n] = '\0';
+            const char *base = strrchr(target, '/');
+            base = base ? base + 1 : target;
+            for (size_t i = 0; i < sizeof(drivers) / sizeof(drivers[0]); i++)
+                if (strcmp(base, drivers[i].driver) == 0) {
+                    snprintf(out, size, "%s", drivers[i].kind);
+                    return;
+                }
+        }
+    }
+    if (snprintf(path, sizeof(path), "/sys/block/%s/device/vendor", name) < (int)sizeof(path) &&
+        read_text(path, buf, sizeof(buf))) {
+        for (size_t i = 0; i < sizeof(vendors) / sizeof(vendors[0]); i++)
+            if (strncmp(buf, vendors[i].vendor, strlen(vendors[i].vendor)) == 0) {
+                snprintf(out, size, "%s", vendors[i].kind);
+                return;
+            }
+    }
+}
+
 /* Add the disk holding dev (a partition counts as its disk, whose stat
  * has its I/O and whose queue it uses); -1 when known, unknown or full. */
 static int add_devt(struct devstat_set *set, dev_t dev, unsigned depth)
@@ -154,6 +205,7 @@ static int add_devt(struct devstat_set *set, dev_t dev, unsigned depth)
     d->write_cache = read_flag(name, "queue/write_cache", "write back");
     d->fua = read_flag(name, "queue/fua", "1");
     d->rotational = read_flag(name, "queue/rotational", "1");
+    virtual_kind(name, d->virtual_kind, sizeof(d->virtual_kind));
     char ra_path[PATH_MAX], ra[32];
     if (snprintf(ra_path, sizeof(ra_path), "/sys/block/%s/queue/read_ahead_kb", name) <
             (int)sizeof(ra_path) &&
@@ -321,11 +373,15 @@ void devstat_resolve(const char *path, struct devstat_set *set)
     /* Breadth first, the set itself as the queue: what is under each
      * device is added after it, one level deeper. */
     for (size_t i = 0; i < set->n && set->dev[i].depth < 8; i++) {
-        char sys[PATH_MAX], backing[PATH_MAX];
+        char sys[PATH_MAX], backing[PATH_MAX] = "";
         const unsigned depth = set->dev[i].depth + 1;
         const bool own = set->dev[i].own_io;
         snprintf(sys, sizeof(sys), "/sys/block/%s/loop/backing_file", set->dev[i].name);
         n = read_text(sys, backing, sizeof(backing)) ? path_devts(backing, devs, DEVSTAT_MAX) : 0;
+        struct statfs fs;
+        if (n == 0 && backing[0] == '/' && statfs(backing, &fs) == 0 &&
+            ((unsigned long)fs.f_type == TMPFS_MAGIC || (unsigned long)fs.f_type == RAMFS_MAGIC))
+            set->dev[i].memory_backed = true;
         /* a loop device's backing disk carries its file's writeback, not
          * the run's requests */
         for (size_t k = 0; k < n; k++) {
@@ -413,6 +469,38 @@ static bool mode_claims_each_op(enum diskio_mode m)
     return diskio_mode_is_direct(m);
 }
 
+/* An uncached read run's reads served from memory below the filesystem:
+ * the stacked devices it sits on (depth 0 with something under them: a
+ * loop device) read what the run read, the disks under them (the leaves
+ * below) next to nothing.  A buffered loop device reads its backing file
+ * through the page cache, so a file the machine has in memory (just
+ * written, or read before) gives memory speed to "uncached" reads; a
+ * loop device over a file in tmpfs reads nothing but memory. */
+static bool backing_cached(const struct devstat_facts *f)
+{
+    double stacked = 0.0, below = 0.0;
+    bool has_below = false;
+    /* a loop device over a file in tmpfs: every read is from memory */
+    if (f->memory_backed) {
+        double read = 0.0;
+        for (size_t i = 0; i < f->ndev; i++)
+            if (f->dev[i].depth == 0)
+                read += (double)f->dev[i].read_sectors * 512.0;
+        return read > 0.0;
+    }
+    for (size_t i = 0; i < f->ndev; i++) {
+        const struct diskio_device_io *d = &f->dev[i];
+        if (d->depth == 0 && !d->leaf)
+            stacked += (double)d->read_sectors * 512.0;
+        else if (d->depth > 0 && d->leaf) {
+            below += (double)d->read_sectors * 512.0;
+            has_below = true;
+        }
+    }
+    return has_below && stacked >= STACKED_READ_SHARE * (double)f->bytes && stacked > 0.0 &&
+           below < BACKING_READ_SHARE * stacked;
+}
+
 unsigned devstat_judge(const struct devstat_facts *f)
 {
     unsigned v = 0;
@@ -460,6 +548,8 @@ unsigned devstat_judge(const struct devstat_facts *f)
             (d->own_io && (double)d->write_sectors * 512.0 > write_bytes_allowed))
             v |= DISKIO_VERDICT_SHARED;
     }
+    if (reads && !f->cached && backing_cached(f))
+        v |= DISKIO_VERDICT_BACKING_CACHED;
     return v;
 }
 
@@ -523,6 +613,8 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
     run->devices = io;
     run->ndevices = n;
     for (size_t i = 0; i < set->n; i++)
+        run->memory_backed = run->memory_backed || set->dev[i].memory_backed;
+    for (size_t i = 0; i < set->n; i++)
         if (set->dev[i].read_ahead > run->read_ahead)
             run->read_ahead = set->dev[i].read_ahead;
     judge_run(run);
@@ -539,6 +631,8 @@ static void judge_run(struct diskio_run *run)
         .sync_every = info->config.sync_every,
         .jobs = info->config.jobs,
         .write_back = info->has_config ? info->config.write_back : 0,
+        .cached = info->has_config && info->config.cached,
+        .memory_backed = run->memory_backed,
         .ops = info->ops,
         .bytes = info->bytes,
         .dev = run->devices,
@@ -614,6 +708,11 @@ static const struct {
     {DISKIO_VERDICT_SHARED, "shared",
      "the device did I/O this run does not explain: it was shared with other work, and the "
      "latencies may include waiting for it"},
+    {DISKIO_VERDICT_BACKING_CACHED, "backing_cached",
+     "uncached reads came from memory: the loop device's backing file is in this machine's "
+     "memory (its page cache: the disk under it read next to nothing; or a tmpfs), so this is "
+     "not a disk's read speed (for a file on a disk: echo 1 > /proc/sys/vm/drop_caches before "
+     "the run, or losetup --direct-io=on)"},
 };
 
 const char *diskio_verdict_name(enum diskio_verdict v)

@@ -35,7 +35,15 @@ struct devstat_dev {
     signed char write_cache, fua, rotational; /* 1, 0, or -1: unknown */
     bool leaf, own_io;                        /* as in struct diskio_device_io */
     uint64_t read_ahead;                      /* queue/read_ahead_kb in bytes; 0: unknown */
+    /* what kind of device whose queue flags are not a medium's: "loop",
+     * "virtio", "xen", a hypervisor's SCSI disk ("QEMU", "VMware",
+     * "Hyper-V", "VirtualBox", "Google"); "" for any other */
+    char virtual_kind[16];
+    /* a loop device whose backing file is on tmpfs or ramfs: in memory */
+    bool memory_backed;
 };
+/* The last DISKIO_VERDICT_* bit, for the loops over them. */
+#define DEVSTAT_VERDICT_LAST DISKIO_VERDICT_BACKING_CACHED
 struct devstat_set {
     bool resolved; /* resolution ran (n may still be 0: tmpfs) */
     size_t n;
@@ -56,6 +64,10 @@ struct devstat_facts {
     /* a read mode's write-back percentage (config.write_back): that share
      * of the bytes read is written too */
     unsigned write_back;
+    /* a read mode's --cached: its reads are meant to come from memory */
+    bool cached;
+    /* a device of the run is a loop device over a file in memory (tmpfs) */
+    bool memory_backed;
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
     uint64_t read_ahead;  /* the largest readahead window of the devices (bytes; 0: unknown) */
@@ -352,6 +364,7 @@ struct diskio_run {
     struct series *series;   /* config.interval_ns: the intervals; else NULL */
     uint64_t read_ahead;     /* the devices' largest readahead window (devstat_record) */
     struct interference ifr; /* measured runs: what else the machine did (interference.c) */
+    bool memory_backed;      /* a loop device over a file in memory (devstat_record) */
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
 

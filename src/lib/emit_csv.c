@@ -59,7 +59,7 @@ static void csv_device(FILE *out, const struct diskio_run *run)
     }
     /* the verdict codes, space-separated (no quoting needed) */
     bool first = true;
-    for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+    for (unsigned bit = 1; bit != 0 && bit <= DEVSTAT_VERDICT_LAST; bit <<= 1) {
         if (!(run->verdicts & bit))
             continue;
         fprintf(out, "%s%s", first ? "" : " ", diskio_verdict_name((enum diskio_verdict)bit));

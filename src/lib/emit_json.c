@@ -518,7 +518,7 @@ static void emit_run_device(FILE *out, const struct diskio_run *run)
     }
     fputs(",\n      \"verdicts\": [", out);
     bool first = true;
-    for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
+    for (unsigned bit = 1; bit != 0 && bit <= DEVSTAT_VERDICT_LAST; bit <<= 1) {
         if (!(run->verdicts & bit))
             continue;
         fputs(first ? "\n        {\"code\": " : ",\n        {\"code\": ", out);

@@ -127,28 +127,138 @@ static void interval_line(FILE *out, const struct diskio_run *run)
     fputc('\n', out);
 }
 
-/* The verdicts of every run, under the table. */
+/* What tells a run apart in a verdict line beside its mode: its block
+ * size and, in a --jobs sweep, its jobs (" 8 KiB ×4 jobs"). */
+static void run_suffix(const struct diskio_run *run, char *buf, size_t size)
+{
+    char bs[24] = "";
+    buf[0] = '\0';
+    if (!run->info.has_config)
+        return;
+    format_size(bs, sizeof(bs), run->info.config.block_size);
+    size_t n = (size_t)snprintf(buf, size, "%s%s", bs[0] ? " " : "", bs);
+    if (run->info.config.jobs > 1 && n < size)
+        snprintf(buf + n, size - n, " \xc3\x97%u jobs", run->info.config.jobs);
+}
+
+/* The runs a verdict holds for: "fsync, fdatasync and osync 8 KiB" when
+ * they agree on what tells them apart, else "fsync 8 KiB, fsync 64 KiB". */
+static void verdict_runs(FILE *out, const struct diskio_result *res, unsigned bit)
+{
+    char first[64] = "", suffix[64];
+    bool same = true, any = false;
+    size_t count = 0;
+    for (size_t r = 0; r < res->nruns; r++) {
+        if (!(res->runs[r]->verdicts & bit))
+            continue;
+        run_suffix(res->runs[r], suffix, sizeof(suffix));
+        if (!any)
+            snprintf(first, sizeof(first), "%s", suffix);
+        same = same && strcmp(first, suffix) == 0;
+        any = true;
+        count++;
+    }
+    size_t k = 0;
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        if (!(run->verdicts & bit))
+            continue;
+        if (k > 0)
+            fputs(same && k + 1 == count ? " and " : ", ", out);
+        show(out, run->info.name);
+        if (!same) {
+            run_suffix(run, suffix, sizeof(suffix));
+            show(out, suffix);
+        }
+        k++;
+    }
+    if (same)
+        show(out, first);
+}
+
+/* The environment probe's word on a device, or NULL. */
+static const struct devstat_dev *probed_device(const struct diskio_result *res, const char *name)
+{
+    const struct devstat_set *set = res->env ? env_devices(res->env) : NULL;
+    for (size_t i = 0; set && i < set->n; i++)
+        if (strcmp(set->dev[i].name, name) == 0)
+            return &set->dev[i];
+    return NULL;
+}
+
+/* The devices a verdict is about, once each, for its line: for cache_ack
+ * the rotational leaves and where their rotational flag comes from (a
+ * loop device's is the loop driver's, a virtual disk's the hypervisor's
+ * default: neither is a medium's); for backing_cached the loop (stacked)
+ * devices and the disks under them. */
+static void verdict_devices(FILE *out, const struct diskio_result *res, unsigned bit)
+{
+    const char *seen[DEVSTAT_MAX * 2];
+    size_t nseen = 0;
+    bool opened = false;
+    for (size_t r = 0; r < res->nruns; r++) {
+        const struct diskio_run *run = res->runs[r];
+        if (!(run->verdicts & bit))
+            continue;
+        for (size_t i = 0; i < run->ndevices; i++) {
+            const struct diskio_device_io *d = &run->devices[i];
+            const struct devstat_dev *probed = probed_device(res, d->name);
+            bool in_memory = probed && probed->memory_backed;
+            bool wanted =
+                bit == DISKIO_VERDICT_CACHE_ACK
+                    ? d->leaf && d->rotational
+                    : (d->depth == 0 && (!d->leaf || in_memory)) || (d->depth > 0 && d->leaf);
+            bool dup = false;
+            for (size_t s = 0; s < nseen && !dup; s++)
+                dup = strcmp(seen[s], d->name) == 0;
+            if (!wanted || dup || nseen == sizeof(seen) / sizeof(seen[0]))
+                continue;
+            seen[nseen++] = d->name;
+            fputs(opened ? "; " : " (", out);
+            opened = true;
+            show(out, d->name);
+            const char *kind = probed ? probed->virtual_kind : "";
+            if (bit == DISKIO_VERDICT_BACKING_CACHED) {
+                fputs(in_memory       ? ": its backing file in tmpfs"
+                      : d->depth == 0 ? ": the loop device"
+                                      : ": the disk under it",
+                      out);
+            } else if (strcmp(kind, "loop") == 0) {
+                fputs(" is a loop device: its rotational flag is the loop driver's, not a disk's",
+                      out);
+            } else if (kind[0]) {
+                fputs(" is a virtual disk (", out);
+                show(out, kind);
+                fputs("): its rotational flag is the hypervisor's default, not the medium's", out);
+            } else {
+                fputs(" says it is rotational", out);
+            }
+        }
+    }
+    if (opened)
+        fputc(')', out);
+}
+
+/* The verdicts of every run, under the table: one line per verdict,
+ * naming the runs it holds for (a default run on a virtual disk has
+ * five syncing modes alike) and, where it helps, the devices. */
 static void verdict_lines(FILE *out, const struct diskio_result *res)
 {
     bool first = true;
-    for (size_t r = 0; r < res->nruns; r++) {
-        const struct diskio_run *run = res->runs[r];
-        for (unsigned bit = 1; bit != 0 && bit <= DISKIO_VERDICT_SHARED; bit <<= 1) {
-            if (!(run->verdicts & bit))
-                continue;
-            if (first)
-                fputc('\n', out);
-            first = false;
-            char bs[24] = "";
-            if (run->info.has_config)
-                format_size(bs, sizeof(bs), run->info.config.block_size);
-            show(out, run->info.name);
-            fprintf(out, "%s%s", bs[0] ? " " : "", bs);
-            /* which row of a --jobs sweep */
-            if (run->info.has_config && run->info.config.jobs > 1)
-                fprintf(out, " \xc3\x97%u jobs", run->info.config.jobs);
-            fprintf(out, ": %s\n", diskio_verdict_text((enum diskio_verdict)bit));
-        }
+    for (unsigned bit = 1; bit != 0 && bit <= DEVSTAT_VERDICT_LAST; bit <<= 1) {
+        bool any = false;
+        for (size_t r = 0; r < res->nruns && !any; r++)
+            any = (res->runs[r]->verdicts & bit) != 0;
+        if (!any)
+            continue;
+        if (first)
+            fputc('\n', out);
+        first = false;
+        verdict_runs(out, res, bit);
+        fprintf(out, ": %s", diskio_verdict_text((enum diskio_verdict)bit));
+        if (bit == DISKIO_VERDICT_CACHE_ACK || bit == DISKIO_VERDICT_BACKING_CACHED)
+            verdict_devices(out, res, bit);
+        fputc('\n', out);
     }
 }
 

@@ -4,8 +4,11 @@
 #
 # make install (into a DESTDIR) installs the README, every
 # file of doc/ and the examples under the documentation directory, and no
-# libtool archive (.la) anywhere; make uninstall then removes every file it
-# installed, the library's too.  (make's variables from the make check that
+# libtool archive (.la) anywhere; no installed command names the build
+# tree (the build tree's scripts/ do, to run from it), and the installed
+# diskio looks for suites where make install put them, never in the
+# source tree; make uninstall then removes every file it installed, the
+# library's too.  (make's variables from the make check that
 # runs this test are kept from the nested make.)
 set -u
 top_srcdir=${top_srcdir:-$(dirname "$0")/../..}
@@ -44,6 +47,28 @@ la=$(find "$dest" -name '*.la')
 [ -z "$la" ] && ok "no libtool archive installed" || fail "libtool archives installed: $la"
 find "$dest" -name 'libdiskio.so.0' | grep -q . && ok "the shared library is installed" ||
     fail "no libdiskio.so.0 installed"
+
+for script in "$dest"/*/bin/diskio-* "$dest"/*/*/bin/diskio-*; do
+    [ -f "$script" ] || continue
+    case $(head -c 2 "$script") in '#!') ;; *) continue ;; esac
+    if grep -qF "$top_builddir" "$script" || grep -qF "$top_srcdir/python" "$script"; then
+        fail "${script#"$dest"} names the build tree: $(grep -F "$top_builddir" "$script")"
+    else
+        ok "${script#"$dest"} finds its package where make install put it"
+    fi
+done
+bin=$(find "$dest" -path '*/bin/diskio' -type f | head -n 1)
+lib=$(find "$dest" -name 'libdiskio.so.0' | head -n 1)
+if [ -n "$bin" ] && [ -n "$lib" ]; then
+    LD_LIBRARY_PATH=$(dirname "$lib") DISKIO_SUITE_PATH='' "$bin" --suite no-such-suite "$tmp" \
+        >/dev/null 2>"$tmp/suite.err"
+    if grep -q "share/diskio/suites (the suites there" "$tmp/suite.err" &&
+        ! grep -qF "$top_srcdir/suites" "$tmp/suite.err"; then
+        ok "the installed diskio looks for suites in the installed directory"
+    else
+        fail "the installed diskio's suites: $(cat "$tmp/suite.err")"
+    fi
+fi
 
 nested_make uninstall DESTDIR="$dest" > "$tmp/uninstall.log" 2>&1 || {
     cat "$tmp/uninstall.log"

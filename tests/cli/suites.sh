@@ -15,8 +15,9 @@
 suites="${top_srcdir:-.}/suites"
 PYTHON=${PYTHON3:-python3}
 DISKIO_SUITE_PATH=
-# the installed suites' directory, replaced by an empty one: what make
-# install put in place must not change what is found
+# the installed suites' directory (the source tree's, for the build
+# tree's diskio), replaced by an empty one: what is installed or in the
+# source tree must not change what is found
 DISKIO_SUITEDIR="$t_scratch/installed-suites"
 mkdir "$DISKIO_SUITEDIR"
 export DISKIO_SUITE_PATH DISKIO_SUITEDIR
@@ -27,8 +28,8 @@ short="--size 8m --runtime 0.05 --warmup 2"
 # ---- found by name, by search path, by file path ----
 t_expect_status 2 "a suite name not in the search path" -- "$DISKIO" --suite-path /nonexistent \
     --suite crystal $short "$dir"
-grep -q "no suite named 'crystal' in --suite-path, \$DISKIO_SUITE_PATH or $DISKIO_SUITEDIR " \
-    "$t_scratch/stderr" && t_ok "the missing suite is named, and where it was looked for" ||
+grep -q "no suite named 'crystal' in --suite-path, \$DISKIO_SUITE_PATH or $DISKIO_SUITEDIR (the suites there: none)" \
+    "$t_scratch/stderr" && t_ok "the missing suite is named, where it was looked for and what is there" ||
     t_fail "no message naming the suite: $(cat "$t_scratch/stderr")"
 t_expect_empty_dir "$dir" "nothing created for a suite not found"
 

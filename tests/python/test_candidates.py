@@ -54,7 +54,7 @@ class AnalysisTest(unittest.TestCase):
         self.assertEqual(analysis["conclusion"], "consistent")
         self.assertEqual(
             analysis["verdict"],
-            "power: 1.42× slower; consistent with fsync.sync_mean_us 1.55× "
+            "power: 1.42× (slower); consistent with fsync.sync_mean_us 1.55× "
             "(needs 76%), fsync.mean_us 1.51× (needs 82%); async.mean_us "
             "moved the other way")
 
@@ -63,7 +63,7 @@ class AnalysisTest(unittest.TestCase):
                                  {"fsync.mean_us": row(1.5, "slower")})
         self.assertEqual(analysis["conclusion"], "none")
         self.assertEqual(analysis["verdict"],
-                         "load: 2.00× slower; no disk metric moved enough to "
+                         "load: 2.00× (slower); no disk metric moved enough to "
                          "explain this phase (fsync.mean_us 1.50× would need "
                          "200% of it: implausible)")
 
@@ -72,7 +72,7 @@ class AnalysisTest(unittest.TestCase):
                                  {"m_us": row(0.4, "faster"),
                                   "n_us": row(2.0, "slower")})
         self.assertEqual(analysis["verdict"],
-                         "power: 2.00× faster; consistent with m_us 0.40× "
+                         "power: 0.50× (faster); consistent with m_us 0.40× "
                          "(needs 83%); n_us moved the other way")
 
     def test_a_phase_within_noise_has_nothing_to_explain(self):

@@ -98,7 +98,8 @@ class TableTest(unittest.TestCase):
 
     def test_sweeps_need_two_sizes(self):
         runs = [run(block_size=4096), run(block_size=8192), run(mode="async")]
-        self.assertEqual(list(sweep_groups(runs)), [("A", "fsync", "seq")])
+        self.assertEqual([(env, mode, key.pattern) for env, mode, key
+                          in sweep_groups(runs)], [("A", "fsync", "seq")])
 
     def test_what_was_written(self):
         self.assertEqual(bytes_label(8192), "8 KiB")
@@ -107,7 +108,11 @@ class TableTest(unittest.TestCase):
         self.assertEqual(what_was_written([run()]), "8 KiB seq writes")
         self.assertEqual(what_was_written([run(), run(block_size=4096,
                                                       pattern="rand")]),
-                         "mixed writes of several block sizes")
+                         "writes of several block sizes and patterns")
+        self.assertEqual(what_was_written([run(mode="aio-read"),
+                                           run(mode="aio-read",
+                                               block_size=4096)]),
+                         "seq reads of several block sizes")
         self.assertEqual(what_was_written([run(block_size=0,
                                                pattern="custom")]),
                          "custom operations")
@@ -211,7 +216,7 @@ class BuildTest(TempDirTest):
         self.assertIn("set logscale x 2", commands)
         self.assertIn("'8 KiB' 8, '64 KiB' 64, '1 MiB' 1024", commands)
         self.assertIn("MB/s by I/O length, I/O length sweep (mean of 3 runs, "
-                      "bars ± 1 standard deviation)", commands)
+                      "bars min to max)", commands)
         self.assertIn("with yerrorlines", commands)
         # a line per environment and column, each its own dash type
         for name in ("local read (read)", "local write (fdatasync)",
@@ -219,14 +224,27 @@ class BuildTest(TempDirTest):
             self.assertIn(f"title '{name}'", commands)
         self.assertIn("dt 4", commands)
 
-    def test_io_length_rows_are_mean_and_one_standard_deviation(self):
+    def test_io_length_rows_are_the_mean_and_the_spread_of_the_runs(self):
+        # from five runs on, mean ± one standard deviation
         rows = io_length_rows([suite_run("a", "read", "read", 8192,
-                                         (9.0, 10.0, 11.0))])
-        self.assertEqual(rows, [(8.0, 10.0, 9.0, 11.0, 3)])
+                                         (8.0, 9.0, 10.0, 11.0, 12.0))])
+        self.assertEqual(rows[0][:2], (8.0, 10.0))
+        self.assertAlmostEqual(rows[0][2], 10.0 - 2.5 ** 0.5)
+        self.assertAlmostEqual(rows[0][3], 10.0 + 2.5 ** 0.5)
         # a spread wider than the mean stays above 0 on the log axis
         rows = io_length_rows([suite_run("a", "read", "read", 8192,
-                                         (1.0, 30.0))])
+                                         (1.0, 30.0, 1.0, 30.0, 1.0))])
         self.assertGreater(rows[0][2], 0)
+
+    def test_few_runs_show_their_min_and_max(self):
+        # two runs of 40 and 50 MB/s: the bar is 40 to 50, where mean ± sd
+        # would claim 38 to 52 (and a wider pair would reach near 0)
+        rows = io_length_rows([suite_run("a", "read", "read", 8192,
+                                         (40.0, 50.0))])
+        self.assertEqual(rows, [(8.0, 45.0, 40.0, 50.0, 2)])
+        rows = io_length_rows([suite_run("a", "read", "read", 8192,
+                                         (1.0, 30.0, 5.0))])
+        self.assertEqual(rows[0][2:4], (1.0, 30.0))
 
     def test_one_length_per_line_makes_no_io_length_chart(self):
         runs = [suite_run("a", "read", "read", 8192, (1.0,)),

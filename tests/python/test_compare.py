@@ -52,7 +52,7 @@ class GroupingTest(unittest.TestCase):
             result("a", [run("fsync", 100)]), result("b", [run("fsync", 200)]),
             result("a", [run("fsync", 110)])])
         self.assertEqual([e.name for e in envs], ["a", "b"])
-        key = ("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
+        key = compare.RunKey("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
         self.assertEqual([s.value for s in envs[0].samples[key]["mean"]], [100.0, 110.0])
 
     def test_unlabelled_result_is_named_after_its_directory(self):
@@ -98,7 +98,7 @@ class GroupingTest(unittest.TestCase):
             {"complete": False, "ops": 10, "ops_per_s": 1e7,
              "latency": {"total": hist(900)}}]
         envs = compare.group_environments([result("a", [repeated])])
-        key = ("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
+        key = compare.RunKey("fsync", 8192, "seq", 1, 1, 1, 1, False, False)
         self.assertEqual([s.value for s in envs[0].samples[key]["mean"]], [100.0, 110.0])
         self.assertEqual(len(envs[0].notes), 1)
         self.assertIn("runs[0].repetitions[2] (fsync) did not complete",
@@ -195,13 +195,13 @@ class CompareTest(unittest.TestCase):
                              result("b", [run("fsync", 100, bs=4096)])])
 
     def test_run_label_shows_what_differs_from_the_defaults(self):
-        self.assertEqual(compare.run_label(("aio", 4096, "rand", 32, 1, 1, 1, False, False)),
+        self.assertEqual(compare.run_label(compare.RunKey("aio", 4096, "rand", 32, 1, 1, 1, False, False)),
                          "aio 4 KiB qd32 rand")
-        self.assertEqual(compare.run_label(("fdatasync", 8192, "seq", 1, 8, 1, 1, False, False)),
+        self.assertEqual(compare.run_label(compare.RunKey("fdatasync", 8192, "seq", 1, 8, 1, 1, False, False)),
                          "fdatasync 8 KiB every 8")
-        self.assertEqual(compare.run_label(("aio", 8192, "seq", 32, 1, 32, 1, False, False)),
+        self.assertEqual(compare.run_label(compare.RunKey("aio", 8192, "seq", 32, 1, 32, 1, False, False)),
                          "aio 8 KiB qd32 batch32")
-        self.assertEqual(compare.run_label(("read", 1 << 20, "seq", 1, 1, 1, 1, False, True)),
+        self.assertEqual(compare.run_label(compare.RunKey("read", 1 << 20, "seq", 1, 1, 1, 1, False, True)),
                          "read 1 MiB cached")
 
     def test_runs_submitted_in_batches_are_another_workload(self):
@@ -211,8 +211,8 @@ class CompareTest(unittest.TestCase):
         batched["parameters"]["batch"] = 32
         envs = compare.group_environments([result("a", [one, batched])])
         self.assertEqual(sorted(envs[0].samples),
-                         [("aio", 8192, "seq", 32, 1, 1, 1, False, False),
-                          ("aio", 8192, "seq", 32, 1, 32, 1, False, False)])
+                         [compare.RunKey("aio", 8192, "seq", 32, 1, 1, 1, False, False),
+                          compare.RunKey("aio", 8192, "seq", 32, 1, 32, 1, False, False)])
 
     def test_custom_runs_are_told_apart_by_their_params(self):
         runs = [run("commit", m) for m in (100, 200)]
@@ -221,7 +221,7 @@ class CompareTest(unittest.TestCase):
             r["params"] = {"record": record}
         envs = compare.group_environments([result("a", runs)])
         keys = sorted(envs[0].samples)
-        self.assertEqual([k[0] for k in keys],
+        self.assertEqual([k.workload for k in keys],
                          ["commit (record=4096)", "commit (record=512)"])
         self.assertEqual(compare.run_label(keys[0]), "commit (record=4096)")
 
@@ -231,11 +231,11 @@ class CompareTest(unittest.TestCase):
         shared["parameters"]["shared_file"] = True
         envs = compare.group_environments([result("a", [one, four, shared])])
         self.assertEqual(sorted(envs[0].samples),
-                         [("fdatasync", 8192, "seq", 1, 1, 1, 1, False, False),
-                          ("fdatasync", 8192, "seq", 1, 1, 1, 4, False, False),
-                          ("fdatasync", 8192, "seq", 1, 1, 1, 4, True, False)])
+                         [compare.RunKey("fdatasync", 8192, "seq", 1, 1, 1, 1, False, False),
+                          compare.RunKey("fdatasync", 8192, "seq", 1, 1, 1, 4, False, False),
+                          compare.RunKey("fdatasync", 8192, "seq", 1, 1, 1, 4, True, False)])
         self.assertEqual(
-            compare.run_label(("fdatasync", 8192, "seq", 1, 1, 1, 4, True, False)),
+            compare.run_label(compare.RunKey("fdatasync", 8192, "seq", 1, 1, 1, 4, True, False)),
             "fdatasync 8 KiB x4 jobs (1 file)")
 
     def test_read_runs_match_read_runs_only_and_cached_ones_cached_ones(self):
@@ -248,13 +248,13 @@ class CompareTest(unittest.TestCase):
                          read("direct-read", 90)]),
             result("b", [read("read", 300), read("read", 6, cached=True), run("async", 8),
                          read("aio-read", 80)])])
-        pairs = sorted((r.run[0], r.run[-1], r.base_values[0], r.other_values[0])
+        pairs = sorted((r.run.workload, r.run.cached, r.base_values[0], r.other_values[0])
                        for r in c["rows"] if r.metric == "mean")
         # read with read, cached with cached, async with async; direct-read
         # and aio-read have no counterpart and are listed as missing
         self.assertEqual(pairs, [("async", False, 7.0, 8.0), ("read", False, 100.0, 300.0),
                                  ("read", True, 5.0, 6.0)])
-        self.assertEqual(sorted(m[1][0] for m in c["missing"]), ["aio-read", "direct-read"])
+        self.assertEqual(sorted(m[1].workload for m in c["missing"]), ["aio-read", "direct-read"])
 
 
 def suite_result(label, mb_per_s, path=None):
@@ -367,7 +367,7 @@ class RenderTest(unittest.TestCase):
 
     def test_text_leads_with_the_answer(self):
         first = compare_render.render_text(self.c).splitlines()[0]
-        self.assertEqual(first, "b vs a (mean): slower in fsync 8 KiB 2x; same in 1 of 2")
+        self.assertEqual(first, "b vs a (mean): slower in fsync 8 KiB 2.00×; same in 1 of 2")
 
     def test_json_is_versioned_and_carries_the_intervals(self):
         doc = json.loads(compare_render.render_json(self.c))
@@ -388,7 +388,7 @@ class RenderTest(unittest.TestCase):
 
     def test_markdown_verdicts_and_notes_stand_apart(self):
         text = compare_render.render_markdown(self.c)
-        self.assertIn("\n\n- b vs a (mean): slower in fsync 8 KiB 2x; same "
+        self.assertIn("\n\n- b vs a (mean): slower in fsync 8 KiB 2.00×; same "
                       "in 1 of 2\n\n", text)
         # each note its own paragraph: a blank line between them
         for note in compare_render.noise_notes(self.c):

@@ -131,11 +131,12 @@ class NoiseTest(unittest.TestCase):
         low, high = row["interval"]
         self.assertTrue(low < 1.1 < high)
 
-    def test_interval_of_a_throughput_metric_is_normalized(self):
+    def test_interval_of_a_throughput_metric_is_of_its_b_over_a_ratio(self):
         row = self.metric([100.0, 101.0], [50.0, 51.0], "fsync.ops_per_s")
         low, high = row["interval"]
-        self.assertTrue(low < row["normalized_ratio"] < high)
-        self.assertTrue(low > 1.5)
+        self.assertTrue(low < row["ratio"] < high)
+        self.assertTrue(high < 0.6)
+        self.assertAlmostEqual(row["normalized_ratio"], 1.0 / row["ratio"])
 
     def test_phase_verdict_uses_min_change(self):
         self.assertEqual(judge_phase(100.0, 104.0, 0.05)["verdict"], "same")

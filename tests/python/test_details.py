@@ -38,8 +38,8 @@ class DetailsTest(unittest.TestCase):
         lines = out.splitlines()
         row = next(line for line in lines if "  fsync.mean_us " in line)
         self.assertEqual(row.split(), ["metric", "fsync.mean_us", "100.5",
-                                       "us", "201.0", "us", "2.00", "2.00",
-                                       "1.94-2.06", "2/2", "slower"])
+                                       "us", "201.0", "us", "2.00×",
+                                       "1.94-2.06×", "2/2", "slower"])
         self.assertIn("-- phase load", lines)
         self.assertNotIn("-- phase load.q1", lines)
         self.assertIn("inconclusive or disturbed (1): async.mean_us", out)

@@ -218,8 +218,35 @@ class Engines(unittest.TestCase):
         self.assertEqual(states["db1"].state, "ok")
         self.assertEqual(states["db10"].state, "failed")
         self.assertEqual(states["db10"].diskio_status, 3)
+        # the host's own line, not the engine's word on the exit status
+        self.assertEqual(states["db10"].reason,
+                         "diskio exit status 3: diskio: /srv: no room")
+        self.assertEqual(outputs["db10"].engine,
+                         ["ssh exited with exit code 3"])
         self.assertEqual(states["db2"].state, "unreachable")
-        self.assertEqual(states["db2"].reason, "ssh exited with exit code 255")
+        self.assertEqual(states["db2"].reason,
+                         "ssh: connect to host db2 port 22: Connection refused")
+
+    def test_clush_shows_the_hosts_own_message(self):
+        out = "\n".join([f"db1: {BEGIN}", "db1: ", f"db1: {STATUS} 3"]).encode()
+        err = ("db1: diskio: target: the directory does not exist; create "
+               "it first.\n"
+               "clush: db1: exited with exit code 3\n").encode()
+        outputs = transport.run_engine("clush", ["db1"], "CMD", fanout=4,
+                                       timeout=None, runner=FakeRun(out, err, 1))
+        o = collect.judge(outputs["db1"])
+        self.assertEqual((o.state, o.reason),
+                         ("failed", "diskio exit status 3: diskio: target: the "
+                          "directory does not exist; create it first."))
+
+    def test_an_engine_timeout_is_told_by_the_engine(self):
+        err = ("db1: some table line\n"
+               "pdsh@me: db1: command timeout\n").encode()
+        outputs = transport.run_engine("pdsh", ["db1"], "CMD", fanout=4,
+                                       timeout=5, runner=FakeRun(b"", err, 1))
+        outputs["db1"].timed_out = True
+        o = collect.judge(outputs["db1"])
+        self.assertEqual((o.state, o.reason), ("unreachable", "command timeout"))
 
     def test_clush_remote_failure_before_diskio_is_not_unreachable(self):
         err = b"clush: db1: exited with exit code 125\n"

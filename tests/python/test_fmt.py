@@ -27,7 +27,7 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(fmt_times(1.5), "1.50×")
         self.assertEqual(fmt_seconds(1.23456), "1.235 s")
         self.assertEqual(fmt_signed_seconds(-0.5), "-0.500 s")
-        self.assertEqual(fmt_interval([0.9, 1.1]), "0.90-1.10")
+        self.assertEqual(fmt_interval([0.9, 1.1]), "0.90-1.10×")
         self.assertEqual(fmt_count(5000.0), "5000")
         self.assertEqual(fmt_count(0.1010584), "0.101")
 

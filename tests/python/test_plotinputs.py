@@ -27,7 +27,7 @@ class NameTest(unittest.TestCase):
 
 class LoadTest(TempDirTest):
     def test_directory_of_a_sweep_and_a_trace(self):
-        runs, traces, reports = load_inputs([os.path.join(FIXTURES, "plot")])
+        runs, traces, reports, _ = load_inputs([os.path.join(FIXTURES, "plot")])
         self.assertEqual(len(traces), 1)
         self.assertEqual(reports, [])
         self.assertEqual(runs[0].series, "sweep fsync 4K")
@@ -35,7 +35,7 @@ class LoadTest(TempDirTest):
         self.assertEqual(runs[0].buckets[0][2] > 0, True)
 
     def test_single_size_series_have_no_size(self):
-        runs, _, _ = load_inputs([os.path.join(FIXTURES, "env-a",
+        runs, _, _, _ = load_inputs([os.path.join(FIXTURES, "env-a",
                                                "result.json")])
         self.assertEqual([r.series for r in runs],
                          ["A async", "A fsync", "A fdatasync"])
@@ -45,7 +45,7 @@ class LoadTest(TempDirTest):
                   encoding="utf-8") as handle:
             doc = json.load(handle)
         doc["runs"][0]["latency"]["total"]["count"] = 0
-        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        runs, _, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
         self.assertEqual(len(runs), 2)
 
     def test_interval_series_come_with_the_run(self):
@@ -57,7 +57,7 @@ class LoadTest(TempDirTest):
              "bytes": 0, "ops_per_s": 0, "mb_per_s": 0, "min_ns": None,
              "mean_ns": None, "p50_ns": None, "p99_ns": None,
              "max_ns": None}]}
-        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        runs, _, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
         self.assertIsNone(runs[0].intervals)
         self.assertEqual([(iv.start_ns, iv.ops) for iv in runs[1].intervals],
                          [(0, 0)])
@@ -69,7 +69,7 @@ class LoadTest(TempDirTest):
         doc["runs"] = doc["runs"][:1]
         doc["runs"][0].update(mode="commit", parameters=None,
                               params={"record": "512"})
-        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        runs, _, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
         self.assertEqual([(r.series, r.block_size, r.pattern) for r in runs],
                          [("A commit (record=512)", 0, "custom")])
     def test_a_suites_runs_carry_their_suite_column_and_each_runs_mb_per_s(self):
@@ -91,7 +91,7 @@ class LoadTest(TempDirTest):
                         "summary": "mean",
                         "rows": [{"label": "8 KiB", "column": "write",
                                   "run": 1, "note": None}]}
-        runs, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
+        runs, _, _, _ = load_inputs([self.write("r.json", json.dumps(doc))])
         suite_runs = [r for r in runs if r.suite is not None]
         self.assertEqual(len(suite_runs), 1)
         r = suite_runs[0]
@@ -109,8 +109,9 @@ class LoadTest(TempDirTest):
     def test_refusals(self):
         self.assertIn("fio output is not plotted", self.rejects(
             os.path.join(FIXTURES, "fio", "fio.json")))
-        self.assertIn(":1: neither a diskio result nor a diskio-correlate "
-                      "report", self.rejects(self.write("x.json", "[]")))
+        self.assertIn(":1: neither a diskio result, a diskio-correlate "
+                      "report nor a diskio-compare comparison",
+                      self.rejects(self.write("x.json", "[]")))
         self.assertIn("no such file or directory",
                       self.rejects(os.path.join(self.dir, "none")))
         empty = os.path.join(self.dir, "empty")

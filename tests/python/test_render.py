@@ -35,8 +35,8 @@ class DocumentTest(unittest.TestCase):
         lines = text.splitlines()
         self.assertEqual(lines[0], "diskio-correlate: B vs A (baseline)")
         self.assertIn("== B vs A (baseline) ==", lines)
-        self.assertTrue(lines[5].startswith("  load: 2.00× slower;"))
-        self.assertIn("load: 2.00× slower; consistent with "
+        self.assertTrue(lines[5].startswith("  load: 2.00× (slower);"))
+        self.assertIn("load: 2.00× (slower); consistent with "
                       "fdatasync.mean_us 4.00× (needs 33%). WAL model 1.00× "
                       "(commit path 1.00×; syncs 0.01%→0.02%; vs PostgreSQL "
                       "A 0.50×, B 2.00×).", " ".join(text.split()))
@@ -46,16 +46,16 @@ class DocumentTest(unittest.TestCase):
         self.assertTrue(details.startswith(text.replace(" More: --details.",
                                                         "").rstrip("\n")))
         self.assertIn("== WAL model (wal_sync_method fdatasync) ==", details)
-        self.assertIn("  metric  fdatasync.mean_us  100.0 us  400.0 us   "
-                      "4.00        4.00           n/a  1/1   slower", details)
+        self.assertIn("  metric  fdatasync.mean_us  100.0 us  400.0 us      "
+                      "4.00×           n/a  1/1   slower", details)
 
     def test_markdown_layout(self):
         text = render_markdown(report(), details=True)
         self.assertTrue(text.startswith("# diskio-correlate: B vs A "
                                         "(baseline)\n\n"))
         self.assertIn("\n## B vs A (baseline)\n", text)
-        self.assertIn("\n- load: 2.00× slower; consistent with", text)
-        self.assertIn("| kind | name | baseline | other | ratio | normalized "
+        self.assertIn("\n- load: 2.00× (slower); consistent with", text)
+        self.assertIn("| kind | name | baseline | other | ratio B/A "
                       "| 95% interval | n | verdict |", text)
 
     def test_csv_is_long_format(self):

@@ -40,10 +40,15 @@ class RatioTest(TempDirTest):
         self.assertEqual(select(REPORT.metrics, None, False), REPORT.metrics)
 
     def test_bars_grow_from_one_and_nan_is_left_out(self):
-        rows = bar_rows(["a", "b", "c"], [2.0, 0.5, float("nan")], 0, 2)
+        rows = bar_rows(["a", "b", "c"], [2.0, 0.5, float("nan")], 0, 2,
+                        [False, True, False])
         self.assertEqual(len(rows), 2)
-        ratio, y, xlow, xhigh, ylow, yhigh = rows[0]
+        ratio, y, xlow, xhigh, ylow, yhigh, label = rows[0]
         self.assertEqual((ratio, xlow, xhigh), ("2", "1", "2"))
+        # each label the B/A ratio and its word: a time's 2 is slower, a
+        # throughput's 0.5 slower too
+        self.assertEqual((label, rows[1][6]), ("2.00× (slower)",
+                                               "0.50× (slower)"))
         self.assertEqual(rows[1][2:4], ("0.5", "1"))
         # the first category is at the top, the first environment above
         # the second within it

@@ -75,6 +75,14 @@ class AcceptedTest(ResultFileTest):
         self.assertEqual(run.workload, "log-commit (record=512, sync=fdatasync)")
         self.assertEqual(self.load().runs[0].workload, "fsync")
 
+    def test_a_durability_runs_params_do_not_make_it_another_workload(self):
+        def durability(doc):
+            doc["runs"][0]["params"] = {"durability.run_id": "cut1",
+                                        "durability.acknowledged": "100"}
+        run = self.load(mutate=durability).runs[0]
+        self.assertEqual(run.workload, "fsync")
+        self.assertEqual(run.params["durability.run_id"], "cut1")
+
     def test_a_run_of_one_job_reads_as_one_job(self):
         run = self.load().runs[0]
         self.assertEqual((run.parameters["jobs"], run.parameters["shared_file"],

@@ -71,7 +71,7 @@ class KitTest(TempDirTest):
         self.assertEqual(report["shown"]["phases"],
                          ["load", "power", "throughput"])
         for phase in ("load", "power", "throughput"):
-            self.assertEqual(sum(line.startswith(f"  {phase}: 1.30× slower")
+            self.assertEqual(sum(line.startswith(f"  {phase}: 1.30× (slower)")
                                  for line in lines), 1, text)
         self.assertNotIn("power.q1", text)
         self.assertIn("(3 of 131: --phases all)", text)
@@ -108,7 +108,7 @@ class SummaryTest(unittest.TestCase):
         self.assertEqual(lines[0], "diskio-correlate: B vs A (baseline)")
         self.assertIn("disks: slower: fsync.mean_us 1.51×; same within ±min_change: "
                       "0, inconclusive: 1 of 2", text)
-        self.assertIn("  load: 1.30× slower; consistent with fsync.mean_us "
+        self.assertIn("  load: 1.30× (slower); consistent with fsync.mean_us "
                       "1.51× (needs 59%).", lines)
         self.assertIn("  power: same (1.01×, within 5%); nothing to explain "
                       "(fsync.mean_us changed without it).", lines)
@@ -122,7 +122,7 @@ class SummaryTest(unittest.TestCase):
         text = self.text(self.envs({"fsync.mean_us": 151.0,
                                     "async.mean_us": 5.0}),
                          phases_wanted=re.compile(r"\.q1$"))
-        self.assertIn("power.q1: 1.80× slower; no disk metric moved enough "
+        self.assertIn("power.q1: 1.80× (slower); no disk metric moved enough "
                       "to explain this phase (fsync.mean_us 1.51× would need "
                       "157% of it: implausible).", " ".join(text.split()))
 

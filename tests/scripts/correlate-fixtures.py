@@ -95,11 +95,11 @@ check(power["undecided"] == ["async.mean_us", "fsync.write_mean_us",
       and power["other_direction"] == [],
       "power: async 0.80x is within noise, not 'the other way'", power)
 expected_verdicts = {
-    "power": "power: 1.42× slower; consistent with fsync.sync_mean_us 1.55× "
+    "power": "power: 1.42× (slower); consistent with fsync.sync_mean_us 1.55× "
              "(needs 76%), fsync.mean_us 1.51× (needs 82%)",
-    "load": "load: 1.30× slower; consistent with fsync.sync_mean_us 1.55× "
+    "load": "load: 1.30× (slower); consistent with fsync.sync_mean_us 1.55× "
             "(needs 55%), fsync.mean_us 1.51× (needs 59%) and 2 more",
-    "power.rf1": "power.rf1: 1.25× faster; no disk metric moved enough to "
+    "power.rf1": "power.rf1: 0.80× (faster); no disk metric moved enough to "
                  "explain this phase; fsync.mean_us, fsync.sync_mean_us and 2 "
                  "more moved the other way",
 }
@@ -194,19 +194,19 @@ check(status == 0 and out.splitlines()[0] == "diskio-correlate: A vs B "
 status, out, err = run(CORRELATE, A, B)
 lines = out.splitlines()
 check(status == 0 and lines[0] == "diskio-correlate: B vs A (baseline)"
-      and "  power: 1.42× slower; consistent with fsync.sync_mean_us 1.55× "
+      and "  power: 1.42× (slower); consistent with fsync.sync_mean_us 1.55× "
       "(needs 76%), fsync.mean_us 1.51×" in lines and len(lines) <= 40
       and "More: --details" in out,
       "text output leads with the verdicts in one screen", out)
 status, out, err = run(CORRELATE, "--details", A, B)
-check(any(line.split() == ["phase", "power", "100.0", "s", "142.0", "s", "1.42",
-                          "1.42", "n/a", "1/1", "slower"]
+check(any(line.split() == ["phase", "power", "100.0", "s", "142.0", "s", "1.42×",
+                          "n/a", "1/1", "slower"]
           for line in out.splitlines())
-      and "normalized ratio > 1 always means worse/slower" in out,
-      "--details: values with units, ratio with two decimals, the verdict",
+      and "ratios are B/A" in " ".join(out.split()),
+      "--details: values with units, the B/A ratio with two decimals, the verdict",
       out)
 status, out, err = run(CORRELATE, "--format", "markdown", "--details", A, B)
-check(status == 0 and "| phase | power | 100.0 s | 142.0 s | 1.42 | 1.42 | "
+check(status == 0 and "| phase | power | 100.0 s | 142.0 s | 1.42× | "
       "n/a | 1/1 | slower |" in out, "markdown table row for power")
 status, out, err = run(CORRELATE, "--format", "csv", A, B)
 check(status == 0 and out.startswith(

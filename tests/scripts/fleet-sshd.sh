@@ -8,8 +8,10 @@
 # host's result lands in LAB/HOST/result.json labelled with the host's
 # name and diskio-compare's table ends the output; a host whose sshd is
 # stopped is reported unreachable (exit 1) while the others are collected;
-# a diskio failure on one host is reported with diskio's exit status; a
-# hostile argument reaches diskio as one word and runs nothing remotely.
+# a diskio failure on one host is reported with diskio's exit status and
+# diskio's own message, through ssh, pdsh and clush alike (never only the
+# engine's "ssh exited with exit code 3"); a hostile argument reaches
+# diskio as one word and runs nothing remotely.
 # --pgphases brings a (stand-in) diskio-pgphases' files back beside the
 # result.  Root only; skips (77) without ip netns, sshd, ssh or $DISKIO.
 set -u
@@ -148,13 +150,17 @@ check "one --label for every host: both results kept with that label" \
 # where no test file can be made (diskio's exit status 3)
 rmdir "$work/home-db2/target"
 ln -s /proc/self "$work/home-db2/target"
-# shellcheck disable=SC2086
-fleet lab-fail fail --transport ssh -w 'db1,db2' -- $diskio_args
-status=$?
-check "a host whose diskio fails: exit 1" test $status -eq 1
-check "its failure is reported with diskio's exit status" \
-    grep -qE '^  db2  *failed +diskio exit status 3' "$work/fail.out"
-check "the other host is still collected" test -s "$work/lab-fail/db1/result.json"
+for transport in ssh pdsh clush; do
+    command -v $transport >/dev/null 2>&1 || continue
+    # shellcheck disable=SC2086
+    fleet "lab-fail-$transport" "fail-$transport" --transport $transport -w 'db1,db2' -- $diskio_args
+    status=$?
+    check "$transport: a host whose diskio fails: exit 1" test $status -eq 1
+    check "$transport: its failure is reported with diskio's exit status and diskio's own message" \
+        grep -qE '^  db2  *failed +diskio exit status 3: diskio: ' "$work/fail-$transport.out"
+    check "$transport: the other host is still collected" \
+        test -s "$work/lab-fail-$transport/db1/result.json"
+done
 rm "$work/home-db2/target"; mkdir "$work/home-db2/target"
 
 # a host whose sshd is stopped

@@ -42,7 +42,7 @@ printf 'phase,seconds\nload,130\npower,25\nthroughput,44\n' >"$work/B/phases.csv
     >"$work/report.txt" 2>"$work/correlate.err"
 check "diskio-correlate text report exits 0" test $? -eq 0
 check "report compares B with baseline A" grep -q '^== B vs A (baseline) ==' "$work/report.txt"
-check "report has a verdict for power" grep -q '^  power: 1.25× slower; ' "$work/report.txt"
+check "report has a verdict for power" grep -q '^  power: 1.25× (slower); ' "$work/report.txt"
 check "the summary fits one screen" test "$(wc -l <"$work/report.txt")" -le 40
 "$python" "$top_builddir/scripts/diskio-correlate" --details --output "$work/out/details.txt" \
     "$work/A" "$work/B" 2>>"$work/correlate.err"

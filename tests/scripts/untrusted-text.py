@@ -12,8 +12,9 @@ names, environment directory names, phase and metric names, a
 diskio-correlate report's environment, phase and metric names, and what
 a diskio-fleet host sends back (its result's label, its stderr).  Every
 command runs on them (diskio-compare in each format, diskio-correlate
-in each format and with --details, diskio-plot on results, traces and
-the report, diskio-fleet through an ssh stand-in), and then:
+in each format and with --details, diskio-plot on results, traces, the
+report and diskio-compare's JSON, diskio-fleet through an ssh stand-in),
+and then:
   - no sentinel file exists anywhere under the test's directory (the
     commands' working directory, TMPDIR, where gnuplot ran: --keep-temp
     keeps it);
@@ -240,6 +241,25 @@ try:
         [PLOT, "--keep-temp", "--format", "svg", "--phases", "all",
          "--metrics", "all", "--outdir", os.path.join(outdir, "report"),
          report_path, os.path.join(root, "report-edited.json")])
+
+    # the charts of a diskio-compare comparison of hostile names, and of
+    # one whose names were made hostile by hand (a comparison is an input)
+    comparison = run("diskio-compare --format json for the plot",
+                     [COMPARE, "--format", "json", "--metrics", "all",
+                      *name_files])
+    comparison_path = os.path.join(root, "compare.json")
+    with open(comparison_path, "wb") as out:
+        out.write(comparison)
+    doc = json.loads(comparison)
+    doc["baseline"] = NAMES[0]
+    for row, name in zip(doc["comparisons"], NAMES * 8):
+        row.update(environment=name, run_label=name, verdict=name,
+                   metric=name)
+    write_json(os.path.join(root, "compare-edited.json"), doc)
+    run("diskio-plot, a diskio-compare comparison of hostile names",
+        [PLOT, "--keep-temp", "--format", "svg", "--outdir",
+         os.path.join(outdir, "compare"), comparison_path,
+         os.path.join(root, "compare-edited.json")])
 
     # ------------------------------------------------------ diskio-fleet
     bin_dir = os.path.join(root, "bin")

@@ -5,7 +5,8 @@
  * the pure parts of block-layer accounting (src/lib/devstat.c):
  * a /sys/block/NAME/stat line of every kernel generation (11, 15 and 17
  * fields) is read or refused, deltas and per-op figures are right, and
- * each verdict rule fires exactly when its condition holds.
+ * each verdict rule fires exactly when its condition holds (a loop
+ * device's reads its backing disk did not make are backing_cached).
  */
 #include "config.h"
 
@@ -323,12 +324,62 @@ START_TEST(test_read_runs_are_judged_as_reads)
 }
 END_TEST
 
+/* Uncached reads of 8 MB through a loop device (depth 0, not a leaf)
+ * whose backing disk (depth 1, a leaf) read next to nothing: the backing
+ * file was in the page cache. */
+START_TEST(test_verdict_backing_cached)
+{
+    struct diskio_device_io dev[2] = {read_io(1000, 0, 16000), read_io(0, 0, 0)};
+    dev[0].leaf = false;
+    dev[1].depth = 1;
+    dev[1].own_io = false;
+    struct devstat_facts f = {.mode = DISKIO_MODE_READ,
+                              .has_config = true,
+                              .sync_every = 1,
+                              .ops = 1000,
+                              .bytes = 1000 * 8192,
+                              .dev = dev,
+                              .ndev = 2};
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_BACKING_CACHED);
+    f.mode = DISKIO_MODE_DIRECT_READ;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_BACKING_CACHED);
+    /* --cached reads are meant to come from memory */
+    f.mode = DISKIO_MODE_READ;
+    f.cached = true;
+    ck_assert_uint_eq(devstat_judge(&f), 0);
+    f.cached = false;
+    /* the disk under it read what it read (losetup --direct-io): no */
+    dev[1].read_sectors = 16000;
+    dev[1].reads = 1000;
+    ck_assert_uint_eq(devstat_judge(&f), 0);
+    /* a tenth of it is still the disk's */
+    dev[1].read_sectors = 1600;
+    ck_assert_uint_eq(devstat_judge(&f), 0);
+    dev[1].read_sectors = 1599;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_BACKING_CACHED);
+    /* a write mode's reads are not its own */
+    f.mode = DISKIO_MODE_FSYNC;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED, 0);
+    /* one device, nothing under it: nothing to tell from */
+    f.mode = DISKIO_MODE_READ;
+    f.ndev = 1;
+    dev[0].leaf = true;
+    ck_assert_uint_eq(devstat_judge(&f), 0);
+    /* unless it is a loop device over a file in tmpfs */
+    f.memory_backed = true;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_BACKING_CACHED);
+}
+END_TEST
+
 START_TEST(test_verdict_names_and_texts)
 {
     ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_SYNC_NOT_FLUSHED), "sync_not_flushed");
     ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_MERGED), "merged");
     ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_CACHE_ACK), "cache_ack");
     ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_SHARED), "shared");
+    ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_BACKING_CACHED), "backing_cached");
+    ck_assert(strstr(diskio_verdict_text(DISKIO_VERDICT_BACKING_CACHED),
+                     "uncached reads came from memory"));
     ck_assert(strstr(diskio_verdict_text(DISKIO_VERDICT_SYNC_NOT_FLUSHED),
                      "syncs did not reach the device: not a durable latency"));
     ck_assert(strstr(diskio_verdict_text(DISKIO_VERDICT_CACHE_ACK),
@@ -365,6 +416,7 @@ int main(void)
     tcase_add_test(tc, test_verdict_cache_ack);
     tcase_add_test(tc, test_verdict_shared);
     tcase_add_test(tc, test_read_runs_are_judged_as_reads);
+    tcase_add_test(tc, test_verdict_backing_cached);
     tcase_add_test(tc, test_verdict_names_and_texts);
     tcase_add_test(tc, test_overlay_option_value);
     suite_add_tcase(s, tc);

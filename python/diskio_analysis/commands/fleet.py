@@ -187,14 +187,16 @@ def run_hosts(args, engine):
 
 
 def save_logs(lab, outputs, force):
-    """Each host's stderr (diskio's table and messages, ssh's) into
-    LAB/HOST/diskio.log, for the failure the summary names in one line."""
+    """Each host's stderr (diskio's table and messages, ssh's) and what
+    pdsh or clush said about its session into LAB/HOST/diskio.log, for the
+    failure the summary names in one line."""
     for host, out in outputs.items():
-        if not out.stderr:
+        lines = out.stderr + out.engine
+        if not lines:
             continue
         try:
             write_output_file(os.path.join(lab, host, "diskio.log"),
-                              "\n".join(out.stderr) + "\n", option="--lab",
+                              "\n".join(lines) + "\n", option="--lab",
                               force=force)
         except OutputError as err:
             report(PROG, f"{host}: {err}")

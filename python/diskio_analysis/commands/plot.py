@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
-"""diskio-plot: gnuplot charts from diskio results, diskio per-op traces
-and diskio-correlate reports.  See diskio-plot(1)."""
+"""diskio-plot: gnuplot charts from diskio results, diskio per-op traces,
+diskio-correlate reports and diskio-compare comparisons.  See
+diskio-plot(1)."""
 
 import re
 import shutil
@@ -8,6 +9,7 @@ import tempfile
 
 from ..charts import run_charts, unique_filenames
 from ..cli import new_parser, report, run_command, write_stdout
+from ..compare_charts import compare_charts
 from ..correlate import DEFAULT_METRICS
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
 from ..gnuplot import check_outputs, render
@@ -23,14 +25,15 @@ EXIT_INTERNAL = 5
 def parse_args(argv):
     parser = new_parser(
         PROG,
-        "Draw gnuplot charts from diskio results, traces and "
-        "diskio-correlate reports.",
+        "Draw gnuplot charts from diskio results, traces, "
+        "diskio-correlate reports and diskio-compare comparisons.",
         "Exit status: 0 ok, 1 bad input or output exists, 2 usage, "
         "3 gnuplot not found, 4 gnuplot failed, 5 internal error. "
         "See diskio-plot(1).")
     parser.add_argument("inputs", metavar="FILE", nargs="+",
                         help="diskio result JSON, diskio trace CSV, "
-                             "diskio-correlate JSON, or a directory of them")
+                             "diskio-correlate or diskio-compare JSON, or a "
+                             "directory of them")
     parser.add_argument("--format", choices=("png", "svg"), default="png",
                         help="image format (default: png)")
     parser.add_argument("--outdir", default=".",
@@ -45,6 +48,11 @@ def parse_args(argv):
     parser.add_argument("--phases", default=None, metavar="all|REGEX",
                         help="phases shown in the ratio and sync-share "
                              "charts (default: the top-level ones)")
+    parser.add_argument("--histogram-y", choices=("linear", "log"),
+                        default="linear",
+                        help="the histograms' share-of-ops axis: log shows "
+                             "the tail's bins below 1%% beside the peak "
+                             "(default: linear)")
     parser.add_argument("--keep-temp", action="store_true",
                         help="keep the gnuplot script and data files and "
                              "print where they are")
@@ -62,13 +70,15 @@ def parse_args(argv):
 
 def run(argv):
     args = parse_args(argv)
-    runs, traces, reports = load_inputs(args.inputs)
+    runs, traces, reports, comparisons = load_inputs(args.inputs)
     workdir = tempfile.mkdtemp(prefix="diskio-plot.")
     try:
         charts = unique_filenames(
-            run_charts(runs, traces, args.format, workdir) +
+            run_charts(runs, traces, args.format, workdir,
+                       args.histogram_y == "log") +
             report_charts(reports, args.format, args.phases, args.metrics,
-                          workdir))
+                          workdir) +
+            compare_charts(comparisons, args.format, workdir))
         if not charts:
             raise InputError(" ".join(args.inputs), None, "nothing to plot",
                              "give results with recorded ops or a report "

@@ -119,15 +119,19 @@ def judge(out, pgphases=False):
 
 
 def judge_diskio(out):
-    """The Outcome of one HostOutput, as far as diskio goes."""
+    """The Outcome of one HostOutput, as far as diskio goes.  Why a host
+    failed is its own last line (diskio's message, ssh's), whatever the
+    engine; the engine's word on the session only where the host said
+    nothing, and for a timeout, which the engine tells."""
     status, text = parse_output(out.stdout)
-    why = last_line(out.stderr)
+    engine = getattr(out, "engine", None) or []
+    why = last_line(out.stderr) or last_line(engine)
     if getattr(out, "too_large", False):
         return Outcome(out.host, FAILED, status, reason=why)
     if status is None:
         if out.timed_out:
-            return Outcome(out.host, UNREACHABLE, reason=why or
-                           "no answer within the timeout")
+            return Outcome(out.host, UNREACHABLE, reason=last_line(engine)
+                           or why or "no answer within the timeout")
         if out.exit_status == EXIT_NO_TEMP:
             return Outcome(out.host, FAILED, reason="cannot make a "
                            f"temporary directory on the host: {why}")

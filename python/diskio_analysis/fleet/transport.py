@@ -41,9 +41,11 @@ EXIT_NO_TEMP = 125
 
 @dataclass
 class HostOutput:
-    """What one host's session gave back: its stdout and stderr lines and
-    the session's exit status (None when the engine does not say, or the
-    session was killed at the timeout)."""
+    """What one host's session gave back: its stdout and stderr lines (the
+    host's own: diskio's, ssh's), the session's exit status (None when the
+    engine does not say, or the session was killed at the timeout) and
+    what pdsh or clush said about the session apart from its own lines
+    ("ssh exited with exit code 3")."""
     host: str
     stdout: list = field(default_factory=list)
     stderr: list = field(default_factory=list)
@@ -51,6 +53,7 @@ class HostOutput:
     timed_out: bool = False
     # the session sent more than MAX_SESSION_BYTES and was cut off
     too_large: bool = False
+    engine: list = field(default_factory=list)
 
 
 # What one session may send back: a result (at most 256 MiB, as any input
@@ -313,8 +316,9 @@ def run_ssh(hosts, commands, *, config=None, options=(), fanout=16,
 def run_engine(engine, hosts, command, *, config=None, options=(),
                fanout=16, timeout=None, runner=run_bounded):
     """pdsh or clush over every host in one process; {host: HostOutput}
-    with each host's lines, and the engine's messages about it on its
-    stderr.  The whole run is bounded by one timeout per fan-out wave
+    with each host's own lines, and the engine's messages about it apart
+    (HostOutput.engine), so that a host's own last line is not hidden
+    behind the engine's word on its exit status.  The whole run is bounded by one timeout per fan-out wave
     (the engine enforces the per-host one)."""
     build = pdsh_command if engine == "pdsh" else clush_command
     cmd = build(hosts, command, fanout, timeout, config, options)
@@ -344,7 +348,8 @@ def run_engine(engine, hosts, command, *, config=None, options=(),
     for host in hosts:
         said = messages.get(host, [])
         outputs[host].stdout = out_lines[host]
-        outputs[host].stderr = err_lines[host] + said
+        outputs[host].stderr = err_lines[host]
+        outputs[host].engine = said
         outputs[host].exit_status = engine_exit_status(said)
         if any("timeout" in m or "timed out" in m for m in said):
             outputs[host].timed_out = True

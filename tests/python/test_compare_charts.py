@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: MIT
+"""Description: diskio-plot draws a diskio-compare comparison as B/A ratios with their intervals.
+
+diskio-plot's chart of a diskio-compare comparison: the
+comparison's JSON is read with its schema checked (a bad interval or
+direction named by its JSON path), a chart is made per metric with a
+point per run and compared environment at its ratio B/A, its 95%
+interval as the error bar (the point itself without one), its ratio and
+verdict as the label, on a log axis centred on 1 with the ±min_change
+band shaded."""
+
+import json
+import math
+import os
+import re
+import unittest
+
+from diskio_analysis.compare_charts import compare_charts, point_rows
+from diskio_analysis.comparefile import Ratio, is_comparison, load_comparison
+from diskio_analysis.errors import InputError
+from filelib import TempDirTest
+
+
+def row(env, run, metric, ratio, interval=None, verdict="slower",
+        better=False):
+    return {"environment": env, "baseline": "A", "run_label": run,
+            "metric": metric, "unit": "ns", "higher_is_better": better,
+            "ratio": ratio, "interval": interval, "verdict": verdict}
+
+
+DOC = {"schema": "diskio-compare", "schema_version": 2, "baseline": "A",
+       "min_change": 0.05, "comparisons": [
+           row("B", "fsync 8 KiB", "mean", 2.0, [1.8, 2.2]),
+           row("B", "async 8 KiB", "mean", 0.97, [0.9, 1.04], "same"),
+           row("C", "fsync 8 KiB", "mean", 3.0),
+           row("B", "fsync 8 KiB", "mb_per_s", 0.5, [0.45, 0.55], "slower",
+               True)]}
+
+
+class ReadTest(TempDirTest):
+    def load(self, doc):
+        text = json.dumps(doc)
+        return load_comparison(self.write("c.json", text), text, doc)
+
+    def test_read(self):
+        self.assertTrue(is_comparison(DOC))
+        c = self.load(DOC)
+        self.assertEqual((c.baseline, c.min_change), ("A", 0.05))
+        self.assertEqual(c.ratios[0], Ratio("B", "fsync 8 KiB", "mean", False,
+                                            2.0, 1.8, 2.2, "slower"))
+        self.assertIsNone(c.ratios[2].low)
+
+    def test_refused(self):
+        bad = json.loads(json.dumps(DOC))
+        bad["comparisons"][0]["interval"] = [1.0]
+        with self.assertRaisesRegex(InputError, r"comparisons\[0\]\.interval"):
+            self.load(bad)
+        bad = json.loads(json.dumps(DOC))
+        bad["comparisons"][1]["higher_is_better"] = "yes"
+        with self.assertRaisesRegex(InputError, "higher_is_better"):
+            self.load(bad)
+        bad = json.loads(json.dumps(DOC))
+        bad["schema_version"] = 99
+        with self.assertRaises(InputError):
+            self.load(bad)
+
+
+class ChartTest(TempDirTest):
+    def charts(self):
+        text = json.dumps(DOC)
+        c = load_comparison(self.write("c.json", text), text, DOC)
+        return {chart.filename: chart for chart in
+                compare_charts([c], "svg", self.dir)}
+
+    def test_a_chart_per_metric(self):
+        self.assertEqual(sorted(self.charts()),
+                         ["diskio-compare-mb_per_s.svg",
+                          "diskio-compare-mean.svg"])
+
+    def test_points_with_their_interval_and_label(self):
+        ratios = [Ratio("B", "fsync", "mean", False, 2.0, 1.8, 2.2, "slower"),
+                  Ratio("B", "async", "mean", False, 0.97, None, None, "same")]
+        rows = point_rows(ratios, ["fsync", "async"], 0, 1)
+        self.assertEqual([r[0] for r in rows], ["2", "0.97"])
+        self.assertEqual([r[2:4] for r in rows], [("1.8", "2.2"),
+                                                   ("0.97", "0.97")])
+        self.assertEqual([r[4] for r in rows], ["2.00× (slower)",
+                                                "0.97× (same)"])
+        # the first run at the top
+        self.assertGreater(float(rows[0][1]), float(rows[1][1]))
+
+    def test_log_axis_centred_on_one_with_the_band(self):
+        commands = self.charts()["diskio-compare-mean.svg"].commands
+        self.assertIn("set logscale x", commands.splitlines())
+        low, high = map(float, re.search(
+            r"set xrange \[([0-9.e+-]+):([0-9.e+-]+)\]", commands).groups())
+        self.assertAlmostEqual(math.log(low), -math.log(high), places=4)
+        self.assertIn("set object 1 rect from 0.952381, graph 0 to 1.05, "
+                      "graph 1", commands)
+        self.assertIn("with xerrorbars", commands)
+        self.assertIn("title 'B'", commands)
+        self.assertIn("title 'C'", commands)
+        self.assertIn("right of 1: slower", commands)
+        mb = self.charts()["diskio-compare-mb_per_s.svg"].commands
+        self.assertIn("right of 1: faster", mb)
+
+    def test_the_data_tables_are_the_work_directorys(self):
+        self.charts()
+        self.assertTrue(all(name.startswith("compare-") and name.endswith(".dat")
+                            for name in os.listdir(self.dir)
+                            if name != "c.json"))
+
+
+if __name__ == "__main__":
+    unittest.main()
