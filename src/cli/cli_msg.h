@@ -4,7 +4,7 @@
  * for untrusted text (src/lib/emit_string.h) and can never act on the
  * terminal that shows it.  Nothing else in src/cli writes to standard
  * error but the progress line (cli_progress.c), whose text is shown by the
- * rule already; tests/messages-through-one-function.py checks it. */
+ * rule already; tests/build/messages-through-one-function.py checks it. */
 #ifndef DISKIO_CLI_MSG_H
 #define DISKIO_CLI_MSG_H
 

@@ -4,7 +4,7 @@
  * untrusted text (src/lib/emit_string.h), so that a directory, an option
  * value, a run id or anything a peer sent can never act on the terminal
  * or the log that shows it.  Nothing else in the listener writes to
- * standard error (tests/messages-through-one-function.py checks it). */
+ * standard error (tests/build/messages-through-one-function.py checks it). */
 #ifndef DISKIO_DURABLE_MSG_H
 #define DISKIO_DURABLE_MSG_H
 
