@@ -66,7 +66,8 @@ static void csv_device(FILE *out, const struct diskio_run *run)
     }
 }
 
-static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
+static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service",
+                                                          "switch"};
 
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
