@@ -66,6 +66,7 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     cfg->wal_bytes = o->wal_bytes;
     cfg->wal_segment_size = o->wal_segment_size;
     cfg->wal_recycle = o->wal_recycle;
+    cfg->wal_gap_ns = o->wal_gap_ns;
     cfg->checkpoint_files = o->checkpoint_files;
     cfg->checkpoint_pages = o->checkpoint_pages;
     cfg->checkpoint_flush_after = o->checkpoint_flush_after;
@@ -145,8 +146,8 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                         "rand, or run the read modes separately");
     if (o->wal_option_given && o->pattern != DISKIO_PATTERN_WAL)
         return cli_fail(err, size,
-                        "--wal-bytes, --wal-segment-size and --wal-recycle apply to --pattern "
-                        "wal only");
+                        "--wal-bytes, --wal-segment-size, --wal-recycle and --wal-gap apply to "
+                        "--pattern wal only");
     if (o->checkpoint_option_given && o->pattern != DISKIO_PATTERN_CHECKPOINT)
         return cli_fail(err, size,
                         "--checkpoint-files, --checkpoint-pages and --checkpoint-flush-after "

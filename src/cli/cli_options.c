@@ -296,6 +296,7 @@ enum {
     OPT_WAL_BYTES,
     OPT_WAL_SEGMENT_SIZE,
     OPT_WAL_RECYCLE,
+    OPT_WAL_GAP,
     OPT_CHECKPOINT_FILES,
     OPT_CHECKPOINT_PAGES,
     OPT_CHECKPOINT_FLUSH_AFTER,
@@ -337,6 +338,7 @@ static const struct option long_options[] = {
     {"wal-bytes", required_argument, NULL, OPT_WAL_BYTES},
     {"wal-segment-size", required_argument, NULL, OPT_WAL_SEGMENT_SIZE},
     {"wal-recycle", no_argument, NULL, OPT_WAL_RECYCLE},
+    {"wal-gap", required_argument, NULL, OPT_WAL_GAP},
     {"checkpoint-files", required_argument, NULL, OPT_CHECKPOINT_FILES},
     {"checkpoint-pages", required_argument, NULL, OPT_CHECKPOINT_PAGES},
     {"checkpoint-flush-after", required_argument, NULL, OPT_CHECKPOINT_FLUSH_AFTER},
@@ -391,7 +393,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
              c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
              c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_WAL_BYTES ||
-             c == OPT_WAL_SEGMENT_SIZE || c == OPT_WAL_RECYCLE || c == OPT_CHECKPOINT_FILES ||
+             c == OPT_WAL_SEGMENT_SIZE || c == OPT_WAL_RECYCLE || c == OPT_WAL_GAP ||
+             c == OPT_CHECKPOINT_FILES ||
              c == OPT_CHECKPOINT_PAGES || c == OPT_CHECKPOINT_FLUSH_AFTER))
             o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
@@ -454,6 +457,15 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             break;
         case OPT_WAL_RECYCLE:
             o->wal_recycle = true;
+            o->wal_option_given = true;
+            break;
+        case OPT_WAL_GAP:
+            if (cli_parse_duration(optarg, &o->wal_gap_ns) != 0 ||
+                o->wal_gap_ns > UINT64_C(10) * 1000000000u)
+                return cli_fail(err, err_size,
+                                "--wal-gap: '%s' is not a duration from 0 to 10 s (e.g. 0.15ms, "
+                                "or 0 for none)",
+                                optarg);
             o->wal_option_given = true;
             break;
         case OPT_CHECKPOINT_FILES:

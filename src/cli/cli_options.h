@@ -54,7 +54,7 @@ struct cli_options {
     const char *workload_option; /* the first option a suite's rows set */
     uint64_t suite_max_bs;
     /* --pattern wal and checkpoint (the library's defaults unless given) */
-    uint64_t wal_bytes, wal_segment_size, checkpoint_pages;
+    uint64_t wal_bytes, wal_segment_size, checkpoint_pages, wal_gap_ns;
     unsigned checkpoint_files, checkpoint_flush_after;
     enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
     unsigned suite_runs;

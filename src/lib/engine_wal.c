@@ -47,6 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -546,6 +547,13 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
         }
         if (end_ns >= ph->deadline_ns)
             break;
+        /* the transaction's own work until its next commit */
+        if (w->cfg->wal_gap_ns) {
+            struct timespec gap = {.tv_sec = (time_t)(w->cfg->wal_gap_ns / 1000000000u),
+                                   .tv_nsec = (long)(w->cfg->wal_gap_ns % 1000000000u)};
+            while (nanosleep(&gap, &gap) != 0 && errno == EINTR && !*w->stop)
+                ;
+        }
     }
     job->done = op;
     job->end_ns = now_ns();

@@ -57,7 +57,7 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
            !x->shared_file == !y->shared_file &&
            (x->pattern != DISKIO_PATTERN_WAL ||
             (x->wal_bytes == y->wal_bytes && x->wal_segment_size == y->wal_segment_size &&
-             !x->wal_recycle == !y->wal_recycle)) &&
+             !x->wal_recycle == !y->wal_recycle && x->wal_gap_ns == y->wal_gap_ns)) &&
            (x->pattern != DISKIO_PATTERN_CHECKPOINT ||
             (x->checkpoint_files == y->checkpoint_files &&
              x->checkpoint_pages == y->checkpoint_pages &&
