@@ -316,10 +316,14 @@ static int segment_switch(struct wal *w, uint64_t segno, unsigned *retired)
 /* ---- the WAL ---- */
 
 /* The end of a record of n bytes reserved at lsn: 8-byte aligned, page
- * headers skipped where a page begins. */
-static uint64_t reserve(const struct wal *w, uint64_t lsn, uint64_t n)
+ * headers skipped where a page begins; *start: where the record begins
+ * (after the header of a page it opens). */
+static uint64_t reserve(const struct wal *w, uint64_t lsn, uint64_t n, uint64_t *start)
 {
     uint64_t left = (n + 7) & ~UINT64_C(7);
+    if (lsn % w->page == 0)
+        lsn += lsn % w->segsize == 0 ? WAL_LONG_HEADER : WAL_SHORT_HEADER;
+    *start = lsn;
     while (left > 0) {
         if (lsn % w->page == 0)
             lsn += lsn % w->segsize == 0 ? WAL_LONG_HEADER : WAL_SHORT_HEADER;
@@ -482,10 +486,10 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
         int rc = 0;
         const uint64_t start_ns = now_ns();
         pthread_mutex_lock(&w->lock);
-        const uint64_t rec_start = w->insert_lsn;
-        const uint64_t rec_end = reserve(w, rec_start, wal_bytes);
+        uint64_t rec_start;
+        const uint64_t rec_end = reserve(w, w->insert_lsn, wal_bytes, &rec_start);
+        w->counts.insert_bytes += rec_end - w->insert_lsn;
         w->insert_lsn = rec_end;
-        w->counts.insert_bytes += rec_end - rec_start;
         while (w->flushed_lsn < rec_end && !w->failed) {
             if (w->flushing) {
                 pthread_cond_wait(&w->changed, &w->lock);
