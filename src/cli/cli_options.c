@@ -394,8 +394,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
              c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
              c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_WAL_BYTES ||
              c == OPT_WAL_SEGMENT_SIZE || c == OPT_WAL_RECYCLE || c == OPT_WAL_GAP ||
-             c == OPT_CHECKPOINT_FILES ||
-             c == OPT_CHECKPOINT_PAGES || c == OPT_CHECKPOINT_FLUSH_AFTER))
+             c == OPT_CHECKPOINT_FILES || c == OPT_CHECKPOINT_PAGES ||
+             c == OPT_CHECKPOINT_FLUSH_AFTER))
             o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
         case 'm':

@@ -620,8 +620,8 @@ START_TEST(test_config_rules_of_the_wal_and_checkpoint_patterns)
     ck_assert_int_eq(diskio_pattern_parse("checkpoint", &p), 0);
     ck_assert_str_eq(diskio_pattern_name(DISKIO_PATTERN_CHECKPOINT), "checkpoint");
     ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)(DISKIO_PATTERN_LAST + 1)));
-    static const enum diskio_mode wal_modes[] = {DISKIO_MODE_FDATASYNC, DISKIO_MODE_FSYNC,
-                                                 DISKIO_MODE_ODSYNC, DISKIO_MODE_OSYNC,
+    static const enum diskio_mode wal_modes[] = {DISKIO_MODE_FDATASYNC,    DISKIO_MODE_FSYNC,
+                                                 DISKIO_MODE_ODSYNC,       DISKIO_MODE_OSYNC,
                                                  DISKIO_MODE_DIRECT_DSYNC, DISKIO_MODE_ASYNC};
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
         t_config(&cfg, (enum diskio_mode)m);
