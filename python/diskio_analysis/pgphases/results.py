@@ -15,11 +15,12 @@ from .. import __version__
 from . import PROG, progress
 
 RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
-                "postgres.log"]
+                "rounds.csv", "postgres.log"]
+ROUNDS_HEADER = ["task_name", "round", "seconds"]
 QTIME_HEADER = ["task_name", "s_time", "e_time", "diff_time", "seconds"]
 WAL_HEADER = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
               "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
-              "checkpoint_sync_time_ms", "checkpoint_sync_files"]
+              "checkpoint_sync_time_ms", "checkpoint_sync_files", "xact_commit"]
 
 
 def fmt_ts(dt):
@@ -34,10 +35,16 @@ def fmt_diff(seconds):
     return "%02d:%02d:%02d.%03d" % (h, m, s, ms)
 
 
-def existing(out):
+def log_name(round_no):
+    """The server log's copy of round round_no (from 1)."""
+    return "postgres.log" if round_no == 1 else "postgres.round%d.log" % round_no
+
+
+def existing(out, rounds=1):
     """The result files already in out (a symlink counts, dangling or not:
     nothing is ever written through one)."""
-    return [f for f in RESULT_FILES if os.path.lexists(os.path.join(out, f))]
+    names = RESULT_FILES + [log_name(r) for r in range(2, rounds + 1)]
+    return [f for f in names if os.path.lexists(os.path.join(out, f))]
 
 
 def qtime_row(name, t0, t1, sec):
@@ -49,7 +56,7 @@ def wal_row(name, d):
             "%.3f" % d["wal_write_time_ms"], "%.3f" % d["wal_sync_time_ms"],
             "%d" % d["wal_bytes"], "%.3f" % d["checkpoint_write_time_ms"],
             "%.3f" % d["checkpoint_sync_time_ms"],
-            "%d" % d["checkpoint_sync_files"]]
+            "%d" % d["checkpoint_sync_files"], "%d" % d["xact_commit"]]
 
 
 def settings(run, complete):
@@ -83,6 +90,14 @@ def settings(run, complete):
         "preload_verified": cluster.preload_verified,
         "server_settings": cluster.server_settings,
         "phase_counters": {n: d for n, d in work.walrows},
+        # how many sessions committed in each task (the WAL model's
+        # concurrency: diskio --pattern wal --jobs N), the commit probe's
+        # commits per session, and the rounds (q_time.csv and wal.csv
+        # hold each task's median over them, rounds.csv every round)
+        "phase_committers": dict(work.committers),
+        "commit_probe": work.probe or None,
+        "rounds": getattr(run, "rounds_done", 1),
+        "round_spread": getattr(run, "round_spread", None),
     }
 
 
@@ -93,7 +108,7 @@ def settings_rows(record):
         if k == "server_settings":
             for sk, sv in sorted(v.items()):
                 yield ["server." + sk, sv]
-        elif k != "phase_counters":
+        elif k not in ("phase_counters", "phase_committers", "round_spread"):
             yield [k, "" if v is None else v]
 
 
@@ -123,10 +138,11 @@ def put(path, text):
             os.unlink(temp)
 
 
-def write(out, tasks, walrows, record):
-    """Write the four result files into out (created if need be), each
-    whole or not at all.  The OSError of a file that could not be written
-    carries .written, the names of those that were."""
+def write(out, tasks, walrows, record, round_rows=None):
+    """Write the result files into out (created if need be), each whole
+    or not at all; rounds.csv (task_name,round,seconds) when round_rows
+    are given.  The OSError of a file that could not be written carries
+    .written, the names of those that were."""
     os.makedirs(out, exist_ok=True)
     files = [
         ("q_time.csv", csv_text(QTIME_HEADER, [qtime_row(*t) for t in tasks])),
@@ -134,6 +150,9 @@ def write(out, tasks, walrows, record):
         ("settings.json", json.dumps(record, indent=2, sort_keys=False) + "\n"),
         ("settings.csv", csv_text(["name", "value"], settings_rows(record))),
     ]
+    if round_rows:
+        files.append(("rounds.csv", csv_text(
+            ROUNDS_HEADER, [[name, r, "%.6f" % sec] for name, r, sec in round_rows])))
     written = []
     for name, text in files:
         try:
@@ -145,7 +164,7 @@ def write(out, tasks, walrows, record):
         written.append(name)
 
 
-def copy_log(log_file, out):
+def copy_log(log_file, out, name="postgres.log"):
     """Keep the server log beside the results: created with O_EXCL, which
     refuses any file at the name, a symlink (dangling or not) included, so
     that nothing is written through a link planted there or over another
@@ -156,7 +175,7 @@ def copy_log(log_file, out):
         src = open(log_file, "rb")
     except OSError:
         return
-    dest = os.path.join(out, "postgres.log")
+    dest = os.path.join(out, name)
     with src:
         try:
             with open(dest, "xb") as dst:
