@@ -475,14 +475,15 @@ static void emit_run_pattern(FILE *out, const struct diskio_run *run)
         const uint64_t durable = w->syncs ? w->syncs : c->mode == DISKIO_MODE_ASYNC ? 0 : w->writes;
         fprintf(out,
                 "{\"bytes_per_commit\": %" PRIu64 ", \"segment_size\": %" PRIu64
-                ", \"page_size\": %" PRIu64 ", \"recycle\": %s, \"committers\": %u,\n"
+                ", \"page_size\": %" PRIu64 ", \"recycle\": %s, \"committers\": %u, "
+                "\"gap_ns\": %" PRIu64 ",\n"
                 "        \"commits\": %" PRIu64 ", \"flushes\": %" PRIu64 ", \"writes\": %" PRIu64
                 ", \"syncs\": %" PRIu64 ", \"pages\": %" PRIu64 ", \"page_rewrites\": %" PRIu64
                 ", \"segment_switches\": %" PRIu64 ", \"insert_bytes\": %" PRIu64
                 ",\n        \"syncs_per_commit\": ",
                 c->wal_bytes, c->wal_segment_size, c->block_size, c->wal_recycle ? "true" : "false",
-                c->jobs ? c->jobs : 1u, w->commits, w->flushes, w->writes, w->syncs, w->pages,
-                w->page_rewrites, w->segment_switches, w->insert_bytes);
+                c->jobs ? c->jobs : 1u, c->wal_gap_ns, w->commits, w->flushes, w->writes, w->syncs,
+                w->pages, w->page_rewrites, w->segment_switches, w->insert_bytes);
         json_double(out, w->commits ? (double)durable / (double)w->commits : NAN);
         fputs(", \"flushes_per_commit\": ", out);
         json_double(out, w->commits ? (double)w->flushes / (double)w->commits : NAN);
