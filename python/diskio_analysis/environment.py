@@ -33,6 +33,10 @@ class Environment:
     notes: list = field(default_factory=list)
     settings: object = None                          # inputs.PgSettings
     results: list = field(default_factory=list)      # the diskio Results read
+    # the runs of --pattern wal and checkpoint, for the WAL model to pick
+    # from: {"prefix", "pattern", "mode", "jobs", "gap_ns", "wal_bytes",
+    # "syncs_per_commit", "source"}
+    pattern_runs: list = field(default_factory=list)
     # --lenient: the refusals of rows left out (None: strict)
     skipped: list = None
 
@@ -116,7 +120,8 @@ def usable_run(env, path, run, sample=None):
                "ops_per_s": sample.need("ops_per_s"),
                "mb_per_s": sample.mb_per_s}
     for part, keys in (("write", ("mean", "count")),
-                       ("sync", ("mean", "count", "p50", "p99"))):
+                       ("sync", ("mean", "count", "p50", "p99")),
+                       ("switch", ("mean", "count"))):
         hist = sample.parts.get(part)
         figures[part] = None if hist is None else dict(zip(keys,
                                                            hist.need(*keys)))
@@ -153,6 +158,7 @@ def load_diskio_result(env, path, text, doc):
                         jobs=run.parameters.get("jobs") or 1,
                         shared_file=bool(run.parameters.get("shared_file")),
                         cached=run.parameters.get("cached") is True,
+                        wal_gap_ns=pattern_int(run.wal, "gap_ns"),
                         **{key: run.parameters[key] for key in
                            ("block_size", "pattern", "iodepth", "sync_every")})
                    for run, _ in usable]
@@ -160,11 +166,33 @@ def load_diskio_result(env, path, text, doc):
     # several samples (as diskio-compare takes them); so are the
     # repetitions diskio --repeat keeps in a run.
     prefixes = qualified_names(descriptors)
-    for prefix, (run, samples) in zip(prefixes, usable):
+    for prefix, (run, samples), desc in zip(prefixes, usable, descriptors):
         for figures in samples:
             add_diskio_run_metrics(env, path, prefix, run, figures)
         record_run(env, path, prefix, run, samples)
+        if desc["pattern"] in ("wal", "checkpoint") and \
+                prefix not in [r["prefix"] for r in env.pattern_runs]:
+            env.pattern_runs.append({
+                "prefix": prefix, "pattern": desc["pattern"],
+                "mode": run.mode, "jobs": desc["jobs"],
+                "gap_ns": desc["wal_gap_ns"] or 0,
+                "wal_bytes": pattern_int(run.wal, "bytes_per_commit"),
+                "syncs_per_commit": pattern_number(run.wal, "syncs_per_commit"),
+                "source": path})
     return result.label
+
+
+def pattern_int(node, key):
+    """A whole number of a run's wal or checkpoint object, or None."""
+    value = (node or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) \
+        and value >= 0 else None
+
+
+def pattern_number(node, key):
+    value = (node or {}).get(key)
+    return float(value) if isinstance(value, (int, float)) and \
+        not isinstance(value, bool) and value >= 0 else None
 
 
 def record_run(env, path, prefix, run, samples):
@@ -194,6 +222,9 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
         add(f"{prefix}.sync_mean_us", sync["mean"] / 1000.0)
         for key, stat in SYNC_PART_STATS:
             add(f"{prefix}.{stat}", sync[key] / 1000.0)
+    switch = figures.get("switch")
+    if switch is not None and switch["count"]:
+        add(f"{prefix}.switch_mean_us", switch["mean"] / 1000.0)
 
 
 # ---------------------------------------------------------------- directory

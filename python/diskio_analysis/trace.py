@@ -10,6 +10,11 @@ from .errors import InputError
 from .jsonfile import MAX_JSON_INT
 
 TRACE_HEADER = ["op", "start_ns", "latency_ns", "write_ns", "sync_ns"]
+# --pattern wal and checkpoint add columns after these (diskio(1), Trace)
+TRACE_HEADERS = (TRACE_HEADER,
+                 TRACE_HEADER + ["job", "record_lsn", "record_end_lsn",
+                                 "flush_from_lsn", "flush_to_lsn", "switch_ns"],
+                 TRACE_HEADER + ["checkpoint", "file", "offset", "writeback_ns"])
 
 
 @dataclass
@@ -27,7 +32,8 @@ def load_trace(path):
         with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
-            if header is None or [h.strip() for h in header] != TRACE_HEADER:
+            header = None if header is None else [h.strip() for h in header]
+            if header not in TRACE_HEADERS:
                 raise InputError(path, 1, "not a diskio trace (header must "
                                  "be " + ",".join(TRACE_HEADER) + ")",
                                  "give diskio trace CSV, result JSON or "
@@ -37,9 +43,9 @@ def load_trace(path):
                 if not row:
                     continue
                 line = reader.line_num
-                if len(row) != len(TRACE_HEADER):
+                if len(row) != len(header):
                     raise InputError(path, line, f"{len(row)} fields, "
-                                     f"expected {len(TRACE_HEADER)}",
+                                     f"expected {len(header)}",
                                      "regenerate the trace")
                 try:
                     op, start, latency = int(row[0]), int(row[1]), int(row[2])
@@ -74,6 +80,6 @@ def load_trace(path):
 def is_trace_file(path):
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            return handle.readline().strip() == ",".join(TRACE_HEADER)
+            return handle.readline().strip() in {",".join(h) for h in TRACE_HEADERS}
     except (OSError, UnicodeDecodeError):
         return False
