@@ -8,7 +8,6 @@ what each prediction rests on: the share of the phase it covers, how it
 compares with PostgreSQL's own time, the latency noise, the bases not
 measured and the incomplete runs."""
 
-import json
 import os
 import shutil
 import subprocess
