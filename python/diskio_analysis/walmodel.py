@@ -66,10 +66,13 @@ def phase_context(env, phase, row, method):
     mode, count_column, time_column = WAL_SYNC_METHODS[method]
     commits = row.get("xact_commit") or row.get(count_column) or 0
     gap_ns = 0
-    if commits:
+    flushes = min(row.get(count_column) or commits, commits)
+    if commits and flushes:
+        # a committer waits for about one flush per commit: all of them
+        # alone, the one that covers it when several share the WAL
         wal_ms = (row.get("wal_write_time_ms") or 0) + (row.get("wal_sync_time_ms") or 0)
         per_commit_s = env.phases[phase] * committers / commits
-        gap_ns = max(0, int((per_commit_s - wal_ms / 1000.0 / commits) * 1e9))
+        gap_ns = max(0, int((per_commit_s - wal_ms / 1000.0 / flushes) * 1e9))
     return {"mode": mode, "committers": committers, "gap_ns": gap_ns}
 
 
