@@ -403,11 +403,10 @@ static int flush(struct wal *w, uint64_t from, uint64_t to, struct wal_flush *fl
         /* what this flush adds begins with a stamp: where, and which
          * flush, so every write of a page differs from the last */
         const uint64_t added = from > pos ? from : pos;
-        if (added + 16 <= end) {
-            uint64_t stamp[2] = {added, w->flushes_total};
-            uint64_t at = (added % w->segsize) % w->buf_size;
-            if (at + 16 <= w->buf_size)
-                memcpy(w->buf + at, stamp, sizeof(stamp));
+        const uint64_t at = (added % w->segsize) % w->buf_size;
+        if (added + 16 <= end && at + 16 <= w->buf_size) {
+            const uint64_t stamp[2] = {added, w->flushes_total};
+            memcpy(w->buf + at, stamp, sizeof(stamp));
         }
         const uint64_t first_page = pos / w->page;
         w->counts.pages += (end - pos) / w->page;
