@@ -81,10 +81,10 @@ def refresh_orders(norders):
     return max(1, norders // 1000)
 
 
-# The commit-heavy variant's default: enough commits that each refresh
-# function lasts 2 s or more on a fast commit here (ext4 without cache
-# flushes on a loop device: about 0.5 ms per order committed alone),
-# within the orders the load makes room for (refresh x (streams + 1)).
+# The commit-heavy variant's default: enough commits that a refresh
+# function lasts seconds (on ext4 over a loop device here RF1 3.9 s and
+# RF2 2.5 s; without cache flushes 1.7 s and 1.1 s), within the orders the
+# load makes room for (refresh x (streams + 1): 5000 at SF 0.01).
 COMMIT_HEAVY_REFRESH_COMMITS = 4000
 
 
