@@ -23,9 +23,18 @@ def implied_share(phase_ratio, metric_ratio):
     return (phase_ratio - 1.0) / (metric_ratio - 1.0)
 
 
-def analyse_phase(phase, phase_row, metric_rows):
+def metric_mode(name):
+    """The diskio mode a metric name measures: fdatasync@wal-jobs4.mean_us
+    -> fdatasync."""
+    return name.split(".", 1)[0].split("@", 1)[0]
+
+
+def analyse_phase(phase, phase_row, metric_rows, discipline=None):
     """The candidates, the metrics that moved the other way, those within
-    noise and those not in both environments, and the verdict line."""
+    noise and those not in both environments, and the verdict line.
+    discipline: the diskio mode of the sync PostgreSQL used (its
+    wal_sync_method's): a plausible candidate of it is named first,
+    whatever the others' shares."""
     direction = phase_row["verdict"]
     groups = {"candidates": [], "other_direction": [], "moved": [],
               "same": [], "undecided": [], "not_compared": []}
@@ -45,10 +54,13 @@ def analyse_phase(phase, phase_row, metric_rows):
                 "ratio": row.get("ratio", row["normalized_ratio"]),
                 "higher_is_better": row.get("higher_is_better", False),
                 "normalized_ratio": row["normalized_ratio"],
-                "share": share, "plausible": share <= 1.0})
+                "share": share, "plausible": share <= 1.0,
+                "discipline": discipline is not None and
+                metric_mode(name) == discipline})
         else:
             groups["other_direction"].append(name)
-    groups["candidates"].sort(key=lambda c: c["share"])
+    groups["candidates"].sort(
+        key=lambda c: (not (c["plausible"] and c["discipline"]), c["share"]))
     if direction in ("inconclusive", "disturbed"):
         # the phase's own rounds cannot tell (or were disturbed): nothing
         # is weighed against it

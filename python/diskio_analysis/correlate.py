@@ -16,6 +16,7 @@ from . import noise
 from .candidates import analyse_phase
 from .errors import InputError
 from .fit import correlations, fits
+from .inputs import WAL_SYNC_METHODS
 from .metrics import is_higher_better, metric_unit
 from .ratios import CONVENTION
 from .walmodel import wal_model
@@ -172,10 +173,11 @@ def metric_row(name, base, other, min_change, baseline_name, env_name):
 
 
 def compare_environment(baseline, env, phases, metrics,
-                        min_change=noise.DEFAULT_MIN_CHANGE, weighed=None):
+                        min_change=noise.DEFAULT_MIN_CHANGE, weighed=None,
+                        discipline=None):
     """Ratios of one environment against the baseline, judged, and per
     phase the metrics it is consistent with among those weighed (default:
-    all)."""
+    all), the mode of PostgreSQL's sync (discipline) named first."""
     phase_rows = {phase: judge_phase(
         baseline.phases[phase], env.phases[phase], min_change,
         baseline.phase_rounds.get(phase), env.phase_rounds.get(phase),
@@ -186,7 +188,8 @@ def compare_environment(baseline, env, phases, metrics,
                                     baseline.name, env.name)
                    for name in metrics}
     weighed_rows = {name: metric_rows[name] for name in (weighed or metrics)}
-    analysis = {phase: analyse_phase(phase, phase_rows[phase], weighed_rows)
+    analysis = {phase: analyse_phase(phase, phase_rows[phase], weighed_rows,
+                                     discipline)
                 for phase in phases}
     return {"environment": env.name, "baseline": baseline.name,
             "phases": phase_rows, "metrics": metric_rows,
@@ -258,7 +261,8 @@ def build_report(envs, baseline, method, phases_wanted=None,
     # The verdicts weigh the metrics shown (by default the mean latencies,
     # which scale a phase's time); every metric keeps its ratio and verdict.
     comparisons = [compare_environment(baseline, e, phases, metrics,
-                                       min_change, shown_metrics)
+                                       min_change, shown_metrics,
+                                       WAL_SYNC_METHODS[method][0])
                    for e in ordered[1:]]
     report = {
         "schema": REPORT_SCHEMA, "schema_version": REPORT_SCHEMA_VERSION,

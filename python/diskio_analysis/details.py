@@ -196,6 +196,11 @@ def wal_blocks(report):
               ]
     rows, remarks = basis_rows(model, phases)
     blocks += [Table(BASIS_HEADER, rows), Items(remarks)]
+    calibration = [c["text"] for c in (model.get("calibration") or {}).values()
+                   if c.get("text")]
+    if calibration:
+        blocks += [Heading(3, "calibration: PostgreSQL's own time per sync "
+                              "against diskio's"), Items(calibration)]
     if model["predictions"]:
         rows, trust = prediction_rows(model, phases)
         blocks += [Heading(3, "predicted phase time when only the sync "

@@ -35,6 +35,10 @@ class Environment:
     notes: list = field(default_factory=list)
     settings: object = None                          # inputs.PgSettings
     results: list = field(default_factory=list)      # the diskio Results read
+    # the runs of --pattern wal and checkpoint, for the WAL model to pick
+    # from: {"prefix", "pattern", "mode", "jobs", "gap_ns", "wal_bytes",
+    # "syncs_per_commit", "source"}
+    pattern_runs: list = field(default_factory=list)
     # --lenient: the refusals of rows left out (None: strict)
     skipped: list = None
     # rounds of the database side (subdirectories, one diskio-pgphases
@@ -135,7 +139,8 @@ def usable_run(env, path, run, sample=None):
                "meta": (path, noise.parse_start(start),
                         tuple(d.message for d in sample.disturbances))}
     for part, keys in (("write", ("mean", "count")),
-                       ("sync", ("mean", "count", "p50", "p99"))):
+                       ("sync", ("mean", "count", "p50", "p99")),
+                       ("switch", ("mean", "count"))):
         hist = sample.parts.get(part)
         figures[part] = None if hist is None else dict(zip(keys,
                                                            hist.need(*keys)))
@@ -172,6 +177,7 @@ def load_diskio_result(env, path, text, doc):
                         jobs=run.parameters.get("jobs") or 1,
                         shared_file=bool(run.parameters.get("shared_file")),
                         cached=run.parameters.get("cached") is True,
+                        wal_gap_ns=pattern_int(run.wal, "gap_ns"),
                         **{key: run.parameters[key] for key in
                            ("block_size", "pattern", "iodepth", "sync_every")})
                    for run, _ in usable]
@@ -179,11 +185,33 @@ def load_diskio_result(env, path, text, doc):
     # several samples (as diskio-compare takes them); so are the
     # repetitions diskio --repeat keeps in a run.
     prefixes = qualified_names(descriptors)
-    for prefix, (run, samples) in zip(prefixes, usable):
+    for prefix, (run, samples), desc in zip(prefixes, usable, descriptors):
         for figures in samples:
             add_diskio_run_metrics(env, path, prefix, run, figures)
         record_run(env, path, prefix, run, samples)
+        if desc["pattern"] in ("wal", "checkpoint") and \
+                prefix not in [r["prefix"] for r in env.pattern_runs]:
+            env.pattern_runs.append({
+                "prefix": prefix, "pattern": desc["pattern"],
+                "mode": run.mode, "jobs": desc["jobs"],
+                "gap_ns": desc["wal_gap_ns"] or 0,
+                "wal_bytes": pattern_int(run.wal, "bytes_per_commit"),
+                "syncs_per_commit": pattern_number(run.wal, "syncs_per_commit"),
+                "source": path})
     return result.label
+
+
+def pattern_int(node, key):
+    """A whole number of a run's wal or checkpoint object, or None."""
+    value = (node or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) \
+        and value >= 0 else None
+
+
+def pattern_number(node, key):
+    value = (node or {}).get(key)
+    return float(value) if isinstance(value, (int, float)) and \
+        not isinstance(value, bool) and value >= 0 else None
 
 
 def record_run(env, path, prefix, run, samples):
@@ -214,6 +242,9 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
         add(f"{prefix}.sync_mean_us", sync["mean"] / 1000.0)
         for key, stat in SYNC_PART_STATS:
             add(f"{prefix}.{stat}", sync[key] / 1000.0)
+    switch = figures.get("switch")
+    if switch is not None and switch["count"]:
+        add(f"{prefix}.switch_mean_us", switch["mean"] / 1000.0)
 
 
 # ---------------------------------------------------------------- directory
@@ -267,9 +298,11 @@ def load_wal(env, path):
     env.wal_file = path
 
 
-def read_interference_csv(path):
+def read_interference_csv(path, by_round=False):
     """diskio-pgphases' interference.csv: {phase: (reasons, ...)} of the
-    phases it flagged disturbed (a phase's reasons joined by '; ')."""
+    phases it flagged disturbed (a phase's reasons joined by '; '); with
+    by_round, {(phase, round): (reasons, ...)} (round 1 where the file
+    has no round column)."""
     import csv
     from .inputs import phase_name_from_task
     flagged = {}
@@ -284,10 +317,69 @@ def read_interference_csv(path):
             raise InputError(path, line, "no phase or disturbed column",
                              "regenerate it with diskio-pgphases")
         if row["disturbed"] == "true":
-            flagged[phase_name_from_task(row["phase"])] = tuple(
+            phase = phase_name_from_task(row["phase"])
+            key = (phase, row_round(path, line, row)) if by_round else phase
+            flagged[key] = tuple(
                 r for r in (row.get("reasons") or "").split("; ") if r) \
                 or ("disturbed",)
     return flagged
+
+
+def row_round(path, line, row):
+    """A row's round number (1 without the column)."""
+    text = row.get("round") or "1"
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:
+        raise InputError(path, line, f"round {text!r} is not a round number",
+                         "regenerate it with diskio-pgphases")
+    return int(text)
+
+
+def read_rounds_csv(path):
+    """diskio-pgphases' rounds.csv (task_name,round,seconds):
+    {phase: {round: seconds}}."""
+    import csv
+    from .inputs import phase_name_from_task
+    from .plainnumber import plain_number
+    rounds = {}
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as err:
+        raise InputError(path, None, f"cannot read: {err}",
+                         "regenerate it with diskio-pgphases")
+    for line, row in enumerate(rows, start=2):
+        if not {"task_name", "round", "seconds"} <= set(row):
+            raise InputError(path, line, "no task_name, round or seconds column",
+                             "regenerate it with diskio-pgphases")
+        seconds = plain_number(row["seconds"])
+        if seconds is None or seconds < 0:
+            raise InputError(path, line, f"seconds {row['seconds']!r} is not a duration",
+                             "regenerate it with diskio-pgphases")
+        rounds.setdefault(phase_name_from_task(row["task_name"]), {})[
+            row_round(path, line, row)] = float(seconds)
+    return rounds
+
+
+def load_round_file(env, directory):
+    """One diskio-pgphases --output holding several rounds (rounds.csv):
+    each round's phase time is a sample of the phase (its median is
+    already q_time.csv's), with what disturbed it (interference.csv's rows
+    of that round)."""
+    path = os.path.join(directory, "rounds.csv")
+    interference = os.path.join(directory, "interference.csv")
+    flagged = read_interference_csv(interference, by_round=True) \
+        if os.path.isfile(interference) else {}
+    for phase, by_round in read_rounds_csv(path).items():
+        if phase not in env.phases or len(by_round) < 2:
+            continue
+        for r, seconds in sorted(by_round.items()):
+            why = flagged.get((phase, r), ())
+            env.phase_rounds.setdefault(phase, []).append(noise.Sample(
+                seconds, invocation=f"{directory} round {r}", disturbed=why))
+            env.phase_disturbed.setdefault(phase, []).append(why)
+    env.sources.append(path)
+    if os.path.isfile(interference):
+        env.sources.append(interference)
 
 
 def round_dirs(directory, entries):
@@ -384,7 +476,9 @@ def load_environment(directory, need_phases=True, lenient=False):
     if rounds:
         load_rounds(env, rounds)
     interference = os.path.join(directory, "interference.csv")
-    if not rounds and os.path.isfile(interference):
+    if not rounds and os.path.isfile(os.path.join(directory, "rounds.csv")):
+        load_round_file(env, directory)
+    elif not rounds and os.path.isfile(interference):
         for phase, why in read_interference_csv(interference).items():
             env.phase_disturbed[phase] = [why]
         env.sources.append(interference)

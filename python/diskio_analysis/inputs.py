@@ -44,7 +44,8 @@ WAL_REQUIRED_COLUMNS = ("phase", "wal_write", "wal_sync", "wal_write_time_ms",
 # measured", never 0.
 WAL_OPTIONAL_COLUMNS = ("checkpoint_write_time_ms", "checkpoint_sync_time_ms",
                         "checkpoint_sync_files", "wal_sync_commit",
-                        "wal_sync_commit_time_ms", "wal_segment_switches")
+                        "wal_sync_commit_time_ms", "wal_segment_switches",
+                        "xact_commit")
 Q_TIME_HEADER = "task_name,s_time,e_time,diff_time,seconds"
 
 
@@ -265,6 +266,15 @@ class PgSettings:
     error: str = None
     track_wal_io_timing: bool = None     # None: not recorded
     wal_segment_size: int = None         # bytes; None: not recorded
+    # phase (diskio-correlate's name) -> sessions that committed in it
+    # (phase_committers); absent phases committed from one session
+    phase_committers: dict = None
+    # phase -> its rounds' spread, (max - min) / median (round_spread)
+    round_spread: dict = None
+
+    def committers(self, phase):
+        """How many sessions committed in phase (1 when not recorded)."""
+        return (self.phase_committers or {}).get(phase, 1)
 
 
 PG_UNITS = {"B": 1, "kB": 1024, "8kB": 8192, "MB": 1 << 20, "GB": 1 << 30}
@@ -289,13 +299,24 @@ def read_settings(path, doc):
                      "diskio-pgphases").get_string(doc, "", "error",
                                                    optional=True) \
         if isinstance(doc.get("error"), str) else None
+    committers = doc.get("phase_committers")
+    spread = doc.get("round_spread")
     return PgSettings(
         path, settings_wal_sync_method(path, doc),
         complete=doc.get("complete") is not False,
         error=error,
         track_wal_io_timing=None if not isinstance(timing, str)
         else timing.strip() == "on",
-        wal_segment_size=pg_setting_bytes(server.get("wal_segment_size", "")))
+        wal_segment_size=pg_setting_bytes(server.get("wal_segment_size", "")),
+        phase_committers={
+            phase_name_from_task(task): n for task, n in committers.items()
+            if isinstance(n, int) and not isinstance(n, bool) and n >= 1}
+        if isinstance(committers, dict) else None,
+        round_spread={
+            phase_name_from_task(task): s["spread"] for task, s in spread.items()
+            if isinstance(s, dict) and isinstance(s.get("spread"), (int, float))
+            and not isinstance(s.get("spread"), bool)}
+        if isinstance(spread, dict) else None)
 
 
 def settings_wal_sync_method(path, doc):

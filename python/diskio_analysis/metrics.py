@@ -142,17 +142,19 @@ def qualified_names(descriptors):
     over the runs, whatever their number."""
     first, varies = {}, set()
     for desc in descriptors:
+        group = (desc["mode"], pattern_family(desc))
         for key, _ in QUALIFIERS:
             value = descriptor_value(desc, key)
-            seen = first.setdefault((desc["mode"], key), value)
+            seen = first.setdefault((group, key), value)
             if seen != value:
-                varies.add((desc["mode"], key))
+                varies.add((group, key))
     names = []
     for desc in descriptors:
+        group = (desc["mode"], pattern_family(desc))
         qualifiers = []
         for key, render in QUALIFIERS:
             value = descriptor_value(desc, key)
-            if (desc["mode"], key) not in varies:
+            if (group, key) not in varies:
                 continue
             if value is None:
                 if "custom" not in qualifiers:
@@ -161,9 +163,38 @@ def qualified_names(descriptors):
                 qualifiers.append(render(value))
         if desc.get("cached"):
             qualifiers.append("cached")
+        family = pattern_family(desc)
+        if family:
+            # PostgreSQL's own shapes are named so always, with the
+            # committers and the pause between commits they ran with
+            qualifiers = [family] + [q for q in qualifiers
+                                     if q != family and not q.startswith("jobs")]
+            if (desc.get("jobs") or 1) > 1:
+                qualifiers.append(f"jobs{desc['jobs']}")
+            if desc.get("wal_gap_ns"):
+                qualifiers.append(f"gap{gap_label(desc['wal_gap_ns'])}")
         names.append(desc["mode"] + ("@" + "-".join(qualifiers)
                                      if qualifiers else ""))
     return names
+
+
+# the patterns that stand for PostgreSQL's WAL and checkpoints: their runs
+# are named apart from the plain runs of the same mode
+PG_PATTERNS = ("wal", "checkpoint")
+
+
+def pattern_family(desc):
+    """'wal' or 'checkpoint' for those patterns' runs, else None."""
+    return desc.get("pattern") if desc.get("pattern") in PG_PATTERNS else None
+
+
+def gap_label(ns):
+    """150000 -> '150us', 2000000 -> '2ms'."""
+    if ns % 1000000 == 0:
+        return f"{ns // 1000000}ms"
+    if ns % 1000 == 0:
+        return f"{ns // 1000}us"
+    return f"{ns}ns"
 
 
 def unique_run_names(path, descriptors):

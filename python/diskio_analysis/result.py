@@ -25,7 +25,7 @@ RESULT_TODO = ("the file does not follow the diskio result schema "
                "(doc/result-schema.md); regenerate it with diskio")
 
 # The latency parts of a run, and the percentiles of a HIST, in file order.
-PARTS = ("total", "write", "sync", "service")
+PARTS = ("total", "write", "sync", "service", "switch")
 PERCENTILES = ("p50", "p90", "p99", "p99_9", "p99_99")
 # a percentile's key: p50, p99_9, p100 (diskio --percentiles)
 PERCENTILE_KEY = re.compile(r"^p[0-9]+(_[0-9]+)?$")
@@ -138,6 +138,11 @@ class Run:
     disturbed: bool = None
     disturbances: list = field(default_factory=list)
     interference: dict = None
+    # --pattern wal and checkpoint: what the run did, as the file gives it
+    # ({"syncs_per_commit": ..., "committers": ..., "gap_ns": ...}); None
+    # for the other patterns and in files written before them
+    wal: dict = None
+    checkpoint: dict = None
     _src: JsonFile = field(default=None, repr=False, compare=False)
     _node: dict = field(default=None, repr=False, compare=False)
 
@@ -424,6 +429,8 @@ def read_run(src, node, where):
     read_interference(src, node, where, run)
     read_intervals(src, node, where, run)
     read_run_jobs(src, node, where, run)
+    run.wal = src.get_object(node, where, "wal", optional=True)
+    run.checkpoint = src.get_object(node, where, "checkpoint", optional=True)
     return run
 
 

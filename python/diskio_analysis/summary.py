@@ -203,5 +203,21 @@ def summary_blocks(report, details):
     for comparison in report["comparisons"]:
         blocks += comparison_blocks(report, comparison)
     blocks += across_blocks(report)
+    calibration = calibration_line(report)
+    if calibration:
+        blocks.append(Para(calibration))
     blocks.append(footer(report, details))
     return blocks
+
+
+def calibration_line(report):
+    """diskio's time per sync over PostgreSQL's own in each environment
+    (WAL syncs, the commit probe's first; checkpoint file syncs): how far
+    diskio stands for the database there.  The details say which runs."""
+    model = report.get("wal_model") or {}
+    shorts = [c["short"] for c in (model.get("calibration") or {}).values()
+              if c.get("short")]
+    if not shorts:
+        return None
+    return ("Calibration, diskio's time per sync / PostgreSQL's own: "
+            + "; ".join(shorts) + ".")

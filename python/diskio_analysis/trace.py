@@ -12,6 +12,11 @@ from .plainnumber import plain_number
 from .textfile import unreadable
 
 TRACE_HEADER = ["op", "start_ns", "latency_ns", "write_ns", "sync_ns"]
+# --pattern wal and checkpoint add columns after these (diskio(1), Trace)
+TRACE_HEADERS = (TRACE_HEADER,
+                 TRACE_HEADER + ["job", "record_lsn", "record_end_lsn",
+                                 "flush_from_lsn", "flush_to_lsn", "switch_ns"],
+                 TRACE_HEADER + ["checkpoint", "file", "offset", "writeback_ns"])
 
 
 @dataclass
@@ -29,7 +34,8 @@ def load_trace(path):
         with open(path, newline="", encoding="utf-8-sig") as handle:
             reader = csv.reader(handle)
             header = next(reader, None)
-            if header is None or [h.strip() for h in header] != TRACE_HEADER:
+            header = None if header is None else [h.strip() for h in header]
+            if header not in TRACE_HEADERS:
                 raise InputError(path, 1, "not a diskio trace (header must "
                                  "be " + ",".join(TRACE_HEADER) + ")",
                                  "give diskio trace CSV, result JSON or "
@@ -39,9 +45,9 @@ def load_trace(path):
                 if not row:
                     continue
                 line = reader.line_num
-                if len(row) != len(TRACE_HEADER):
+                if len(row) != len(header):
                     raise InputError(path, line, f"{len(row)} fields, "
-                                     f"expected {len(TRACE_HEADER)}",
+                                     f"expected {len(header)}",
                                      "regenerate the trace")
                 op, start, latency = (plain_number(cell, integer=True)
                                       for cell in row[:3])
@@ -76,6 +82,6 @@ def load_trace(path):
 def is_trace_file(path):
     try:
         with open(path, encoding="utf-8-sig") as handle:
-            return handle.readline().strip() == ",".join(TRACE_HEADER)
+            return handle.readline().strip() in {",".join(h) for h in TRACE_HEADERS}
     except (OSError, UnicodeDecodeError):
         return False

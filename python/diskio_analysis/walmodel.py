@@ -42,23 +42,90 @@ def segment_size(env):
     return env.settings.wal_segment_size if env.settings else None
 
 
+# ---- which diskio run stands for a basis ----
+#
+# A PostgreSQL commit is measured by diskio --pattern wal (its WAL page,
+# rewritten while it fills, synced the wal_sync_method's way, several
+# committers sharing one WAL); a checkpoint's file sync by --pattern
+# checkpoint.  Where an environment has such runs, a basis takes the one
+# that matches the cluster's wal_sync_method, the phase's committers
+# (settings.json's phase_committers) and the pause between a committer's
+# commits (the phase's time per commit less its WAL time), and the part
+# PostgreSQL's counter counts: the sync part per wal_sync (fdatasync,
+# fsync), the write part per wal_write (open_*, whose writes sync), the
+# sync part per checkpoint file sync, the switch part per segment switch.
+# Without them, the older stand-in: the mean op of the plain mode.
+
+SYNC_CALL_MODES = ("fdatasync", "fsync")
+
+
+def phase_context(env, phase, row, method):
+    """What picks the diskio runs of a phase: the wal_sync_method's mode,
+    the phase's committers and the pause per commit of each (ns)."""
+    committers = env.settings.committers(phase) if env.settings else 1
+    mode, count_column, time_column = WAL_SYNC_METHODS[method]
+    commits = row.get("xact_commit") or row.get(count_column) or 0
+    gap_ns = 0
+    flushes = min(row.get(count_column) or commits, commits)
+    if commits and flushes:
+        # a committer waits for about one flush per commit: all of them
+        # alone, the one that covers it when several share the WAL
+        wal_ms = (row.get("wal_write_time_ms") or 0) + (row.get("wal_sync_time_ms") or 0)
+        per_commit_s = env.phases[phase] * committers / commits
+        gap_ns = max(0, int((per_commit_s - wal_ms / 1000.0 / flushes) * 1e9))
+    return {"mode": mode, "committers": committers, "gap_ns": gap_ns}
+
+
+def pick_run(env, pattern, mode, committers=1, gap_ns=0):
+    """The env's --pattern run of mode nearest to committers, then to
+    gap_ns (both on a log scale); None without one."""
+    runs = [r for r in env.pattern_runs
+            if r["pattern"] == pattern and r["mode"] == mode]
+    if not runs:
+        return None
+    return min(runs, key=lambda r: (abs(math.log(r["jobs"] / committers)),
+                                    abs(math.log((r["gap_ns"] + 1e4) / (gap_ns + 1e4)))))
+
+
+def pattern_metric(env, name, entry, ctx):
+    """The metric of the --pattern wal or checkpoint run that stands for
+    a basis, or None."""
+    if ctx is None:
+        return None
+    if name in ("wal_commit", "wal_background"):
+        run = pick_run(env, "wal", entry["mode"], ctx["committers"], ctx["gap_ns"])
+        part = "sync_mean_us" if entry["mode"] in SYNC_CALL_MODES else "write_mean_us"
+    elif name == "segment_switch":
+        run = pick_run(env, "wal", ctx["mode"], ctx["committers"], ctx["gap_ns"])
+        part = "switch_mean_us"
+    else:
+        run = pick_run(env, "checkpoint", entry["mode"]) or \
+            pick_run(env, "checkpoint", "fdatasync")
+        part = "sync_mean_us"
+    metric = f"{run['prefix']}.{part}" if run else None
+    return metric if metric in env.metrics else None
+
+
 def check_latency(env, entry):
     """The latency to hold against PostgreSQL's own time for a basis: the
     sync part of the diskio op where PostgreSQL times the sync alone
-    (wal_sync_time, checkpoint_sync_time), else the whole op."""
-    if entry["pg_time_column"] in ("wal_write_time_ms", None):
+    (wal_sync_time, checkpoint_sync_time), else the whole op; a pattern
+    run's part is that already."""
+    if entry["pg_time_column"] in ("wal_write_time_ms", None) or \
+            not entry["latency_metric"].endswith(".mean_us"):
         return entry["latency_us"]
     base = entry["latency_metric"][:-len("mean_us")]
     part = env.metrics.get(base + "sync_mean_us")
     return part.value if part else entry["latency_us"]
 
 
-def estimate_basis(env, phase_s, name, entry):
+def estimate_basis(env, phase_s, name, entry, ctx=None):
     """Fill in one basis of one environment's phase: its latency, the
     time count × latency, its share of the phase, PostgreSQL's share and
     how diskio's estimate of that time agrees with it."""
     block = segment_size(env) if name == "segment_switch" else None
-    lat_name = latency_metric(env, entry["mode"], block)
+    lat_name = pattern_metric(env, name, entry, ctx) or \
+        latency_metric(env, entry["mode"], block)
     entry.update(latency_metric=lat_name, latency_us=None, est_s=None,
                  share=None, share_source=None, pg_share=None,
                  pg_agreement=None)
@@ -86,9 +153,10 @@ def estimate_basis(env, phase_s, name, entry):
     return entry
 
 
-def estimate_phase(env, phase, row, method):
+def estimate_phase(env, phase, row, method, ctx=None):
     phase_s = env.phases[phase]
-    bases = {name: estimate_basis(env, phase_s, name, entry)
+    ctx = ctx or phase_context(env, phase, row, method)
+    bases = {name: estimate_basis(env, phase_s, name, entry, ctx)
              for name, entry in phase_bases(row, method,
                                             env.settings).items()}
 
@@ -99,7 +167,7 @@ def estimate_phase(env, phase, row, method):
     commit, background = total(False), total(True)
     wal = [bases[n]["share"] for n in ("wal_commit", "wal_background")
            if bases[n]["share"] is not None]
-    return {"phase_s": phase_s, "bases": bases,
+    return {"phase_s": phase_s, "bases": bases, "context": ctx,
             "complete": env.settings.complete if env.settings else None,
             "commit_path_share": commit, "background_share": background,
             "modelled_share": None if commit is None and background is None
@@ -109,11 +177,14 @@ def estimate_phase(env, phase, row, method):
             "checkpoint_share": bases["checkpoint"]["share"]}
 
 
-def wal_estimates(env, method, notes):
+def wal_estimates(env, method, notes, contexts=None):
+    """Each phase of env's wal.csv estimated; contexts ({phase: context},
+    the baseline's) pick the same runs in every environment."""
     if not env.wal:
         return None
     mode = WAL_SYNC_METHODS[method][0]
-    if latency_metric(env, mode) is None:
+    if latency_metric(env, mode) is None and \
+            pick_run(env, "wal", mode) is None:
         notes.append(f"{env.name}: wal.csv present but no {mode}.mean_us "
                      f"measured (wal_sync_method {method}); sync time not "
                      f"estimated: run diskio --mode {mode} there or pass "
@@ -124,7 +195,8 @@ def wal_estimates(env, method, notes):
             notes.append(f"{env.name} {phase}: wal_sync is 0 but wal_write "
                          f"is {row['wal_write']:g}; if PostgreSQL uses "
                          "open_datasync or open_sync, pass --wal-sync-method")
-    return {phase: estimate_phase(env, phase, row, method)
+    return {phase: estimate_phase(env, phase, row, method,
+                                  (contexts or {}).get(phase))
             for phase, row in env.wal.items()}
 
 
@@ -144,7 +216,15 @@ def predict_basis(baseline, env, name, base, other):
     (the checkpoints without a file count: PostgreSQL's sync time ×
     (lat_other / lat_base − 1))."""
     block = segment_size(baseline) if name == "segment_switch" else None
-    other_name = latency_metric(env, base["mode"], block)
+    # the run the baseline's basis used, where the other environment has
+    # it too; else the stand-in both have
+    other_name = base["latency_metric"] if base["latency_metric"] in env.metrics \
+        else latency_metric(env, base["mode"], block)
+    if other_name != base["latency_metric"] and base["latency_metric"] and \
+            other_name is not None:
+        fallback = latency_metric(baseline, base["mode"], block)
+        base = dict(base, latency_metric=fallback,
+                    latency_us=baseline.metrics[fallback].value if fallback else None)
     result = {"count": base["count"], "estimated": base["estimated"],
               "background": base["background"],
               "latency_baseline_us": base["latency_us"],
@@ -338,8 +418,67 @@ def implausible(prediction, trust):
             "moment when diskio ran)")
 
 
+def calibration(env, est, method):
+    """PostgreSQL's own time per WAL sync (and per checkpoint file sync)
+    against the latency of the diskio run standing for it, in one
+    environment: {"wal": [per phase that timed them, the commit probe's
+    first], "checkpoint": {...} or None, "text": one line}."""
+    mode, count_column, time_column = WAL_SYNC_METHODS[method]
+    wal = []
+    for phase, p in est.items():
+        b = p["bases"]["wal_commit"]
+        row = env.wal[phase]
+        count = row.get(count_column)
+        if not count or b["pg_time_s"] is None or b["latency_us"] is None:
+            continue
+        pg_us = (row.get(time_column) or 0.0) * 1000.0 / count
+        commits = row.get("xact_commit")
+        wal.append({"phase": phase, "committers": p["context"]["committers"],
+                    "syncs": count, "pg_us": pg_us, "diskio_us": b["latency_us"],
+                    "ratio": b["latency_us"] / pg_us if pg_us > 0 else None,
+                    "metric": b["latency_metric"],
+                    "pg_syncs_per_commit": count / commits if commits else None})
+    # the commit probe first, then the phases with the most syncs
+    wal.sort(key=lambda c: (not c["phase"].startswith("commit."), -c["syncs"]))
+    ckpt = None
+    files = sum(r.get("checkpoint_sync_files") or 0 for r in env.wal.values()
+                if r.get("checkpoint_sync_time_ms") is not None)
+    time_ms = sum(r.get("checkpoint_sync_time_ms") or 0 for r in env.wal.values()
+                  if r.get("checkpoint_sync_files"))
+    bases = [p["bases"]["checkpoint"] for p in est.values()
+             if p["bases"]["checkpoint"]["latency_us"] is not None]
+    if files and time_ms > 0 and bases:
+        pg_us = time_ms * 1000.0 / files
+        ckpt = {"files": files, "pg_us": pg_us, "diskio_us": bases[0]["latency_us"],
+                "ratio": bases[0]["latency_us"] / pg_us,
+                "metric": bases[0]["latency_metric"]}
+    parts = []
+    shown = [c for c in wal if c["phase"].startswith("commit.")] or wal[:1]
+    for c in shown:
+        parts.append(f"{c['phase']} ({c['committers']} committer"
+                     f"{'s' if c['committers'] > 1 else ''}): PostgreSQL "
+                     f"{c['pg_us']:.0f} us per WAL {'sync' if mode in SYNC_CALL_MODES else 'write'}, "
+                     f"diskio {c['metric'].rsplit('.', 1)[0]} {c['diskio_us']:.0f} us "
+                     f"({fmt_factor(c['ratio'])}x)")
+    if ckpt:
+        parts.append(f"checkpoint file sync: PostgreSQL {ckpt['pg_us']:.0f} us, diskio "
+                     f"{ckpt['metric'].rsplit('.', 1)[0]} {ckpt['diskio_us']:.0f} us "
+                     f"({fmt_factor(ckpt['ratio'])}x)")
+    text = (f"calibration {env.name}: " + "; ".join(parts)) if parts else None
+    factors = [f"{fmt_factor(c['ratio'])}x" for c in shown if c["ratio"]]
+    if ckpt:
+        factors.append(f"checkpoint {fmt_factor(ckpt['ratio'])}x")
+    return {"wal": wal, "checkpoint": ckpt, "text": text,
+            "short": f"{env.name} " + ", ".join(factors) if factors else None}
+
+
 def wal_model(baseline, envs, method, notes):
-    per_env = {env.name: wal_estimates(env, method, notes) for env in envs}
+    base_ctx = None
+    if baseline.wal:
+        base_ctx = {phase: phase_context(baseline, phase, row, method)
+                    for phase, row in baseline.wal.items()}
+    per_env = {env.name: wal_estimates(env, method, notes, base_ctx)
+               for env in envs}
     if not any(per_env.values()):
         return None
     model = {"sync_method": method, "bases": list(BASES),
@@ -352,6 +491,8 @@ def wal_model(baseline, envs, method, notes):
                         "counts where it has them",
              "environments": {name: {"phases": est}
                               for name, est in per_env.items() if est},
+             "calibration": {env.name: calibration(env, per_env[env.name], method)
+                             for env in envs if per_env[env.name]},
              "predictions": []}
     base_est = per_env[baseline.name]
     if not base_est:

@@ -29,6 +29,8 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_VERIFY: return "--verify";
     case DISKIO_FIELD_WRITE_BACK: return "--write-back";
     case DISKIO_FIELD_OP_HOOK: return "--durability";
+    case DISKIO_FIELD_WAL: return "--wal-bytes, --wal-segment-size";
+    case DISKIO_FIELD_CHECKPOINT: return "--checkpoint-files, --checkpoint-pages";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";
@@ -65,6 +67,13 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     /* the first of a --jobs list; the command sets each in turn */
     cfg->jobs = o->njobs ? o->jobs[0] : 1;
     cfg->shared_file = o->shared_file;
+    cfg->wal_bytes = o->wal_bytes;
+    cfg->wal_segment_size = o->wal_segment_size;
+    cfg->wal_recycle = o->wal_recycle;
+    cfg->wal_gap_ns = o->wal_gap_ns;
+    cfg->checkpoint_files = o->checkpoint_files;
+    cfg->checkpoint_pages = o->checkpoint_pages;
+    cfg->checkpoint_flush_after = o->checkpoint_flush_after;
 }
 
 /*
@@ -145,6 +154,19 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
         return cli_fail(err, size,
                         "--pattern create: the read modes read the filled file; use seq or "
                         "rand, or run the read modes separately");
+    if (o->wal_option_given && o->pattern != DISKIO_PATTERN_WAL)
+        return cli_fail(err, size,
+                        "--wal-bytes, --wal-segment-size, --wal-recycle and --wal-gap apply to "
+                        "--pattern wal only");
+    if (o->checkpoint_option_given && o->pattern != DISKIO_PATTERN_CHECKPOINT)
+        return cli_fail(err, size,
+                        "--checkpoint-files, --checkpoint-pages and --checkpoint-flush-after "
+                        "apply to --pattern checkpoint only");
+    /* the committers of one WAL trace into one file: one per run */
+    if (o->trace && o->njobs > 1 && o->pattern == DISKIO_PATTERN_WAL)
+        return cli_fail(err, size,
+                        "--jobs: give one count with --trace (one trace per mode and block "
+                        "size)");
     if (o->sync_every > 1 && !has_sync)
         return cli_fail(
             err, size,
@@ -152,6 +174,35 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
 
     switch (worst.rule) {
     case DISKIO_RULE_OK: return 0;
+    case DISKIO_RULE_PATTERN_MODE:
+        return cli_fail(err, size,
+                        o->pattern == DISKIO_PATTERN_WAL
+                            ? "--pattern wal: --mode takes PostgreSQL's wal_sync_method: "
+                              "fdatasync, fsync, odsync (open_datasync), osync (open_sync), "
+                              "direct-dsync (open_datasync with O_DIRECT) or async (fsync off)"
+                            : "--pattern checkpoint: --mode takes fsync (what PostgreSQL's "
+                              "checkpointer calls) or fdatasync");
+    case DISKIO_RULE_PATTERN_OPTIONS:
+        return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
+                        o->rate_interval_ns ? "--rate does not apply (commits go back to back)"
+                        : o->interval_ns    ? "--interval does not apply"
+                        : o->sync_every > 1 ? "--sync-every does not apply (the pattern syncs "
+                                              "as PostgreSQL does)"
+                        : o->shared_file    ? "--shared-file does not apply (the committers "
+                                              "share one WAL already)"
+                                            : "one --jobs only (a checkpoint is one process)");
+    case DISKIO_RULE_WAL:
+        return cli_fail(err, size,
+                        "--pattern wal: --wal-segment-size (%llu) must be a multiple of --bs of "
+                        "at least 2 blocks, and --wal-bytes (%llu) at most the segment size",
+                        (unsigned long long)o->wal_segment_size, (unsigned long long)o->wal_bytes);
+    case DISKIO_RULE_CHECKPOINT:
+        return cli_fail(err, size,
+                        "--pattern checkpoint: --checkpoint-pages (%llu) must be at most half "
+                        "the blocks of --checkpoint-files (%u) files of --size (%llu bytes); "
+                        "use fewer pages, more files or a larger --size",
+                        (unsigned long long)o->checkpoint_pages, o->checkpoint_files,
+                        (unsigned long long)o->file_size);
     case DISKIO_RULE_RATE_QUEUED:
         return cli_fail(err, size,
                         "--rate: applies to the synchronous modes; drop aio and uring "

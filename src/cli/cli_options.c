@@ -275,6 +275,13 @@ enum {
     OPT_DURABILITY,
     OPT_VERIFY_DURABILITY,
     OPT_RUN_ID,
+    OPT_WAL_BYTES,
+    OPT_WAL_SEGMENT_SIZE,
+    OPT_WAL_RECYCLE,
+    OPT_WAL_GAP,
+    OPT_CHECKPOINT_FILES,
+    OPT_CHECKPOINT_PAGES,
+    OPT_CHECKPOINT_FLUSH_AFTER,
 };
 
 static const struct option long_options[] = {
@@ -315,6 +322,13 @@ static const struct option long_options[] = {
     {"durability", required_argument, NULL, OPT_DURABILITY},
     {"verify-durability", required_argument, NULL, OPT_VERIFY_DURABILITY},
     {"run-id", required_argument, NULL, OPT_RUN_ID},
+    {"wal-bytes", required_argument, NULL, OPT_WAL_BYTES},
+    {"wal-segment-size", required_argument, NULL, OPT_WAL_SEGMENT_SIZE},
+    {"wal-recycle", no_argument, NULL, OPT_WAL_RECYCLE},
+    {"wal-gap", required_argument, NULL, OPT_WAL_GAP},
+    {"checkpoint-files", required_argument, NULL, OPT_CHECKPOINT_FILES},
+    {"checkpoint-pages", required_argument, NULL, OPT_CHECKPOINT_PAGES},
+    {"checkpoint-flush-after", required_argument, NULL, OPT_CHECKPOINT_FLUSH_AFTER},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -346,6 +360,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->jobs[0] = 1;
     o->njobs = 1;
     o->format = DISKIO_FORMAT_TEXT;
+    o->wal_bytes = defaults.wal_bytes;
+    o->wal_segment_size = defaults.wal_segment_size;
+    o->checkpoint_files = defaults.checkpoint_files;
+    o->checkpoint_pages = defaults.checkpoint_pages;
+    o->checkpoint_flush_after = defaults.checkpoint_flush_after;
     for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
         if (!diskio_mode_is_read((enum diskio_mode)m))
             o->modes[o->nmodes++] = (enum diskio_mode)m;
@@ -361,7 +380,10 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
              c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
              c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_JOBS ||
-             c == OPT_SHARED_FILE || c == OPT_WRITE_BACK))
+             c == OPT_SHARED_FILE || c == OPT_WRITE_BACK || c == OPT_WAL_BYTES ||
+             c == OPT_WAL_SEGMENT_SIZE || c == OPT_WAL_RECYCLE || c == OPT_WAL_GAP ||
+             c == OPT_CHECKPOINT_FILES || c == OPT_CHECKPOINT_PAGES ||
+             c == OPT_CHECKPOINT_FLUSH_AFTER))
             o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
         switch (c) {
         case 'm':
@@ -398,10 +420,66 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             break;
         case 'p':
             if (diskio_pattern_parse(optarg, &o->pattern) != 0)
-                return cli_fail(
-                    err, err_size,
-                    "--pattern: unknown pattern '%s' (accepted: seq, rand, append, create)",
-                    optarg);
+                return cli_fail(err, err_size,
+                                "--pattern: unknown pattern '%s' (accepted: seq, rand, append, "
+                                "create, wal, checkpoint)",
+                                optarg);
+            break;
+        case OPT_WAL_BYTES:
+            if (cli_parse_size(optarg, &o->wal_bytes) != 0 || o->wal_bytes == 0 ||
+                o->wal_bytes > DISKIO_WAL_SEGMENT_MAX)
+                return cli_fail(err, err_size,
+                                "--wal-bytes: '%s' is not a size from 1 to 1g (the WAL bytes "
+                                "of one commit, e.g. 174 or 8k)",
+                                optarg);
+            o->wal_option_given = true;
+            break;
+        case OPT_WAL_SEGMENT_SIZE:
+            if (cli_parse_size(optarg, &o->wal_segment_size) != 0 || o->wal_segment_size == 0 ||
+                o->wal_segment_size > DISKIO_WAL_SEGMENT_MAX)
+                return cli_fail(err, err_size,
+                                "--wal-segment-size: '%s' is not a size up to 1g (e.g. 16m, "
+                                "PostgreSQL's default)",
+                                optarg);
+            o->wal_option_given = true;
+            break;
+        case OPT_WAL_RECYCLE:
+            o->wal_recycle = true;
+            o->wal_option_given = true;
+            break;
+        case OPT_WAL_GAP:
+            if (cli_parse_duration(optarg, &o->wal_gap_ns) != 0 ||
+                o->wal_gap_ns > UINT64_C(10) * 1000000000u)
+                return cli_fail(err, err_size,
+                                "--wal-gap: '%s' is not a duration from 0 to 10 s (e.g. 0.15ms, "
+                                "or 0 for none)",
+                                optarg);
+            o->wal_option_given = true;
+            break;
+        case OPT_CHECKPOINT_FILES:
+            if (cli_parse_uint(optarg, 1, DISKIO_JOBS_MAX, &v) != 0)
+                return cli_fail(err, err_size,
+                                "--checkpoint-files: '%s' is not a whole number from 1 to %u",
+                                optarg, DISKIO_JOBS_MAX);
+            o->checkpoint_files = (unsigned)v;
+            o->checkpoint_option_given = true;
+            break;
+        case OPT_CHECKPOINT_PAGES:
+            if (cli_parse_uint(optarg, 1, UINT64_C(1) << 40, &o->checkpoint_pages) != 0)
+                return cli_fail(err, err_size,
+                                "--checkpoint-pages: '%s' is not a whole number of pages (1 or "
+                                "more)",
+                                optarg);
+            o->checkpoint_option_given = true;
+            break;
+        case OPT_CHECKPOINT_FLUSH_AFTER:
+            if (cli_parse_uint(optarg, 0, 1u << 20, &v) != 0)
+                return cli_fail(err, err_size,
+                                "--checkpoint-flush-after: '%s' is not a whole number of pages "
+                                "from 0 (no writeback hints) to 1048576",
+                                optarg);
+            o->checkpoint_flush_after = (unsigned)v;
+            o->checkpoint_option_given = true;
             break;
         case 'w':
             if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
@@ -586,6 +664,18 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         return 0;
     }
 
+    /* PostgreSQL's WAL and checkpoints: the modes PostgreSQL syncs them
+     * with by default (every wal_sync_method; the checkpointer's fsync) */
+    if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_WAL) {
+        static const enum diskio_mode wal_modes[] = {DISKIO_MODE_FDATASYNC, DISKIO_MODE_FSYNC,
+                                                     DISKIO_MODE_ODSYNC, DISKIO_MODE_OSYNC};
+        o->nmodes = 0;
+        for (size_t i = 0; i < sizeof(wal_modes) / sizeof(wal_modes[0]); i++)
+            o->modes[o->nmodes++] = wal_modes[i];
+    } else if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_CHECKPOINT) {
+        o->modes[0] = DISKIO_MODE_FSYNC;
+        o->nmodes = 1;
+    }
     uint64_t largest_bs = 0;
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] > largest_bs)
@@ -636,9 +726,23 @@ void cli_usage(FILE *out)
           "                             when --count is not given; both: first wins)\n"
           "  -s, --size SIZE            test file size (default: 64m, or 8 blocks)\n"
           "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file; the\n"
-          "                             only ones for reads), append (the file grows)\n"
-          "                             or create (a new file from its first byte, the\n"
-          "                             run ends when it reaches --size) (default: seq)\n"
+          "                             only ones for reads), append (the file grows),\n"
+          "                             create (a new file from its first byte, the\n"
+          "                             run ends when it reaches --size), wal\n"
+          "                             (PostgreSQL's WAL: commits into the page\n"
+          "                             filling, segment switches; --jobs: committers\n"
+          "                             of one WAL) or checkpoint (a checkpoint's pages\n"
+          "                             over several files, then one sync per file)\n"
+          "                             (default: seq)\n"
+          "      --wal-bytes SIZE       wal: WAL bytes per commit (default: 174)\n"
+          "      --wal-segment-size SIZE  wal: segment file size (default: 16m)\n"
+          "      --wal-recycle          wal: a new segment is the oldest one renamed\n"
+          "      --wal-gap DURATION     wal: each committer's pause between its commits\n"
+          "                             (default: 0)\n"
+          "      --checkpoint-files N   checkpoint: files the pages are over (default: 16)\n"
+          "      --checkpoint-pages N   checkpoint: dirty pages each (default: 2048)\n"
+          "      --checkpoint-flush-after N  checkpoint: pages between writeback hints\n"
+          "                             (default: 32; 0: none)\n"
           "  -w, --warmup N             writes before recording starts (default: 10)\n"
           "  -d, --iodepth N            aio, uring, aio-read, uring-read: ops in flight,\n"
           "                             1 to 1024 (default: 1)\n"

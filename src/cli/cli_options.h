@@ -62,6 +62,9 @@ struct cli_options {
     const char *verify_durability;
     const char *run_id;
     uint64_t suite_max_bs;
+    /* --pattern wal and checkpoint (the library's defaults unless given) */
+    uint64_t wal_bytes, wal_segment_size, checkpoint_pages, wal_gap_ns;
+    unsigned checkpoint_files, checkpoint_flush_after;
     enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
     unsigned suite_runs;
     enum diskio_pattern pattern;
@@ -83,6 +86,9 @@ struct cli_options {
     bool shared_file; /* --shared-file: the jobs write one file */
     bool cached;      /* --cached: mode read from a warm page cache */
     bool verify;      /* --verify: check every block the read modes read */
+    bool wal_recycle; /* --wal-recycle: a new WAL segment is an old one renamed */
+    /* which of the wal and checkpoint options were given */
+    bool wal_option_given, checkpoint_option_given;
     bool help;
     bool version;
     /* diskio --suite (cli_suite.h): which of the options that override

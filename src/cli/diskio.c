@@ -367,13 +367,20 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
         }
         return 0;
     }
-    /* --jobs without --shared-file: a file per job, each of --size */
+    /* --jobs without --shared-file: a file per job, each of --size; a
+     * checkpoint's files; the WAL's three segments (the one written, the
+     * next, and one to recycle or remove) */
     unsigned files = 1;
-    for (size_t j = 0; j < opt->njobs && !opt->shared_file; j++)
+    for (size_t j = 0; j < opt->njobs && !opt->shared_file && opt->pattern != DISKIO_PATTERN_WAL;
+         j++)
         if (opt->jobs[j] > files)
             files = opt->jobs[j];
+    if (opt->pattern == DISKIO_PATTERN_CHECKPOINT)
+        files = opt->checkpoint_files;
     uint64_t needed = 0, available = 0, reserve = 0;
-    int rc = diskio_target_check_space(target, opt->file_size, &needed, &available, &reserve);
+    int rc = diskio_target_check_space(
+        target, opt->pattern == DISKIO_PATTERN_WAL ? 3 * opt->wal_segment_size : opt->file_size,
+        &needed, &available, &reserve);
     /* the other jobs' files are not made yet: each needs all of --size */
     uint64_t more = (uint64_t)(files - 1) * opt->file_size;
     if (rc == 0 && files > 1 && needed + more > 0 && available > reserve &&
@@ -736,6 +743,18 @@ int main(int argc, char **argv)
         cli_usage_msg("--pattern %s truncates its file, so it runs only on a test file diskio "
                       "creates; give a directory or a new path instead of %s",
                       diskio_pattern_name(opt.pattern), opt.target);
+        return EXIT_USAGE;
+    }
+
+    /* PostgreSQL's WAL and checkpoint patterns make files of their own
+     * (segments, relation files) beside a test file diskio creates. */
+    if ((opt.pattern == DISKIO_PATTERN_WAL ||
+         (opt.pattern == DISKIO_PATTERN_CHECKPOINT && opt.checkpoint_files > 1)) &&
+        diskio_target_check(opt.target, DISKIO_TARGET_TRUNCATE) == -DISKIO_E_TARGET_EXISTS) {
+        cli_usage_msg("--pattern %s makes its %s beside a test file diskio creates; give a "
+                      "directory or a new path instead of %s",
+                      diskio_pattern_name(opt.pattern),
+                opt.pattern == DISKIO_PATTERN_WAL ? "WAL segment files" : "files", opt.target);
         return EXIT_USAGE;
     }
 

@@ -24,6 +24,27 @@ void diskio_config_init(struct diskio_config *cfg)
     cfg->sync_every = 1;
     cfg->seed = 1;
     cfg->trace_fd = -1;
+    cfg->wal_bytes = DISKIO_WAL_BYTES_DEFAULT;
+    cfg->wal_segment_size = UINT64_C(16) << 20;
+    cfg->checkpoint_files = 16;
+    cfg->checkpoint_pages = 2048;
+    cfg->checkpoint_flush_after = 32;
+}
+
+/* The modes a pattern of PostgreSQL's takes: its wal_sync_method (and
+ * fsync = off: async) for the WAL, the checkpointer's fsync (or
+ * fdatasync) for the data files; every mode for the others. */
+static bool pattern_takes_mode(enum diskio_pattern pattern, enum diskio_mode mode)
+{
+    switch (pattern) {
+    case DISKIO_PATTERN_WAL:
+        return mode == DISKIO_MODE_FDATASYNC || mode == DISKIO_MODE_FSYNC ||
+               mode == DISKIO_MODE_ODSYNC || mode == DISKIO_MODE_OSYNC ||
+               mode == DISKIO_MODE_DIRECT_DSYNC || mode == DISKIO_MODE_ASYNC;
+    case DISKIO_PATTERN_CHECKPOINT:
+        return mode == DISKIO_MODE_FSYNC || mode == DISKIO_MODE_FDATASYNC;
+    default: return true;
+    }
 }
 
 /* What each rule blames and says, by rule. */
@@ -75,6 +96,20 @@ static const struct {
     [DISKIO_RULE_OP_HOOK] = {DISKIO_FIELD_OP_HOOK,
                              "an op hook applies to the synchronous write modes (not aio, "
                              "uring or the read modes) with one job"},
+    [DISKIO_RULE_PATTERN_MODE] = {DISKIO_FIELD_MODE,
+                                  "the wal pattern takes modes fdatasync, fsync, odsync, osync, "
+                                  "direct-dsync and async; the checkpoint pattern fsync and "
+                                  "fdatasync"},
+    [DISKIO_RULE_PATTERN_OPTIONS] = {DISKIO_FIELD_PATTERN,
+                                     "the wal and checkpoint patterns take no fixed rate, "
+                                     "interval series, sync_every or shared_file, and the "
+                                     "checkpoint pattern one job"},
+    [DISKIO_RULE_WAL] = {DISKIO_FIELD_WAL,
+                         "wal_bytes must be from 1 to the segment size, and the segment a "
+                         "multiple of the block size of at least 2 blocks and at most 1 GiB"},
+    [DISKIO_RULE_CHECKPOINT] = {DISKIO_FIELD_CHECKPOINT,
+                                "checkpoint_files must be from 1 to 256, and checkpoint_pages "
+                                "from 1 to half the blocks of all the files"},
 };
 
 /* The first rule cfg breaks, checked in the order of enum
@@ -85,7 +120,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     if (!ops)
         return DISKIO_RULE_MODE;
-    if ((unsigned)cfg->pattern > DISKIO_PATTERN_CREATE)
+    if ((unsigned)cfg->pattern > DISKIO_PATTERN_LAST)
         return DISKIO_RULE_PATTERN;
     if (cfg->block_size < DISKIO_BS_MIN || cfg->block_size > DISKIO_BS_MAX)
         return DISKIO_RULE_BLOCK_SIZE;
@@ -118,9 +153,11 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_JOBS;
     /* a rate and a trace are one op stream's; several appenders (or
      * creators) of one file would each truncate it under the others */
-    if (cfg->jobs > 1 && (cfg->rate_interval_ns || cfg->trace_fd >= 0 ||
-                          (cfg->shared_file && (cfg->pattern == DISKIO_PATTERN_APPEND ||
-                                                cfg->pattern == DISKIO_PATTERN_CREATE))))
+    /* the committers of one WAL trace into one file, in commit order */
+    if (cfg->jobs > 1 &&
+        (cfg->rate_interval_ns || (cfg->trace_fd >= 0 && cfg->pattern != DISKIO_PATTERN_WAL) ||
+         (cfg->shared_file &&
+          (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))))
         return DISKIO_RULE_JOBS_COMBINATION;
     if (ops->reads &&
         (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
@@ -138,6 +175,23 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
     /* the hook runs between one op and the next of one op stream */
     if (cfg->op_hook && (ops->reads || ops->queued || cfg->jobs > 1))
         return DISKIO_RULE_OP_HOOK;
+    if (!pattern_takes_mode(cfg->pattern, cfg->mode))
+        return DISKIO_RULE_PATTERN_MODE;
+    const bool wal = cfg->pattern == DISKIO_PATTERN_WAL;
+    const bool checkpoint = cfg->pattern == DISKIO_PATTERN_CHECKPOINT;
+    if ((wal || checkpoint) && (cfg->rate_interval_ns || cfg->interval_ns || cfg->sync_every > 1 ||
+                                cfg->shared_file || (checkpoint && cfg->jobs > 1)))
+        return DISKIO_RULE_PATTERN_OPTIONS;
+    if (wal && (cfg->wal_segment_size % cfg->block_size != 0 ||
+                cfg->wal_segment_size < 2 * cfg->block_size ||
+                cfg->wal_segment_size > DISKIO_WAL_SEGMENT_MAX || cfg->wal_bytes == 0 ||
+                cfg->wal_bytes > cfg->wal_segment_size))
+        return DISKIO_RULE_WAL;
+    if (checkpoint &&
+        (cfg->checkpoint_files == 0 || cfg->checkpoint_files > DISKIO_JOBS_MAX ||
+         cfg->checkpoint_pages == 0 ||
+         cfg->checkpoint_pages > cfg->checkpoint_files * (cfg->file_size / cfg->block_size) / 2))
+        return DISKIO_RULE_CHECKPOINT;
     return DISKIO_RULE_OK;
 }
 

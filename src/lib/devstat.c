@@ -509,8 +509,10 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const double ops = (double)f->ops;
     const bool sync = f->has_config && mode_is_sync(f->mode);
     const double syncs =
-        (diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every : ops) /
-        (f->jobs > 1 ? (double)f->jobs : 1.0);
+        f->syncs ? (double)f->syncs
+                 : (diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every
+                                                                    : ops) /
+                       (f->jobs > 1 ? (double)f->jobs : 1.0);
     /* A read mode writes nothing of its own (an atime update at most) and
      * reads what it was asked for, twice as much allowed, plus, through
      * the page cache (mode read), what readahead fetches beyond the last
@@ -519,7 +521,8 @@ unsigned devstat_judge(const struct devstat_facts *f)
      * its data and journal. */
     const bool reads = f->has_config && diskio_mode_is_read(f->mode);
     const double bytes_allowed =
-        2.0 * ((double)f->bytes + ops * (double)JOURNAL_BYTES_PER_OP) + (double)SHARED_SLACK_BYTES;
+        2.0 * ((double)f->bytes + (double)f->extra_bytes + ops * (double)JOURNAL_BYTES_PER_OP) +
+        (double)SHARED_SLACK_BYTES;
     const double readahead =
         f->has_config && f->mode == DISKIO_MODE_READ ? 4.0 * (double)f->read_ahead : 0.0;
     const double read_bytes_allowed =
@@ -643,6 +646,19 @@ static void judge_run(struct diskio_run *run)
     if (!h || diskio_hist_count(h) == 0)
         h = run->hist[DISKIO_PART_TOTAL];
     facts.sync_p50_ns = h ? diskio_hist_percentile(h, 50.0) : 0;
+    /* the WAL syncs once per flush (per write with O_DSYNC, O_SYNC) and
+     * writes a new segment's zeros at each switch; a checkpoint syncs
+     * once per file */
+    const struct diskio_wal_counts *wal = &info->wal;
+    if (info->has_config && info->config.pattern == DISKIO_PATTERN_WAL) {
+        facts.syncs = wal->syncs ? wal->syncs : wal->writes;
+        facts.extra_bytes =
+            info->config.wal_recycle ? 0 : wal->segment_switches * info->config.wal_segment_size;
+        if (!facts.syncs)
+            facts.syncs = 1;
+    } else if (info->has_config && info->config.pattern == DISKIO_PATTERN_CHECKPOINT) {
+        facts.syncs = info->checkpoint.file_syncs ? info->checkpoint.file_syncs : 1;
+    }
     run->verdicts = devstat_judge(&facts);
 }
 

@@ -71,6 +71,10 @@ struct devstat_facts {
     uint64_t ops, bytes;
     uint64_t sync_p50_ns; /* the sync part's median, or the total's for O_SYNC-like modes */
     uint64_t read_ahead;  /* the largest readahead window of the devices (bytes; 0: unknown) */
+    /* the wal and checkpoint patterns: the syncs the run made (the device
+     * must flush about this many times), and the bytes it wrote beyond
+     * its ops' (new segments' zeros); syncs 0: from ops, sync_every, jobs */
+    uint64_t syncs, extra_bytes;
     const struct diskio_device_io *dev;
     size_t ndev;
 };
@@ -239,7 +243,26 @@ struct diskio_target {
      * against it; otherwise the file is filled again for a check) */
     bool fill_whole;
     uint64_t fill_block, fill_seed;
+    /* a file renamed by the run (target_aux_rename()): the buffer its
+     * next name is written into before it is published in name (name and
+     * name_alt each TARGET_NAME_MAX bytes, swapped at every rename, so a
+     * signal handler reading name never sees it freed or half written) */
+    char *name_alt;
 };
+#define TARGET_NAME_MAX 128
+/* Files of a run's own beside a created target (the wal pattern's
+ * segments), each in the job_files slot it is given (1 <= slot <
+ * DISKIO_JOBS_MAX), so that removing the target and the fatal-signal
+ * path find them whatever happens.  target_aux_create(): a new file
+ * there (the slot must be free), created as the target's own was: 0,
+ * -EINVAL, -EBUSY (slot taken) or what creating it returns.
+ * target_aux_rename(): rename it within its directory to name, never
+ * over an existing name (-EEXIST): 0 or -errno.  target_aux_remove():
+ * remove it (only while its name is its own) and free the slot. */
+int target_aux_create(struct diskio_target *t, unsigned slot,
+                      struct diskio_target **out) DISKIO_HIDDEN;
+int target_aux_rename(struct diskio_target *aux, const char *name) DISKIO_HIDDEN;
+int target_aux_remove(struct diskio_target *t, unsigned slot) DISKIO_HIDDEN;
 /* Job j's file (1 <= j < DISKIO_JOBS_MAX) of a created target, made on
  * first use: 0, -EINVAL (not a file diskio created) or what creating it
  * returns. */

@@ -196,7 +196,8 @@ static void csv_key_cells(FILE *out, const struct diskio_result *res, size_t r)
     }
 }
 
-static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
+static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service",
+                                                          "switch"};
 
 int emit_csv(const struct diskio_result *res, FILE *out)
 {

@@ -246,7 +246,8 @@ static void emit_hist(FILE *out, const struct diskio_result *res, const struct d
     fputs("]\n        }", out);
 }
 
-static const char *const part_keys[DISKIO_PART_COUNT] = {"total", "write", "sync", "service"};
+static const char *const part_keys[DISKIO_PART_COUNT] = {"total", "write", "sync", "service",
+                                                         "switch"};
 
 static void emit_summary(FILE *out, const struct part_summary *s)
 {
@@ -616,6 +617,51 @@ static void emit_run_jobs(FILE *out, const struct diskio_run *run)
     fputs("\n      ]", out);
 }
 
+/* The wal and checkpoint patterns: their parameters and what the run
+ * did ("wal", "checkpoint"; null for the other patterns). */
+static void emit_run_pattern(FILE *out, const struct diskio_run *run)
+{
+    const struct diskio_run_info *info = &run->info;
+    const bool has = info->has_config;
+    fputs(",\n      \"wal\": ", out);
+    if (has && info->config.pattern == DISKIO_PATTERN_WAL) {
+        const struct diskio_config *c = &info->config;
+        const struct diskio_wal_counts *w = &info->wal;
+        /* the writes sync where the mode's flags make them durable */
+        const uint64_t durable = w->syncs ? w->syncs : c->mode == DISKIO_MODE_ASYNC ? 0 : w->writes;
+        fprintf(out,
+                "{\"bytes_per_commit\": %" PRIu64 ", \"segment_size\": %" PRIu64
+                ", \"page_size\": %" PRIu64 ", \"recycle\": %s, \"committers\": %u, "
+                "\"gap_ns\": %" PRIu64 ",\n"
+                "        \"commits\": %" PRIu64 ", \"flushes\": %" PRIu64 ", \"writes\": %" PRIu64
+                ", \"syncs\": %" PRIu64 ", \"pages\": %" PRIu64 ", \"page_rewrites\": %" PRIu64
+                ", \"segment_switches\": %" PRIu64 ", \"insert_bytes\": %" PRIu64
+                ",\n        \"syncs_per_commit\": ",
+                c->wal_bytes, c->wal_segment_size, c->block_size, c->wal_recycle ? "true" : "false",
+                c->jobs ? c->jobs : 1u, c->wal_gap_ns, w->commits, w->flushes, w->writes, w->syncs,
+                w->pages, w->page_rewrites, w->segment_switches, w->insert_bytes);
+        json_double(out, w->commits ? (double)durable / (double)w->commits : NAN);
+        fputs(", \"flushes_per_commit\": ", out);
+        json_double(out, w->commits ? (double)w->flushes / (double)w->commits : NAN);
+        fputs("}", out);
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\n      \"checkpoint\": ", out);
+    if (has && info->config.pattern == DISKIO_PATTERN_CHECKPOINT) {
+        const struct diskio_config *c = &info->config;
+        const struct diskio_checkpoint_counts *k = &info->checkpoint;
+        fprintf(out,
+                "{\"files\": %u, \"pages_per_checkpoint\": %" PRIu64
+                ", \"flush_after_pages\": %u, \"checkpoints\": %" PRIu64 ", \"pages\": %" PRIu64
+                ", \"file_syncs\": %" PRIu64 ", \"writebacks\": %" PRIu64 "}",
+                c->checkpoint_files, c->checkpoint_pages, c->checkpoint_flush_after, k->checkpoints,
+                k->pages, k->file_syncs, k->writebacks);
+    } else {
+        fputs("null", out);
+    }
+}
+
 static void emit_run(FILE *out, const struct diskio_result *res, const struct diskio_run *run,
                      uint64_t origin_ns)
 {
@@ -684,6 +730,7 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     fputs(",\n      \"mb_per_s\": ", out);
     json_double(out, seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0);
     emit_run_jobs(out, run);
+    emit_run_pattern(out, run);
     fputs(",\n      \"rate\": ", out);
     if (info->has_config && info->config.rate_interval_ns) {
         fputs("{\"requested_ops_per_s\": ", out);
@@ -718,6 +765,8 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     emit_hist(out, res, run->hist[DISKIO_PART_SYNC]);
     fputs(",\n        \"service\": ", out);
     emit_hist(out, res, run->hist[DISKIO_PART_SERVICE]);
+    fputs(",\n        \"switch\": ", out);
+    emit_hist(out, res, run->hist[DISKIO_PART_SWITCH]);
     fputs("\n      }", out);
     emit_run_device(out, run);
     fputs("\n    }", out);

@@ -401,6 +401,34 @@ static void disturbed_line(FILE *out, const struct diskio_run *run)
     fputc('\n', out);
 }
 
+/* The wal and checkpoint patterns: what the run did, under its rows. */
+static void pattern_line(FILE *out, const struct diskio_run *run)
+{
+    const struct diskio_run_info *info = &run->info;
+    if (!info->has_config)
+        return;
+    const struct diskio_config *c = &info->config;
+    if (c->pattern == DISKIO_PATTERN_WAL) {
+        const struct diskio_wal_counts *w = &info->wal;
+        const uint64_t durable = w->syncs ? w->syncs : c->mode == DISKIO_MODE_ASYNC ? 0 : w->writes;
+        fprintf(out,
+                "  ^ wal: %" PRIu64 " commits of %" PRIu64 " bytes, %.3f %s per commit, %" PRIu64
+                " pages written (%" PRIu64 " rewrites), %" PRIu64 " segment switches (%s, %" PRIu64
+                " MiB)\n",
+                w->commits, c->wal_bytes, w->commits ? (double)durable / (double)w->commits : 0.0,
+                w->syncs ? "syncs" : "synced writes", w->pages, w->page_rewrites,
+                w->segment_switches, c->wal_recycle ? "recycled" : "created",
+                c->wal_segment_size >> 20);
+    } else if (c->pattern == DISKIO_PATTERN_CHECKPOINT) {
+        const struct diskio_checkpoint_counts *k = &info->checkpoint;
+        fprintf(out,
+                "  ^ checkpoint: %" PRIu64 " checkpoints of %" PRIu64
+                " pages over %u files, %" PRIu64 " file syncs, %" PRIu64 " writeback hints\n",
+                k->checkpoints, c->checkpoint_pages, c->checkpoint_files, k->file_syncs,
+                k->writebacks);
+    }
+}
+
 /* What is under the target's filesystem: a loop device's backing file,
  * an overlay's upper layer, and the devices of a filesystem that has no
  * one device of its own (btrfs over several, md/dm members). */
@@ -558,6 +586,9 @@ int emit_text(const struct diskio_result *res, FILE *out)
             row(out, &cols, "  write", "", "", "", "", run->hist[DISKIO_PART_WRITE], NULL, false);
         if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
             row(out, &cols, "  sync", "", "", "", "", run->hist[DISKIO_PART_SYNC], NULL, false);
+        if (run->hist[DISKIO_PART_SWITCH] && diskio_hist_count(run->hist[DISKIO_PART_SWITCH]))
+            row(out, &cols, "  switch", "", "", "", "", run->hist[DISKIO_PART_SWITCH], NULL, false);
+        pattern_line(out, run);
         if (run->hist[DISKIO_PART_SERVICE]) {
             /* the row above counts from when each op was due */
             row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL,

@@ -294,6 +294,11 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
         if (rc == 0 && (cfg->block_size % offset_align != 0 || mem_align > DISKIO_BUFFER_ALIGN))
             return -EINVAL;
     }
+    /* PostgreSQL's WAL and checkpoints: loops and files of their own */
+    if (cfg->pattern == DISKIO_PATTERN_WAL)
+        return engine_run_wal(cfg, target, out);
+    if (cfg->pattern == DISKIO_PATTERN_CHECKPOINT)
+        return engine_run_checkpoint(cfg, target, out);
     /* A trace is a complete CSV whatever happens next: the header goes
      * out now, rows (if any) follow.  A failure is the run's "trace"
      * error, reported like a failed row. */

@@ -200,6 +200,14 @@ int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed) DISKIO_HIDDEN
  * makes (engine_jobs.c); file_size is the offsets' range. */
 int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
                     uint64_t file_size, struct diskio_run **out) DISKIO_HIDDEN;
+/* diskio_run_execute() for the wal pattern (engine_wal.c) and the
+ * checkpoint pattern (engine_checkpoint.c), after the checks every run
+ * makes; each writes its own trace header (WAL_TRACE_HEADER,
+ * CHECKPOINT_TRACE_HEADER there). */
+int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
+                   struct diskio_run **out) DISKIO_HIDDEN;
+int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
+                          struct diskio_run **out) DISKIO_HIDDEN;
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */
@@ -242,6 +250,9 @@ bool wait_until(uint64_t due_ns, uint64_t deadline_ns, uint64_t spin_margin_ns,
 /* How late clock_nanosleep() wakes up here, now: the 99th percentile of
  * the overshoot of a few short sleeps (with the timer slack in force). */
 uint64_t wakeup_overshoot_ns(void) DISKIO_HIDDEN;
+/* Write all of buf to fd (a short write is followed by another, which
+ * then says why): 0 or -errno. */
+int trace_write_all(int fd, const char *buf, size_t len) DISKIO_HIDDEN;
 /* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
 int trace_write_header(int fd) DISKIO_HIDDEN;
 /* Format the buffered trace rows and write them out; the first error. */

@@ -378,6 +378,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             else                                                                                   \
                 LOOP(__VA_ARGS__, DISKIO_PATTERN_CREATE, false);                                   \
             break;                                                                                 \
+        default: /* wal, checkpoint: loops of their own */ break;                                  \
         }                                                                                          \
     } while (0)
 

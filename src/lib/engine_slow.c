@@ -152,7 +152,7 @@ bool wait_until(uint64_t due_ns, uint64_t deadline_ns, uint64_t spin_margin_ns,
  * filesystem filled up part way) is followed by another, which then fails
  * with the reason, so the error reported is the real one, never a stale
  * errno.  0 or -errno. */
-static int write_all(int fd, const char *buf, size_t len)
+int trace_write_all(int fd, const char *buf, size_t len)
 {
     while (len > 0) {
         ssize_t n = write(fd, buf, len);
@@ -197,7 +197,7 @@ uint64_t wakeup_overshoot_ns(void)
 int trace_write_header(int fd)
 {
     static const char header[] = TRACE_HEADER;
-    return write_all(fd, header, sizeof(header) - 1);
+    return trace_write_all(fd, header, sizeof(header) - 1);
 }
 
 int trace_flush(struct trace *t)
@@ -212,14 +212,14 @@ int trace_flush(struct trace *t)
                          r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
         if (used + (size_t)n > sizeof(chunk)) {
             if (t->error == 0)
-                t->error = write_all(t->fd, chunk, used);
+                t->error = trace_write_all(t->fd, chunk, used);
             used = 0;
         }
         memcpy(chunk + used, line, (size_t)n);
         used += (size_t)n;
     }
     if (used && t->error == 0)
-        t->error = write_all(t->fd, chunk, used);
+        t->error = trace_write_all(t->fd, chunk, used);
     t->rows_used = 0;
     return t->error;
 }

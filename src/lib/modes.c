@@ -163,20 +163,19 @@ bool diskio_mode_is_read(enum diskio_mode mode)
 }
 
 static const char *const pattern_names[] = {
-    [DISKIO_PATTERN_SEQ] = "seq",
-    [DISKIO_PATTERN_RAND] = "rand",
-    [DISKIO_PATTERN_APPEND] = "append",
-    [DISKIO_PATTERN_CREATE] = "create",
+    [DISKIO_PATTERN_SEQ] = "seq",       [DISKIO_PATTERN_RAND] = "rand",
+    [DISKIO_PATTERN_APPEND] = "append", [DISKIO_PATTERN_CREATE] = "create",
+    [DISKIO_PATTERN_WAL] = "wal",       [DISKIO_PATTERN_CHECKPOINT] = "checkpoint",
 };
 
 const char *diskio_pattern_name(enum diskio_pattern p)
 {
-    return (unsigned)p <= DISKIO_PATTERN_CREATE ? pattern_names[p] : NULL;
+    return (unsigned)p <= DISKIO_PATTERN_LAST ? pattern_names[p] : NULL;
 }
 
 int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
 {
-    for (unsigned p = 0; p <= DISKIO_PATTERN_CREATE; p++) {
+    for (unsigned p = 0; p <= DISKIO_PATTERN_LAST; p++) {
         if (name && out && strcmp(name, pattern_names[p]) == 0) {
             *out = (enum diskio_pattern)p;
             return 0;

@@ -55,7 +55,14 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
            (x->batch ? x->batch : 1) == (y->batch ? y->batch : 1) &&
            x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns &&
            x->interval_ns == y->interval_ns && (x->jobs ? x->jobs : 1) == (y->jobs ? y->jobs : 1) &&
-           !x->shared_file == !y->shared_file;
+           !x->shared_file == !y->shared_file &&
+           (x->pattern != DISKIO_PATTERN_WAL ||
+            (x->wal_bytes == y->wal_bytes && x->wal_segment_size == y->wal_segment_size &&
+             !x->wal_recycle == !y->wal_recycle && x->wal_gap_ns == y->wal_gap_ns)) &&
+           (x->pattern != DISKIO_PATTERN_CHECKPOINT ||
+            (x->checkpoint_files == y->checkpoint_files &&
+             x->checkpoint_pages == y->checkpoint_pages &&
+             x->checkpoint_flush_after == y->checkpoint_flush_after));
 }
 
 static void keep_max(uint64_t *into, uint64_t value)
@@ -131,6 +138,20 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
     keep_max(&info->spin_margin_ns, add->spin_margin_ns);
     info->late_start_ops += add->late_start_ops;
     info->backlog_ops += add->backlog_ops;
+    struct diskio_wal_counts *wal = &info->wal;
+    const struct diskio_wal_counts *wal_add = &add->wal;
+    wal->commits += wal_add->commits;
+    wal->flushes += wal_add->flushes;
+    wal->writes += wal_add->writes;
+    wal->syncs += wal_add->syncs;
+    wal->pages += wal_add->pages;
+    wal->page_rewrites += wal_add->page_rewrites;
+    wal->segment_switches += wal_add->segment_switches;
+    wal->insert_bytes += wal_add->insert_bytes;
+    info->checkpoint.checkpoints += add->checkpoint.checkpoints;
+    info->checkpoint.pages += add->checkpoint.pages;
+    info->checkpoint.file_syncs += add->checkpoint.file_syncs;
+    info->checkpoint.writebacks += add->checkpoint.writebacks;
     devstat_merge(into, repetition);
     return 0;
 }

@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "diskio_internal.h"
@@ -521,6 +522,7 @@ static void close_one(struct diskio_target *t)
     if (t->dir_fd >= 0)
         close(t->dir_fd);
     free(t->name);
+    free(t->name_alt);
     free(t->path);
     free(t->dir);
     free(t);
@@ -549,6 +551,84 @@ int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **
     t->job_files[j] = jt;
     *out = jt;
     return 0;
+}
+
+int target_aux_create(struct diskio_target *t, unsigned slot, struct diskio_target **out)
+{
+    if (!t || !t->created || slot == 0 || slot >= DISKIO_JOBS_MAX)
+        return -EINVAL;
+    if (t->job_files[slot])
+        return -EBUSY;
+    struct diskio_target *aux = calloc(1, sizeof(*aux));
+    if (!aux)
+        return -ENOMEM;
+    aux->dir_fd = -1;
+    aux->fd = -1;
+    aux->dir = strdup(t->dir);
+    int rc = aux->dir ? create_in(aux, t->dir, NULL) : -ENOMEM;
+    /* both name buffers at their full size now, before the file is
+     * published: a rename then writes into memory that is never freed
+     * under a signal handler */
+    char *name = rc == 0 ? realloc(aux->name, TARGET_NAME_MAX) : NULL;
+    if (name)
+        aux->name = name;
+    aux->name_alt = rc == 0 ? calloc(1, TARGET_NAME_MAX) : NULL;
+    if (rc == 0 && (!name || !aux->name_alt))
+        rc = -ENOMEM;
+    if (rc < 0) {
+        (void)remove_one(aux);
+        close_one(aux);
+        return rc;
+    }
+    t->job_files[slot] = aux;
+    *out = aux;
+    return 0;
+}
+
+int target_aux_rename(struct diskio_target *aux, const char *name)
+{
+    if (!aux || !aux->created || !aux->name_alt || strlen(name) >= TARGET_NAME_MAX ||
+        strchr(name, '/'))
+        return -EINVAL;
+    char *next = aux->name_alt;
+    snprintf(next, TARGET_NAME_MAX, "%s", name);
+    /* never over a name that exists: nothing the user owns is replaced */
+    int rc =
+        (int)syscall(SYS_renameat2, aux->dir_fd, aux->name, aux->dir_fd, next, RENAME_NOREPLACE);
+    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
+        /* a filesystem without RENAME_NOREPLACE: link() refuses an
+         * existing name too */
+        rc = linkat(aux->dir_fd, aux->name, aux->dir_fd, next, 0);
+        if (rc == 0 && unlinkat(aux->dir_fd, aux->name, 0) != 0) {
+            rc = -errno;
+            (void)unlinkat(aux->dir_fd, next, 0);
+            return rc;
+        }
+    }
+    if (rc != 0)
+        return -errno;
+    char *old = aux->name;
+    __atomic_store_n(&aux->name, next, __ATOMIC_SEQ_CST);
+    aux->name_alt = old;
+    size_t len = strlen(aux->dir) + 1 + strlen(next) + 1;
+    char *path = malloc(len);
+    if (path) {
+        snprintf(path, len, "%s/%s", aux->dir, next);
+        free(aux->path);
+        aux->path = path;
+    }
+    return 0;
+}
+
+int target_aux_remove(struct diskio_target *t, unsigned slot)
+{
+    if (!t || slot == 0 || slot >= DISKIO_JOBS_MAX || !t->job_files[slot])
+        return -EINVAL;
+    struct diskio_target *aux = t->job_files[slot];
+    int rc = remove_one(aux);
+    t->job_files[slot] = NULL;
+    close_one(aux);
+    return rc == -DISKIO_E_TARGET_CHANGED ? 0 : rc;
 }
 
 /* Remove the job files (see job_files), keeping the first error; with

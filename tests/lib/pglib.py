@@ -172,7 +172,7 @@ def check_wal(path, required):
     rows = read_csv(path)
     header = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
               "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
-              "checkpoint_sync_time_ms", "checkpoint_sync_files"]
+              "checkpoint_sync_time_ms", "checkpoint_sync_files", "xact_commit"]
     if not rows or rows[0] != header:
         fail("%s: header %r, expected %r" % (path, rows[:1], header))
     out = {}

@@ -25,6 +25,24 @@ def phase(ratio, verdict):
     return {"ratio": ratio, "verdict": verdict, "min_change": 0.05}
 
 
+class DisciplineTest(unittest.TestCase):
+    def test_postgresqls_sync_is_named_first_when_it_is_a_candidate(self):
+        rows = {"osync.mean_us": row(2.0, "slower"),
+                "fdatasync@wal.sync_mean_us": row(1.5, "slower"),
+                "fdatasync.mean_us": row(1.2, "slower")}
+        a = analyse_phase("power", phase(1.1, "slower"), rows)
+        self.assertEqual(a["candidates"][0]["metric"], "osync.mean_us")
+        a = analyse_phase("power", phase(1.1, "slower"), rows, "fdatasync")
+        self.assertEqual([c["metric"] for c in a["candidates"]],
+                         ["fdatasync@wal.sync_mean_us", "fdatasync.mean_us",
+                          "osync.mean_us"])
+        self.assertTrue(a["verdict"].startswith(
+            "power: 1.10× (slower); consistent with fdatasync@wal.sync_mean_us 1.50×"))
+        # not when it would need more than the whole phase
+        a = analyse_phase("power", phase(1.6, "slower"), rows, "fdatasync")
+        self.assertEqual(a["candidates"][0]["metric"], "osync.mean_us")
+
+
 class ShareTest(unittest.TestCase):
     def test_implied_share(self):
         # 1.42 = 1 + s (1.51 - 1)

@@ -49,6 +49,30 @@ class DirectoryTest(TempDirTest):
         self.assertEqual(env.phase_rounds["load"][1].disturbed,
                          ("other processes used 1.96 CPUs (threshold 1.00)",))
 
+    def test_one_pgphases_output_of_several_rounds_gives_the_phases_samples(self):
+        # diskio-pgphases --rounds 3: q_time.csv holds the medians,
+        # rounds.csv every round, interference.csv each round's rows
+        self.write("env/result.json", json.dumps(fixture_result()))
+        self.write("env/phases.csv", "load,11\n")
+        self.write("env/rounds.csv", "task_name,round,seconds\nLOAD,1,10.0\n"
+                   "LOAD,2,12.0\nLOAD,3,11.0\n")
+        self.write("env/interference.csv",
+                   "phase,disturbed,reasons,round\nLOAD,false,,1\nLOAD,true,other "
+                   "processes used 1.96 CPUs (threshold 1.70),2\nLOAD,false,,3\n")
+        env = load_environment(os.path.join(self.dir, "env"))
+        self.assertEqual(env.phases["load"], 11.0)
+        self.assertEqual([s.value for s in env.phase_rounds["load"]], [10.0, 12.0, 11.0])
+        self.assertEqual([s.disturbed for s in env.phase_rounds["load"]],
+                         [(), ("other processes used 1.96 CPUs (threshold 1.70)",), ()])
+
+    def test_a_round_that_is_not_a_number_is_refused(self):
+        self.write("env/result.json", json.dumps(fixture_result()))
+        self.write("env/phases.csv", "load,11\n")
+        self.write("env/rounds.csv", "task_name,round,seconds\nLOAD,first,10.0\n")
+        with self.assertRaises(InputError) as ctx:
+            load_environment(os.path.join(self.dir, "env"))
+        self.assertIn("is not a round number", str(ctx.exception))
+
     def test_phases_at_the_top_and_in_rounds_are_refused(self):
         self.write("env/pg1/phases.csv", "load,10\n")
         with self.assertRaises(InputError) as ctx:

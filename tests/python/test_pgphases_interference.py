@@ -58,7 +58,7 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(f["reasons"], ["other processes used 1.90 CPUs (threshold 1.70)"])
         row = interference.csv_row("PERF.POWER", f)
         self.assertEqual(row[0], "PERF.POWER")
-        self.assertEqual(row[-2:], ["true", "other processes used 1.90 CPUs (threshold 1.70)"])
+        self.assertEqual(row[-3:], ["true", "other processes used 1.90 CPUs (threshold 1.70)", "1"])
         self.assertEqual(len(row), len(interference.HEADER))
 
     def test_steal_pressure_and_dirty_pages_are_reasons(self):

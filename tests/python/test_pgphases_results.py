@@ -25,7 +25,8 @@ T0 = datetime.datetime(2026, 11, 23, 18, 48, 4, 123999)
 T1 = datetime.datetime(2026, 11, 23, 18, 48, 6, 5000)
 WAL = {"wal_write": 12.0, "wal_sync": 7.0, "wal_write_time_ms": 1.23456,
        "wal_sync_time_ms": 20.0, "wal_bytes": 4096.0, "checkpoint_write_time_ms": 0.0,
-       "checkpoint_sync_time_ms": 2.5, "checkpoint_sync_files": 3.0, "wal_fpi": 1.0}
+       "checkpoint_sync_time_ms": 2.5, "checkpoint_sync_files": 3.0, "wal_fpi": 1.0,
+       "xact_commit": 9.0}
 
 
 class FormatTest(unittest.TestCase):
@@ -45,7 +46,7 @@ class FormatTest(unittest.TestCase):
     def test_a_wal_row_has_counts_and_millisecond_times(self):
         self.assertEqual(results.wal_row("LOAD", WAL),
                          ["LOAD", "12", "7", "1.235", "20.000", "4096", "0.000",
-                          "2.500", "3"])
+                          "2.500", "3", "9"])
 
 
 class Fake:
@@ -68,6 +69,7 @@ def finished_run():
     w = run.workload
     w.sf, w.norders, w.refresh = 0.01, 15000, 15
     w.commit_every, w.commits = None, 1
+    w.committers, w.probe = {"LOAD": 1}, 0
     w.tasks = [("LOAD", T0, T1, 1.881)]
     w.walrows = [("LOAD", WAL)]
     return run

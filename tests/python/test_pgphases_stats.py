@@ -68,10 +68,11 @@ class SnapshotScriptTest(unittest.TestCase):
 
 class CountersTest(unittest.TestCase):
     def test_the_last_output_line_is_parsed_in_column_order(self):
-        out = "\nearlier|output\n" + "|".join(str(i) for i in range(13)) + "\n"
+        out = "\nearlier|output\n" + "|".join(str(i) for i in range(14)) + "\n"
         snap = stats.parse_counters(out)
         self.assertEqual(list(snap), stats.COUNTERS)
         self.assertEqual((snap["wal_write"], snap["buffers_checkpoint"]), (0.0, 12.0))
+        self.assertEqual(snap["xact_commit"], 13.0)
 
     def test_a_phase_is_the_difference_of_two_snapshots(self):
         self.assertEqual(stats.delta({"a": 1.0, "b": 5.0}, {"a": 4.0, "b": 5.0}),

@@ -113,10 +113,21 @@ class SizesTest(unittest.TestCase):
         self.assertEqual((w.norders, w.refresh), (1500, 1))
 
     def test_commit_every_sets_the_commits_per_refresh(self):
-        w = Workload(options(sf=0.01, commit_every=1))
+        w = Workload(options(sf=0.01, commit_every=1, refresh_size=15))
         self.assertEqual((w.refresh, w.commit_every, w.commits), (15, 1, 15))
         w = Workload(options(sf=0.01, refresh_size=150, commit_every=20))
         self.assertEqual((w.refresh, w.commits), (150, 8))
+
+    def test_the_commit_heavy_variant_commits_enough_to_be_measured(self):
+        # without --refresh-size, 4000 commits per refresh function (2 s and
+        # more here), within the orders the load makes room for
+        w = Workload(options(sf=0.01, commit_every=1))
+        self.assertEqual((w.refresh, w.commits), (4000, 4000))
+        w = Workload(options(sf=0.01, commit_every=2))
+        self.assertEqual((w.refresh, w.commits), (5000, 2500))
+        w = Workload(options(sf=0.001, commit_every=1))
+        self.assertEqual((w.refresh, w.commits), (500, 500))
+        self.assertEqual(Workload(options(sf=0.01)).refresh, 15)
 
     def test_refresh_larger_than_the_orders_is_a_usage_error(self):
         with self.assertRaises(UsageError) as ctx:

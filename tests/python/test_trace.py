@@ -36,6 +36,17 @@ class TraceTest(TempDirTest):
         self.assertFalse(is_trace_file(self.write("b.csv", "phase,seconds\n")))
         self.assertFalse(is_trace_file(self.write("c.csv", b"\xff\n")))
 
+    def test_reads_the_wal_and_checkpoint_patterns_traces(self):
+        wal = HEADER.strip() + (",job,record_lsn,record_end_lsn,flush_from_lsn,"
+                                "flush_to_lsn,switch_ns\n")
+        trace = load_trace(self.write("wal.csv", wal + "0,100,5000,10,4000,0,40,216,40,216,0\n"))
+        self.assertEqual((trace.ops, trace.latency_us), ([0], [5.0]))
+        self.assertTrue(is_trace_file(self.write("w.csv", wal)))
+        ckpt = HEADER.strip() + ",checkpoint,file,offset,writeback_ns\n"
+        self.assertEqual(load_trace(self.write("ck.csv", ckpt + "0,0,2000,900,0,0,3,8192,1100\n"))
+                         .latency_us, [2.0])
+        self.assertIn(":2: 5 fields, expected 9", self.rejects(ckpt + "0,0,0,0,0\n"))
+
     def test_rejections(self):
         self.assertIn(":1: not a diskio trace", self.rejects("a,b\n"))
         self.assertIn(":2: 2 fields, expected 5", self.rejects(HEADER + "1,2\n"))

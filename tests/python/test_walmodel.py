@@ -10,10 +10,15 @@ what each prediction rests on: the share of the phase it covers, how it
 compares with PostgreSQL's own time, the latency noise, the bases not
 measured and the incomplete runs."""
 
+import os
+import shutil
+import subprocess
+import tempfile
 import unittest
 
 from diskio_analysis import noise
-from diskio_analysis.walmodel import latency_metric, wal_model
+from diskio_analysis.environment import load_environment
+from diskio_analysis.walmodel import latency_metric, pick_run, wal_model
 from envlib import make_env
 
 ROW = {"wal_write": 1000.0, "wal_sync": 500.0, "wal_write_time_ms": 300.0,
@@ -241,3 +246,144 @@ class PredictionTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def wal_runs(env, runs):
+    """Give env --pattern wal and checkpoint runs: (pattern, mode, jobs,
+    gap_ns, {metric part: us})."""
+    for pattern, mode, jobs, gap_ns, parts in runs:
+        prefix = f"{mode}@{pattern}" + (f"-jobs{jobs}" if jobs > 1 else "") + \
+            (f"-gap{gap_ns // 1000}us" if gap_ns else "")
+        env.pattern_runs.append({"prefix": prefix, "pattern": pattern, "mode": mode,
+                                 "jobs": jobs, "gap_ns": gap_ns, "wal_bytes": 174,
+                                 "syncs_per_commit": 1.0, "source": "r.json"})
+        for part, us in parts.items():
+            env.add_metric(f"{prefix}.{part}", us, "r.json", repeat_of="test")
+    return env
+
+
+RUNS_A = [("wal", "fdatasync", 1, 0, {"mean_us": 400, "sync_mean_us": 390}),
+          ("wal", "fdatasync", 1, 150000, {"mean_us": 520, "sync_mean_us": 500}),
+          ("wal", "fdatasync", 4, 150000, {"mean_us": 700, "sync_mean_us": 600}),
+          ("wal", "odsync", 1, 0, {"mean_us": 450, "write_mean_us": 440}),
+          ("checkpoint", "fsync", 1, 0, {"mean_us": 30, "sync_mean_us": 4000,
+                                          "write_mean_us": 5})]
+RUNS_B = [(p, m, j, g, {k: 2 * v for k, v in parts.items()})
+          for p, m, j, g, parts in RUNS_A]
+
+
+class RunChoiceTest(unittest.TestCase):
+    """Which diskio run stands for PostgreSQL's syncs: --pattern wal of
+    the wal_sync_method's mode, the phase's committers, the nearest pause
+    between commits, and the part PostgreSQL's counter counts; the
+    checkpoint's file syncs by --pattern checkpoint; the plain mode only
+    where there is no such run."""
+
+    def env(self, name, runs, committers=None, phases=None, wal=None):
+        phases = phases or {"commit.c1": 1.0, "commit.c4": 1.0}
+        # 2000 commits in 1 s at one committer: 500 us each, 330 of it WAL
+        wal = wal or {"commit.c1": dict(ROW, wal_sync=2000.0, wal_write=2000.0,
+                                        wal_sync_time_ms=600.0, wal_write_time_ms=60.0,
+                                        xact_commit=2000.0),
+                      "commit.c4": dict(ROW, wal_sync=1000.0, wal_write=1000.0,
+                                        wal_sync_time_ms=600.0, wal_write_time_ms=20.0,
+                                        xact_commit=4000.0)}
+        env = make_env(name, phases, LAT, wal, {"phase_committers": committers or
+                                                {"commit.c4": 4}})
+        return wal_runs(env, runs)
+
+    def test_the_committers_and_the_pause_pick_the_wal_run(self):
+        a = self.env("A", RUNS_A)
+        self.assertEqual(pick_run(a, "wal", "fdatasync", 4, 0)["prefix"],
+                         "fdatasync@wal-jobs4-gap150us")
+        self.assertEqual(pick_run(a, "wal", "fdatasync", 1, 140000)["prefix"],
+                         "fdatasync@wal-gap150us")
+        self.assertEqual(pick_run(a, "wal", "fdatasync", 1, 1000)["prefix"], "fdatasync@wal")
+        self.assertIsNone(pick_run(a, "wal", "fsync", 1, 0))
+        m = wal_model(a, [a, self.env("B", RUNS_B)], "fdatasync", [])
+        phases = m["environments"]["A"]["phases"]
+        c1, c4 = phases["commit.c1"], phases["commit.c4"]
+        self.assertEqual((c1["context"]["committers"], c4["context"]["committers"]), (1, 4))
+        # commit.c1: 1 s / 2000 commits - 660 ms / 2000 = 170 us between commits
+        self.assertEqual(c1["context"]["gap_ns"], 170000)
+        self.assertEqual(c1["bases"]["wal_commit"]["latency_metric"],
+                         "fdatasync@wal-gap150us.sync_mean_us")
+        self.assertEqual(c4["bases"]["wal_commit"]["latency_metric"],
+                         "fdatasync@wal-jobs4-gap150us.sync_mean_us")
+        # count x the sync part against PostgreSQL's own sync time
+        self.assertAlmostEqual(c1["bases"]["wal_commit"]["est_s"], 2000 * 500e-6)
+        self.assertAlmostEqual(c1["bases"]["wal_commit"]["pg_agreement"], 1.0 / 0.6)
+        # the other environment uses the baseline's run
+        p = m["predictions"][0]["phases"]["commit.c4"]["bases"]["wal_commit"]
+        self.assertEqual((p["latency_baseline_us"], p["latency_other_us"]), (600, 1200))
+
+    def test_open_datasync_takes_the_synced_write(self):
+        a = self.env("A", RUNS_A)
+        m = wal_model(a, [a], "open_datasync", [])
+        b = m["environments"]["A"]["phases"]["commit.c1"]["bases"]["wal_commit"]
+        self.assertEqual(b["latency_metric"], "odsync@wal.write_mean_us")
+        self.assertEqual(b["pg_time_column"], "wal_write_time_ms")
+
+    def test_checkpoint_file_syncs_take_the_checkpoint_run(self):
+        row = dict(ROW, checkpoint_sync_files=10.0, checkpoint_sync_time_ms=50.0)
+        a = self.env("A", RUNS_A, phases={"load": 10.0}, wal={"load": row})
+        m = wal_model(a, [a], "fdatasync", [])
+        b = m["environments"]["A"]["phases"]["load"]["bases"]["checkpoint"]
+        self.assertEqual(b["latency_metric"], "fsync@checkpoint.sync_mean_us")
+        self.assertAlmostEqual(b["est_s"], 10 * 4000e-6)
+        cal = m["calibration"]["A"]["checkpoint"]
+        self.assertAlmostEqual(cal["pg_us"], 5000.0)
+        self.assertAlmostEqual(cal["ratio"], 0.8)
+
+    def test_without_pattern_runs_the_plain_mode_stands_in(self):
+        a = self.env("A", [])
+        m = wal_model(a, [a], "fdatasync", [])
+        b = m["environments"]["A"]["phases"]["commit.c4"]["bases"]["wal_commit"]
+        self.assertEqual(b["latency_metric"], "fdatasync.mean_us")
+
+    def test_the_calibration_line_holds_each_probe_against_its_run(self):
+        a = self.env("A", RUNS_A)
+        cal = wal_model(a, [a], "fdatasync", [])["calibration"]["A"]
+        self.assertEqual([c["phase"] for c in cal["wal"]], ["commit.c1", "commit.c4"])
+        c1, c4 = cal["wal"]
+        self.assertAlmostEqual(c1["pg_us"], 300.0)
+        self.assertAlmostEqual(c1["ratio"], 500 / 300)
+        self.assertAlmostEqual(c4["pg_syncs_per_commit"], 0.25)
+        self.assertIn("commit.c4 (4 committers): PostgreSQL 600 us per WAL sync, diskio "
+                      "fdatasync@wal-jobs4-gap150us 600 us (1.00x)", cal["text"])
+        self.assertEqual(cal["short"], "A 1.67x, 1.00x")
+
+
+class ResultFileTest(unittest.TestCase):
+    """The names a real diskio result gives its --pattern wal runs, and
+    the runs the model picks from them."""
+
+    def test_a_real_result_names_its_wal_and_checkpoint_runs(self):
+        diskio = os.path.join(os.environ.get("top_builddir", "."), "diskio")
+        if not os.access(diskio, os.X_OK):
+            self.skipTest("no diskio built")
+        top = tempfile.mkdtemp(prefix="test-walmodel.")
+        self.addCleanup(shutil.rmtree, top)
+        os.mkdir(os.path.join(top, "dir"))
+        env_dir = os.path.join(top, "env")
+        os.mkdir(env_dir)
+        for i, extra in enumerate((["--pattern", "wal", "--mode", "fdatasync", "--jobs", "1,2"],
+                                   ["--pattern", "wal", "--mode", "fdatasync",
+                                    "--wal-gap", "0.1ms"],
+                                   ["--pattern", "checkpoint", "--size", "1m",
+                                    "--checkpoint-files", "2", "--checkpoint-pages", "16"],
+                                   ["--mode", "fdatasync"])):
+            subprocess.run([diskio, "-q", "--count", "20", "--warmup", "0", "--output",
+                            os.path.join(env_dir, f"r{i}.json")] + extra +
+                           [os.path.join(top, "dir")], check=True)
+        with open(os.path.join(env_dir, "phases.csv"), "w") as f:
+            f.write("phase,seconds\nload,1.0\n")
+        env = load_environment(env_dir)
+        names = sorted(r["prefix"] for r in env.pattern_runs)
+        self.assertEqual(names, ["fdatasync@wal", "fdatasync@wal-gap100us",
+                                 "fdatasync@wal-jobs2", "fsync@checkpoint"])
+        self.assertIn("fdatasync.mean_us", env.metrics)
+        self.assertIn("fdatasync@wal-jobs2.sync_mean_us", env.metrics)
+        self.assertIn("fsync@checkpoint.sync_mean_us", env.metrics)
+        self.assertEqual(pick_run(env, "wal", "fdatasync", 2)["jobs"], 2)
+        self.assertEqual(pick_run(env, "wal", "fdatasync", 1, 90000)["gap_ns"], 100000)

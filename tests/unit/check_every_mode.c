@@ -674,6 +674,95 @@ START_TEST(test_config_rules_of_the_read_modes)
 }
 END_TEST
 
+/* The wal pattern takes PostgreSQL's wal_sync_methods (and fsync off:
+ * async), the checkpoint pattern the checkpointer's sync; neither a rate,
+ * a series, sync_every or shared_file; the WAL's segment holds whole
+ * pages, at least two, and a commit; a checkpoint dirties at most half
+ * of its files' pages; several committers may trace, checkpoints not. */
+START_TEST(test_config_rules_of_the_wal_and_checkpoint_patterns)
+{
+    struct diskio_config cfg;
+    enum diskio_pattern p;
+    ck_assert_int_eq(diskio_pattern_parse("wal", &p), 0);
+    ck_assert_int_eq(p, DISKIO_PATTERN_WAL);
+    ck_assert_int_eq(diskio_pattern_parse("checkpoint", &p), 0);
+    ck_assert_str_eq(diskio_pattern_name(DISKIO_PATTERN_CHECKPOINT), "checkpoint");
+    ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)(DISKIO_PATTERN_LAST + 1)));
+    static const enum diskio_mode wal_modes[] = {DISKIO_MODE_FDATASYNC,    DISKIO_MODE_FSYNC,
+                                                 DISKIO_MODE_ODSYNC,       DISKIO_MODE_OSYNC,
+                                                 DISKIO_MODE_DIRECT_DSYNC, DISKIO_MODE_ASYNC};
+    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
+        t_config(&cfg, (enum diskio_mode)m);
+        cfg.pattern = DISKIO_PATTERN_WAL;
+        bool takes = false;
+        for (size_t i = 0; i < sizeof(wal_modes) / sizeof(wal_modes[0]); i++)
+            takes = takes || wal_modes[i] == (enum diskio_mode)m;
+        struct diskio_config_verdict v;
+        diskio_config_validate(&cfg, &v);
+        ck_assert_msg(takes ? v.rule == DISKIO_RULE_OK : v.rule != DISKIO_RULE_OK,
+                      "mode %s: rule %d", diskio_mode_name((enum diskio_mode)m), v.rule);
+    }
+    t_config(&cfg, DISKIO_MODE_DIRECT);
+    cfg.pattern = DISKIO_PATTERN_WAL;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_MODE, DISKIO_FIELD_MODE);
+    t_config(&cfg, DISKIO_MODE_FDATASYNC);
+    cfg.pattern = DISKIO_PATTERN_WAL;
+    cfg.block_size = 8192;
+    ck_assert_uint_eq(cfg.wal_bytes, DISKIO_WAL_BYTES_DEFAULT);
+    ck_assert_uint_eq(cfg.wal_segment_size, UINT64_C(16) << 20);
+    cfg.jobs = 4;
+    cfg.trace_fd = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.trace_fd = -1;
+    cfg.sync_every = 2;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
+    cfg.sync_every = 1;
+    cfg.shared_file = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
+    cfg.shared_file = 0;
+    cfg.runtime_ns = UINT64_C(1000000000);
+    cfg.interval_ns = DISKIO_INTERVAL_MIN_NS;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
+    cfg.interval_ns = 0;
+    cfg.wal_segment_size = 8192;
+    t_expect_rule(&cfg, DISKIO_RULE_WAL, DISKIO_FIELD_WAL);
+    cfg.wal_segment_size = 3 * 8192 + 512;
+    t_expect_rule(&cfg, DISKIO_RULE_WAL, DISKIO_FIELD_WAL);
+    cfg.wal_segment_size = 2 * 8192;
+    cfg.wal_bytes = 2 * 8192 + 1;
+    t_expect_rule(&cfg, DISKIO_RULE_WAL, DISKIO_FIELD_WAL);
+    cfg.wal_bytes = 0;
+    t_expect_rule(&cfg, DISKIO_RULE_WAL, DISKIO_FIELD_WAL);
+    cfg.wal_bytes = 2 * 8192;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+
+    t_config(&cfg, DISKIO_MODE_FSYNC);
+    cfg.pattern = DISKIO_PATTERN_CHECKPOINT;
+    cfg.checkpoint_pages = 16 * 16 / 2; /* half the 16 default files' blocks */
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.mode = DISKIO_MODE_FDATASYNC;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.mode = DISKIO_MODE_ODSYNC;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_MODE, DISKIO_FIELD_MODE);
+    cfg.mode = DISKIO_MODE_FSYNC;
+    cfg.jobs = 2;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
+    cfg.jobs = 1;
+    cfg.block_size = 8192;
+    cfg.file_size = 64 * 8192;
+    cfg.checkpoint_files = 2;
+    cfg.checkpoint_pages = 64;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.checkpoint_pages = 65;
+    t_expect_rule(&cfg, DISKIO_RULE_CHECKPOINT, DISKIO_FIELD_CHECKPOINT);
+    cfg.checkpoint_pages = 1;
+    cfg.checkpoint_files = DISKIO_JOBS_MAX + 1;
+    t_expect_rule(&cfg, DISKIO_RULE_CHECKPOINT, DISKIO_FIELD_CHECKPOINT);
+    cfg.checkpoint_files = 0;
+    t_expect_rule(&cfg, DISKIO_RULE_CHECKPOINT, DISKIO_FIELD_CHECKPOINT);
+}
+END_TEST
+
 /* Every read mode reads the fill back: a target filled by
  * diskio_target_open() (8 KiB blocks, seed 0), read with verify; then one
  * byte of block 3 is inverted on the storage and a sequential run stops
@@ -791,6 +880,7 @@ int main(void)
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
     tcase_add_test(tc, test_config_rules_of_write_back);
+    tcase_add_test(tc, test_config_rules_of_the_wal_and_checkpoint_patterns);
     tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, 4);
     tcase_add_loop_test(tc, test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size,
                         0, 2);

@@ -19,7 +19,7 @@ from ..cli import run_command
 from ..errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
 from ..outputs import make_output_dir
 from ..textsafe import shown
-from . import PROG, RunError, progress, results
+from . import PROG, RunError, progress, results, rounds
 from .cluster import Cluster
 from .workload import Workload
 
@@ -75,6 +75,17 @@ def parse_args(argv):
                    help="commit RF1 and RF2 every N orders: the commit-heavy "
                         "variant, not the kit's behaviour (default: one "
                         "transaction per RF1 and per RF2, as in the kit)")
+    p.add_argument("--rounds", type=int, default=3, metavar="N",
+                   help="run the workload N times, each on a new cluster; the "
+                        "result files give each task's median and its spread "
+                        "(rounds.csv: every round) (default 3)")
+    p.add_argument("--commit-probe", type=int, default=0, metavar="N",
+                   help="after the load, N small-insert commits per session "
+                        "by 1 and by 4 sessions (tasks COMMIT.C1, COMMIT.C4): "
+                        "PostgreSQL's own time per WAL sync to hold against "
+                        "diskio --pattern wal (default 0: none)")
+    p.add_argument("--probe-committers", default="1,4", metavar="N[,N...]",
+                   help="the commit probe's session counts (default 1,4)")
     p.add_argument("--wal-sync-method", default="fdatasync", choices=WAL_SYNC_METHODS,
                    help="PostgreSQL wal_sync_method (default fdatasync)")
     p.add_argument("--shared-buffers", default="128MB",
@@ -107,6 +118,18 @@ def parse_args(argv):
         p.error("--commit-every must be at least 1")
     if a.delay_us is not None and a.delay_us < 0:
         p.error("--delay-us must not be negative")
+    if a.rounds < 1:
+        p.error("--rounds must be at least 1")
+    if a.commit_probe < 0:
+        p.error("--commit-probe must not be negative")
+    try:
+        a.probe_committers = [int(n) for n in a.probe_committers.split(",")]
+    except ValueError:
+        a.probe_committers = []
+    if not a.probe_committers or min(a.probe_committers) < 1 or \
+            max(a.probe_committers) > 64 or \
+            len(set(a.probe_committers)) != len(a.probe_committers):
+        p.error("--probe-committers: want distinct counts from 1 to 64, e.g. 1,4")
     if not re.fullmatch(r"\d+\s*(kB|MB|GB|TB)?", a.shared_buffers):
         p.error("--shared-buffers: want a size such as 128MB")
     return a
@@ -123,25 +146,59 @@ class Run:
         # In this order, so that the first bad option is the one reported.
         self.workload = Workload(args)
         self.cluster = Cluster(args)
+        self.round_no = 1
+        self.finished = []      # the workloads of the rounds that completed
+        self.rounds_done = 0
+        self.round_spread = None
 
     def run_all(self):
-        self.cluster.setup()
-        self.workload.run(self.cluster)
+        """Every round, each on a new cluster (the last one's is cleaned
+        up by cleanup())."""
+        for round_no in range(1, self.args.rounds + 1):
+            if round_no > 1:
+                self.cleanup()
+                self.workload = Workload(self.args)
+                self.cluster = Cluster(self.args)
+                self.round_no = round_no
+                progress("round %d of %d" % (round_no, self.args.rounds))
+            self.cluster.setup()
+            self.workload.run(self.cluster)
+            self.finished.append(self.workload)
+        if len(self.finished) > 1:
+            spread = rounds.spread([w.tasks for w in self.finished])
+            for name, _, _, _ in self.finished[0].tasks:
+                if rounds.shown(name):
+                    progress("rounds: " + rounds.spread_line(name, spread[name]))
 
     def cleanup(self):
+        name = results.log_name(self.round_no)
         self.cluster.cleanup(
             failed=bool(self.interrupted_by or self.error),
-            save_log=lambda log: results.copy_log(log, self.args.output))
+            save_log=lambda log: results.copy_log(log, self.args.output, name))
 
     def write_results(self, complete):
-        results.write(self.args.output, self.workload.tasks, self.workload.walrows,
-                      results.settings(self, complete), self.workload.ifrrows)
+        """The rounds that completed (their medians), else what the one
+        that did not got to."""
+        done = [w for w in self.finished]
+        if done:
+            tasks = rounds.median_tasks([w.tasks for w in done])
+            walrows = rounds.median_walrows([w.walrows for w in done])
+            self.rounds_done = len(done)
+            self.round_spread = rounds.spread([w.tasks for w in done])
+            round_rows = rounds.round_rows([w.tasks for w in done])
+            ifrrows = [(name, dict(f, round=r)) for r, w in enumerate(done, start=1)
+                       for name, f in w.ifrrows]
+        else:
+            tasks, walrows, round_rows = self.workload.tasks, self.workload.walrows, None
+            ifrrows = self.workload.ifrrows
+        results.write(self.args.output, tasks, walrows,
+                      results.settings(self, complete), ifrrows, round_rows)
 
 
-def check_output(out):
+def check_output(out, nrounds=1):
     if os.path.exists(out) and not os.path.isdir(out):
         raise UsageError("--output %s exists and is not a directory" % out)
-    existing = results.existing(out)
+    existing = results.existing(out, nrounds)
     if existing:
         raise UsageError("refusing to overwrite %s in %s; choose another --output"
                          % (", ".join(existing), out))
@@ -151,7 +208,7 @@ def execute(argv):
     """The run; its exit status."""
     args = parse_args(argv)
     out = args.output
-    check_output(out)
+    check_output(out, args.rounds)
     run = Run(args)
     run.cluster.check_target()
     # created the way every analysis command creates its output directory,

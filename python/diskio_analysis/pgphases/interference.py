@@ -21,9 +21,11 @@ CPU_PRESSURE_MAX = 0.6
 MEMORY_PRESSURE_MAX = 0.01
 DIRTY_MIB_MAX = 256.0
 
+# round: which of the run's rounds (--rounds; rounds.csv) the phase was
+# measured in, from 1
 HEADER = ["phase", "wall_s", "other_cpus", "steal_share", "cpu_pressure",
           "io_pressure", "memory_pressure", "dirty_mib", "device_read_mib",
-          "device_written_mib", "disturbed", "reasons"]
+          "device_written_mib", "disturbed", "reasons", "round"]
 PSI = ("cpu", "io", "memory")
 
 
@@ -194,4 +196,5 @@ def csv_row(name, f):
             num(f["io_pressure"], "%.4f"), num(f["memory_pressure"], "%.4f"),
             num(f["dirty_mib"], "%.1f"), num(f["device_read_mib"], "%.1f"),
             num(f["device_written_mib"], "%.1f"),
-            "true" if f["reasons"] else "false", "; ".join(f["reasons"])]
+            "true" if f["reasons"] else "false", "; ".join(f["reasons"]),
+            str(f.get("round", 1))]

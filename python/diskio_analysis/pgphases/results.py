@@ -20,11 +20,12 @@ from . import PROG, interference, progress
 from .safefiles import NotOwned, open_owned
 
 RESULT_FILES = ["q_time.csv", "wal.csv", "settings.csv", "settings.json",
-                "interference.csv", "postgres.log"]
+                "interference.csv", "rounds.csv", "postgres.log"]
+ROUNDS_HEADER = ["task_name", "round", "seconds"]
 QTIME_HEADER = ["task_name", "s_time", "e_time", "diff_time", "seconds"]
 WAL_HEADER = ["phase", "wal_write", "wal_sync", "wal_write_time_ms",
               "wal_sync_time_ms", "wal_bytes", "checkpoint_write_time_ms",
-              "checkpoint_sync_time_ms", "checkpoint_sync_files"]
+              "checkpoint_sync_time_ms", "checkpoint_sync_files", "xact_commit"]
 
 
 def fmt_ts(dt):
@@ -39,10 +40,16 @@ def fmt_diff(seconds):
     return "%02d:%02d:%02d.%03d" % (h, m, s, ms)
 
 
-def existing(out):
+def log_name(round_no):
+    """The server log's copy of round round_no (from 1)."""
+    return "postgres.log" if round_no == 1 else "postgres.round%d.log" % round_no
+
+
+def existing(out, rounds=1):
     """The result files already in out (a symlink counts, dangling or not:
     nothing is ever written through one)."""
-    return [f for f in RESULT_FILES if os.path.lexists(os.path.join(out, f))]
+    names = RESULT_FILES + [log_name(r) for r in range(2, rounds + 1)]
+    return [f for f in names if os.path.lexists(os.path.join(out, f))]
 
 
 def qtime_row(name, t0, t1, sec):
@@ -54,7 +61,7 @@ def wal_row(name, d):
             "%.3f" % d["wal_write_time_ms"], "%.3f" % d["wal_sync_time_ms"],
             "%d" % d["wal_bytes"], "%.3f" % d["checkpoint_write_time_ms"],
             "%.3f" % d["checkpoint_sync_time_ms"],
-            "%d" % d["checkpoint_sync_files"]]
+            "%d" % d["checkpoint_sync_files"], "%d" % d["xact_commit"]]
 
 
 def settings(run, complete):
@@ -88,6 +95,14 @@ def settings(run, complete):
         "preload_verified": cluster.preload_verified,
         "server_settings": cluster.server_settings,
         "phase_counters": {n: d for n, d in work.walrows},
+        # how many sessions committed in each task (the WAL model's
+        # concurrency: diskio --pattern wal --jobs N), the commit probe's
+        # commits per session, and the rounds (q_time.csv and wal.csv
+        # hold each task's median over them, rounds.csv every round)
+        "phase_committers": dict(work.committers),
+        "commit_probe": work.probe or None,
+        "rounds": getattr(run, "rounds_done", 1),
+        "round_spread": getattr(run, "round_spread", None),
     }
 
 
@@ -98,7 +113,7 @@ def settings_rows(record):
         if k == "server_settings":
             for sk, sv in sorted(v.items()):
                 yield ["server." + sk, sv]
-        elif k != "phase_counters":
+        elif k not in ("phase_counters", "phase_committers", "round_spread"):
             yield [k, "" if v is None else v]
 
 
@@ -194,10 +209,12 @@ def put(path, data, mode=0o666):
             os.close(dfd)
 
 
-def write(out, tasks, walrows, record, ifrrows=None):
-    """Write the four result files into out (created if need be), each
-    whole or not at all, each whatever happened to the others.  NotWritten
-    says which could not be written, and why."""
+def write(out, tasks, walrows, record, ifrrows=None, round_rows=None):
+    """Write the result files into out (created if need be), each whole or
+    not at all, each whatever happened to the others: interference.csv
+    when ifrrows are given, rounds.csv (task_name,round,seconds) when
+    round_rows are.  NotWritten says which could not be written, and
+    why."""
     os.makedirs(out, exist_ok=True)
     files = [
         ("q_time.csv", csv_text(QTIME_HEADER, [qtime_row(*t) for t in tasks])),
@@ -210,6 +227,9 @@ def write(out, tasks, walrows, record, ifrrows=None):
         files.append(("interference.csv", csv_text(
             interference.HEADER,
             [interference.csv_row(name, f) for name, f in ifrrows])))
+    if round_rows:
+        files.append(("rounds.csv", csv_text(
+            ROUNDS_HEADER, [[name, r, "%.6f" % sec] for name, r, sec in round_rows])))
     written, failed = [], []
     for name, text in files:
         try:
@@ -222,8 +242,8 @@ def write(out, tasks, walrows, record, ifrrows=None):
         raise NotWritten(failed, written)
 
 
-def copy_log(log_file, out, owner=None):
-    """Keep the server log beside the results, as put() writes a result
+def copy_log(log_file, out, name="postgres.log", owner=None):
+    """Keep the server log beside the results (as name), as put() writes a result
     (never over a file, never through a symlink, whole or not at all),
     with the log's own permissions or fewer.  The log is read only if it
     is a regular file with one link owned by owner (default: the runner,
@@ -232,7 +252,7 @@ def copy_log(log_file, out, owner=None):
     log that does not exist is skipped quietly, one that cannot be kept
     is said on stderr."""
     owner = os.geteuid() if owner is None else owner
-    dest = os.path.join(out, "postgres.log")
+    dest = os.path.join(out, name)
     try:
         fd = open_owned(log_file, owner)
     except NotOwned as err:

@@ -15,7 +15,8 @@ STATS_PAUSE_S = 1.0
 COUNTERS = ["wal_write", "wal_sync", "wal_write_time_ms", "wal_sync_time_ms",
             "wal_bytes", "wal_records", "wal_fpi", "wal_buffers_full",
             "checkpoint_write_time_ms", "checkpoint_sync_time_ms",
-            "checkpoints_timed", "checkpoints_req", "buffers_checkpoint"]
+            "checkpoints_timed", "checkpoints_req", "buffers_checkpoint",
+            "xact_commit"]
 # log_checkpoints: "checkpoint complete: ... sync files=14, longest=..."
 SYNC_FILES_RE = re.compile(r"checkpoint complete:.*\bsync files=(\d+)")
 

@@ -9,12 +9,14 @@ appends its q_time.csv rows to tasks and its counters to walrows, in the
 order the result files list them."""
 
 import datetime
+import os
 import threading
 import time
 
 from ..errors import UsageError
 from . import RunError, progress, sql, stats
 from . import interference
+from .cluster import DBNAME, DBUSER, PORT
 
 
 # The order of the 22 queries in each query stream: TPC-H specification
@@ -78,6 +80,25 @@ def refresh_orders(norders):
     SF x 1500, 0.1% of the orders loaded (the TPC-H specification's RF1
     and RF2; dbgen -U writes update sets of this size), at least 1."""
     return max(1, norders // 1000)
+
+
+# The commit-heavy variant's default: enough commits that a refresh
+# function lasts seconds (on ext4 over a loop device here RF1 3.9 s and
+# RF2 2.5 s; without cache flushes 1.7 s and 1.1 s), within the orders the
+# load makes room for (refresh x (streams + 1): 5000 at SF 0.01).
+COMMIT_HEAVY_REFRESH_COMMITS = 4000
+
+
+def commit_heavy_refresh(norders, streams, commit_every):
+    """--commit-every without --refresh-size: COMMIT_HEAVY_REFRESH_COMMITS
+    commits per refresh function, at most what the orders allow."""
+    return max(1, min(COMMIT_HEAVY_REFRESH_COMMITS * commit_every,
+                      norders // (streams + 1)))
+
+
+def probe_task(committers):
+    """The q_time.csv task of the commit probe with that many sessions."""
+    return "COMMIT.C%d" % committers
 
 
 def timed_row(name, fn):
@@ -166,9 +187,17 @@ class Workload:
         self.next_rf2 = 0
         self.sf = args.sf
         self.norders = max(150, int(1500000 * self.sf))
-        self.refresh = (args.refresh_size if args.refresh_size is not None
-                        else refresh_orders(self.norders))
         self.commit_every = args.commit_every
+        self.refresh = (args.refresh_size if args.refresh_size is not None
+                        else commit_heavy_refresh(self.norders, args.streams,
+                                                  self.commit_every)
+                        if self.commit_every else refresh_orders(self.norders))
+        # the commit probe: commits per session, and the session counts
+        self.probe = getattr(args, "commit_probe", 0) or 0
+        self.probe_committers = getattr(args, "probe_committers", None) or [1, 4]
+        # how many sessions commit in each task: one everywhere but the
+        # probe (the throughput phase's query streams commit nothing)
+        self.committers = {}
         self.commits = commits(self.refresh, self.commit_every)
         if self.refresh * (args.streams + 1) > self.norders:
             raise UsageError("--refresh-size %d x (streams %d + 1) is more than "
@@ -176,11 +205,48 @@ class Workload:
                                                        self.norders))
 
     def run(self, cluster):
-        """The three phases on a started cluster."""
+        """The three phases on a started cluster, and the commit probe
+        between the load and the power phase when asked for."""
         self.cluster = cluster
         s = self.phase_load()
+        if self.probe:
+            s = self.phase_commit_probe(s)
         s = self.phase_power(s)
         self.phase_throughput(s)
+        for name, _, _, _ in self.tasks:
+            self.committers.setdefault(name, 1)
+
+    def phase_commit_probe(self, s0):
+        """COMMIT.C<n> for each n of the probe's session counts: n pgbench
+        clients commit small inserts (sql/probe_insert.sql), --commit-probe
+        each: PostgreSQL's own time per WAL sync and syncs per commit at n
+        committers, against diskio --pattern wal --jobs n (not a DBT-3
+        phase)."""
+        self.psql(sql.script(sql.load("quiet"), sql.load("probe_schema")),
+                  "commit probe table")
+        script = os.path.join(self.cluster.work_dir, "probe_insert.sql")
+        with open(script, "w") as f:
+            f.write(sql.load("probe_insert") + "\n")
+        pgbench = os.path.join(self.cluster.bindir, "pgbench")
+        for n in self.probe_committers:
+            name = probe_task(n)
+            progress("%s: %d sessions, %d small-insert commits each"
+                     % (name, n, self.probe))
+            self.timed(name, lambda: self.cluster.run(
+                [pgbench, "-n", "-c", str(n), "-j", str(n), "-t", str(self.probe),
+                 "-f", script, "-h", self.cluster.sock_dir, "-p", str(PORT),
+                 "-U", DBUSER, DBNAME],
+                env=dict(self.cluster.base_env(), HOME=self.cluster.work_dir),
+                what="pgbench (%s)" % name))
+            s1 = self.snapshot()
+            d = self.add_wal(name, s0, s1)
+            self.committers[name] = n
+            progress("%s done in %.3f s (%d commits, %d wal_sync, %.1f us per sync)"
+                     % (name, self.tasks[-1][3], d["xact_commit"], d["wal_sync"],
+                        1000.0 * d["wal_sync_time_ms"] / d["wal_sync"]
+                        if d["wal_sync"] else float("nan")))
+            s0 = s1
+        return s0
 
     def psql(self, script, what, capture=False):
         return self.cluster.psql(script, what, capture)

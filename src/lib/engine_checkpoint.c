@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The checkpoint pattern: a PostgreSQL checkpoint's writes and syncs
+ * (PostgreSQL 15's bufmgr.c: BufferSync, ScheduleBufferTagForWriteback,
+ * IssuePendingWritebacks; sync.c: ProcessSyncRequests).
+ *
+ * A checkpoint writes config.checkpoint_pages dirty pages, distinct and
+ * at random over config.checkpoint_files files of file_size (relation
+ * segments: 1 GiB in PostgreSQL, smaller here), in the order BufferSync
+ * sorts them (file, then block).  After every checkpoint_flush_after
+ * pages, and after the last, the pages written since the last hint are
+ * handed to writeback: sync_file_range(SYNC_FILE_RANGE_WRITE) over each
+ * run of adjacent blocks, as checkpoint_flush_after does.  Then every
+ * file the checkpoint wrote is synced once (fsync, or fdatasync).
+ *
+ * Every op is a page: its latency is the pwrite and the writeback hint
+ * it triggered (the write part is the pwrite alone); the sync part holds
+ * one latency per file sync.  A run ends after whole checkpoints (its
+ * count is rounded up to them, and the deadline is looked at between
+ * checkpoints).  Which pages a checkpoint writes is drawn before its
+ * first page is timed.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine_loop.h"
+
+#define CHECKPOINT_TRACE_HEADER                                                                    \
+    "op,start_ns,latency_ns,write_ns,sync_ns,checkpoint,file,offset,writeback_ns\n"
+
+struct ckpt_row {
+    uint64_t op, start_ns, latency_ns, write_ns, checkpoint, file, offset, writeback_ns;
+};
+
+struct ckpt {
+    const struct diskio_config *cfg;
+    unsigned nfiles;
+    uint64_t nblocks; /* per file */
+    uint64_t bs;
+    int fds[DISKIO_JOBS_MAX];
+    uint64_t *dirty; /* bit f * nblocks + b: page b of file f is dirty */
+    size_t words;
+    bool written[DISKIO_JOBS_MAX];
+    /* the pending writebacks: pages written since the last hint */
+    uint64_t *pending;
+    unsigned npending;
+    unsigned char *pool;
+    uint64_t pool_blocks, pool_next;
+    uint64_t rng;
+    int (*sync_fn)(int);
+    /* the trace */
+    int trace_fd, trace_error;
+    uint64_t origin_ns;
+    struct ckpt_row *rows;
+    size_t rows_used;
+    struct diskio_checkpoint_counts counts;
+    const volatile sig_atomic_t *stop;
+    volatile uint64_t *progress;
+    int error;
+    const char *error_during;
+    uint64_t error_op;
+};
+
+struct ckpt_phase {
+    uint64_t limit, deadline_ns;
+    struct diskio_hist *total, *write, *sync;
+    bool tracing;
+    uint64_t done;
+};
+
+#define CKPT_TRACE_ROWS 4096
+
+static void trace_out(struct ckpt *c)
+{
+    char chunk[16384];
+    size_t used = 0;
+    for (size_t i = 0; i < c->rows_used; i++) {
+        const struct ckpt_row *r = &c->rows[i];
+        char line[200];
+        int n = snprintf(line, sizeof(line),
+                         "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0,%" PRIu64 ",%" PRIu64
+                         ",%" PRIu64 ",%" PRIu64 "\n",
+                         r->op, r->start_ns, r->latency_ns, r->write_ns, r->checkpoint, r->file,
+                         r->offset, r->writeback_ns);
+        if (used + (size_t)n > sizeof(chunk)) {
+            if (c->trace_error == 0)
+                c->trace_error = trace_write_all(c->trace_fd, chunk, used);
+            used = 0;
+        }
+        memcpy(chunk + used, line, (size_t)n);
+        used += (size_t)n;
+    }
+    if (used && c->trace_error == 0)
+        c->trace_error = trace_write_all(c->trace_fd, chunk, used);
+    c->rows_used = 0;
+}
+
+/* The checkpoint's dirty pages: pages distinct bits of dirty, at random
+ * (at most half of them, by the config's rule, so drawing again on a
+ * repeat ends soon). */
+static void draw_pages(struct ckpt *c, uint64_t pages)
+{
+    memset(c->dirty, 0, c->words * sizeof(uint64_t));
+    const uint64_t all = (uint64_t)c->nfiles * c->nblocks;
+    for (uint64_t n = 0; n < pages;) {
+        uint64_t bit = (uint64_t)(((unsigned __int128)rng_next(&c->rng) * all) >> 64);
+        uint64_t mask = UINT64_C(1) << (bit % 64);
+        if (c->dirty[bit / 64] & mask)
+            continue;
+        c->dirty[bit / 64] |= mask;
+        n++;
+    }
+    memset(c->written, 0, sizeof(c->written));
+}
+
+/* IssuePendingWritebacks(): the pending pages (in file and block order)
+ * handed to writeback, a run of adjacent blocks of one file per call. */
+static int writeback(struct ckpt *c)
+{
+    unsigned i = 0;
+    while (i < c->npending) {
+        const uint64_t first = c->pending[i];
+        uint64_t last = first;
+        unsigned j = i + 1;
+        while (j < c->npending && c->pending[j] == last + 1 &&
+               c->pending[j] / c->nblocks == first / c->nblocks) {
+            last = c->pending[j];
+            j++;
+        }
+        const unsigned file = (unsigned)(first / c->nblocks);
+        const uint64_t offset = first % c->nblocks * c->bs;
+        if (sync_file_range(c->fds[file], (off_t)offset, (off_t)((last - first + 1) * c->bs),
+                            SYNC_FILE_RANGE_WRITE) != 0 &&
+            errno != EINTR) {
+            c->npending = 0;
+            return -errno;
+        }
+        c->counts.writebacks++;
+        i = j;
+    }
+    c->npending = 0;
+    return 0;
+}
+
+/* One checkpoint: its pages written (each op), then each file it wrote
+ * synced.  False when the run must end (error or stop). */
+static bool one_checkpoint(struct ckpt *c, struct ckpt_phase *ph)
+{
+    const uint64_t pages = c->cfg->checkpoint_pages;
+    const unsigned flush_after = c->cfg->checkpoint_flush_after;
+    draw_pages(c, pages);
+    uint64_t left = pages;
+    for (size_t w = 0; w < c->words; w++) {
+        uint64_t bits = c->dirty[w];
+        while (bits) {
+            const uint64_t bit = w * 64 + (uint64_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            left--;
+            if (*c->stop) {
+                c->error = -DISKIO_E_INTERRUPTED;
+                c->error_during = "interrupted";
+                c->error_op = ph->done;
+                return false;
+            }
+            const unsigned file = (unsigned)(bit / c->nblocks);
+            const uint64_t offset = bit % c->nblocks * c->bs;
+            unsigned char *buf = c->pool + c->pool_next * c->bs;
+            if (++c->pool_next == c->pool_blocks)
+                c->pool_next = 0;
+            stamp_sectors(buf, c->bs, offset, ph->done);
+            const uint64_t t0 = now_ns();
+            ssize_t n = pwrite(c->fds[file], buf, (size_t)c->bs, (off_t)offset);
+            if ((uint64_t)n != c->bs)
+                n = write_rest(c->fds[file], buf, c->bs, offset, n);
+            const uint64_t t_write = now_ns();
+            int rc = n < 0 ? (int)n : 0;
+            c->written[file] = true;
+            if (rc == 0 && flush_after) {
+                c->pending[c->npending++] = bit;
+                if (c->npending >= flush_after || left == 0)
+                    rc = writeback(c);
+            }
+            const uint64_t t1 = now_ns();
+            if (rc < 0) {
+                c->error = rc;
+                c->error_during = n < 0 ? "write" : "writeback";
+                c->error_op = ph->done;
+                return false;
+            }
+            hist_record(ph->total, t1 - t0);
+            hist_record(ph->write, t_write - t0);
+            if (ph->tracing) {
+                c->rows[c->rows_used++] = (struct ckpt_row){
+                    ph->done, t0 - c->origin_ns, t1 - t0, t_write - t0, c->counts.checkpoints, file,
+                    offset,   t1 - t_write};
+                if (c->rows_used == CKPT_TRACE_ROWS)
+                    trace_out(c);
+            }
+            ph->done++;
+            c->counts.pages++;
+            *c->progress = ph->done;
+        }
+    }
+    /* ProcessSyncRequests(): one sync per file written */
+    for (unsigned f = 0; f < c->nfiles; f++) {
+        if (!c->written[f])
+            continue;
+        const uint64_t t0 = now_ns();
+        int rc = c->sync_fn(c->fds[f]) == 0 ? 0 : sync_retry(c->fds[f], c->sync_fn);
+        const uint64_t t1 = now_ns();
+        if (rc < 0) {
+            c->error = rc;
+            c->error_during = "sync";
+            c->error_op = ph->done;
+            return false;
+        }
+        hist_record(ph->sync, t1 - t0);
+        c->counts.file_syncs++;
+    }
+    c->counts.checkpoints++;
+    return true;
+}
+
+static void run_phase(struct ckpt *c, struct ckpt_phase *ph)
+{
+    while (ph->done < ph->limit) {
+        if (!one_checkpoint(c, ph))
+            break;
+        if (now_ns() >= ph->deadline_ns)
+            break;
+    }
+}
+
+int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
+                          struct diskio_run **out)
+{
+    static const volatile sig_atomic_t never_stop = 0;
+    volatile uint64_t progress_sink = 0;
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    const unsigned nfiles = cfg->checkpoint_files;
+    struct diskio_run *run = NULL;
+    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
+    int rc;
+
+    /* the other files are made beside a file diskio created */
+    if (nfiles > 1 && (!target->created || target->is_device))
+        return -EINVAL;
+    if (target->is_device && target->size < cfg->file_size)
+        return -EINVAL;
+    struct ckpt *c = calloc(1, sizeof(*c));
+    if (!c)
+        return -ENOMEM;
+    c->cfg = cfg;
+    c->nfiles = nfiles;
+    c->bs = cfg->block_size;
+    c->nblocks = cfg->file_size / cfg->block_size;
+    c->rng = seed_state(cfg->seed);
+    c->sync_fn = cfg->mode == DISKIO_MODE_FDATASYNC ? fdatasync : fsync;
+    c->trace_fd = cfg->trace_fd;
+    c->stop = cfg->stop ? cfg->stop : &never_stop;
+    c->progress = cfg->progress ? cfg->progress : &progress_sink;
+    for (unsigned f = 0; f < DISKIO_JOBS_MAX; f++)
+        c->fds[f] = -1;
+    if (cfg->trace_fd >= 0) {
+        static const char header[] = CHECKPOINT_TRACE_HEADER;
+        c->trace_error = trace_write_all(cfg->trace_fd, header, sizeof(header) - 1);
+    }
+    c->words = (size_t)(((uint64_t)nfiles * c->nblocks + 63) / 64);
+    c->dirty = calloc(c->words, sizeof(uint64_t));
+    c->pending =
+        calloc(cfg->checkpoint_flush_after ? cfg->checkpoint_flush_after : 1, sizeof(uint64_t));
+    c->rows = cfg->trace_fd >= 0 ? calloc(CKPT_TRACE_ROWS, sizeof(*c->rows)) : NULL;
+    if (!c->dirty || !c->pending || (cfg->trace_fd >= 0 && !c->rows)) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    c->pool_blocks = data_pool_blocks(c->bs, 1, 1);
+    rc = fill_buffer(&c->pool, c->pool_blocks * c->bs, cfg->seed + 0x9e3779b97f4a7c15u);
+    if (rc < 0)
+        goto fail;
+
+    /* the files, each filled once as every overwrite pattern's file is
+     * (the target is the first, the others its own files beside it) */
+    for (unsigned f = 0; f < nfiles; f++) {
+        struct diskio_target *t = target;
+        if (f > 0 && (rc = target_job_file(target, f, &t)) < 0)
+            goto fail;
+        if (!t->is_device && (rc = target_fill(t, cfg->file_size, (size_t)c->bs, cfg->seed + f,
+                                               c->stop, cfg->fill_progress)) < 0)
+            goto fail;
+        t->fill_whole = false;
+        c->fds[f] = open_for_mode(t, ops, cfg);
+        if (c->fds[f] < 0) {
+            rc = c->fds[f];
+            goto fail;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        if ((rc = diskio_hist_new(&scratch[i])) < 0)
+            goto fail;
+    rc = run_alloc(ops->name, true, false, &run);
+    if (rc < 0)
+        goto fail;
+    run->info.has_config = true;
+    run->info.config = *cfg;
+    run->info.config.stop = NULL;
+    run->info.config.progress = NULL;
+    run->info.config.fill_progress = NULL;
+    run->info.config.live_hist = NULL;
+    run->open_flags_text = ops->open_flags_text;
+
+    struct ckpt_phase warm = {cfg->warmup, UINT64_MAX, scratch[0], scratch[1],
+                              scratch[2],  false,      0};
+    if (cfg->warmup > 0)
+        run_phase(c, &warm);
+    if (c->error) {
+        run->info.error = c->error;
+        run->info.error_during = c->error_during;
+        run->info.complete = false;
+        *out = run;
+        run = NULL;
+        rc = c->error;
+        goto fail;
+    }
+    memset(&c->counts, 0, sizeof(c->counts));
+    /* dirty pages of the warmup, or of an earlier run, written back now
+     * (untimed): the measured checkpoints start from a clean cache */
+    for (unsigned f = 0; f < nfiles; f++)
+        (void)fsync(c->fds[f]);
+
+    if (!target->devices.resolved)
+        devstat_resolve(target->path, &target->devices);
+    struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
+    devstat_sample_all(&target->devices, dev_before);
+    if (cfg->live_hist)
+        *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
+    const uint64_t start_ns = now_ns();
+    c->origin_ns = start_ns;
+    struct ckpt_phase ph = {cfg->count ? cfg->count : UINT64_MAX,
+                            cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX,
+                            run->hist[DISKIO_PART_TOTAL],
+                            run->hist[DISKIO_PART_WRITE],
+                            run->hist[DISKIO_PART_SYNC],
+                            cfg->trace_fd >= 0,
+                            0};
+    run_phase(c, &ph);
+    const uint64_t end_ns = now_ns();
+    if (cfg->live_hist)
+        *cfg->live_hist = NULL;
+    devstat_sample_all(&target->devices, dev_after);
+    if (c->rows_used)
+        trace_out(c);
+    if (!c->error && c->trace_error) {
+        c->error = c->trace_error;
+        c->error_during = "trace";
+        c->error_op = ph.done;
+    }
+    struct diskio_run_info *info = &run->info;
+    info->ops = ph.done;
+    info->bytes = ph.done * c->bs;
+    info->duration_ns = end_ns - start_ns;
+    info->start_ns = start_ns;
+    info->error = c->error;
+    info->error_op = c->error_op;
+    info->error_during = c->error_during;
+    info->complete = c->error == 0;
+    info->checkpoint = c->counts;
+    (void)devstat_record(run, &target->devices, dev_before, dev_after);
+    *out = run;
+    run = NULL;
+    rc = c->error;
+
+fail:
+    for (unsigned f = 0; f < nfiles; f++)
+        if (c->fds[f] >= 0)
+            close(c->fds[f]);
+    for (int i = 0; i < 3; i++)
+        diskio_hist_free(scratch[i]);
+    free(c->dirty);
+    free(c->pending);
+    free(c->rows);
+    free(c->pool);
+    free(c);
+    diskio_run_free(run);
+    return rc;
+}
