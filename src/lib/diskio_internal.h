@@ -7,6 +7,16 @@
 #include <time.h>
 
 #include "diskio.h"
+
+/* How many modes and parts there are, and the last pattern: the public
+ * header has no such enumerator (a program asks diskio_mode_count() and
+ * the others, answered by the library it runs with, not the header it was
+ * built with).  A new mode, pattern or part goes last in its enum and
+ * moves its line here. */
+#define DISKIO_MODE_COUNT (DISKIO_MODE_URING_READ + 1)
+#define DISKIO_PATTERN_LAST DISKIO_PATTERN_CHECKPOINT
+#define DISKIO_PART_COUNT (DISKIO_PART_SWITCH + 1)
+
 #include "histogram.h"
 
 #define DISKIO_ALWAYS_INLINE inline __attribute__((always_inline))
