@@ -504,7 +504,7 @@ static void null_result_set_throughput_unit(void)
 static void null_result_set_suite(void)
 {
     struct diskio_result *res = NULL;
-    struct diskio_suite_row row = {"a", "w", 0, NULL};
+    struct diskio_suite_row row = {.label = "a", .column = "w", .run = 0};
     ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
     ck_assert_int_eq(diskio_result_set_suite(NULL, "s", NULL, NULL, &row, 1), -EINVAL);
     ck_assert_int_eq(diskio_result_set_suite(res, NULL, NULL, NULL, &row, 1), -EINVAL);
