@@ -84,7 +84,7 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
  */
 int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t size)
 {
-    struct diskio_config_verdict worst = {DISKIO_RULE_OK, DISKIO_FIELD_NONE, NULL};
+    struct diskio_config_verdict worst = {.rule = DISKIO_RULE_OK, .field = DISKIO_FIELD_NONE};
     uint64_t worst_bs = 0;
     for (size_t s = 0; s < o->nsizes; s++) {
         for (size_t m = 0; m < o->nmodes; m++) {

@@ -292,7 +292,7 @@ static int durable_connect(const struct cli_options *o, struct cli_durable **out
     d->max_pending = max_pending;
     d->listener = o->durability;
     (void)durable_run_init(&d->run, o->run_id); /* checked by cli_parse */
-    d->hook = (struct diskio_op_hook){hook_prepare, hook_done, d};
+    d->hook = (struct diskio_op_hook){.prepare = hook_prepare, .done = hook_done, .ctx = d};
     int status = cli_durable_dial(o->durability, "--durability", &d->fd);
     if (status != EXIT_OK) {
         free(d->pending);

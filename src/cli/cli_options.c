@@ -73,7 +73,7 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
          * the read modes */
         if (strcmp(name, "all") == 0 || strcmp(name, "all-reads") == 0) {
             const bool reads = name[3] != '\0';
-            for (unsigned m = 0; m < DISKIO_MODE_COUNT && rc == 0; m++)
+            for (unsigned m = 0; m < diskio_mode_count() && rc == 0; m++)
                 if (diskio_mode_is_read((enum diskio_mode)m) == reads)
                     rc = add_mode(o, (enum diskio_mode)m, text, err, size);
             continue;
@@ -365,7 +365,7 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     o->checkpoint_files = defaults.checkpoint_files;
     o->checkpoint_pages = defaults.checkpoint_pages;
     o->checkpoint_flush_after = defaults.checkpoint_flush_after;
-    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
+    for (unsigned m = 0; m < diskio_mode_count(); m++)
         if (!diskio_mode_is_read((enum diskio_mode)m))
             o->modes[o->nmodes++] = (enum diskio_mode)m;
     bool size_given = false;

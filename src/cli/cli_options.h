@@ -11,6 +11,8 @@
 
 #define CLI_MAX_SIZES 32
 #define CLI_MAX_JOBS 16 /* values in one --jobs list */
+/* room for every mode of the library (diskio_mode_count()), each listed once */
+#define CLI_MAX_MODES 32
 /* The command's own defaults; the others are diskio_config_init()'s. */
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
 #define CLI_DEFAULT_WARMUP 10
@@ -65,7 +67,7 @@ struct cli_options {
     /* --pattern wal and checkpoint (the library's defaults unless given) */
     uint64_t wal_bytes, wal_segment_size, checkpoint_pages, wal_gap_ns;
     unsigned checkpoint_files, checkpoint_flush_after;
-    enum diskio_mode modes[DISKIO_MODE_COUNT * 4];
+    enum diskio_mode modes[CLI_MAX_MODES];
     unsigned suite_runs;
     enum diskio_pattern pattern;
     enum diskio_format format;

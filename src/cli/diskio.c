@@ -848,8 +848,8 @@ int main(int argc, char **argv)
     /* Modes the filesystem cannot open (O_DIRECT on ramfs, say) are found
      * before anything is measured: requested explicitly they end the run
      * (exit 3), from the default list they are skipped with a note. */
-    bool usable[DISKIO_MODE_COUNT];
-    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++)
+    bool usable[CLI_MAX_MODES];
+    for (unsigned m = 0; m < CLI_MAX_MODES; m++)
         usable[m] = true;
     if (is_suite) {
         suite_check_rows(&suite, target, result, opt.quiet);

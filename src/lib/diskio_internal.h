@@ -7,10 +7,19 @@
 #include <time.h>
 
 #include "diskio.h"
+
+/* How many modes and parts there are, and the last pattern: the public
+ * header has no such enumerator (a program asks diskio_mode_count() and
+ * the others, answered by the library it runs with, not the header it was
+ * built with).  A new mode, pattern or part goes last in its enum and
+ * moves its line here. */
+#define DISKIO_MODE_COUNT (DISKIO_MODE_URING_READ + 1)
+#define DISKIO_PATTERN_LAST DISKIO_PATTERN_CHECKPOINT
+#define DISKIO_PART_COUNT (DISKIO_PART_SWITCH + 1)
+
 #include "histogram.h"
 
 #define DISKIO_ALWAYS_INLINE inline __attribute__((always_inline))
-#define DISKIO_HIDDEN __attribute__((visibility("hidden")))
 
 #include "emit_string.h"
 
@@ -86,30 +95,28 @@ struct devstat_figures {
 };
 /* Parse one line of /sys/block/NAME/stat: 0, or -EINVAL for fewer than 11
  * numbers or anything else in it. */
-int devstat_parse(const char *line, struct devstat_sample *out) DISKIO_HIDDEN;
+int devstat_parse(const char *line, struct devstat_sample *out);
 /* The devices under path (a file, directory or block device): partitions
  * as their disk, loop devices down to their backing file's device, dm/md
  * to their members, btrfs to its devices, overlay to its upper layer. */
-void devstat_resolve(const char *path, struct devstat_set *set) DISKIO_HIDDEN;
+void devstat_resolve(const char *path, struct devstat_set *set);
 /* The value of key= in a comma-separated option list (backslash escapes
  * a comma, as overlayfs writes them). */
-bool devstat_option_value(const char *opts, const char *key, char *out, size_t size) DISKIO_HIDDEN;
-void devstat_sample_all(const struct devstat_set *set, struct devstat_sample *out) DISKIO_HIDDEN;
+bool devstat_option_value(const char *opts, const char *key, char *out, size_t size);
+void devstat_sample_all(const struct devstat_set *set, struct devstat_sample *out);
 /* after - before for one device; false if either is unreadable or a
  * counter went backwards (the device was replaced). */
 bool devstat_delta(const struct devstat_dev *dev, const struct devstat_sample *before,
-                   const struct devstat_sample *after, struct diskio_device_io *out) DISKIO_HIDDEN;
-void devstat_figures(const struct diskio_device_io *io, uint64_t ops,
-                     struct devstat_figures *out) DISKIO_HIDDEN;
-unsigned devstat_judge(const struct devstat_facts *facts) DISKIO_HIDDEN;
+                   const struct devstat_sample *after, struct diskio_device_io *out);
+void devstat_figures(const struct diskio_device_io *io, uint64_t ops, struct devstat_figures *out);
+unsigned devstat_judge(const struct devstat_facts *facts);
 /* Record the deltas and verdicts in run (allocates; -ENOMEM). */
 /* Add a repetition's device figures to a merged run's and judge the sum
  * again; a repetition without them (or over other devices) leaves the
  * merged run without any. */
-void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition) DISKIO_HIDDEN;
+void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition);
 int devstat_record(struct diskio_run *run, const struct devstat_set *set,
-                   const struct devstat_sample *before,
-                   const struct devstat_sample *after) DISKIO_HIDDEN;
+                   const struct devstat_sample *before, const struct devstat_sample *after);
 
 /* ---- interference (interference.c) ----
  * What else the machine did while a repetition ran, from counters read
@@ -173,37 +180,36 @@ struct interference {
 };
 /* Parsers of the files' text (pure): 0, or -EINVAL when the text is not
  * what the file holds. */
-int ifr_parse_stat(const char *text, struct ifr_sample *s) DISKIO_HIDDEN;
+int ifr_parse_stat(const char *text, struct ifr_sample *s);
 /* /proc/pressure/X: the some line's total= (and the full line's, where
  * the file has one: *has_full). */
-int ifr_parse_psi(const char *text, uint64_t *some_us, uint64_t *full_us,
-                  bool *has_full) DISKIO_HIDDEN;
-int ifr_parse_meminfo(const char *text, uint64_t *dirty_kib, uint64_t *writeback_kib) DISKIO_HIDDEN;
+int ifr_parse_psi(const char *text, uint64_t *some_us, uint64_t *full_us, bool *has_full);
+int ifr_parse_meminfo(const char *text, uint64_t *dirty_kib, uint64_t *writeback_kib);
 /* Read every counter now (what cannot be read is marked so). */
-void ifr_sample(struct ifr_sample *s) DISKIO_HIDDEN;
+void ifr_sample(struct ifr_sample *s);
 /* The figures of the span between two samples (no device figures, no
  * verdict): pure. */
 void ifr_figures(const struct ifr_sample *before, const struct ifr_sample *after,
-                 struct interference *out) DISKIO_HIDDEN;
+                 struct interference *out);
 /* The device I/O of run (its devices' deltas, devstat_record) that the
  * run does not explain, into out->devices. */
-void ifr_devices(const struct diskio_run *run, struct interference *out) DISKIO_HIDDEN;
+void ifr_devices(const struct diskio_run *run, struct interference *out);
 /* Judge the figures against the thresholds: out->reasons. */
-void ifr_judge(struct interference *out) DISKIO_HIDDEN;
+void ifr_judge(struct interference *out);
 /* All three for a measured run, between samples before and after. */
 void ifr_record(struct diskio_run *run, const struct ifr_sample *before,
-                const struct ifr_sample *after) DISKIO_HIDDEN;
+                const struct ifr_sample *after);
 /* A reason's key in the JSON ("other_cpu"...), the unit of its figure,
  * and a sentence (buf) saying what was measured against what. */
-const char *ifr_kind_name(enum ifr_kind kind) DISKIO_HIDDEN;
-const char *ifr_kind_unit(enum ifr_kind kind) DISKIO_HIDDEN;
-const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size) DISKIO_HIDDEN;
+const char *ifr_kind_name(enum ifr_kind kind);
+const char *ifr_kind_unit(enum ifr_kind kind);
+const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size);
 /* What run itself explains of device d's I/O, in bytes read and
  * written: its data, a journal commit per op (two below a loop device or
  * in a dm/md member: the backing filesystem journals too), and for mode
  * read the readahead windows. */
 void devstat_own_bytes(const struct diskio_run *run, const struct diskio_device_io *d,
-                       double *read_own, double *write_own) DISKIO_HIDDEN;
+                       double *read_own, double *write_own);
 
 /* ---- target ---- */
 struct diskio_target {
@@ -259,40 +265,39 @@ struct diskio_target {
  * target_aux_rename(): rename it within its directory to name, never
  * over an existing name (-EEXIST): 0 or -errno.  target_aux_remove():
  * remove it (only while its name is its own) and free the slot. */
-int target_aux_create(struct diskio_target *t, unsigned slot,
-                      struct diskio_target **out) DISKIO_HIDDEN;
-int target_aux_rename(struct diskio_target *aux, const char *name) DISKIO_HIDDEN;
-int target_aux_remove(struct diskio_target *t, unsigned slot) DISKIO_HIDDEN;
+int target_aux_create(struct diskio_target *t, unsigned slot, struct diskio_target **out);
+int target_aux_rename(struct diskio_target *aux, const char *name);
+int target_aux_remove(struct diskio_target *t, unsigned slot);
 /* Job j's file (1 <= j < DISKIO_JOBS_MAX) of a created target, made on
  * first use: 0, -EINVAL (not a file diskio created) or what creating it
  * returns. */
-int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out) DISKIO_HIDDEN;
+int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out);
 /* Another open file description of the target with flags (O_WRONLY and
  * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when
  * only the path could be used (no /proc) and it leads elsewhere. */
-int target_reopen(const struct diskio_target *t, int flags) DISKIO_HIDDEN;
+int target_reopen(const struct diskio_target *t, int flags);
 /* Make sure bytes [0, size) of the file were written by this invocation:
  * whatever of it is not yet (t->written) is written in pieces of
  * block_len with distinct random data per block (from seed), then
  * fsync()ed; *filled (when non-NULL) follows how far (bytes from 0) the
  * fill got, for a progress display.  -DISKIO_E_INTERRUPTED when stop rises. */
 int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64_t seed,
-                const volatile sig_atomic_t *stop, volatile uint64_t *filled) DISKIO_HIDDEN;
+                const volatile sig_atomic_t *stop, volatile uint64_t *filled);
 /* Fill buf (len bytes, a multiple of 8) with random bytes from *state
  * (splitmix64): the data of the fill and of the measured writes. */
-void random_bytes(unsigned char *buf, size_t len, uint64_t *state) DISKIO_HIDDEN;
+void random_bytes(unsigned char *buf, size_t len, uint64_t *state);
 /* The fill's stream starts from seed ^ FILL_SEED_MIX; fill_word(seed, n)
  * is its word n (8 bytes, from 0): block k of a fill in blocks of len
  * bytes holds words k * len / 8 onwards. */
 #define FILL_SEED_MIX UINT64_C(0x5851f42d4c957f2d)
-uint64_t fill_word(uint64_t seed, uint64_t n) DISKIO_HIDDEN;
+uint64_t fill_word(uint64_t seed, uint64_t n);
 
 /* ---- run ---- */
 
 /* Summary statistics every emitter prints, in the same order. */
 #define SUMMARY_PCTS 5
-extern const double summary_pcts[SUMMARY_PCTS] DISKIO_HIDDEN;
-extern const char *const summary_pct_keys[SUMMARY_PCTS] DISKIO_HIDDEN;
+extern const double summary_pcts[SUMMARY_PCTS];
+extern const char *const summary_pct_keys[SUMMARY_PCTS];
 
 /* One part's figures in one repetition (a histogram reduced to what the
  * emitters print, so a run of many repetitions stays small). */
@@ -336,29 +341,27 @@ struct series {
 };
 /* A series of intervals of interval_ns; runtime_ns (0: unknown) bounds it,
  * and all its intervals are allocated here.  0 or -ENOMEM / -EINVAL. */
-int series_new(uint64_t interval_ns, uint64_t runtime_ns, uint64_t block_size,
-               struct series **out) DISKIO_HIDDEN;
-void series_free(struct series *s) DISKIO_HIDDEN;
+int series_new(uint64_t interval_ns, uint64_t runtime_ns, uint64_t block_size, struct series **out);
+void series_free(struct series *s);
 /* Interval 0 begins at origin_ns; returns the histogram to record into
  * until s->next_ns. */
-struct diskio_hist *series_start(struct series *s, uint64_t origin_ns) DISKIO_HIDDEN;
+struct diskio_hist *series_start(struct series *s, uint64_t origin_ns);
 /* An op ended at t_ns >= s->next_ns: close the current interval, make the
  * ones up to t_ns's (empty in between), and return the histogram to record
  * into from now on; NULL without memory (nothing lost so far). */
-struct diskio_hist *series_advance(struct series *s, uint64_t t_ns) DISKIO_HIDDEN;
+struct diskio_hist *series_advance(struct series *s, uint64_t t_ns);
 /* The run ended at end_ns: close the last interval and work out every
  * interval's figures.  0 or -ENOMEM (the last interval's ops lost). */
-int series_finish(struct series *s, uint64_t end_ns) DISKIO_HIDDEN;
+int series_finish(struct series *s, uint64_t end_ns);
 /* Add from's intervals to into's, interval k to interval k (concurrent
  * runs started together); both finished, same interval length (else
  * -EINVAL).  0 or -ENOMEM. */
-int series_merge(struct series *into, const struct series *from) DISKIO_HIDDEN;
+int series_merge(struct series *into, const struct series *from);
 /* Append from's intervals after into's (a repetition), marked with
  * repetition, their start times counted from into's origin. */
-int series_append(struct series *into, const struct series *from,
-                  unsigned repetition) DISKIO_HIDDEN;
+int series_append(struct series *into, const struct series *from, unsigned repetition);
 /* Add interval i's latencies to into: 0 or -EINVAL. */
-int series_expand(const struct series *s, size_t i, struct diskio_hist *into) DISKIO_HIDDEN;
+int series_expand(const struct series *s, size_t i, struct diskio_hist *into);
 /* One job's (or thread's) part of a run of several. */
 struct run_job {
     uint64_t ops, bytes, duration_ns, error_op;
@@ -389,7 +392,7 @@ struct diskio_run {
     struct interference ifr; /* measured runs: what else the machine did (interference.c) */
     bool memory_backed;      /* a loop device over a file in memory (devstat_record) */
 };
-int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out) DISKIO_HIDDEN;
+int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out);
 
 /* ---- environment probe ---- */
 struct env_kv {
@@ -397,12 +400,12 @@ struct env_kv {
     char *value;     /* NULL: unknown */
 };
 struct env;
-struct env *env_probe(const char *dir) DISKIO_HIDDEN;
-const char *env_get(const struct env *env, const char *key) DISKIO_HIDDEN;
-int64_t env_get_int(const struct env *env, const char *key) DISKIO_HIDDEN; /* -1 unknown */
-void env_free(struct env *env) DISKIO_HIDDEN;
+struct env *env_probe(const char *dir);
+const char *env_get(const struct env *env, const char *key);
+int64_t env_get_int(const struct env *env, const char *key); /* -1 unknown */
+void env_free(struct env *env);
 /* The devices under the probed directory (empty when none). */
-const struct devstat_set *env_devices(const struct env *env) DISKIO_HIDDEN;
+const struct devstat_set *env_devices(const struct env *env);
 
 /* ---- result and emitters ---- */
 struct diskio_result {
@@ -423,22 +426,22 @@ struct diskio_result {
 
 /* The table's percentiles by default. */
 #define TABLE_PCTS 3
-extern const double table_pcts[TABLE_PCTS] DISKIO_HIDDEN;
+extern const double table_pcts[TABLE_PCTS];
 /* The percentiles the CSV and JSON hold: the summary's and the table's,
  * ascending and distinct, at most SUMMARY_PCTS + DISKIO_PERCENTILES_MAX. */
 #define RESULT_PCTS_MAX (SUMMARY_PCTS + DISKIO_PERCENTILES_MAX)
-size_t result_pcts(const struct diskio_result *res, double *out) DISKIO_HIDDEN;
+size_t result_pcts(const struct diskio_result *res, double *out);
 /* The table's percentiles: a pointer to them, their number in *n. */
-const double *result_table_pcts(const struct diskio_result *res, size_t *n) DISKIO_HIDDEN;
+const double *result_table_pcts(const struct diskio_result *res, size_t *n);
 /* A percentile's name: "p99.9" (sep '.') for the table, "p99_9" (sep
  * '_') as a JSON key or CSV column. */
-const char *pct_name(char *buf, size_t size, double pct, char sep) DISKIO_HIDDEN;
+const char *pct_name(char *buf, size_t size, double pct, char sep);
 
 /* Strings in the output: emit_string.h. */
 
-int emit_json(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
-int emit_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
-int emit_intervals_csv(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
-int emit_text(const struct diskio_result *res, FILE *out) DISKIO_HIDDEN;
+int emit_json(const struct diskio_result *res, FILE *out);
+int emit_csv(const struct diskio_result *res, FILE *out);
+int emit_intervals_csv(const struct diskio_result *res, FILE *out);
+int emit_text(const struct diskio_result *res, FILE *out);
 
 #endif

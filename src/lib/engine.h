@@ -139,11 +139,11 @@ struct queue_backend {
     /* Release the queue, waiting for anything still in flight. */
     void (*teardown)(void *state);
 };
-extern const struct queue_backend aio_backend DISKIO_HIDDEN;
-extern const struct queue_backend uring_backend DISKIO_HIDDEN;
+extern const struct queue_backend aio_backend;
+extern const struct queue_backend uring_backend;
 /* the same interfaces with reads (the read modes) */
-extern const struct queue_backend aio_read_backend DISKIO_HIDDEN;
-extern const struct queue_backend uring_read_backend DISKIO_HIDDEN;
+extern const struct queue_backend aio_read_backend;
+extern const struct queue_backend uring_read_backend;
 
 /* One durability discipline, a row of the mode table (modes.c). */
 struct mode_ops {
@@ -162,52 +162,51 @@ struct mode_ops {
     bool reads; /* reads the filled file (opened O_RDONLY) instead of writing */
 };
 
-const struct mode_ops *mode_ops_of(enum diskio_mode mode) DISKIO_HIDDEN;
+const struct mode_ops *mode_ops_of(enum diskio_mode mode);
 
 /* The loops the table points at: the synchronous loop with no sync call,
  * with fsync and with fdatasync (engine_sync.c), and the queued loop over
  * the mode's backend (engine_queued.c). */
-void engine_run_write(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
-void engine_run_fsync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
-void engine_run_fdatasync(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
-void engine_run_queued(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_write(struct engine *e, struct engine_phase *ph);
+void engine_run_fsync(struct engine *e, struct engine_phase *ph);
+void engine_run_fdatasync(struct engine *e, struct engine_phase *ph);
+void engine_run_queued(struct engine *e, struct engine_phase *ph);
 /* The read modes' loops: the synchronous one (pread) and the queued one
  * over a read backend. */
-void engine_run_read(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
-void engine_run_queued_read(struct engine *e, struct engine_phase *ph) DISKIO_HIDDEN;
+void engine_run_read(struct engine *e, struct engine_phase *ph);
+void engine_run_queued_read(struct engine *e, struct engine_phase *ph);
 /* Set up e->queue for e->cfg (untimed): 0, or -errno with the step named
  * in *during.  engine_queue_close() releases it (NULL: nothing). */
-int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
-void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
+int engine_queue_open(struct engine *e, const char **during);
+void engine_queue_close(struct engine *e);
 
 /* Shared by the one-job run (engine.c) and the jobs (engine_jobs.c). */
-uint64_t seed_state(uint64_t seed) DISKIO_HIDDEN;
+uint64_t seed_state(uint64_t seed);
 int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
-                  const struct diskio_config *cfg) DISKIO_HIDDEN;
+                  const struct diskio_config *cfg);
 /* The open flags a run shows in its result ("O_RDONLY", ...). */
-const char *open_flags_text(const struct mode_ops *ops,
-                            const struct diskio_config *cfg) DISKIO_HIDDEN;
+const char *open_flags_text(const struct mode_ops *ops, const struct diskio_config *cfg);
 /* After e->fd was opened for the mode (untimed): the create pattern's
  * empty file made durable, mode read's access advice.  0 or -errno. */
-int engine_opened(struct engine *e, const struct mode_ops *ops) DISKIO_HIDDEN;
+int engine_opened(struct engine *e, const struct mode_ops *ops);
 /* After the warmup (untimed): the create pattern's file emptied again,
  * mode read's cache dropped or warmed.  0, or the error with e->error and
  * e->error_during set. */
-int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t warm_done) DISKIO_HIDDEN;
-uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs) DISKIO_HIDDEN;
-int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed) DISKIO_HIDDEN;
+int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t warm_done);
+uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs);
+int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed);
 /* diskio_run_execute() for cfg->jobs > 1, after the checks every run
  * makes (engine_jobs.c); file_size is the offsets' range. */
 int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
-                    uint64_t file_size, struct diskio_run **out) DISKIO_HIDDEN;
+                    uint64_t file_size, struct diskio_run **out);
 /* diskio_run_execute() for the wal pattern (engine_wal.c) and the
  * checkpoint pattern (engine_checkpoint.c), after the checks every run
  * makes; each writes its own trace header (WAL_TRACE_HEADER,
  * CHECKPOINT_TRACE_HEADER there). */
 int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
-                   struct diskio_run **out) DISKIO_HIDDEN;
+                   struct diskio_run **out);
 int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
-                          struct diskio_run **out) DISKIO_HIDDEN;
+                          struct diskio_run **out);
 
 /* xorshift64*: a fast, seedable generator; quality is ample for offsets
  * and for the buffer contents. */
@@ -227,35 +226,33 @@ static DISKIO_ALWAYS_INLINE uint64_t rng_next(uint64_t *state)
 /* Finish a write that came back short, interrupted or failed (first is
  * what pwrite returned): the length written, or -errno, or
  * -DISKIO_E_SHORT_WRITE when no progress is made. */
-ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
-                   ssize_t first) DISKIO_HIDDEN;
+ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first);
 /* Finish a read that came back short or interrupted: the length read,
  * -errno, or -DISKIO_E_SHORT_READ at the end of the file. */
-ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset,
-                  ssize_t first) DISKIO_HIDDEN;
+ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first);
 /* config.verify: whether buf (block_size bytes read at offset) holds what
  * the fill wrote there (target_fill() with block_size and the seed). */
-bool verify_block(const struct engine *e, const unsigned char *buf, uint64_t offset) DISKIO_HIDDEN;
+bool verify_block(const struct engine *e, const unsigned char *buf, uint64_t offset);
 /* An uncached sequential read wraps: drop the file's pages again. */
-void read_wrap(struct engine *e) DISKIO_HIDDEN;
+void read_wrap(struct engine *e);
 /* Retry a sync call that failed with EINTR; 0 or -errno. */
-int sync_retry(int fd, int (*sync_fn)(int)) DISKIO_HIDDEN;
+int sync_retry(int fd, int (*sync_fn)(int));
 /* The append pattern reached file_size: truncate to 0 (sets e->error). */
-int append_wrap(struct engine *e) DISKIO_HIDDEN;
+int append_wrap(struct engine *e);
 /* Fixed rate: sleep, then spin, until due_ns; true when the op due then
  * may be issued.  False when stop rose, or when due_ns is at or after
  * deadline_ns: the wait then ends at the deadline and the run with it. */
 bool wait_until(uint64_t due_ns, uint64_t deadline_ns, uint64_t spin_margin_ns,
-                const volatile sig_atomic_t *stop) DISKIO_HIDDEN;
+                const volatile sig_atomic_t *stop);
 /* How late clock_nanosleep() wakes up here, now: the 99th percentile of
  * the overshoot of a few short sleeps (with the timer slack in force). */
-uint64_t wakeup_overshoot_ns(void) DISKIO_HIDDEN;
+uint64_t wakeup_overshoot_ns(void);
 /* Write all of buf to fd (a short write is followed by another, which
  * then says why): 0 or -errno. */
-int trace_write_all(int fd, const char *buf, size_t len) DISKIO_HIDDEN;
+int trace_write_all(int fd, const char *buf, size_t len);
 /* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
-int trace_write_header(int fd) DISKIO_HIDDEN;
+int trace_write_header(int fd);
 /* Format the buffered trace rows and write them out; the first error. */
-int trace_flush(struct trace *t) DISKIO_HIDDEN;
+int trace_flush(struct trace *t);
 
 #endif

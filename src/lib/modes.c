@@ -138,6 +138,11 @@ int diskio_mode_parse(const char *name, enum diskio_mode *out)
     return -EINVAL;
 }
 
+size_t diskio_mode_count(void)
+{
+    return DISKIO_MODE_COUNT;
+}
+
 bool diskio_mode_is_direct(enum diskio_mode mode)
 {
     const struct mode_ops *ops = mode_ops_of(mode);
@@ -173,6 +178,11 @@ const char *diskio_pattern_name(enum diskio_pattern p)
     return (unsigned)p <= DISKIO_PATTERN_LAST ? pattern_names[p] : NULL;
 }
 
+size_t diskio_pattern_count(void)
+{
+    return DISKIO_PATTERN_LAST + 1;
+}
+
 int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
 {
     for (unsigned p = 0; p <= DISKIO_PATTERN_LAST; p++) {
@@ -200,4 +210,31 @@ int diskio_format_parse(const char *name, enum diskio_format *out)
         }
     }
     return -EINVAL;
+}
+
+size_t diskio_format_count(void)
+{
+    return sizeof(format_names) / sizeof(format_names[0]);
+}
+
+const char *diskio_format_name(enum diskio_format fmt)
+{
+    return (unsigned)fmt < diskio_format_count() ? format_names[fmt] : NULL;
+}
+
+/* The parts as the results name them (the JSON's keys, the CSV's part
+ * column). */
+static const char *const part_names[DISKIO_PART_COUNT] = {
+    [DISKIO_PART_TOTAL] = "total",     [DISKIO_PART_WRITE] = "write",   [DISKIO_PART_SYNC] = "sync",
+    [DISKIO_PART_SERVICE] = "service", [DISKIO_PART_SWITCH] = "switch",
+};
+
+size_t diskio_part_count(void)
+{
+    return DISKIO_PART_COUNT;
+}
+
+const char *diskio_part_name(enum diskio_part part)
+{
+    return (unsigned)part < DISKIO_PART_COUNT ? part_names[part] : NULL;
 }

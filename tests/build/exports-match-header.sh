@@ -1,24 +1,41 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: libdiskio exports exactly the functions its public header declares.
+# Description: libdiskio exports exactly the functions its public header declares, each versioned.
 #
 # libdiskio exports exactly the functions its public header
 # declares: nothing private leaks (every symbol starts with diskio_) and
-# nothing declared is missing.
+# nothing declared is missing.  Each carries the version node of the
+# release that added it (diskio_x@@LIBDISKIO_0.1, src/lib/libdiskio.map),
+# unless configure found a linker without --version-script
+# (DISKIO_LD_VERSION_SCRIPT=no), and every node is named LIBDISKIO_M.N.
 lib="${top_builddir:-.}/.libs/libdiskio.so"
 header="${top_builddir:-.}/include/diskio.h"
 [ -f "$lib" ] || { echo "SKIP: no shared library at $lib (static build?)"; exit 77; }
 command -v nm >/dev/null 2>&1 || { echo "SKIP: nm not found"; exit 77; }
-exported=$(nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sed 's/@.*//' | sort -u)
-declared=$(grep -o '\bdiskio_[a-z0-9_]*(' "$header" | tr -d '(' | sort -u)
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort -u > "$tmp/versioned"
+sed 's/@.*//' "$tmp/versioned" | sort -u > "$tmp/exported"
+grep -o '\bdiskio_[a-z0-9_]*(' "$header" | tr -d '(' | sort -u > "$tmp/declared"
 status=0
-leaked=$(printf '%s\n' "$exported" | grep -v '^diskio_')
+leaked=$(grep -v '^diskio_' "$tmp/exported")
 [ -n "$leaked" ] && { echo "FAIL: exported without the diskio_ prefix: $leaked"; status=1; }
-missing=$(comm -13 "$(printf '%s\n' "$exported" > exp.tmp; echo exp.tmp)" \
-               "$(printf '%s\n' "$declared" > dec.tmp; echo dec.tmp)")
-extra=$(comm -23 exp.tmp dec.tmp)
-rm -f exp.tmp dec.tmp
+missing=$(comm -13 "$tmp/exported" "$tmp/declared")
+extra=$(comm -23 "$tmp/exported" "$tmp/declared")
 [ -n "$missing" ] && { echo "FAIL: declared but not exported: $missing"; status=1; }
 [ -n "$extra" ] && { echo "FAIL: exported but not declared: $extra"; status=1; }
-[ $status -eq 0 ] && echo "ok: $(printf '%s\n' "$exported" | wc -l) exported symbols match the header"
+[ $status -eq 0 ] && echo "ok: $(wc -l < "$tmp/exported") exported symbols match the header"
+
+if [ "${DISKIO_LD_VERSION_SCRIPT:-yes}" = no ]; then
+    echo "note: the linker takes no version script: the symbols are not versioned"
+    exit $status
+fi
+unversioned=$(grep -v '@@LIBDISKIO_[0-9][0-9]*\.[0-9][0-9]*$' "$tmp/versioned")
+if [ -n "$unversioned" ]; then
+    echo "FAIL: exported without a LIBDISKIO_M.N version (src/lib/libdiskio.map):" $unversioned
+    status=1
+else
+    nodes=$(sed 's/.*@@//' "$tmp/versioned" | sort -u | tr '\n' ' ')
+    echo "ok: every exported symbol is versioned (nodes: $nodes)"
+fi
 exit $status

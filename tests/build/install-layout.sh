@@ -45,8 +45,8 @@ for f in "$top_srcdir"/examples/*.c; do
 done
 la=$(find "$dest" -name '*.la')
 [ -z "$la" ] && ok "no libtool archive installed" || fail "libtool archives installed: $la"
-find "$dest" -name 'libdiskio.so.0' | grep -q . && ok "the shared library is installed" ||
-    fail "no libdiskio.so.0 installed"
+find "$dest" -name 'libdiskio.so.1' | grep -q . && ok "the shared library is installed" ||
+    fail "no libdiskio.so.1 installed"
 
 for script in "$dest"/*/bin/diskio-* "$dest"/*/*/bin/diskio-*; do
     [ -f "$script" ] || continue
@@ -58,7 +58,7 @@ for script in "$dest"/*/bin/diskio-* "$dest"/*/*/bin/diskio-*; do
     fi
 done
 bin=$(find "$dest" -path '*/bin/diskio' -type f | head -n 1)
-lib=$(find "$dest" -name 'libdiskio.so.0' | head -n 1)
+lib=$(find "$dest" -name 'libdiskio.so.1' | head -n 1)
 if [ -n "$bin" ] && [ -n "$lib" ]; then
     LD_LIBRARY_PATH=$(dirname "$lib") DISKIO_SUITE_PATH='' "$bin" --suite no-such-suite "$tmp" \
         >/dev/null 2>"$tmp/suite.err"

@@ -5,7 +5,7 @@
 # a program built with pkg-config against libdiskio installed
 # under a prefix the dynamic linker does not search (make install into a
 # DESTDIR, the .pc relocated to it) fails to start the way libdiskio(3)
-# says ("libdiskio.so.0: cannot open shared object file"), and runs with
+# says ("libdiskio.so.1: cannot open shared object file"), and runs with
 # each runtime-linking recipe of libdiskio(3)'s LINKING section, taken
 # from the page as groff renders it: the rpath build, and LD_LIBRARY_PATH.
 # The program is examples/custom_timing.c; it writes a JSON result.
@@ -65,7 +65,7 @@ ldpath=$(grep '^LD_LIBRARY_PATH=\$(pkg-config --variable=libdir libdiskio) ./pro
     fail "no rpath build in libdiskio(3)"
 [ -n "$ldpath" ] && ok "libdiskio(3) shows the LD_LIBRARY_PATH run: $ldpath" ||
     fail "no LD_LIBRARY_PATH run in libdiskio(3)"
-grep -q "libdiskio.so.0: cannot open shared object file" "$tmp/page.txt" ||
+grep -q "libdiskio.so.1: cannot open shared object file" "$tmp/page.txt" ||
     fail "libdiskio(3) does not show the loader's message"
 [ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
 
@@ -75,7 +75,7 @@ cd "$tmp" || exit 99
 # cc is the compiler the tests were given; a library built with
 # --enable-sanitizers needs their runtime in the program too
 ccline=$cc
-if nm -D "$libdir/libdiskio.so.0" 2>/dev/null | grep -q __asan_; then
+if nm -D "$libdir/libdiskio.so.1" 2>/dev/null | grep -q __asan_; then
     ccline="$cc -fsanitize=address,undefined"
 fi
 run_recipe() { # what: the command line with "cc" first
@@ -87,11 +87,11 @@ run_recipe "$build" || fail "the plain build did not compile"
 ./prog "$tmp/run" > "$tmp/out.json" 2> "$tmp/err"
 status=$?
 if [ "$status" -ne 0 ]; then
-    grep -q "libdiskio.so.0: cannot open shared object file" "$tmp/err" &&
+    grep -q "libdiskio.so.1: cannot open shared object file" "$tmp/err" &&
         ok "the plain build fails to start as libdiskio(3) says ($(cat "$tmp/err"))" ||
         fail "the plain build failed otherwise: $(cat "$tmp/err")"
 else
-    echo "note: a libdiskio.so.0 is installed where the loader looks:" \
+    echo "note: a libdiskio.so.1 is installed where the loader looks:" \
         "$(ldd ./prog | grep libdiskio)"
 fi
 
@@ -101,7 +101,7 @@ run_recipe "$rpath" || fail "the rpath build did not compile"
 env -u LD_LIBRARY_PATH ./prog "$tmp/run" > "$tmp/out.json" 2> "$tmp/err" &&
     grep -q '"mode": "log-append"' "$tmp/out.json" && ok "the rpath build runs and writes its result" ||
     fail "the rpath build: $(cat "$tmp/err")"
-ldd ./prog | grep -q "libdiskio.so.0 => $libdir/libdiskio.so.0" &&
+ldd ./prog | grep -q "libdiskio.so.1 => $libdir/libdiskio.so.1" &&
     ok "it loads the installed library" || fail "it loads: $(ldd ./prog | grep libdiskio)"
 
 # 3. LD_LIBRARY_PATH makes the plain build run

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Description: debian/ builds the four binary packages from the tarball, complete and lintian-clean.
 #
-# debian/ builds the binary packages diskio, libdiskio0,
+# debian/ builds the binary packages diskio, libdiskio1,
 # libdiskio-dev and python3-diskio-analysis with `dpkg-buildpackage -us -uc
 # -b` from this package's distributed files (make distdir, in a temporary
 # directory: the source and build trees are not touched), and the packages
 # hold what Debian users expect: no libtool .la files; the shared library
-# in libdiskio0; header, .pc, static library and man pages in -dev (the
+# in libdiskio1; header, .pc, static library and man pages in -dev (the
 # static library links the example); every man page Makefile.am installs;
 # the bash completion of every command where bash-completion finds it;
 # doc/ and examples/ as documentation; the analysis package under
@@ -78,7 +78,7 @@ deb() { # package -> its .deb
 contents() { # package -> its paths, one a line, without the leading ./
     dpkg-deb -c "$(deb "$1")" | awk '{print $6}' | sed 's|^\./||'
 }
-packages="diskio libdiskio0 libdiskio-dev python3-diskio-analysis"
+packages="diskio libdiskio1 libdiskio-dev python3-diskio-analysis"
 for p in $packages; do
     if deb "$p" >/dev/null; then
         contents "$p" > "$tmp/$p.list"
@@ -98,8 +98,8 @@ la=$(grep -E '\.la$' "$tmp/all.list")
 if [ -z "$la" ]; then ok "no .la file in any package"; else fail "libtool archives installed: $la"; fi
 
 libdir="usr/lib/$multiarch"
-has libdiskio0 "$libdir/libdiskio\\.so\\.0" "libdiskio.so.0"
-has libdiskio0 "$libdir/libdiskio\\.so\\.0\\.[0-9.]+" "the shared library"
+has libdiskio1 "$libdir/libdiskio\\.so\\.1" "libdiskio.so.1"
+has libdiskio1 "$libdir/libdiskio\\.so\\.1\\.[0-9.]+" "the shared library"
 has libdiskio-dev "usr/include/diskio\\.h" "the header"
 has libdiskio-dev "$libdir/libdiskio\\.so" "the link-time libdiskio.so"
 has libdiskio-dev "$libdir/libdiskio\\.a" "the static library"
@@ -162,10 +162,10 @@ done
 # the symbols file matches the library (dpkg-gensymbols warns otherwise)
 if grep -q 'dpkg-gensymbols: warning' "$tmp/build.log"; then
     grep -A40 'dpkg-gensymbols: warning' "$tmp/build.log" | head -n 60
-    fail "debian/libdiskio0.symbols does not match the library: add the new symbols (with the" \
+    fail "debian/libdiskio1.symbols does not match the library: add the new symbols (with the" \
         "version that adds them; dpkg-gensymbols' diff above) or bump the soname"
 else
-    ok "debian/libdiskio0.symbols matches the library's symbols"
+    ok "debian/libdiskio1.symbols matches the library's symbols"
 fi
 
 # lintian: no error or warning but the documented overrides

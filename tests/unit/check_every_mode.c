@@ -569,6 +569,51 @@ START_TEST(test_target_refuses_a_file_larger_than_the_free_space)
 }
 END_TEST
 
+/* A program lists the modes, patterns, parts and formats from the library
+ * it runs with: each numbered from 0 to its count - 1, named, the name
+ * parsed back to the value, and nothing named at the count. */
+START_TEST(test_modes_patterns_parts_and_formats_are_listed_by_the_library)
+{
+    ck_assert_uint_eq(diskio_mode_count(), DISKIO_MODE_URING_READ + 1);
+    for (unsigned m = 0; m < diskio_mode_count(); m++) {
+        enum diskio_mode parsed;
+        ck_assert_ptr_nonnull(diskio_mode_name((enum diskio_mode)m));
+        ck_assert_int_eq(diskio_mode_parse(diskio_mode_name((enum diskio_mode)m), &parsed), 0);
+        ck_assert_int_eq(parsed, m);
+    }
+    ck_assert_ptr_null(diskio_mode_name((enum diskio_mode)diskio_mode_count()));
+
+    ck_assert_uint_eq(diskio_pattern_count(), DISKIO_PATTERN_CHECKPOINT + 1);
+    for (unsigned p = 0; p < diskio_pattern_count(); p++) {
+        enum diskio_pattern parsed;
+        ck_assert_ptr_nonnull(diskio_pattern_name((enum diskio_pattern)p));
+        ck_assert_int_eq(diskio_pattern_parse(diskio_pattern_name((enum diskio_pattern)p), &parsed),
+                         0);
+        ck_assert_int_eq(parsed, p);
+    }
+    ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)diskio_pattern_count()));
+
+    static const char *const formats[] = {"text", "json", "csv", "intervals"};
+    ck_assert_uint_eq(diskio_format_count(), 4);
+    for (unsigned f = 0; f < diskio_format_count(); f++) {
+        enum diskio_format parsed;
+        ck_assert_str_eq(diskio_format_name((enum diskio_format)f), formats[f]);
+        ck_assert_int_eq(diskio_format_parse(formats[f], &parsed), 0);
+        ck_assert_int_eq(parsed, f);
+    }
+    ck_assert_ptr_null(diskio_format_name((enum diskio_format)diskio_format_count()));
+
+    /* the parts as the JSON's keys and the CSV's part column name them */
+    static const char *const parts[] = {"total", "write", "sync", "service", "switch"};
+    ck_assert_uint_eq(diskio_part_count(), 5);
+    for (unsigned p = 0; p < diskio_part_count(); p++)
+        ck_assert_str_eq(diskio_part_name((enum diskio_part)p), parts[p]);
+    ck_assert_ptr_null(diskio_part_name((enum diskio_part)diskio_part_count()));
+    const int below = -1;
+    ck_assert_ptr_null(diskio_part_name((enum diskio_part)below));
+}
+END_TEST
+
 START_TEST(test_read_modes_are_rows_of_the_mode_table)
 {
     static const struct {
@@ -593,7 +638,7 @@ START_TEST(test_read_modes_are_rows_of_the_mode_table)
     }
     for (unsigned m = 0; m < DISKIO_MODE_READ; m++)
         ck_assert(!diskio_mode_is_read((enum diskio_mode)m));
-    ck_assert(!diskio_mode_is_read(DISKIO_MODE_COUNT));
+    ck_assert(!diskio_mode_is_read((enum diskio_mode)diskio_mode_count()));
     enum diskio_pattern p;
     ck_assert_int_eq(diskio_pattern_parse("create", &p), 0);
     ck_assert_int_eq(p, DISKIO_PATTERN_CREATE);
@@ -687,11 +732,11 @@ START_TEST(test_config_rules_of_the_wal_and_checkpoint_patterns)
     ck_assert_int_eq(p, DISKIO_PATTERN_WAL);
     ck_assert_int_eq(diskio_pattern_parse("checkpoint", &p), 0);
     ck_assert_str_eq(diskio_pattern_name(DISKIO_PATTERN_CHECKPOINT), "checkpoint");
-    ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)(DISKIO_PATTERN_LAST + 1)));
+    ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)diskio_pattern_count()));
     static const enum diskio_mode wal_modes[] = {DISKIO_MODE_FDATASYNC,    DISKIO_MODE_FSYNC,
                                                  DISKIO_MODE_ODSYNC,       DISKIO_MODE_OSYNC,
                                                  DISKIO_MODE_DIRECT_DSYNC, DISKIO_MODE_ASYNC};
-    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
+    for (unsigned m = 0; m < diskio_mode_count(); m++) {
         t_config(&cfg, (enum diskio_mode)m);
         cfg.pattern = DISKIO_PATTERN_WAL;
         bool takes = false;
@@ -877,6 +922,7 @@ int main(void)
     tcase_add_test(tc, test_target_writes_only_its_own_inode);
     tcase_add_test(tc, test_target_is_locked_while_open);
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
+    tcase_add_test(tc, test_modes_patterns_parts_and_formats_are_listed_by_the_library);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
     tcase_add_test(tc, test_config_rules_of_write_back);

@@ -178,7 +178,11 @@ static void null_hist_iter_next(void)
 }
 static void null_mode_name(void)
 {
-    ck_assert_ptr_null(diskio_mode_name(DISKIO_MODE_COUNT));
+    ck_assert_ptr_null(diskio_mode_name((enum diskio_mode)diskio_mode_count()));
+}
+static void null_mode_count(void)
+{
+    ck_assert_uint_gt(diskio_mode_count(), 0); /* no pointer argument */
 }
 static void null_mode_parse(void)
 {
@@ -188,23 +192,27 @@ static void null_mode_parse(void)
 }
 static void null_mode_is_direct(void)
 {
-    ck_assert(!diskio_mode_is_direct(DISKIO_MODE_COUNT));
+    ck_assert(!diskio_mode_is_direct((enum diskio_mode)diskio_mode_count()));
 }
 static void null_mode_is_queued(void)
 {
-    ck_assert(!diskio_mode_is_queued(DISKIO_MODE_COUNT));
+    ck_assert(!diskio_mode_is_queued((enum diskio_mode)diskio_mode_count()));
 }
 static void null_mode_syncs(void)
 {
-    ck_assert(!diskio_mode_syncs(DISKIO_MODE_COUNT));
+    ck_assert(!diskio_mode_syncs((enum diskio_mode)diskio_mode_count()));
 }
 static void null_mode_is_read(void)
 {
-    ck_assert(!diskio_mode_is_read(DISKIO_MODE_COUNT));
+    ck_assert(!diskio_mode_is_read((enum diskio_mode)diskio_mode_count()));
 }
 static void null_pattern_name(void)
 {
     ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)99));
+}
+static void null_pattern_count(void)
+{
+    ck_assert_uint_gt(diskio_pattern_count(), 0);
 }
 static void null_pattern_parse(void)
 {
@@ -217,6 +225,14 @@ static void null_format_parse(void)
     enum diskio_format f;
     ck_assert_int_eq(diskio_format_parse(NULL, &f), -EINVAL);
     ck_assert_int_eq(diskio_format_parse("json", NULL), -EINVAL);
+}
+static void null_format_count(void)
+{
+    ck_assert_uint_gt(diskio_format_count(), 0);
+}
+static void null_format_name(void)
+{
+    ck_assert_ptr_null(diskio_format_name((enum diskio_format)diskio_format_count()));
 }
 static void null_config_init(void)
 {
@@ -315,6 +331,14 @@ static void null_run_enable_parts(void)
 static void null_run_finish(void)
 {
     diskio_run_finish(NULL, 1000, 4096);
+}
+static void null_part_count(void)
+{
+    ck_assert_uint_gt(diskio_part_count(), 0);
+}
+static void null_part_name(void)
+{
+    ck_assert_ptr_null(diskio_part_name((enum diskio_part)diskio_part_count()));
 }
 static void null_run_hist(void)
 {
@@ -480,7 +504,7 @@ static void null_result_set_throughput_unit(void)
 static void null_result_set_suite(void)
 {
     struct diskio_result *res = NULL;
-    struct diskio_suite_row row = {"a", "w", 0, NULL};
+    struct diskio_suite_row row = {.label = "a", .column = "w", .run = 0};
     ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
     ck_assert_int_eq(diskio_result_set_suite(NULL, "s", NULL, NULL, &row, 1), -EINVAL);
     ck_assert_int_eq(diskio_result_set_suite(res, NULL, NULL, NULL, &row, 1), -EINVAL);
@@ -534,15 +558,19 @@ static const struct {
     ROW(hist_bucket_bounds),
     ROW(hist_iter_init),
     ROW(hist_iter_next),
+    ROW(mode_count),
     ROW(mode_name),
     ROW(mode_parse),
     ROW(mode_is_direct),
     ROW(mode_is_queued),
     ROW(mode_syncs),
     ROW(mode_is_read),
+    ROW(pattern_count),
     ROW(pattern_name),
     ROW(pattern_parse),
     ROW(format_parse),
+    ROW(format_count),
+    ROW(format_name),
     ROW(config_init),
     ROW(config_validate),
     ROW(config_check),
@@ -562,6 +590,8 @@ static const struct {
     ROW(target_unlink_now),
     ROW(run_execute),
     ROW(run_new),
+    ROW(part_count),
+    ROW(part_name),
     ROW(run_enable_parts),
     ROW(run_finish),
     ROW(run_hist),

@@ -89,7 +89,7 @@ static struct diskio_run *t_run_hooked(const struct diskio_config *cfg, const st
 START_TEST(test_op_hook_sees_every_measured_op_and_which_were_synced)
 {
     struct seen s = {0};
-    const struct diskio_op_hook hook = {t_prepare, t_done, &s};
+    const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     struct diskio_config cfg;
     t_config(&cfg, DISKIO_MODE_FSYNC, &hook);
     cfg.sync_every = 3;
@@ -114,7 +114,7 @@ START_TEST(test_op_hook_in_a_mode_that_syncs_each_write_sees_every_op_synced)
 {
     static const enum diskio_mode modes[] = {DISKIO_MODE_OSYNC, DISKIO_MODE_ODSYNC};
     struct seen s = {0};
-    const struct diskio_op_hook hook = {t_prepare, t_done, &s};
+    const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     struct diskio_config cfg;
     t_config(&cfg, modes[_i], &hook);
     int rc;
@@ -130,7 +130,7 @@ END_TEST
 START_TEST(test_op_hook_failure_ends_the_run_with_its_error)
 {
     struct seen s = {.fail_at = 5};
-    const struct diskio_op_hook hook = {t_prepare, t_done, &s};
+    const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     struct diskio_config cfg;
     t_config(&cfg, DISKIO_MODE_FDATASYNC, &hook);
     int rc;
@@ -150,7 +150,7 @@ END_TEST
 START_TEST(test_op_hook_is_refused_where_ops_overlap_or_read)
 {
     struct seen s = {0};
-    const struct diskio_op_hook hook = {t_prepare, t_done, &s};
+    const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     static const enum diskio_mode refused[] = {DISKIO_MODE_AIO, DISKIO_MODE_URING, DISKIO_MODE_READ,
                                                DISKIO_MODE_DIRECT_READ};
     struct diskio_config cfg;

@@ -549,11 +549,14 @@ START_TEST(test_suite_rows_name_their_runs_in_the_json)
     ck_assert_int_eq(diskio_result_add_run(res, run), 0);
     char label[] = "SEQ \"1M\"", column[] = "read";
     struct diskio_suite_row rows[] = {
-        {label, column, 0, NULL},
-        {"RND4K Q1T1", "write", SIZE_MAX, "not run: O_DIRECT refused"},
+        {.label = label, .column = column, .run = 0},
+        {.label = "RND4K Q1T1",
+         .column = "write",
+         .run = SIZE_MAX,
+         .note = "not run: O_DIRECT refused"},
     };
     /* a row without a label, or no name: refused, nothing kept */
-    struct diskio_suite_row bad = {NULL, "read", 0, NULL};
+    struct diskio_suite_row bad = {.label = NULL, .column = "read", .run = 0};
     ck_assert_int_eq(diskio_result_set_suite(res, "x", NULL, "best", &bad, 1), -EINVAL);
     ck_assert_int_eq(diskio_result_set_suite(res, NULL, NULL, "best", rows, 2), -EINVAL);
     size_t size;
