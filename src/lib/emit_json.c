@@ -260,8 +260,10 @@ static void emit_summary(FILE *out, const struct part_summary *s)
     json_double(out, s->mean_ns);
     fputs(", \"stddev\": ", out);
     json_double(out, s->stddev_ns);
+    char key[32];
     for (int i = 0; i < SUMMARY_PCTS; i++)
-        fprintf(out, ", \"%s\": %" PRIu64, summary_pct_keys[i], s->pct_ns[i]);
+        fprintf(out, ", \"%s\": %" PRIu64, pct_name(key, sizeof(key), summary_pcts[i], '_'),
+                s->pct_ns[i]);
     fputc('}', out);
 }
 
