@@ -35,7 +35,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
 from .errors import InputError
 from .jsonfile import (MISSING, JsonFile, check_version, json_key_line,
-                       json_kind, json_path, read_json)
+                       json_kind, json_path, parse_json, read_json)
 
 RESULT_SCHEMA = "diskio-result"
 SUPPORTED_RESULT_VERSIONS = (1, 2)
@@ -958,6 +958,12 @@ def load_result(path: str) -> Result:
     """Read and check the diskio result at path."""
     text, doc = read_json(path)
     return result_from_json(path, text, doc)
+
+
+def result_from_text(name: str, text: str) -> Result:
+    """The Result of a JSON text diskio printed (--format json on its
+    standard output); name stands for the file in messages."""
+    return result_from_json(name, text, parse_json(name, text))
 
 
 def is_result(doc: Any) -> bool:
