@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON result document, schema version 2 (doc/result-schema.md). */
+/* The JSON result document, schema version 2: the format is
+ * doc/result-schema.json (tests/cli/results-match-schema.sh validates what
+ * this file writes for every kind of run against it), explained in
+ * doc/result-schema.md.  A key added here is added there too. */
 #include "config.h"
 
 #include <inttypes.h>
