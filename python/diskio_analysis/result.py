@@ -8,7 +8,7 @@ a Result, its Environment, its Runs and theirs (Parameters, Hists,
 Repetitions, Intervals, Rate, Wal, Checkpoint, Interference, ...).  Each
 dataclass below is one object of the schema and has a field for each of
 its keys, of the key's name unless the field's metadata says otherwise
-(json=...), so that tests/python/test_result_schema.py can hold the two
+(own(...)), so that tests/python/test_result_schema.py can hold the two
 together: a key added to the schema without a field here fails it, and
 so does a field without a key.  The fields are read by their annotation
 (read_object), by one generic reader, so no key is forgotten.
@@ -72,14 +72,14 @@ PERCENTILES = tuple(percentile_key(p) for p in SUMMARY_PERCENTILES)
 
 # ---- how a field is read: its metadata ----
 
-def key(default: Any = None, *, json: Optional[str] = None,
-        required: bool = False, minimum: Optional[float] = None,
-        nonempty: bool = False, choices: Tuple[str, ...] = ()) -> Any:
-    """A field read from the JSON key json (the field's name by default):
-    required (missing or null is an error; else the default stands),
-    numbers not below minimum, strings nonempty or one of choices."""
-    meta = {"json": json, "required": required, "minimum": minimum,
-            "nonempty": nonempty, "choices": choices}
+def key(default: Any = None, *, required: bool = False,
+        minimum: Optional[float] = None, nonempty: bool = False,
+        choices: Tuple[str, ...] = ()) -> Any:
+    """A field read from the JSON key of its name: required (missing or
+    null is an error; else the default stands), numbers not below
+    minimum, strings nonempty or one of choices."""
+    meta = {"required": required, "minimum": minimum, "nonempty": nonempty,
+            "choices": choices}
     return field(default=default, metadata=meta)
 
 
@@ -101,15 +101,11 @@ def own(json: Optional[str] = None, factory: Optional[Callable[[], Any]] = None,
     return field(default=None, metadata=info, repr=shown)
 
 
-def derived(default: Any = None, factory: Optional[Callable[[], Any]] = None,
-            shown: bool = True) -> Any:
+def derived(default: Any = None, shown: bool = True) -> Any:
     """A field that is not a key of the file: the JSON path an object was
     read at, a value worked out from others, the file it came from."""
-    info = {"derived": True}
-    if factory is not None:
-        return field(default_factory=factory, metadata=info, repr=shown,
-                     compare=shown)
-    return field(default=default, metadata=info, repr=shown, compare=shown)
+    return field(default=default, metadata={"derived": True}, repr=shown,
+                 compare=shown)
 
 
 def json_key(f: "dataclasses.Field[Any]") -> str:
