@@ -6,6 +6,8 @@ round)."""
 
 import statistics
 
+from diskio_analysis.result import Run
+
 # issue 10's target: at 2000 ops/s on tmpfs, the corrected p50 (from when
 # each op was due) no more than 5 us above the service p50 (from when it
 # started): diskio's own wake-up lateness is not charged to the storage
@@ -16,26 +18,26 @@ class NotPaced(ValueError):
     """A result that is not a paced run (no rate section)."""
 
 
-def paced_figures(run):
-    """The figures of one paced run (a result's run as a dict)."""
-    rate = run.get("rate")
+def paced_figures(run: Run):
+    """The figures of one paced run (a Run of diskio_analysis.result)."""
+    rate = run.rate
     if not rate:
         raise NotPaced("the run has no rate section: not run with --rate")
-    total, service = run["latency"]["total"], run["latency"]["service"]
-    late = rate.get("late_start_ns") or {}
-    backlog = rate.get("backlog") or {}
+    total = run.need_part("total").need("p50")
+    service = run.need_part("service").need("p50")
+    late, backlog = rate.late_start_ns, rate.backlog
     return {
-        "ops": run["ops"],
-        "achieved": rate["achieved_ops_per_s"],
-        "total_p50": total["p50"],
-        "service_p50": service["p50"],
-        "gap_p50": total["p50"] - service["p50"],
-        "late_ops": late.get("ops"),
-        "late_p99": late.get("p99"),
-        "backlog_ops": backlog.get("ops"),
-        "max_lag": rate["max_start_lag_ns"],
-        "spin_margin": rate.get("spin_margin_ns"),
-        "held": bool(rate["held"]),
+        "ops": run.ops,
+        "achieved": rate.achieved_ops_per_s,
+        "total_p50": total,
+        "service_p50": service,
+        "gap_p50": total - service,
+        "late_ops": late.ops if late else None,
+        "late_p99": late.p99 if late else None,
+        "backlog_ops": backlog.ops if backlog else None,
+        "max_lag": rate.max_start_lag_ns,
+        "spin_margin": rate.spin_margin_ns,
+        "held": rate.held,
     }
 
 

@@ -26,7 +26,8 @@ def read_diskio_result(path, count):
         run = result.runs[0]
         total = run.need_part("total")
         if not run.complete or run.ops != count:
-            raise Fail("diskio run incomplete: %s" % run.error)
+            raise Fail("diskio run incomplete: %s" % (run.error.message if run.error
+                                                      else "%s ops" % run.ops))
         m = {"ops_s": run.need("ops_per_s"), "mean_ns": total.need("mean"),
              "p50_ns": total.need("p50"), "ops": run.ops}
         if run.mb_per_s is not None:

@@ -95,10 +95,9 @@ class RunKey(NamedTuple):
 def run_key(run):
     """The RunKey of a Run."""
     p = run.parameters
-    return RunKey(run.workload, p.get("block_size"), p.get("pattern") or "seq",
-                  p.get("iodepth") or 1, p.get("sync_every") or 1,
-                  p.get("batch") or 1, p.get("jobs") or 1,
-                  bool(p.get("shared_file")), p.get("cached") is True,
+    return RunKey(run.workload, p.block_size, p.pattern or "seq",
+                  p.iodepth or 1, p.sync_every or 1, p.batch or 1, p.jobs,
+                  p.shared_file, p.cached,
                   None if run.suite_row is None else run.suite_row.name)
 
 
@@ -181,8 +180,7 @@ def sample_of(result, sample, value):
     """One repetition's value with what noise.judge weighs besides it:
     its invocation (the result file), when it ran and why it was
     disturbed."""
-    start = sample.start_time if hasattr(sample, "start_time") else \
-        (sample.interference or {}).get("start_time")
+    start = sample.start_time
     return noise.Sample(float(value), invocation=result.path,
                         start=noise.parse_start(start),
                         disturbed=tuple(d.message for d in sample.disturbances))

@@ -125,13 +125,12 @@ def usable_run(env, path, run, sample=None):
                          "ops; skipped")
         return None
     if not sample.complete:
-        message = (run.error or {}).get("message")
+        message = run.error.message if run.error else None
         env.notes.append(f"{path}: {sample.where} ({run.mode}) is incomplete: "
                          f"{message or 'no reason given'}; "
                          "its figures are used as measured")
     total_keys = ["count"] + [key for key, _ in TOTAL_STATS]
-    start = getattr(sample, "start_time", None) or \
-        (sample.interference or {}).get("start_time")
+    start = sample.start_time
     figures = {"total": dict(zip(total_keys, total.need(*total_keys))),
                "ops_per_s": sample.need("ops_per_s"),
                "mb_per_s": sample.mb_per_s,
@@ -173,13 +172,15 @@ def load_diskio_result(env, path, text, doc):
         if samples:
             usable.append((run, samples))
     descriptors = [dict(mode=run.workload,
-                        batch=run.parameters.get("batch") or 1,
-                        jobs=run.parameters.get("jobs") or 1,
-                        shared_file=bool(run.parameters.get("shared_file")),
-                        cached=run.parameters.get("cached") is True,
-                        wal_gap_ns=pattern_int(run.wal, "gap_ns"),
-                        **{key: run.parameters[key] for key in
-                           ("block_size", "pattern", "iodepth", "sync_every")})
+                        batch=run.parameters.batch or 1,
+                        jobs=run.parameters.jobs,
+                        shared_file=run.parameters.shared_file,
+                        cached=run.parameters.cached,
+                        wal_gap_ns=run.wal.gap_ns if run.wal else None,
+                        block_size=run.parameters.block_size,
+                        pattern=run.parameters.pattern,
+                        iodepth=run.parameters.iodepth,
+                        sync_every=run.parameters.sync_every)
                    for run, _ in usable]
     # Runs that repeat the same parameters are repetitions: one name,
     # several samples (as diskio-compare takes them); so are the
@@ -189,29 +190,18 @@ def load_diskio_result(env, path, text, doc):
         for figures in samples:
             add_diskio_run_metrics(env, path, prefix, run, figures)
         record_run(env, path, prefix, run, samples)
+        wal = run.wal
         if desc["pattern"] in ("wal", "checkpoint") and \
                 prefix not in [r["prefix"] for r in env.pattern_runs]:
             env.pattern_runs.append({
                 "prefix": prefix, "pattern": desc["pattern"],
                 "mode": run.mode, "jobs": desc["jobs"],
                 "gap_ns": desc["wal_gap_ns"] or 0,
-                "wal_bytes": pattern_int(run.wal, "bytes_per_commit"),
-                "syncs_per_commit": pattern_number(run.wal, "syncs_per_commit"),
+                "wal_bytes": wal.bytes_per_commit if wal else None,
+                "syncs_per_commit": None if wal is None or wal.syncs_per_commit is None
+                else float(wal.syncs_per_commit),
                 "source": path})
     return result.label
-
-
-def pattern_int(node, key):
-    """A whole number of a run's wal or checkpoint object, or None."""
-    value = (node or {}).get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) \
-        and value >= 0 else None
-
-
-def pattern_number(node, key):
-    value = (node or {}).get(key)
-    return float(value) if isinstance(value, (int, float)) and \
-        not isinstance(value, bool) and value >= 0 else None
 
 
 def record_run(env, path, prefix, run, samples):
@@ -220,7 +210,7 @@ def record_run(env, path, prefix, run, samples):
     syncs = [figures["sync"]["count"] for figures in samples if figures["sync"]]
     env.runs.append({"source": path, "tool": "diskio", "metric_prefix": prefix,
                      "mode": run.mode,
-                     "block_size": run.parameters["block_size"],
+                     "block_size": run.parameters.block_size,
                      "ops": sum(figures["total"]["count"] for figures in samples),
                      "syncs": sum(syncs) if syncs else None})
 

@@ -12,6 +12,8 @@ import json
 import math
 import re
 import sys
+from typing import (Any, Callable, Dict, List, NoReturn, Optional, Sequence,
+                    Tuple, Union)
 
 from . import __version__ as VERSION
 from .errors import InputError
@@ -22,13 +24,13 @@ from .textsafe import clipped
 # measured.
 MAX_JSON_INT = 2 ** 63 - 1
 
-MISSING = object()      # a key absent from a JSON object
+MISSING: Any = object()     # a key absent from a JSON object
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*", re.ASCII)
 
 
-def json_path(where, key):
+def json_path(where: str, key: Union[int, str]) -> str:
     """JSON path of key below where: runs[2].parameters.pattern,
     jobs[0]["job options"], percentile["99.000000"]."""
     if isinstance(key, int):
@@ -38,7 +40,7 @@ def json_path(where, key):
     return f"{where}[{json.dumps(key, ensure_ascii=False)}]"
 
 
-def json_short(value):
+def json_short(value: Any) -> str:
     """A JSON value for a message, cut short when long."""
     text = str(value)
     if len(text) <= 40:
@@ -46,7 +48,7 @@ def json_short(value):
     return f"{text[:20]}... ({len(text)} characters)"
 
 
-def json_value_text(value):
+def json_value_text(value: Any) -> str:
     """A JSON value for a message, as the file spells it: null, true, 3,
     "text" (a long one cut short); the kind of a list or an object;
     'missing' for an absent key."""
@@ -59,7 +61,7 @@ def json_value_text(value):
     return json_kind(value)
 
 
-def json_kind(value):
+def json_kind(value: Any) -> str:
     """What a JSON value is, for a message: 'a string', 'null', ..."""
     if value is MISSING:
         return "missing"
@@ -74,7 +76,7 @@ def json_kind(value):
     return "a list" if isinstance(value, list) else "an object"
 
 
-def json_key_line(text, key):
+def json_key_line(text: str, key: str) -> Optional[int]:
     """Line of the first occurrence of "key" in a JSON text, or None."""
     pos = text.find(f'"{key}"')
     return None if pos < 0 else text.count("\n", 0, pos) + 1
@@ -87,24 +89,27 @@ class JsonFile:
     or out-of-range number raises InputError naming the file and the JSON
     path; optional=True lets a missing key or null through as None."""
 
-    def __init__(self, path, todo):
+    def __init__(self, path: str, todo: str) -> None:
         self.path, self.todo = path, todo
 
-    def fail(self, where, what):
+    def fail(self, where: str, what: str) -> NoReturn:
         raise InputError(self.path, None, f"{where}: {what}", self.todo)
 
-    def _absent(self, value, where, optional, expected):
+    def _absent(self, value: Any, where: str, optional: bool,
+                expected: str) -> bool:
         if value is MISSING or value is None:
             if optional:
                 return True
             self.fail(where, f"{json_kind(value)}, expected {expected}")
         return False
 
-    def _wrong(self, value, where, optional, expected):
+    def _wrong(self, value: Any, where: str, optional: bool,
+               expected: str) -> NoReturn:
         self.fail(where, f"{json_kind(value)}, expected {expected}"
                          + (" or null" if optional else ""))
 
-    def _typed(self, value, where, optional, kind, expected):
+    def _typed(self, value: Any, where: str, optional: bool, kind: type,
+               expected: str) -> Any:
         """value if it is a kind, None if absent and optional."""
         if self._absent(value, where, optional, expected):
             return None
@@ -112,13 +117,16 @@ class JsonFile:
             self._wrong(value, where, optional, expected)
         return value
 
-    def as_object(self, value, where, optional=False):
+    def as_object(self, value: Any, where: str,
+                  optional: bool = False) -> Any:
         return self._typed(value, where, optional, dict, "an object")
 
-    def as_list(self, value, where, optional=False):
+    def as_list(self, value: Any, where: str,
+                optional: bool = False) -> Any:
         return self._typed(value, where, optional, list, "a list")
 
-    def as_string(self, value, where, optional=False, nonempty=False):
+    def as_string(self, value: Any, where: str, optional: bool = False,
+                  nonempty: bool = False) -> Any:
         """A string of at most MAX_STRING_CHARS characters, valid
         Unicode."""
         value = self._typed(value, where, optional, str, "a string")
@@ -137,7 +145,8 @@ class JsonFile:
                           "Unicode (a lone surrogate escape)")
         return value
 
-    def as_number(self, value, where, optional=False, minimum=None):
+    def as_number(self, value: Any, where: str, optional: bool = False,
+                  minimum: Optional[float] = None) -> Any:
         """A finite number (bool rejected); ints come back as they are."""
         if self._absent(value, where, optional, "a number"):
             return None
@@ -153,7 +162,8 @@ class JsonFile:
             self.fail(where, f"{number:g} is below {minimum:g}")
         return value
 
-    def as_int(self, value, where, optional=False, minimum=None):
+    def as_int(self, value: Any, where: str, optional: bool = False,
+               minimum: Optional[float] = None) -> Any:
         """An integer in [minimum, MAX_JSON_INT] (bool rejected)."""
         if self._absent(value, where, optional, "an integer"):
             return None
@@ -167,34 +177,39 @@ class JsonFile:
             self.fail(where, f"{json_short(value)} is below {minimum}")
         return value
 
-    def get_object(self, node, where, key, **kw):
+    def get_object(self, node: Dict[str, Any], where: str, key: str,
+                   **kw: Any) -> Any:
         return self.as_object(node.get(key, MISSING), json_path(where, key),
                               **kw)
 
-    def get_list(self, node, where, key, **kw):
+    def get_list(self, node: Dict[str, Any], where: str, key: str,
+                 **kw: Any) -> Any:
         return self.as_list(node.get(key, MISSING), json_path(where, key),
                             **kw)
 
-    def get_string(self, node, where, key, **kw):
+    def get_string(self, node: Dict[str, Any], where: str, key: str,
+                   **kw: Any) -> Any:
         return self.as_string(node.get(key, MISSING), json_path(where, key),
                               **kw)
 
-    def get_number(self, node, where, key, **kw):
+    def get_number(self, node: Dict[str, Any], where: str, key: str,
+                   **kw: Any) -> Any:
         return self.as_number(node.get(key, MISSING), json_path(where, key),
                               **kw)
 
-    def get_int(self, node, where, key, **kw):
+    def get_int(self, node: Dict[str, Any], where: str, key: str,
+                **kw: Any) -> Any:
         return self.as_int(node.get(key, MISSING), json_path(where, key),
                            **kw)
 
 
-def long_digit_run_line(text, limit):
+def long_digit_run_line(text: str, limit: int) -> Optional[int]:
     """Line of the first run of more than limit digits in text, or None."""
     match = re.search(r"\d{%d,}" % (limit + 1), text)
     return None if match is None else text.count("\n", 0, match.start()) + 1
 
 
-def split_preamble(text):
+def split_preamble(text: str) -> Tuple[List[str], str]:
     """(lines before the first line that opens a JSON object, the text with
     those lines blanked, so that line numbers still match the file), or
     ([], text) when the first line opens it."""
@@ -205,7 +220,7 @@ def split_preamble(text):
     return [], text
 
 
-def parse_json(path, text):
+def parse_json(path: str, text: str) -> Any:
     """The document of a JSON text (named path in a message); InputError
     when it is not JSON, nests deeper than Python's recursion limit
     (about 1000 levels: a result nests 6) or holds a number out of
@@ -228,7 +243,8 @@ def parse_json(path, text):
                          "regenerate the file or fix it by hand")
 
 
-def read_json(path, preamble_ok=None, notes=None):
+def read_json(path: str, preamble_ok: Optional[Callable[[Any], bool]] = None,
+              notes: Optional[List[str]] = None) -> Tuple[str, Any]:
     """(text, parsed document) of a JSON file; InputError when it cannot
     be read or parsed.
 
@@ -258,7 +274,8 @@ def read_json(path, preamble_ok=None, notes=None):
     return rest, doc
 
 
-def check_version(path, text, doc, supported, what):
+def check_version(path: str, text: str, doc: Dict[str, Any],
+                  supported: Sequence[int], what: str) -> None:
     """Reject a document whose schema_version is not one of supported
     (what names the kind of file): a reader that half-understands a file
     is worse than one that refuses it."""

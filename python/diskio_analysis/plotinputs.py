@@ -64,11 +64,11 @@ def plot_runs(result):
             continue
         # a custom run (a program's own operations) has no block size or
         # pattern of diskio's: 0 and "custom", and its params in its name
-        custom = run.parameters.get("custom")
-        plot_run = PlotRun(env, run.workload, run.parameters["block_size"] or 0,
+        custom = run.parameters.custom
+        plot_run = PlotRun(env, run.workload, run.parameters.block_size or 0,
                            float(ops_per_s), float(mb_per_s), mean / 1000.0,
                            count, buckets,
-                           pattern=run.parameters.get("pattern") or
+                           pattern=run.parameters.pattern or
                            ("custom" if custom else "seq"),
                            intervals=run.intervals, key=run_key(run))
         if run.suite_row is not None:

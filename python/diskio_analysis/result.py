@@ -1,220 +1,404 @@
 # SPDX-License-Identifier: MIT
-"""The one reader of diskio's result JSON (doc/result-schema.md).
+"""The one reader of diskio's result JSON (doc/result-schema.json, the
+format; doc/result-schema.md, its explanation).
 
 load_result(path) checks the schema name and version, checks the type and
-range of every value it reads and returns plain objects every tool uses:
-Result, its Runs and their Hists.  A value the file leaves out (or writes
-as null) comes back as None; what a tool cannot do without it asks for
-with Run.need()/Run.need_part()/Hist.need(), which raise the same
+range of every value it reads and returns typed objects every tool uses:
+a Result, its Environment, its Runs and theirs (Parameters, Hists,
+Repetitions, Intervals, Rate, Wal, Checkpoint, Interference, ...).  Each
+dataclass below is one object of the schema and has a field for each of
+its keys, of the key's name unless the field's metadata says otherwise
+(own(...)), so that tests/python/test_result_schema.py can hold the two
+together: a key added to the schema without a field here fails it, and
+so does a field without a key.  The fields are read by their annotation
+(read_object), by one generic reader, so no key is forgotten.
+
+A value the file leaves out (or writes as null) comes back as the field's
+default (None, [], or what files of earlier releases mean by leaving it
+out: jobs 1, direction "write"); what a tool cannot do without asks for
+it with Run.need()/Run.need_part()/Summary.need(), which raise the same
 InputError (file, JSON path, what to do) a missing value always raises.
-So each tool keeps its own notion of what is required (diskio-correlate
-skips a run that recorded no ops before asking for its statistics) while
-the file is read, and judged, in one place.
+So each tool keeps its own notion of what is required while the file is
+read, and judged, in one place.
+
+Percentile keys follow one rule, percentile_key(), the same as the C
+library's pct_name(): tests/cli/percentile-keys-one-rule.sh holds the two
+together.
 """
 
+import dataclasses
+import math
 import re
+import typing
 from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
 from .errors import InputError
-from .jsonfile import (JsonFile, check_version, json_key_line, json_kind,
-                       json_path, read_json)
+from .jsonfile import (MISSING, JsonFile, check_version, json_key_line,
+                       json_kind, json_path, parse_json, read_json)
 
 RESULT_SCHEMA = "diskio-result"
 SUPPORTED_RESULT_VERSIONS = (1, 2)
 RESULT_TODO = ("the file does not follow the diskio result schema "
                "(doc/result-schema.md); regenerate it with diskio")
 
-# The latency parts of a run, and the percentiles of a HIST, in file order.
+# The latency parts of a run, in file order.
 PARTS = ("total", "write", "sync", "service", "switch")
-PERCENTILES = ("p50", "p90", "p99", "p99_9", "p99_99")
-# a percentile's key: p50, p99_9, p100 (diskio --percentiles)
+# The percentiles every HIST and SUMMARY holds (src/lib/result.c's
+# summary_pcts), and the pattern of every percentile's key.
+SUMMARY_PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)
 PERCENTILE_KEY = re.compile(r"^p[0-9]+(_[0-9]+)?$")
-HIST_NUMBERS = ("count", "min", "mean", "stddev", "max")
-
-
-@dataclass
-class Hist:
-    """One HIST: count, min, mean, stddev, max (ns), percentiles
-    {'p50': ns, ...} (those the file gives), buckets [(lowest_ns,
-    highest_ns, count), ...] or None when the file gives none."""
-    where: str                      # JSON path: runs[0].latency.total
-    count: float = None
-    min: float = None
-    mean: float = None
-    stddev: float = None
-    max: float = None
-    percentiles: dict = field(default_factory=dict)
-    # the percentiles that are the max only for want of values (p99_9
-    # with fewer than 1000): percentiles_limited_by_ops
-    limited_by_ops: list = field(default_factory=list)
-    buckets: list = None
-    _src: JsonFile = field(default=None, repr=False, compare=False)
-    _node: dict = field(default=None, repr=False, compare=False)
-
-    def need(self, *keys):
-        """The values of keys (numbers, percentiles or 'buckets'), each of
-        which must be there: InputError naming its JSON path if not."""
-        values = []
-        for key in keys:
-            if key == "buckets":
-                self._src.get_list(self._node, self.where, key)
-                values.append(self.buckets)
-            else:
-                values.append(self._src.get_number(self._node, self.where,
-                                                   key))
-        return values[0] if len(keys) == 1 else values
-
-
-# Counters of a DEVICE_IO (schema 2), and its per-op figures.
-DEVICE_COUNTERS = ("reads", "read_sectors", "writes", "write_merges",
-                   "write_sectors", "flushes")
-DEVICE_FIGURES = ("writes_per_op", "merges_per_op", "kib_per_write",
-                  "flushes_per_op", "reads_per_op", "read_merges_per_op",
-                  "kib_per_read")
-# counters absent in files written before the read modes
-DEVICE_COUNTERS_LATER = ("read_merges",)
-# what a run's ops do: parameters.direction (absent before the read
-# modes: "write")
+# what parameters.direction may be (absent before the read modes: "write")
 DIRECTIONS = ("write", "read")
-DEVICE_FLAGS = ("leaf", "own_io", "volatile_cache", "fua", "rotational")
+
+
+def percentile_key(pct: float, sep: str = "_") -> str:
+    """A percentile's key, by the rule of the C library's pct_name(): "p"
+    and the percentile in at most ten significant digits ("%.10g"), never
+    an exponent, its decimal point as sep: 99.9 -> "p99_9", 1e-05 ->
+    "p0_00001"; sep "." gives the table's "p99.9"."""
+    text = "p%.10g" % pct
+    if "e" in text and pct > 0:
+        decimals = 9 - math.floor(math.log10(pct))
+        text = "p%.*f" % (min(decimals, 40), pct)
+        text = text.rstrip("0") if "." in text else text
+        text = text.rstrip(".")
+    return text.replace(".", sep)
+
+
+# The keys of the summary's percentiles: p50, p90, p99, p99_9, p99_99.
+PERCENTILES = tuple(percentile_key(p) for p in SUMMARY_PERCENTILES)
+
+
+# ---- how a field is read: its metadata ----
+
+def key(default: Any = None, *, required: bool = False,
+        minimum: Optional[float] = None, nonempty: bool = False,
+        choices: Tuple[str, ...] = ()) -> Any:
+    """A field read from the JSON key of its name: required (missing or
+    null is an error; else the default stands), numbers not below
+    minimum, strings nonempty or one of choices."""
+    meta = {"required": required, "minimum": minimum, "nonempty": nonempty,
+            "choices": choices}
+    return field(default=default, metadata=meta)
+
+
+def key_list(*, required: bool = False,
+             factory: Callable[[], Any] = list) -> Any:
+    """A list (factory dict: a name -> value object), empty when absent."""
+    return field(default_factory=factory, metadata={"required": required})
+
+
+def own(json: Optional[str] = None, factory: Optional[Callable[[], Any]] = None,
+        shown: bool = True, **meta: Any) -> Any:
+    """A field its class reads itself (_read_rest), from json (a key, or
+    a dotted path: device.total), with meta for the schema test: keys
+    (the fixed keys of a name -> value object), pattern (the pattern of
+    its keys) or index (an index into runs[], read as the Run)."""
+    info = {"json": json, "own": True, **meta}
+    if factory is not None:
+        return field(default_factory=factory, metadata=info, repr=shown)
+    return field(default=None, metadata=info, repr=shown)
+
+
+def derived(default: Any = None, shown: bool = True) -> Any:
+    """A field that is not a key of the file: the JSON path an object was
+    read at, a value worked out from others, the file it came from."""
+    return field(default=default, metadata={"derived": True}, repr=shown,
+                 compare=shown)
+
+
+def json_key(f: "dataclasses.Field[Any]") -> str:
+    """The JSON key (or dotted path) of a field."""
+    return f.metadata.get("json") or f.name
+
+
+# ---- the schema's objects ----
+
+@dataclass
+class Tool:
+    """The program that wrote the file."""
+    name: Optional[str] = key()
+    version: Optional[str] = key()
 
 
 @dataclass
-class DeviceIO:
-    """What one block device (or the total over the devices the
-    filesystem sits on) did during a run's measured ops: counters
-    (flushes None where the kernel does not count them), per-op figures
-    (None where undefined) and, for a device, depth and flags."""
-    where: str
-    name: str
-    depth: int = None
-    counters: dict = field(default_factory=dict)
-    figures: dict = field(default_factory=dict)
-    flags: dict = field(default_factory=dict)
+class Kernel:
+    """uname(2)."""
+    sysname: Optional[str] = key()
+    release: Optional[str] = key()
+    version: Optional[str] = key()
+    machine: Optional[str] = key()
 
 
 @dataclass
-class Run:
-    """One entry of runs[]: mode, parameters (the file's, with
-    block_size, pattern, iodepth and sync_every checked), complete, error
-    (object or None), ops, ops_per_s, mb_per_s and the latency parts the
-    file gives, {'total': Hist, 'write': ..., 'sync': ..., 'service': ...}."""
-    where: str                      # JSON path: runs[0]
-    mode: str
-    parameters: dict
-    direction: str = "write"        # "read" for the read modes
-    complete: bool = True
-    error: dict = None
-    ops: float = None
-    ops_per_s: float = None
-    mb_per_s: float = None
-    parts: dict = field(default_factory=dict)
-    # diskio --repeat: each repetition's own figures (Repetition), in the
-    # order they ran; None when the run was measured once
-    repetitions: list = None
-    # diskio --suite: the suite row this run is (SuiteRow), None otherwise
-    suite_row: "SuiteRow" = None
-    # schema 2: the block devices under the target (None in schema 1 and
-    # where no device was counted), whether they were shared with other
-    # I/O, and the verdict codes ("sync_not_flushed", "merged",
-    # "cache_ack", "shared")
-    device_total: DeviceIO = None
-    devices: list = field(default_factory=list)
-    device_shared: bool = None
-    verdicts: list = field(default_factory=list)
-    # diskio --interval: the interval length (ns) and the series
-    # (Interval), in time order; None without --interval
-    interval_ns: int = None
-    intervals: list = None
-    # diskio --jobs N (N > 1) and threaded custom runs: each job's own
-    # figures (JobFigures), in job order; empty for a run of one
-    per_job: list = field(default_factory=list)
-    # a custom run's own parameters (diskio_run_set_param): name -> text
-    params: dict = field(default_factory=dict)
-    # what else the machine did (read_interference): whether the run (any
-    # of its repetitions) was disturbed, None in files written before
-    # diskio measured it; the reasons (Disturbance); the figures of a run
-    # measured once (a dict as the file has it, None otherwise)
-    disturbed: bool = None
-    disturbances: list = field(default_factory=list)
-    interference: dict = None
-    # --pattern wal and checkpoint: what the run did, as the file gives it
-    # ({"syncs_per_commit": ..., "committers": ..., "gap_ns": ...}); None
-    # for the other patterns and in files written before them
-    wal: dict = None
-    checkpoint: dict = None
-    _src: JsonFile = field(default=None, repr=False, compare=False)
-    _node: dict = field(default=None, repr=False, compare=False)
+class Cpu:
+    model: Optional[str] = key()
+    cores: Optional[int] = key(minimum=0)
 
-    @property
-    def workload(self):
-        """The mode, or a custom run's name with its params (its program's
-        own parameters, which tell two custom runs of one name apart):
-        'log-commit (record=512, sync=fdatasync)'.  A run of diskio's own
-        is its mode whatever its params say (a --durability run's
-        listener and run id are bookkeeping, not another workload)."""
-        if not self.params or not self.parameters.get("custom"):
-            return self.mode
-        return self.mode + " (" + ", ".join(
-            f"{key}={value}" for key, value in self.params.items()) + ")"
 
-    def need(self, key):
-        """A number of the run that must be there (ops_per_s, mb_per_s)."""
-        return self._src.get_number(self._node, self.where, key)
+@dataclass
+class Timer:
+    """The clock every latency is read from."""
+    clock: Optional[str] = key()
+    resolution_ns: Optional[int] = key(minimum=0)
+    overhead_ns: Optional[int] = key(minimum=0)
+    clocksource: Optional[str] = key()          # schema 2
 
-    def need_part(self, name):
-        """The latency part name, which must be there."""
-        if name not in self.parts:
-            self._src.get_object(self._node["latency"],
-                                 json_path(self.where, "latency"), name)
-        return self.parts[name]
+
+@dataclass
+class TargetDevice:
+    """The block device under the target's filesystem."""
+    name: Optional[str] = key()
+    partition: Optional[str] = key()
+    rotational: Optional[bool] = key()
+    scheduler: Optional[str] = key()
+    write_cache: Optional[str] = key()
+    logical_block_size: Optional[int] = key(minimum=0)
+    physical_block_size: Optional[int] = key(minimum=0)
+    model: Optional[str] = key()
+    fua: Optional[bool] = key()                 # schema 2
+
+
+@dataclass
+class Ext4:
+    journal: Optional[bool] = key()
+    data_mode: Optional[str] = key()
+
+
+@dataclass
+class Loop:
+    backing_file: Optional[str] = key()
+    backing_filesystem: Optional[str] = key()
+    backing_mount_point: Optional[str] = key()
+    backing_device: Optional[str] = key()
+
+
+@dataclass
+class Overlay:
+    upperdir: Optional[str] = key()
+    upper_filesystem: Optional[str] = key()
+    upper_mount_point: Optional[str] = key()
+
+
+@dataclass
+class EnvDevice:
+    """A DEVICE: one block device under the target."""
+    name: str = key("", required=True, nonempty=True)
+    depth: Optional[int] = key(minimum=0)
+    leaf: Optional[bool] = key()
+    own_io: Optional[bool] = key()
+    write_cache: Optional[str] = key()
+    fua: Optional[bool] = key()
+    rotational: Optional[bool] = key()
+
+
+@dataclass
+class Target:
+    directory: Optional[str] = key()
+    filesystem: Optional[str] = key()
+    mount_point: Optional[str] = key()
+    mount_source: Optional[str] = key()
+    mount_options: Optional[str] = key()
+    super_options: Optional[str] = key()
+    device: Optional[TargetDevice] = key()
+    ext4: Optional[Ext4] = key()                # schema 2, and the three below
+    loop: Optional[Loop] = key()
+    overlay: Optional[Overlay] = key()
+    devices: List[EnvDevice] = key_list()
+
+
+@dataclass
+class Environment:
+    """The environment probe: the machine and the target; None where a
+    value could not be read."""
+    hostname: Optional[str] = key()
+    kernel: Optional[Kernel] = key()
+    cpu: Optional[Cpu] = key()
+    memory_bytes: Optional[int] = key(minimum=0)
+    timer: Optional[Timer] = key()
+    target: Optional[Target] = key()
+
+
+@dataclass
+class Parameters:
+    """A measured run's parameters.  A custom run (parameters null: a
+    program's own operations, timed with libdiskio) has none of diskio's:
+    custom is True and the rest None (its own are Run.params).  Files
+    written before jobs, --shared-file, the read modes and --write-back
+    lack them: read as 1, false, "write" and 0."""
+    block_size: Optional[int] = key(required=True, minimum=1)
+    file_size: Optional[int] = key(minimum=0)
+    pattern: Optional[str] = key()
+    count: Optional[int] = key(minimum=0)
+    runtime_s: Optional[float] = key(minimum=0)
+    warmup: Optional[int] = key(minimum=0)
+    iodepth: Optional[int] = key(minimum=0)
+    batch: Optional[int] = key(minimum=1)
+    sync_every: Optional[int] = key(minimum=0)
+    rate_ops_per_s: Optional[float] = key(minimum=0)
+    jobs: int = key(1, minimum=1)
+    shared_file: bool = key(False)
+    open_flags: Optional[str] = key()
+    direction: str = key("write", choices=DIRECTIONS)
+    cached: bool = key(False)
+    verify: bool = key(False)
+    write_back: int = key(0, minimum=0)
+    custom: bool = derived(False)
+
+
+@dataclass
+class RunError:
+    """The error that stopped a run."""
+    op: Optional[int] = key(minimum=0)
+    errno: Optional[int] = key(minimum=0)
+    message: Optional[str] = key()
+    during: Optional[str] = key()
+    job: Optional[int] = key(minimum=0)         # runs of several jobs
+
+
+@dataclass
+class LateStart:
+    """With --rate, the ops whose lag is diskio's own lateness."""
+    ops: Optional[int] = key(minimum=0)
+    p50: Optional[int] = key(minimum=0)
+    p99: Optional[int] = key(minimum=0)
+    max: Optional[int] = key(minimum=0)
+
+
+@dataclass
+class Backlog:
+    """With --rate, the ops that waited for the device."""
+    ops: Optional[int] = key(minimum=0)
+    max_lag_ns: Optional[int] = key(minimum=0)
+
+
+@dataclass
+class Rate:
+    """With --rate: how the fixed schedule was kept (older files lack
+    the figures from start_lag_p99_ns on: None)."""
+    requested_ops_per_s: float = key(0.0, required=True, minimum=0)
+    achieved_ops_per_s: float = key(0.0, required=True, minimum=0)
+    held: bool = key(False, required=True)
+    max_start_lag_ns: int = key(0, required=True, minimum=0)
+    start_lag_p99_ns: Optional[int] = key(minimum=0)
+    late_start_ns: Optional[LateStart] = key()
+    backlog: Optional[Backlog] = key()
+    spin_margin_ns: Optional[int] = key(minimum=0)
+
+
+@dataclass
+class JobError:
+    """Why one job stopped early."""
+    message: Optional[str] = key()
+    op: Optional[int] = key(minimum=0)
+    during: Optional[str] = key()
 
 
 @dataclass
 class JobFigures:
     """One entry of a run's per_job[]: what one of its concurrent jobs
-    (or threads) did.  error is None, or its object (message, op,
-    during); errors is 1 for the job whose error stopped the run."""
-    where: str                      # JSON path: runs[0].per_job[3]
-    job: int
-    ops: int
-    bytes: int
-    duration_ns: int
-    mean_ns: float
-    p50_ns: int
-    p99_ns: int
-    max_ns: int
-    errors: int = 0
-    error: dict = None
+    (or threads) did.  errors is 1 for a job that stopped at an error of
+    its own."""
+    where: str = derived("")                    # runs[0].per_job[3]
+    job: int = key(0, required=True, minimum=0)
+    ops: int = key(0, required=True, minimum=0)
+    bytes: int = key(0, required=True, minimum=0)
+    duration_ns: int = key(0, required=True, minimum=0)
+    mean_ns: float = key(0.0, required=True, minimum=0)
+    p50_ns: int = key(0, required=True, minimum=0)
+    p99_ns: int = key(0, required=True, minimum=0)
+    max_ns: int = key(0, required=True, minimum=0)
+    errors: int = key(0, minimum=0)
+    error: Optional[JobError] = key()
 
 
 @dataclass
-class Repetition:
-    """One entry of a run's repetitions[]: what one repetition measured,
-    with the same attributes a Run has for its figures (complete, ops,
-    ops_per_s, parts of Hists without buckets), so a tool can take the
-    repetitions of a run where it would take runs."""
-    where: str                      # JSON path: runs[0].repetitions[2]
-    complete: bool = True
-    ops: float = None
-    ops_per_s: float = None
-    mb_per_s: float = None          # 10^6 bytes per second
-    duration_ns: float = None
-    bytes: float = None
-    start_offset_ns: float = None   # from the result's first measured run
-    parts: dict = field(default_factory=dict)
-    # when it ran (ISO 8601 UTC, None in older files), whether what else
-    # the machine did disturbed it and why (read_interference)
-    start_time: str = None
-    disturbed: bool = None
-    disturbances: list = field(default_factory=list)
-    interference: dict = None
-    _src: JsonFile = field(default=None, repr=False, compare=False)
-    _node: dict = field(default=None, repr=False, compare=False)
+class Wal:
+    """--pattern wal: what the run did (diskio(1), PATTERNS)."""
+    bytes_per_commit: Optional[int] = key(minimum=0)
+    segment_size: Optional[int] = key(minimum=0)
+    page_size: Optional[int] = key(minimum=0)
+    recycle: Optional[bool] = key()
+    committers: Optional[int] = key(minimum=0)
+    gap_ns: Optional[int] = key(minimum=0)
+    commits: Optional[int] = key(minimum=0)
+    flushes: Optional[int] = key(minimum=0)
+    writes: Optional[int] = key(minimum=0)
+    syncs: Optional[int] = key(minimum=0)
+    pages: Optional[int] = key(minimum=0)
+    page_rewrites: Optional[int] = key(minimum=0)
+    segment_switches: Optional[int] = key(minimum=0)
+    insert_bytes: Optional[int] = key(minimum=0)
+    syncs_per_commit: Optional[float] = key(minimum=0)
+    flushes_per_commit: Optional[float] = key(minimum=0)
 
-    def need(self, key):
-        """A number of the repetition that must be there (ops_per_s)."""
-        return self._src.get_number(self._node, self.where, key)
+
+@dataclass
+class Checkpoint:
+    """--pattern checkpoint: what the run did; its ops are pages."""
+    files: Optional[int] = key(minimum=0)
+    pages_per_checkpoint: Optional[int] = key(minimum=0)
+    flush_after_pages: Optional[int] = key(minimum=0)
+    checkpoints: Optional[int] = key(minimum=0)
+    pages: Optional[int] = key(minimum=0)
+    file_syncs: Optional[int] = key(minimum=0)
+    writebacks: Optional[int] = key(minimum=0)
+
+
+@dataclass
+class InterferenceCpu:
+    own_s: Optional[float] = key()
+    other_s: Optional[float] = key()
+    other_cpus: Optional[float] = key()
+    steal_share: Optional[float] = key()
+
+
+@dataclass
+class RunQueue:
+    before: Optional[int] = key()
+    after: Optional[int] = key()
+
+
+@dataclass
+class Pressure:
+    cpu_some: Optional[float] = key()
+    cpu_full: Optional[float] = key()
+    io_some: Optional[float] = key()
+    io_full: Optional[float] = key()
+    memory_some: Optional[float] = key()
+    memory_full: Optional[float] = key()
+
+
+@dataclass
+class MemoryFigures:
+    dirty_kib_before: Optional[int] = key(minimum=0)
+    writeback_kib_before: Optional[int] = key(minimum=0)
+    dirty_kib_after: Optional[int] = key(minimum=0)
+    writeback_kib_after: Optional[int] = key(minimum=0)
+
+
+@dataclass
+class InterferenceDevice:
+    name: str = key("", required=True, nonempty=True)
+    depth: Optional[int] = key(minimum=0)
+    bytes: Optional[int] = key(minimum=0)
+    foreign_bytes: Optional[int] = key(minimum=0)
+    foreign_share: Optional[float] = key(minimum=0)
+
+
+@dataclass
+class Interference:
+    """What else the machine did while a run's (or a repetition's)
+    measured ops ran (doc/verdicts.md); None where unreadable."""
+    start_time: Optional[str] = key()
+    wall_s: Optional[float] = key(minimum=0)
+    cpus: Optional[int] = key(minimum=0)
+    cpu: Optional[InterferenceCpu] = key()
+    run_queue: Optional[RunQueue] = key()
+    pressure: Optional[Pressure] = key()
+    memory: Optional[MemoryFigures] = key()
+    devices: List[InterferenceDevice] = key_list()
 
 
 @dataclass
@@ -223,14 +407,152 @@ class Disturbance:
     ("other_cpu", "steal", "cpu_pressure", "memory_pressure", "dirty",
     "device_io"), the figure measured against the threshold (in unit),
     the device (device_io) and the sentence diskio wrote."""
-    where: str
-    reason: str
-    message: str
-    figure: float = None
-    threshold: float = None
-    unit: str = None
-    device: str = None
-    repetition: int = None          # a run's list: which repetition (from 1)
+    where: str = derived("")
+    reason: str = key("", required=True, nonempty=True)
+    message: str = key("", required=True, nonempty=True)
+    figure: Optional[float] = key()
+    threshold: Optional[float] = key()
+    unit: Optional[str] = key()
+    device: Optional[str] = key()
+    repetition: Optional[int] = key(minimum=1)  # a run's list: which one
+
+
+@dataclass
+class Summary:
+    """A SUMMARY (a repetition's part): count, min, mean, stddev, max
+    (ns) and the percentiles the file gives ({'p50': ns, ...})."""
+    where: str = derived("")                    # runs[0].latency.total
+    count: Optional[float] = key(minimum=0)
+    min: Optional[float] = key(minimum=0)
+    mean: Optional[float] = key(minimum=0)
+    stddev: Optional[float] = key(minimum=0)
+    max: Optional[float] = key(minimum=0)
+    percentiles: Dict[str, float] = own(pattern=PERCENTILE_KEY.pattern,
+                                        factory=dict)
+    _src: Optional[JsonFile] = derived(shown=False)
+    _node: Optional[Dict[str, Any]] = derived(shown=False)
+
+    def need(self, *keys: str) -> Any:
+        """The values of keys (numbers, percentiles or 'buckets'), each of
+        which must be there: InputError naming its JSON path if not.  One
+        key: its value; several: the list of them."""
+        assert self._src is not None and self._node is not None
+        values: List[Any] = []
+        for name in keys:
+            if name == "buckets":
+                self._src.get_list(self._node, self.where, name)
+                values.append(getattr(self, "buckets", None))
+            else:
+                values.append(self._src.get_number(self._node, self.where,
+                                                   name))
+        return values[0] if len(keys) == 1 else values
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        # the summary's percentiles, and any diskio --percentiles added
+        for name in PERCENTILES + tuple(k for k in node if PERCENTILE_KEY.match(k)
+                                        and k not in PERCENTILES):
+            value = src.get_number(node, self.where, name, optional=True,
+                                   minimum=0)
+            if value is not None:
+                self.percentiles[name] = value
+
+
+@dataclass
+class Hist(Summary):
+    """A HIST: a SUMMARY with the percentiles diskio --percentiles added,
+    the keys among them that are the max only for want of values
+    (percentiles_limited_by_ops: p99_9 with fewer than 1000), and the
+    buckets [(lowest_ns, highest_ns, count), ...] (None when the file
+    gives none)."""
+    limited_by_ops: List[str] = own("percentiles_limited_by_ops", factory=list)
+    overflow: Optional[int] = key(minimum=0)
+    max_trackable_ns: Optional[int] = key(minimum=0)
+    sub_buckets: Optional[int] = key(minimum=0)
+    buckets: Optional[List[Tuple[int, int, int]]] = own()
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        super()._read_rest(src, node)
+        lwhere = json_path(self.where, "percentiles_limited_by_ops")
+        limited = src.get_list(node, self.where, "percentiles_limited_by_ops",
+                               optional=True)
+        for index, name in enumerate(limited or []):
+            if not isinstance(name, str) or not PERCENTILE_KEY.match(name):
+                src.fail(json_path(lwhere, index),
+                         f"{json_kind(name)}, expected a percentile's key (p99_9)")
+            self.limited_by_ops.append(name)
+        buckets = src.get_list(node, self.where, "buckets", optional=True)
+        if buckets is not None:
+            self.buckets = read_buckets(src, buckets,
+                                        json_path(self.where, "buckets"))
+
+
+@dataclass
+class DeviceCounts:
+    """What one block device (or, name "total", the devices the
+    filesystem sits on) did during a run's measured ops: counters
+    (flushes None where the kernel does not count them; read_merges None
+    in files written before it) and per-op figures (None where
+    undefined, and in files written before the read modes for the
+    reads')."""
+    where: str = derived("")
+    name: str = key("", required=True, nonempty=True)
+    reads: int = key(0, required=True, minimum=0)
+    read_merges: Optional[int] = key(minimum=0)
+    read_sectors: int = key(0, required=True, minimum=0)
+    writes: int = key(0, required=True, minimum=0)
+    write_merges: int = key(0, required=True, minimum=0)
+    write_sectors: int = key(0, required=True, minimum=0)
+    flushes: Optional[int] = key(minimum=0)
+    writes_per_op: Optional[float] = key(minimum=0)
+    merges_per_op: Optional[float] = key(minimum=0)
+    kib_per_write: Optional[float] = key(minimum=0)
+    flushes_per_op: Optional[float] = key(minimum=0)
+    reads_per_op: Optional[float] = key(minimum=0)
+    read_merges_per_op: Optional[float] = key(minimum=0)
+    kib_per_read: Optional[float] = key(minimum=0)
+
+
+@dataclass
+class DeviceIO(DeviceCounts):
+    """A DEVICE_IO: one device's counters, with its depth and flags."""
+    depth: Optional[int] = key(minimum=0)
+    leaf: Optional[bool] = key()
+    own_io: Optional[bool] = key()
+    volatile_cache: Optional[bool] = key()
+    fua: Optional[bool] = key()
+    rotational: Optional[bool] = key()
+
+
+@dataclass
+class Verdict:
+    """What the device figures say about the latencies."""
+    code: str = key("", required=True, nonempty=True)
+    message: Optional[str] = key()
+
+
+@dataclass
+class Interval:
+    """One entry of a run's intervals.series (diskio --interval): the ops
+    that completed in it and their latencies (ns; None when ops is 0)."""
+    where: str = derived("")                    # runs[0].intervals.series[3]
+    repetition: int = key(1, minimum=1)         # which repetition (from 1)
+    start_ns: int = key(0, required=True, minimum=0)
+    duration_ns: int = key(0, required=True, minimum=0)
+    ops: int = key(0, required=True, minimum=0)
+    bytes: int = key(0, minimum=0)
+    ops_per_s: Optional[float] = key(required=True, minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)
+    min_ns: Optional[float] = key(minimum=0)
+    mean_ns: Optional[float] = key(minimum=0)
+    p50_ns: Optional[float] = key(minimum=0)
+    p99_ns: Optional[float] = key(minimum=0)
+    max_ns: Optional[float] = key(minimum=0)
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        if self.ops:
+            # an interval in which ops completed has their latencies
+            for name in INTERVAL_LATENCIES:
+                src.get_number(node, self.where, name, minimum=0)
 
 
 # The latency figures of an interval (ns), None where no op completed.
@@ -238,36 +560,193 @@ INTERVAL_LATENCIES = ("min_ns", "mean_ns", "p50_ns", "p99_ns", "max_ns")
 
 
 @dataclass
-class Interval:
-    """One entry of a run's intervals.series (diskio --interval): the ops
-    that completed in it and their latencies (ns; None when ops is 0)."""
-    where: str                      # JSON path: runs[0].intervals.series[3]
-    repetition: int = 1             # which repetition (from 1)
-    start_ns: int = 0               # from the start of the (first) run
-    duration_ns: int = 0
-    ops: int = 0
-    bytes: int = 0
-    ops_per_s: float = None
-    mb_per_s: float = None
-    min_ns: float = None
-    mean_ns: float = None
-    p50_ns: float = None
-    p99_ns: float = None
-    max_ns: float = None
+class Repetition:
+    """One entry of a run's repetitions[]: what one repetition measured,
+    with the same attributes a Run has for its figures (complete, ops,
+    ops_per_s, parts of Summaries), so a tool can take the repetitions of
+    a run where it would take runs.  mb_per_s, absent in files written
+    before repetitions carried it, is worked out from bytes and
+    duration_ns."""
+    where: str = derived("")                    # runs[0].repetitions[2]
+    complete: bool = key(True)
+    ops: Optional[float] = key(minimum=0)
+    bytes: Optional[float] = key(minimum=0)
+    duration_ns: Optional[float] = key(minimum=0)
+    start_offset_ns: Optional[float] = key(minimum=0)  # from the first run
+    ops_per_s: Optional[float] = key(minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)  # 10^6 bytes per second
+    start_time: Optional[str] = key()           # ISO 8601 UTC
+    disturbed: Optional[bool] = key()
+    disturbances: List[Disturbance] = key_list()
+    interference: Optional[Interference] = key()
+    parts: Dict[str, Summary] = own("latency", keys=PARTS, factory=dict)
+    _src: Optional[JsonFile] = derived(shown=False)
+    _node: Optional[Dict[str, Any]] = derived(shown=False)
+
+    def need(self, name: str) -> Any:
+        """A number of the repetition that must be there (ops_per_s)."""
+        assert self._src is not None and self._node is not None
+        return self._src.get_number(self._node, self.where, name)
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        if self.mb_per_s is None and self.bytes is not None and self.duration_ns:
+            self.mb_per_s = self.bytes / 1e6 / (self.duration_ns / 1e9)
+        latency = src.get_object(node, self.where, "latency")
+        read_parts(src, latency, json_path(self.where, "latency"), self.parts,
+                   Summary)
+        check_disturbed(src, self.where, self.disturbed, self.disturbances)
+
+
+@dataclass
+class Run:
+    """One entry of runs[].  parts are the latency parts the file gives,
+    {'total': Hist, 'write': ..., 'sync': ..., 'service': ...,
+    'switch': ...}; device (schema 2) is device_total, device_shared and
+    devices (None, None and [] in schema 1 and where no device was
+    counted); intervals (--interval) is interval_ns and intervals, the
+    series (both None without it)."""
+    where: str = derived("")                    # runs[0]
+    mode: str = key("", required=True, nonempty=True)
+    parameters: Parameters = own(factory=Parameters)
+    # a custom run's own parameters (diskio_run_set_param), and
+    # diskio --durability's: name -> text
+    params: Dict[str, str] = key_list(factory=dict)
+    complete: bool = key(True)
+    errors: int = key(0, minimum=0)
+    error: Optional[RunError] = key()
+    ops: Optional[float] = key(minimum=0)
+    bytes: Optional[int] = key(minimum=0)
+    duration_ns: Optional[int] = key(minimum=0)
+    ops_per_s: Optional[float] = key(minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)
+    # diskio --jobs N (N > 1) and threaded custom runs: each job's own
+    # figures, in job order; empty for a run of one
+    per_job: List[JobFigures] = key_list()
+    # --pattern wal and checkpoint; None for the other patterns and in
+    # files written before them
+    wal: Optional[Wal] = key()
+    checkpoint: Optional[Checkpoint] = key()
+    rate: Optional[Rate] = key()                # --rate
+    # what else the machine did: whether the run (any of its repetitions)
+    # was disturbed (None in files written before diskio measured it),
+    # how many repetitions were, the reasons, the figures of a run
+    # measured once
+    disturbed: Optional[bool] = key()
+    disturbed_repetitions: Optional[int] = key(minimum=0)
+    interference: Optional[Interference] = key()
+    disturbances: List[Disturbance] = key_list()
+    # diskio --repeat: each repetition's own figures, in the order they
+    # ran; None when the run was measured once
+    repetitions: Optional[List[Repetition]] = key()
+    interval_ns: Optional[int] = own("intervals.interval_ns")
+    intervals: Optional[List[Interval]] = own("intervals.series")
+    parts: Dict[str, Hist] = own("latency", keys=PARTS, factory=dict)
+    device_total: Optional[DeviceCounts] = own("device.total")
+    device_shared: Optional[bool] = own("device.shared")
+    devices: List[DeviceIO] = own("device.devices", factory=list)
+    verdicts: List[Verdict] = key_list()
+    # "read" for the read modes (parameters.direction)
+    direction: str = derived("write")
+    # diskio --suite: the suite row this run is, None otherwise
+    suite_row: Optional["SuiteRow"] = derived(shown=False)
+    _src: Optional[JsonFile] = derived(shown=False)
+    _node: Optional[Dict[str, Any]] = derived(shown=False)
+
+    @property
+    def workload(self) -> str:
+        """The mode, or a custom run's name with its params (its program's
+        own parameters, which tell two custom runs of one name apart):
+        'log-commit (record=512, sync=fdatasync)'.  A run of diskio's own
+        is its mode whatever its params say (a --durability run's
+        listener and run id are bookkeeping, not another workload)."""
+        if not self.params or not self.parameters.custom:
+            return self.mode
+        return self.mode + " (" + ", ".join(
+            f"{name}={value}" for name, value in self.params.items()) + ")"
+
+    @property
+    def start_time(self) -> Optional[str]:
+        """When its measured ops began (a run measured once), as a
+        Repetition's start_time: its interference's."""
+        return self.interference.start_time if self.interference else None
+
+    def need(self, name: str) -> Any:
+        """A number of the run that must be there (ops_per_s, mb_per_s)."""
+        assert self._src is not None and self._node is not None
+        return self._src.get_number(self._node, self.where, name)
+
+    def need_part(self, name: str) -> Hist:
+        """The latency part name, which must be there."""
+        if name not in self.parts:
+            assert self._src is not None and self._node is not None
+            self._src.get_object(self._node["latency"],
+                                 json_path(self.where, "latency"), name)
+        return self.parts[name]
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        if "parameters" not in node:
+            src.fail(json_path(self.where, "parameters"),
+                     "missing, expected an object (null for a custom run)")
+        pwhere = json_path(self.where, "parameters")
+        params = src.get_object(node, self.where, "parameters", optional=True)
+        self.parameters = (Parameters(custom=True) if params is None
+                           else read_object(src, params, pwhere, Parameters))
+        self.direction = self.parameters.direction
+        latency = src.get_object(node, self.where, "latency")
+        read_parts(src, latency, json_path(self.where, "latency"), self.parts,
+                   Hist)
+        self._read_intervals(src, node)
+        self._read_device(src, node)
+        check_disturbed(src, self.where, self.disturbed, self.disturbances)
+
+    def _read_intervals(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        """The interval series (absent in files written before --interval
+        existed, null for runs without it)."""
+        intervals = src.get_object(node, self.where, "intervals", optional=True)
+        if intervals is None:
+            return
+        iwhere = json_path(self.where, "intervals")
+        self.interval_ns = src.get_int(intervals, iwhere, "interval_ns",
+                                       minimum=1)
+        swhere = json_path(iwhere, "series")
+        self.intervals = [
+            read_object(src, item, json_path(swhere, index), Interval)
+            for index, item in enumerate(src.get_list(intervals, iwhere,
+                                                      "series"))]
+
+    def _read_device(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        """Schema 2's device (absent in schema 1)."""
+        device = src.get_object(node, self.where, "device", optional=True)
+        if device is None:
+            return
+        dwhere = json_path(self.where, "device")
+        self.device_total = read_object(
+            src, src.get_object(device, dwhere, "total"),
+            json_path(dwhere, "total"), DeviceCounts)
+        shared = device.get("shared", MISSING)
+        if not isinstance(shared, bool):
+            src.fail(json_path(dwhere, "shared"),
+                     f"{json_kind(shared)}, expected true or false")
+        self.device_shared = shared
+        lwhere = json_path(dwhere, "devices")
+        self.devices = [read_object(src, item, json_path(lwhere, index), DeviceIO)
+                        for index, item in enumerate(
+                            src.get_list(device, dwhere, "devices"))]
 
 
 @dataclass
 class SuiteRow:
-    """One entry of suite.rows[]: a row of a suite file, its run (Run, or
-    None for a row that was not run, with the reason in note)."""
-    where: str                      # JSON path: suite.rows[3]
-    label: str                      # "SEQ1M Q8T1"
-    column: str                     # "read", "write"
-    run: "Run" = None
-    note: str = None
+    """One entry of suite.rows[]: a row of a suite file, its run (the Run
+    its index names, or None for a row that was not run, with the reason
+    in note)."""
+    where: str = derived("")                    # suite.rows[3]
+    label: str = key("", required=True, nonempty=True)  # "SEQ1M Q8T1"
+    column: str = key("", required=True, nonempty=True)  # "read", "write"
+    run: Optional[Run] = own(index="runs", shown=False)
+    note: Optional[str] = key()
 
     @property
-    def name(self):
+    def name(self) -> str:
         """The row as the suite's view names it: "SEQ1M Q8T1 read"."""
         return f"{self.label} {self.column}"
 
@@ -275,355 +754,164 @@ class SuiteRow:
 @dataclass
 class Suite:
     """diskio --suite: the suite's name, title, how its rows are summarised
-    ("best" or "mean") and its rows (SuiteRow), in the file's order."""
-    name: str
-    title: str = None
-    summary: str = None
-    rows: list = field(default_factory=list)
+    ("best" or "mean") and its rows, in the file's order."""
+    name: str = key("", required=True, nonempty=True)
+    title: Optional[str] = key()
+    summary: Optional[str] = key()
+    rows: List[SuiteRow] = key_list(required=True)
 
 
 @dataclass
 class Result:
     """One diskio result file: one environment and its runs."""
-    path: str
-    label: str = None               # --label, None when not given
-    complete: bool = True           # False: interrupted or a run failed
-    environment: dict = field(default_factory=dict)
-    runs: list = field(default_factory=list)
-    schema_version: int = 1
-    suite: Suite = None             # diskio --suite; None otherwise
+    path: str = derived("")
+    schema: str = key(RESULT_SCHEMA)
+    schema_version: int = key(1)
+    tool: Optional[Tool] = key()
+    label: Optional[str] = key()                # --label, None when not given
+    start_time: Optional[str] = key()
+    complete: bool = key(True)                  # False: interrupted or a run failed
+    environment: Optional[Environment] = key()
+    runs: List[Run] = key_list(required=True)
+    suite: Optional[Suite] = own()              # diskio --suite; None otherwise
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        suite = src.get_object(node, "", "suite", optional=True)
+        if suite is not None:
+            self.suite = read_suite(src, suite, self.runs)
 
 
-def load_result(path):
-    """Read and check the diskio result at path."""
-    text, doc = read_json(path)
-    return result_from_json(path, text, doc)
+# ---- reading ----
+
+T = TypeVar("T")
+# how to read a value: (file, value, its JSON path) -> the value or None
+Reader = Callable[[JsonFile, Any, str], Any]
+# per class: its fields read from keys (field, key, reader), whether it
+# has a where, _src and _node, and its _read_rest
+_PLANS: Dict[type, Tuple[List[Tuple[str, str, Reader]], Tuple[bool, bool, bool]]] = {}
 
 
-def is_result(doc):
-    """Whether a parsed JSON document claims to be a diskio result."""
-    return isinstance(doc, dict) and doc.get("schema") == RESULT_SCHEMA
+NONE_TYPE = type(None)
 
 
-def result_from_json(path, text, doc):
-    """The Result of an already parsed file (text is its JSON text, for
-    line numbers): for tools that read a file before knowing its kind."""
-    if not is_result(doc):
-        raise InputError(path, json_key_line(text, "schema") or 1,
-                         f'not a diskio result (no "schema": '
-                         f'"{RESULT_SCHEMA}")',
-                         "give a file written by diskio --format json")
-    check_version(path, text, doc, SUPPORTED_RESULT_VERSIONS,
-                  "diskio result")
-    src = JsonFile(path, RESULT_TODO)
-    result = Result(
-        path=path,
-        label=src.get_string(doc, "", "label", optional=True),
-        complete=doc.get("complete") is not False,
-        environment=src.get_object(doc, "", "environment",
-                                   optional=True) or {},
-        schema_version=doc["schema_version"])
-    for index, run in enumerate(src.get_list(doc, "", "runs")):
-        result.runs.append(read_run(src, run, json_path("runs", index)))
-    suite = src.get_object(doc, "", "suite", optional=True)
-    if suite is not None:
-        result.suite = read_suite(src, suite, result.runs)
-    return result
+def unwrap_optional(hint: Any) -> Any:
+    """X of Optional[X]; hint itself otherwise."""
+    if typing.get_origin(hint) is typing.Union:
+        args = [a for a in typing.get_args(hint) if a is not NONE_TYPE]
+        if len(args) == 1:
+            return args[0]
+    return hint
 
 
-def read_parameters(src, params, where):
-    """A measured run's parameters: the file's, with the ones tools use
-    checked (jobs and shared_file read as 1 and false where absent)."""
-    parameters = dict(params)
-    parameters.update(
-        block_size=src.get_int(params, where, "block_size", minimum=1),
-        pattern=src.get_string(params, where, "pattern", optional=True),
-        iodepth=src.get_int(params, where, "iodepth", optional=True,
-                            minimum=0),
-        sync_every=src.get_int(params, where, "sync_every", optional=True,
-                               minimum=0),
-        jobs=src.get_int(params, where, "jobs", optional=True,
-                         minimum=1) or 1)
-    shared = params.get("shared_file", False)
-    if not isinstance(shared, bool):
-        src.fail(json_path(where, "shared_file"), "must be true or false")
-    parameters["shared_file"] = shared
-    direction = src.get_string(params, where, "direction", optional=True) or "write"
-    if direction not in DIRECTIONS:
-        src.fail(json_path(where, "direction"),
-                 f"'{direction}', expected one of: {', '.join(DIRECTIONS)}")
-    parameters["direction"] = direction
-    return parameters
+def plan(cls: type) -> Tuple[List[Tuple[str, str, Reader]], Tuple[bool, bool, bool]]:
+    """How to read an object of class cls, worked out once from its
+    fields' annotations and metadata."""
+    if cls not in _PLANS:
+        hints = typing.get_type_hints(cls)
+        steps = [(f.name, json_key(f), value_reader(hints[f.name], f.metadata))
+                 for f in dataclasses.fields(cls)
+                 if not f.metadata.get("derived") and not f.metadata.get("own")]
+        names = {f.name for f in dataclasses.fields(cls)}
+        _PLANS[cls] = steps, ("where" in names, "_src" in names, "_node" in names)
+    return _PLANS[cls]
 
 
-def read_custom_parameters():
-    """A custom run's (parameters null: a program's own operations, timed
-    with libdiskio): none of diskio's; its own are Run.params."""
-    return dict(block_size=None, pattern=None, iodepth=None, sync_every=None,
-                jobs=1, shared_file=False, direction="write", custom=True)
-def read_suite(src, node, runs):
-    """The suite block: each row's run index must name a run of the file,
-    and no run may be two rows."""
-    suite = Suite(
-        name=src.get_string(node, "suite", "name", nonempty=True),
-        title=src.get_string(node, "suite", "title", optional=True),
-        summary=src.get_string(node, "suite", "summary", optional=True))
-    taken = {}
-    for index, item in enumerate(src.get_list(node, "suite", "rows")):
-        where = json_path(json_path("suite", "rows"), index)
-        item = src.as_object(item, where)
-        row = SuiteRow(
-            where,
-            label=src.get_string(item, where, "label", nonempty=True),
-            column=src.get_string(item, where, "column", nonempty=True),
-            note=src.get_string(item, where, "note", optional=True))
-        run_index = src.get_int(item, where, "run", optional=True, minimum=0)
-        if run_index is not None:
-            if run_index >= len(runs):
-                src.fail(json_path(where, "run"),
-                         f"run {run_index} is not in runs[] "
-                         f"({len(runs)} runs)")
-            if run_index in taken:
-                src.fail(json_path(where, "run"),
-                         f"run {run_index} is also {taken[run_index]}")
-            taken[run_index] = where
-            row.run = runs[run_index]
-            row.run.suite_row = row
-        suite.rows.append(row)
-    return suite
-
-
-def read_run(src, node, where):
+def read_object(src: JsonFile, node: Any, where: str, cls: Type[T]) -> T:
+    """The object of class cls (one of the schema's objects above) that
+    the JSON object node at where holds: every field that is a key of it
+    read by its annotation and metadata (key()); then the class's own
+    fields (own()) by its _read_rest."""
     node = src.as_object(node, where)
-    mode = src.get_string(node, where, "mode", nonempty=True)
-    if "parameters" not in node:
-        src.fail(json_path(where, "parameters"),
-                 "missing, expected an object (null for a custom run)")
-    params = src.get_object(node, where, "parameters", optional=True)
-    parameters = (read_custom_parameters() if params is None else
-                  read_parameters(src, params, json_path(where, "parameters")))
-    direction = parameters["direction"]
-    latency = src.get_object(node, where, "latency")
-    latency_where = json_path(where, "latency")
-    run = Run(where, mode, parameters, direction=direction,
-              complete=node.get("complete") is not False,
-              ops=src.get_number(node, where, "ops", optional=True,
-                                 minimum=0),
-              ops_per_s=src.get_number(node, where, "ops_per_s",
-                                       optional=True, minimum=0),
-              mb_per_s=src.get_number(node, where, "mb_per_s", optional=True,
-                                      minimum=0),
-              error=src.get_object(node, where, "error", optional=True),
-              _src=src, _node=node)
-    if run.error is not None:
-        src.get_string(run.error, json_path(where, "error"), "message",
-                       optional=True)
-    read_parts(src, latency, latency_where, run.parts)
-    repetitions = src.get_list(node, where, "repetitions", optional=True)
-    if repetitions is not None:
-        run.repetitions = [
-            read_repetition(src, rep,
-                            json_path(json_path(where, "repetitions"), index))
-            for index, rep in enumerate(repetitions)]
-    read_run_device(src, node, where, run)
-    read_interference(src, node, where, run)
-    read_intervals(src, node, where, run)
-    read_run_jobs(src, node, where, run)
-    run.wal = src.get_object(node, where, "wal", optional=True)
-    run.checkpoint = src.get_object(node, where, "checkpoint", optional=True)
-    return run
+    steps, (has_where, has_src, has_node) = plan(cls)
+    values: Dict[str, Any] = {}
+    prefix = where + "." if where else ""
+    for name, json_name, reader in steps:
+        # every key of the schema is an identifier: its path is prefix.key
+        value = reader(src, node.get(json_name, MISSING), prefix + json_name)
+        if value is not None:
+            values[name] = value
+    if has_where:
+        values["where"] = where
+    if has_src:
+        values["_src"] = src
+    if has_node:
+        values["_node"] = node
+    obj = cls(**values)
+    finish = getattr(obj, "_read_rest", None)
+    if finish is not None:
+        finish(src, node)
+    return obj
 
 
-def read_intervals(src, node, where, run):
-    """The run's interval series (absent in files written before
-    --interval existed, null for runs without it)."""
-    intervals = src.get_object(node, where, "intervals", optional=True)
-    if intervals is None:
-        return
-    iwhere = json_path(where, "intervals")
-    run.interval_ns = src.get_int(intervals, iwhere, "interval_ns",
-                                  minimum=1)
-    swhere = json_path(iwhere, "series")
-    run.intervals = []
-    for index, item in enumerate(src.get_list(intervals, iwhere, "series")):
-        at = json_path(swhere, index)
-        item = src.as_object(item, at)
-        iv = Interval(
-            at,
-            repetition=src.get_int(item, at, "repetition", optional=True,
-                                   minimum=1) or 1,
-            start_ns=src.get_int(item, at, "start_ns", minimum=0),
-            duration_ns=src.get_int(item, at, "duration_ns", minimum=0),
-            ops=src.get_int(item, at, "ops", minimum=0),
-            bytes=src.get_int(item, at, "bytes", optional=True,
-                              minimum=0) or 0,
-            ops_per_s=src.get_number(item, at, "ops_per_s", minimum=0),
-            mb_per_s=src.get_number(item, at, "mb_per_s", optional=True,
-                                    minimum=0))
-        for key in INTERVAL_LATENCIES:
-            setattr(iv, key, src.get_number(item, at, key,
-                                            optional=iv.ops == 0, minimum=0))
-        run.intervals.append(iv)
+def value_reader(hint: Any, meta: Any) -> Reader:
+    """The reader of a value of type hint (bool, int, float, str, a
+    dataclass, or a list or name -> value object of them): it returns
+    None when the value is absent or null and not required."""
+    kind = unwrap_optional(hint)
+    optional = not meta.get("required", False)
+    minimum = meta.get("minimum")
+    origin = typing.get_origin(kind)
+    if kind is bool:
+        def read_bool(src: JsonFile, value: Any, where: str) -> Any:
+            if (value is MISSING or value is None) and optional:
+                return None
+            if not isinstance(value, bool):
+                src.fail(where, f"{json_kind(value)}, expected true or false")
+            return value
+        return read_bool
+    if kind is int:
+        return lambda src, value, where: src.as_int(value, where, optional=optional,
+                                                    minimum=minimum)
+    if kind is float:
+        return lambda src, value, where: src.as_number(value, where, optional=optional,
+                                                       minimum=minimum)
+    if kind is str:
+        nonempty, choices = meta.get("nonempty", False), meta.get("choices")
+
+        def read_str(src: JsonFile, value: Any, where: str) -> Any:
+            text = src.as_string(value, where, optional=optional, nonempty=nonempty)
+            if text is not None and choices and text not in choices:
+                src.fail(where, f"'{text}', expected one of: {', '.join(choices)}")
+            return text
+        return read_str
+    if dataclasses.is_dataclass(kind):
+        def read_nested(src: JsonFile, value: Any, where: str) -> Any:
+            node = src.as_object(value, where, optional=optional)
+            return None if node is None else read_object(src, node, where, kind)
+        return read_nested
+    if origin in (list, dict):
+        item = value_reader(typing.get_args(kind)[-1], {"required": True})
+
+        def read_items(src: JsonFile, value: Any, where: str) -> Any:
+            if origin is list:
+                items = src.as_list(value, where, optional=optional)
+                return None if items is None else [
+                    item(src, v, f"{where}[{i}]") for i, v in enumerate(items)]
+            node = src.as_object(value, where, optional=optional)
+            return None if node is None else {
+                name: item(src, v, json_path(where, name)) for name, v in node.items()}
+        return read_items
+    raise TypeError(f"no reader for {hint!r}")
 
 
-def read_run_jobs(src, node, where, run):
-    """per_job[] (runs of several jobs) and params{} (custom runs)."""
-    jobs = src.get_list(node, where, "per_job", optional=True) or []
-    for index, job in enumerate(jobs):
-        at = json_path(json_path(where, "per_job"), index)
-        job = src.as_object(job, at)
-        ints = {key: src.get_int(job, at, key, minimum=0)
-                for key in ("job", "ops", "bytes", "duration_ns", "p50_ns",
-                            "p99_ns", "max_ns")}
-        run.per_job.append(JobFigures(
-            where=at, mean_ns=src.get_number(job, at, "mean_ns", minimum=0),
-            errors=src.get_int(job, at, "errors", optional=True,
-                               minimum=0) or 0,
-            error=src.get_object(job, at, "error", optional=True), **ints))
-    params = src.get_object(node, where, "params", optional=True) or {}
-    for key in params:
-        run.params[key] = src.get_string(params, json_path(where, "params"),
-                                         key)
-
-
-def read_parts(src, latency, latency_where, parts):
-    for name in PARTS:
-        hist = src.get_object(latency, latency_where, name, optional=True)
-        if hist is not None:
-            parts[name] = read_hist(src, hist, json_path(latency_where, name))
-
-
-def read_repetition(src, node, where):
-    node = src.as_object(node, where)
-    rep = Repetition(
-        where, complete=node.get("complete") is not False,
-        ops=src.get_number(node, where, "ops", optional=True, minimum=0),
-        ops_per_s=src.get_number(node, where, "ops_per_s", optional=True,
-                                 minimum=0),
-        mb_per_s=src.get_number(node, where, "mb_per_s", optional=True,
-                                minimum=0),
-        duration_ns=src.get_number(node, where, "duration_ns", optional=True,
-                                   minimum=0),
-        bytes=src.get_number(node, where, "bytes", optional=True, minimum=0),
-        start_offset_ns=src.get_number(node, where, "start_offset_ns",
-                                       optional=True, minimum=0),
-        _src=src, _node=node)
-    if rep.mb_per_s is None:
-        # before repetitions carried it: from their bytes and duration
-        if rep.bytes is not None and rep.duration_ns:
-            rep.mb_per_s = rep.bytes / 1e6 / (rep.duration_ns / 1e9)
-    latency = src.get_object(node, where, "latency")
-    read_parts(src, latency, json_path(where, "latency"), rep.parts)
-    rep.start_time = src.get_string(node, where, "start_time", optional=True)
-    read_interference(src, node, where, rep)
-    return rep
-
-
-def read_interference(src, node, where, into):
-    """disturbed, disturbances[] and interference of a run or repetition
-    (absent in files written before diskio measured interference)."""
-    disturbed = node.get("disturbed")
-    if disturbed is not None and not isinstance(disturbed, bool):
-        src.fail(json_path(where, "disturbed"),
-                 f"{json_kind(disturbed)}, expected true or false")
-    into.disturbed = disturbed
-    into.interference = src.get_object(node, where, "interference",
-                                       optional=True)
-    dwhere = json_path(where, "disturbances")
-    items = src.get_list(node, where, "disturbances", optional=True) or []
-    for index, item in enumerate(items):
-        at = json_path(dwhere, index)
-        item = src.as_object(item, at)
-        into.disturbances.append(Disturbance(
-            at, reason=src.get_string(item, at, "reason", nonempty=True),
-            message=src.get_string(item, at, "message", nonempty=True),
-            figure=src.get_number(item, at, "figure", optional=True),
-            threshold=src.get_number(item, at, "threshold", optional=True),
-            unit=src.get_string(item, at, "unit", optional=True),
-            device=src.get_string(item, at, "device", optional=True),
-            repetition=src.get_int(item, at, "repetition", optional=True,
-                                   minimum=1)))
-    if into.disturbances and not disturbed:
+def check_disturbed(src: JsonFile, where: str, disturbed: Optional[bool],
+                    disturbances: List[Disturbance]) -> None:
+    if disturbances and not disturbed:
         src.fail(json_path(where, "disturbed"),
                  "false, but disturbances lists reasons")
 
 
-def read_run_device(src, node, where, run):
-    """Schema 2's device and verdicts of a run (absent in schema 1)."""
-    device = src.get_object(node, where, "device", optional=True)
-    if device is not None:
-        dwhere = json_path(where, "device")
-        run.device_total = read_device_io(
-            src, src.get_object(device, dwhere, "total"),
-            json_path(dwhere, "total"))
-        shared = device.get("shared")
-        if not isinstance(shared, bool):
-            src.fail(json_path(dwhere, "shared"),
-                     f"{json_kind(shared)}, expected true or false")
-        run.device_shared = shared
-        lwhere = json_path(dwhere, "devices")
-        for index, item in enumerate(src.get_list(device, dwhere,
-                                                  "devices")):
-            run.devices.append(read_device_io(src, item,
-                                              json_path(lwhere, index)))
-    verdicts = src.get_list(node, where, "verdicts", optional=True) or []
-    vwhere = json_path(where, "verdicts")
-    for index, item in enumerate(verdicts):
-        item = src.as_object(item, json_path(vwhere, index))
-        run.verdicts.append(src.get_string(item, json_path(vwhere, index),
-                                           "code", nonempty=True))
+def read_parts(src: JsonFile, latency: Dict[str, Any], where: str,
+               parts: Dict[str, Any], cls: Type[Summary]) -> None:
+    """Each part latency gives (null ones left out)."""
+    for name in PARTS:
+        node = src.get_object(latency, where, name, optional=True)
+        if node is not None:
+            parts[name] = read_object(src, node, json_path(where, name), cls)
 
 
-def read_device_io(src, node, where):
-    node = src.as_object(node, where)
-    dev = DeviceIO(where, src.get_string(node, where, "name", nonempty=True),
-                   depth=src.get_int(node, where, "depth", optional=True,
-                                     minimum=0))
-    for key in DEVICE_COUNTERS:
-        dev.counters[key] = src.get_int(node, where, key, minimum=0,
-                                        optional=key == "flushes")
-    for key in DEVICE_COUNTERS_LATER:
-        if key in node:
-            dev.counters[key] = src.get_int(node, where, key, minimum=0)
-    for key in DEVICE_FIGURES:
-        dev.figures[key] = src.get_number(node, where, key, optional=True,
-                                          minimum=0)
-    for key in DEVICE_FLAGS:
-        if key in node:
-            if not isinstance(node[key], bool):
-                src.fail(json_path(where, key),
-                         f"{json_kind(node[key])}, expected true or false")
-            dev.flags[key] = node[key]
-    return dev
-
-
-def read_hist(src, node, where):
-    hist = Hist(where, _src=src, _node=node)
-    # counts and latencies (ns): none is ever below 0
-    for key in HIST_NUMBERS:
-        setattr(hist, key, src.get_number(node, where, key, optional=True,
-                                          minimum=0))
-    # the summary's percentiles, and any diskio --percentiles added
-    for key in PERCENTILES + tuple(k for k in node if PERCENTILE_KEY.match(k)
-                                   and k not in PERCENTILES):
-        value = src.get_number(node, where, key, optional=True, minimum=0)
-        if value is not None:
-            hist.percentiles[key] = value
-    limited = src.get_list(node, where, "percentiles_limited_by_ops",
-                           optional=True)
-    for index, key in enumerate(limited or []):
-        if not isinstance(key, str) or not PERCENTILE_KEY.match(key):
-            src.fail(json_path(json_path(where, "percentiles_limited_by_ops"),
-                               index),
-                     f"{json_kind(key)}, expected a percentile's key (p99_9)")
-        hist.limited_by_ops.append(key)
-    buckets = src.get_list(node, where, "buckets", optional=True)
-    if buckets is not None:
-        hist.buckets = read_buckets(src, buckets, json_path(where, "buckets"))
-    return hist
-
-
-def read_buckets(src, buckets, where):
+def read_buckets(src: JsonFile, buckets: List[Any],
+                 where: str) -> List[Tuple[int, int, int]]:
     """buckets as [(lowest_ns, highest_ns, count), ...]."""
     checked = []
     for index, bucket in enumerate(buckets):
@@ -638,3 +926,57 @@ def read_buckets(src, buckets, where):
             src.fail(bucket_where, f"highest {high} is below lowest {low}")
         checked.append((low, high, count))
     return checked
+
+
+def read_suite(src: JsonFile, node: Dict[str, Any], runs: List[Run]) -> Suite:
+    """The suite block: each row's run index must name a run of the file,
+    and no run may be two rows."""
+    suite = read_object(src, node, "suite", Suite)
+    taken: Dict[int, str] = {}
+    rows = src.get_list(node, "suite", "rows")
+    for row, item in zip(suite.rows, rows):
+        run_index = src.get_int(item, row.where, "run", optional=True, minimum=0)
+        if run_index is None:
+            continue
+        if run_index >= len(runs):
+            src.fail(json_path(row.where, "run"),
+                     f"run {run_index} is not in runs[] ({len(runs)} runs)")
+        if run_index in taken:
+            src.fail(json_path(row.where, "run"),
+                     f"run {run_index} is also {taken[run_index]}")
+        taken[run_index] = row.where
+        run = row.run = runs[run_index]
+        run.suite_row = row
+    return suite
+
+
+def load_result(path: str) -> Result:
+    """Read and check the diskio result at path."""
+    text, doc = read_json(path)
+    return result_from_json(path, text, doc)
+
+
+def result_from_text(name: str, text: str) -> Result:
+    """The Result of a JSON text diskio printed (--format json on its
+    standard output); name stands for the file in messages."""
+    return result_from_json(name, text, parse_json(name, text))
+
+
+def is_result(doc: Any) -> bool:
+    """Whether a parsed JSON document claims to be a diskio result."""
+    return isinstance(doc, dict) and doc.get("schema") == RESULT_SCHEMA
+
+
+def result_from_json(path: str, text: str, doc: Any) -> Result:
+    """The Result of an already parsed file (text is its JSON text, for
+    line numbers): for tools that read a file before knowing its kind."""
+    if not is_result(doc):
+        raise InputError(path, json_key_line(text, "schema") or 1,
+                         f'not a diskio result (no "schema": '
+                         f'"{RESULT_SCHEMA}")',
+                         "give a file written by diskio --format json")
+    check_version(path, text, doc, SUPPORTED_RESULT_VERSIONS,
+                  "diskio result")
+    result = read_object(JsonFile(path, RESULT_TODO), doc, "", Result)
+    result.path = path
+    return result

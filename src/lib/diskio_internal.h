@@ -294,10 +294,11 @@ uint64_t fill_word(uint64_t seed, uint64_t n);
 
 /* ---- run ---- */
 
-/* Summary statistics every emitter prints, in the same order. */
+/* Summary statistics every emitter prints, in the same order; their
+ * keys are pct_name()'s (the analysis package's result.py derives the
+ * same keys from the same numbers by the same rule). */
 #define SUMMARY_PCTS 5
 extern const double summary_pcts[SUMMARY_PCTS];
-extern const char *const summary_pct_keys[SUMMARY_PCTS];
 
 /* One part's figures in one repetition (a histogram reduced to what the
  * emitters print, so a run of many repetitions stays small). */
@@ -433,8 +434,10 @@ extern const double table_pcts[TABLE_PCTS];
 size_t result_pcts(const struct diskio_result *res, double *out);
 /* The table's percentiles: a pointer to them, their number in *n. */
 const double *result_table_pcts(const struct diskio_result *res, size_t *n);
-/* A percentile's name: "p99.9" (sep '.') for the table, "p99_9" (sep
- * '_') as a JSON key or CSV column. */
+/* A percentile's name, the one rule for every key, column and header:
+ * "p" and the percentile in at most ten significant digits, never an
+ * exponent, its point as sep: "p99.9" (sep '.') for the table, "p99_9"
+ * (sep '_') as a JSON key or CSV column (doc/result-schema.md, HIST). */
 const char *pct_name(char *buf, size_t size, double pct, char sep);
 
 /* Strings in the output: emit_string.h. */

@@ -13,7 +13,6 @@
 #include "diskio_internal.h"
 
 const double summary_pcts[SUMMARY_PCTS] = {50.0, 90.0, 99.0, 99.9, 99.99};
-const char *const summary_pct_keys[SUMMARY_PCTS] = {"p50", "p90", "p99", "p99_9", "p99_99"};
 const double table_pcts[TABLE_PCTS] = {50.0, 99.0, 99.9};
 
 int diskio_result_set_percentiles(struct diskio_result *res, const double *pcts, size_t n)

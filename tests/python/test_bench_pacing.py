@@ -7,9 +7,12 @@ refuses an unpaced run, and calls the target met only when the median
 gap over the rounds is at most 5 us; the scratch directory of the small
 benchmarks is removed when left."""
 
+import json
 import os
 import sys
 import unittest
+
+from diskio_analysis.result import result_from_json
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 
@@ -17,13 +20,17 @@ from peers.pacing import NotPaced, judge, paced_figures  # noqa: E402
 from peers.scratch import Scratch  # noqa: E402
 
 
-def paced(total_p50, service_p50, held=True):
-    return {"ops": 4000,
-            "latency": {"total": {"p50": total_p50}, "service": {"p50": service_p50}},
-            "rate": {"requested_ops_per_s": 2000.0, "achieved_ops_per_s": 1999.9,
-                     "held": held, "max_start_lag_ns": 80000, "start_lag_p99_ns": 3000,
-                     "late_start_ns": {"ops": 3990, "p50": 60, "p99": 1800, "max": 9000},
-                     "backlog": {"ops": 10, "max_lag_ns": 80000}, "spin_margin_ns": 25000}}
+def paced(total_p50, service_p50, held=True, rate=True):
+    """A paced run of a result, as diskio_analysis.result reads it."""
+    run = {"mode": "async", "parameters": {"block_size": 8192}, "ops": 4000,
+           "latency": {"total": {"p50": total_p50}, "service": {"p50": service_p50}},
+           "rate": {"requested_ops_per_s": 2000.0, "achieved_ops_per_s": 1999.9,
+                    "held": held, "max_start_lag_ns": 80000, "start_lag_p99_ns": 3000,
+                    "late_start_ns": {"ops": 3990, "p50": 60, "p99": 1800, "max": 9000},
+                    "backlog": {"ops": 10, "max_lag_ns": 80000}, "spin_margin_ns": 25000}
+           if rate else None}
+    doc = {"schema": "diskio-result", "schema_version": 2, "runs": [run]}
+    return result_from_json("result.json", json.dumps(doc), doc).runs[0]
 
 
 class PacedFiguresTest(unittest.TestCase):
@@ -34,10 +41,8 @@ class PacedFiguresTest(unittest.TestCase):
         self.assertTrue(p["held"])
 
     def test_unpaced_run_is_refused(self):
-        run = paced(1, 1)
-        run["rate"] = None
         with self.assertRaises(NotPaced):
-            paced_figures(run)
+            paced_figures(paced(1, 1, rate=False))
 
 
 class JudgeTest(unittest.TestCase):
