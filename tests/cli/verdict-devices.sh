@@ -30,6 +30,21 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# foreign_reads JSON: for each run whose disks under the loop device read
+# a tenth or more of what the loop device read (others read them
+# meanwhile), "mode: DISK read N of the loop device's M bytes"; else empty
+foreign_reads() {
+    "$PYTHON3" -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+for r in doc["runs"]:
+    devs = (r.get("device") or {}).get("devices") or []
+    top = sum(d["read_sectors"] for d in devs if d.get("depth") == 0) * 512
+    for d in devs:
+        if d.get("depth", 0) > 0 and top and d["read_sectors"] * 512 >= 0.1 * top:
+            print("%s: %s read %d of the loop device\x27s %d bytes"
+                  % (r["mode"], d["name"], d["read_sectors"] * 512, top))' "$1"
+}
+
 # verdict_codes JSON: "mode:code,code mode:code" for each run
 verdict_codes() {
     "$PYTHON3" -c 'import json, sys
@@ -50,19 +65,28 @@ if [ -z "$under" ]; then
     echo "note: nothing under $loop (the build tree is not on a block device): no backing disk to read"
 else
     codes=$(verdict_codes "$t_scratch/reads.json")
+    # The verdict needs the disk under the loop device to have read next
+    # to nothing (under a tenth of what the loop device read); other
+    # processes reading that disk meanwhile take the evidence away, and
+    # then the verdict rightly stays silent: the run's own counters say so.
+    foreign=$(foreign_reads "$t_scratch/reads.json")
     case $codes in
     *"read:"*backing_cached*"direct-read:"*backing_cached*)
-        t_ok "both uncached read runs are backing_cached ($codes)" ;;
-    *) t_fail "uncached reads of a cached backing file: verdicts $codes" ;;
+        t_ok "both uncached read runs are backing_cached ($codes)"
+        lines=$(grep -c "uncached reads came from memory" "$t_scratch/stdout")
+        line=$(grep "uncached reads came from memory" "$t_scratch/stdout")
+        if [ "$lines" -eq 1 ] && case $line in "read and direct-read 64 KiB: "*) true ;; *) false ;; esac &&
+            case $line in *"($loop: the loop device; "*": the disk under it)") true ;; *) false ;; esac; then
+            t_ok "one line names both modes, $loop and the disk under it"
+        else
+            t_fail "the backing_cached line ($lines): $line"
+        fi ;;
+    *) if [ -n "$foreign" ]; then
+           echo "note: not backing_cached ($codes), and rightly: $foreign"
+       else
+           t_fail "uncached reads of a cached backing file: verdicts $codes"
+       fi ;;
     esac
-    lines=$(grep -c "uncached reads came from memory" "$t_scratch/stdout")
-    line=$(grep "uncached reads came from memory" "$t_scratch/stdout")
-    if [ "$lines" -eq 1 ] && case $line in "read and direct-read 64 KiB: "*) true ;; *) false ;; esac &&
-        case $line in *"($loop: the loop device; "*": the disk under it)") true ;; *) false ;; esac; then
-        t_ok "one line names both modes, $loop and the disk under it"
-    else
-        t_fail "the backing_cached line ($lines): $line"
-    fi
 fi
 
 # ---- the same reads through losetup --direct-io: from the disk ----

@@ -74,6 +74,22 @@ def check_summary(summary):
                r["dominant_basis"]))
     if not isinstance(pair["failures"], list):
         fail("the pair's failures are not a list")
+    # the side-by-side rounds: PostgreSQL's time per WAL sync and diskio
+    # --pattern wal's at 1 and 4 committers, judged apart
+    duel = {row["environment"]: row for row in summary.get("duel") or []}
+    if sorted(duel) != ["ext4", "ext4-journal"]:
+        fail("side-by-side rows: %s" % sorted(duel))
+    for name, row in duel.items():
+        for n in ("c1", "c4"):
+            cell = row.get(n)
+            if not cell or not (cell["pg_us"] > 0 and cell["diskio_us"] > 0):
+                fail("side by side, %s %s: %r" % (name, n, cell))
+            lo, hi = cell["ratio_range"]
+            if not lo <= cell["ratio"] <= hi:
+                fail("side by side, %s %s: the ratio outside its range" % (name, n))
+    if not isinstance(summary.get("duel_failures"), list):
+        fail("the side-by-side judgement is not a list")
+    log("ok: side-by-side rows for both environments at 1 and 4 committers")
 
 
 def main():
