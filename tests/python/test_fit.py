@@ -9,8 +9,8 @@ metric; throughput-like metrics enter as time per operation."""
 
 import unittest
 
-from diskio_analysis.fit import (correlations, fits, least_squares, pearson,
-                                 ranks, spearman, time_like)
+from diskio_analysis.correlate.fit import (correlations, fits, least_squares, pearson,
+                                           ranks, spearman, time_like)
 from diskio_analysis.metrics import Metric
 from envlib import make_env
 

@@ -5,7 +5,7 @@ shares."""
 
 from dataclasses import dataclass
 
-from .jsonfile import JsonFile, check_version, json_path
+from ..jsonfile import JsonFile, check_version, json_path
 
 REPORT_SCHEMA = "diskio-correlate"
 # Version 2 (the noise verdicts, candidates and the WAL model's bases)

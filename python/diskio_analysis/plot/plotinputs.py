@@ -6,14 +6,14 @@ comparisons, given as files or as directories of them."""
 import os
 from dataclasses import dataclass
 
-from .compare import RunKey, run_key
+from ..compare.analysis import RunKey, run_key
+from ..errors import InputError
+from ..fio import is_fio_output
+from ..jsonfile import json_key_line, read_json
+from ..metrics import size_label
+from ..result import is_result, result_from_json
 from .comparefile import is_comparison, load_comparison
-from .errors import InputError
-from .fio import is_fio_output
-from .jsonfile import json_key_line, read_json
-from .metrics import size_label
 from .reportfile import is_report, load_report
-from .result import is_result, result_from_json
 from .trace import is_trace_file, load_trace
 
 

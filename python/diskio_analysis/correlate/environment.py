@@ -4,19 +4,22 @@
 (q_time.csv and/or phases.csv, optionally wal.csv and diskio-pgphases'
 settings.json), read into one Environment."""
 
+import csv
 import os
+import statistics
 from dataclasses import dataclass, field
 
-from . import noise
-from .errors import InputError, UsageError
-from .fio import is_fio_output, load_fio_result
-from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
-                     read_q_time_csv, read_settings, read_wal_csv)
-from .jsonfile import json_key_line, json_kind, json_value_text, read_json
-from .metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
-                      throughput_metric)
-from .result import is_result, result_from_json
-from .textfile import unreadable
+from .. import noise
+from ..errors import InputError, UsageError
+from ..fio import is_fio_output, load_fio_result
+from ..inputs import (is_settings, phase_name_from_task, read_metrics_csv,
+                      read_phases_csv, read_q_time_csv, read_settings, read_wal_csv)
+from ..jsonfile import json_key_line, json_kind, json_value_text, read_json
+from ..metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
+                       throughput_metric)
+from ..plainnumber import plain_number
+from ..result import is_result, result_from_json
+from ..textfile import unreadable
 
 
 @dataclass
@@ -303,8 +306,6 @@ def read_interference_csv(path, by_round=False):
     phases it flagged disturbed (a phase's reasons joined by '; '); with
     by_round, {(phase, round): (reasons, ...)} (round 1 where the file
     has no round column)."""
-    import csv
-    from .inputs import phase_name_from_task
     flagged = {}
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -337,9 +338,6 @@ def row_round(path, line, row):
 def read_rounds_csv(path):
     """diskio-pgphases' rounds.csv (task_name,round,seconds):
     {phase: {round: seconds}}."""
-    import csv
-    from .inputs import phase_name_from_task
-    from .plainnumber import plain_number
     rounds = {}
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -399,7 +397,6 @@ def load_rounds(env, rounds):
     """Each round's phases as samples; the phase time their median; the
     WAL counters and settings of the first round that has them (a phase's
     counts do not change between rounds)."""
-    import statistics
     for path in rounds:
         part = Environment(directory=path, skipped=env.skipped)
         for filename, loader in CSV_SOURCES[1:]:

@@ -8,11 +8,11 @@ import csv
 import io
 import json
 
-from . import noise
-from .compare import run_label
-from .document import Heading, Items, Para, Table, draw_markdown, text_table
-from .ratios import CONVENTION, distance, fmt_factor, fmt_interval as fmt_ratios
-from .textsafe import json_text, shown
+from .. import noise
+from ..document import Heading, Items, Para, Table, draw_markdown, text_table
+from ..ratios import CONVENTION, distance, fmt_factor, fmt_interval as fmt_ratios
+from ..textsafe import json_text, shown
+from .analysis import run_label
 
 SCHEMA = "diskio-compare"
 SCHEMA_VERSION = 2

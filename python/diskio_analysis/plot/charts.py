@@ -15,13 +15,13 @@ import os
 import re
 from dataclasses import dataclass
 
-from .compare import RunKey
+from ..compare.analysis import RunKey
+from ..metrics import data_direction
+from ..textsafe import shown
 from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
                       key_corner, latency_tics, log_axis, plot_lines,
                       size_tics)
-from .metrics import data_direction
 from .plotinputs import SERIES_FIELDS, key_word
-from .textsafe import shown
 
 HIST_BINS_PER_DECADE = 20
 # x positions of the percentile axis: 1/(1-p).

@@ -19,10 +19,10 @@ import os
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from . import noise
-from .errors import InputError, UsageError
-from .jsonfile import json_path
-from .metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
+from .. import noise
+from ..errors import InputError, UsageError
+from ..jsonfile import json_path
+from ..metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
 
 # metric name -> (where it comes from, higher is better, unit)
 METRICS = {

@@ -5,7 +5,7 @@ metric."""
 
 from dataclasses import dataclass, field
 
-from .jsonfile import JsonFile, check_version, json_path
+from ..jsonfile import JsonFile, check_version, json_path
 
 COMPARE_SCHEMA = "diskio-compare"
 SUPPORTED_COMPARE_VERSIONS = (2,)

@@ -15,9 +15,9 @@ repetitions to give an interval, and which bases were not measured."""
 
 import math
 
-from . import noise
-from .inputs import WAL_SYNC_METHODS
-from .metrics import size_label
+from .. import noise
+from ..inputs import WAL_SYNC_METHODS
+from ..metrics import size_label
 from .walbases import BASES, phase_bases
 
 # Beyond this factor between diskio's count × latency and PostgreSQL's own
