@@ -7,6 +7,7 @@ verdict rests on; text, markdown, CSV (one row per ratio) and JSON."""
 import csv
 import io
 import json
+from statistics import geometric_mean
 
 from .. import noise
 from ..document import Heading, Items, Para, Table, draw_markdown, text_table
@@ -37,7 +38,7 @@ def fmt_measure(value, unit):
 def fmt_values(values, unit):
     """One value as it is; several (repetitions) as their geometric mean,
     which the ratio is taken between: 101 us (geomean of 3)."""
-    text = fmt_measure(noise.geometric_mean(values), unit)
+    text = fmt_measure(geometric_mean(values), unit)
     return text if len(values) == 1 else f"{text} (geomean of {len(values)})"
 
 
@@ -246,8 +247,8 @@ def render_csv(comparison):
         j = r.judgement
         writer.writerow((shown(r.environment), shown(base),
                          shown(run_label(r.run)), r.metric,
-                         r.unit, f"{noise.geometric_mean(r.base_values):.6g}",
-                         f"{noise.geometric_mean(r.other_values):.6g}",
+                         r.unit, f"{geometric_mean(r.base_values):.6g}",
+                         f"{geometric_mean(r.other_values):.6g}",
                          len(r.base_values), len(r.other_values),
                          f"{j.ratio:.6g}",
                          "" if j.low is None else f"{j.low:.6g}",

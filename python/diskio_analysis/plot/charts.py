@@ -13,6 +13,7 @@ import hashlib
 import math
 import os
 import re
+import statistics
 from dataclasses import dataclass
 
 from ..compare.analysis import RunKey
@@ -382,11 +383,10 @@ SPREAD_MIN_N = 5
 
 def mean_and_spread(values):
     """The mean and the sample standard deviation (0 for one value)."""
-    mean = sum(values) / len(values)
+    mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, 0.0
-    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, math.sqrt(var)
+    return mean, statistics.stdev(values, mean)
 
 
 def io_length_rows(group):
