@@ -38,18 +38,18 @@ class Hist:
     {'p50': ns, ...} (those the file gives), buckets [(lowest_ns,
     highest_ns, count), ...] or None when the file gives none."""
     where: str                      # JSON path: runs[0].latency.total
-    count: float = None
-    min: float = None
-    mean: float = None
-    stddev: float = None
-    max: float = None
+    count: float | None = None
+    min: float | None = None
+    mean: float | None = None
+    stddev: float | None = None
+    max: float | None = None
     percentiles: dict = field(default_factory=dict)
     # the percentiles that are the max only for want of values (p99_9
     # with fewer than 1000): percentiles_limited_by_ops
     limited_by_ops: list = field(default_factory=list)
-    buckets: list = None
-    _src: JsonFile = field(default=None, repr=False, compare=False)
-    _node: dict = field(default=None, repr=False, compare=False)
+    buckets: list | None = None
+    _src: JsonFile | None = field(default=None, repr=False, compare=False)
+    _node: dict | None = field(default=None, repr=False, compare=False)
 
     def need(self, *keys):
         """The values of keys (numbers, percentiles or 'buckets'), each of
@@ -87,7 +87,7 @@ class DeviceIO:
     (None where undefined) and, for a device, depth and flags."""
     where: str
     name: str
-    depth: int = None
+    depth: int | None = None
     counters: dict = field(default_factory=dict)
     figures: dict = field(default_factory=dict)
     flags: dict = field(default_factory=dict)
@@ -104,28 +104,28 @@ class Run:
     parameters: dict
     direction: str = "write"        # "read" for the read modes
     complete: bool = True
-    error: dict = None
-    ops: float = None
-    ops_per_s: float = None
-    mb_per_s: float = None
+    error: dict | None = None
+    ops: float | None = None
+    ops_per_s: float | None = None
+    mb_per_s: float | None = None
     parts: dict = field(default_factory=dict)
     # diskio --repeat: each repetition's own figures (Repetition), in the
     # order they ran; None when the run was measured once
-    repetitions: list = None
+    repetitions: list | None = None
     # diskio --suite: the suite row this run is (SuiteRow), None otherwise
-    suite_row: "SuiteRow" = None
+    suite_row: "SuiteRow | None" = None
     # schema 2: the block devices under the target (None in schema 1 and
     # where no device was counted), whether they were shared with other
     # I/O, and the verdict codes ("sync_not_flushed", "merged",
     # "cache_ack", "shared")
-    device_total: DeviceIO = None
+    device_total: DeviceIO | None = None
     devices: list = field(default_factory=list)
-    device_shared: bool = None
+    device_shared: bool | None = None
     verdicts: list = field(default_factory=list)
     # diskio --interval: the interval length (ns) and the series
     # (Interval), in time order; None without --interval
-    interval_ns: int = None
-    intervals: list = None
+    interval_ns: int | None = None
+    intervals: list | None = None
     # diskio --jobs N (N > 1) and threaded custom runs: each job's own
     # figures (JobFigures), in job order; empty for a run of one
     per_job: list = field(default_factory=list)
@@ -135,16 +135,16 @@ class Run:
     # of its repetitions) was disturbed, None in files written before
     # diskio measured it; the reasons (Disturbance); the figures of a run
     # measured once (a dict as the file has it, None otherwise)
-    disturbed: bool = None
+    disturbed: bool | None = None
     disturbances: list = field(default_factory=list)
-    interference: dict = None
+    interference: dict | None = None
     # --pattern wal and checkpoint: what the run did, as the file gives it
     # ({"syncs_per_commit": ..., "committers": ..., "gap_ns": ...}); None
     # for the other patterns and in files written before them
-    wal: dict = None
-    checkpoint: dict = None
-    _src: JsonFile = field(default=None, repr=False, compare=False)
-    _node: dict = field(default=None, repr=False, compare=False)
+    wal: dict | None = None
+    checkpoint: dict | None = None
+    _src: JsonFile | None = field(default=None, repr=False, compare=False)
+    _node: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def workload(self):
@@ -185,7 +185,7 @@ class JobFigures:
     p99_ns: int
     max_ns: int
     errors: int = 0
-    error: dict = None
+    error: dict | None = None
 
 
 @dataclass
@@ -196,21 +196,21 @@ class Repetition:
     repetitions of a run where it would take runs."""
     where: str                      # JSON path: runs[0].repetitions[2]
     complete: bool = True
-    ops: float = None
-    ops_per_s: float = None
-    mb_per_s: float = None          # 10^6 bytes per second
-    duration_ns: float = None
-    bytes: float = None
-    start_offset_ns: float = None   # from the result's first measured run
+    ops: float | None = None
+    ops_per_s: float | None = None
+    mb_per_s: float | None = None   # 10^6 bytes per second
+    duration_ns: float | None = None
+    bytes: float | None = None
+    start_offset_ns: float | None = None  # from the result's first measured run
     parts: dict = field(default_factory=dict)
     # when it ran (ISO 8601 UTC, None in older files), whether what else
     # the machine did disturbed it and why (read_interference)
-    start_time: str = None
-    disturbed: bool = None
+    start_time: str | None = None
+    disturbed: bool | None = None
     disturbances: list = field(default_factory=list)
-    interference: dict = None
-    _src: JsonFile = field(default=None, repr=False, compare=False)
-    _node: dict = field(default=None, repr=False, compare=False)
+    interference: dict | None = None
+    _src: JsonFile | None = field(default=None, repr=False, compare=False)
+    _node: dict | None = field(default=None, repr=False, compare=False)
 
     def need(self, key):
         """A number of the repetition that must be there (ops_per_s)."""
@@ -226,11 +226,11 @@ class Disturbance:
     where: str
     reason: str
     message: str
-    figure: float = None
-    threshold: float = None
-    unit: str = None
-    device: str = None
-    repetition: int = None          # a run's list: which repetition (from 1)
+    figure: float | None = None
+    threshold: float | None = None
+    unit: str | None = None
+    device: str | None = None
+    repetition: int | None = None   # a run's list: which repetition (from 1)
 
 
 # The latency figures of an interval (ns), None where no op completed.
@@ -247,13 +247,13 @@ class Interval:
     duration_ns: int = 0
     ops: int = 0
     bytes: int = 0
-    ops_per_s: float = None
-    mb_per_s: float = None
-    min_ns: float = None
-    mean_ns: float = None
-    p50_ns: float = None
-    p99_ns: float = None
-    max_ns: float = None
+    ops_per_s: float | None = None
+    mb_per_s: float | None = None
+    min_ns: float | None = None
+    mean_ns: float | None = None
+    p50_ns: float | None = None
+    p99_ns: float | None = None
+    max_ns: float | None = None
 
 
 @dataclass
@@ -263,8 +263,8 @@ class SuiteRow:
     where: str                      # JSON path: suite.rows[3]
     label: str                      # "SEQ1M Q8T1"
     column: str                     # "read", "write"
-    run: "Run" = None
-    note: str = None
+    run: "Run | None" = None
+    note: str | None = None
 
     @property
     def name(self):
@@ -277,8 +277,8 @@ class Suite:
     """diskio --suite: the suite's name, title, how its rows are summarised
     ("best" or "mean") and its rows (SuiteRow), in the file's order."""
     name: str
-    title: str = None
-    summary: str = None
+    title: str | None = None
+    summary: str | None = None
     rows: list = field(default_factory=list)
 
 
@@ -286,12 +286,12 @@ class Suite:
 class Result:
     """One diskio result file: one environment and its runs."""
     path: str
-    label: str = None               # --label, None when not given
+    label: str | None = None        # --label, None when not given
     complete: bool = True           # False: interrupted or a run failed
     environment: dict = field(default_factory=dict)
     runs: list = field(default_factory=list)
     schema_version: int = 1
-    suite: Suite = None             # diskio --suite; None otherwise
+    suite: Suite | None = None      # diskio --suite; None otherwise
 
 
 def load_result(path):
@@ -361,6 +361,8 @@ def read_custom_parameters():
     with libdiskio): none of diskio's; its own are Run.params."""
     return dict(block_size=None, pattern=None, iodepth=None, sync_every=None,
                 jobs=1, shared_file=False, direction="write", custom=True)
+
+
 def read_suite(src, node, runs):
     """The suite block: each row's run index must name a run of the file,
     and no run may be two rows."""
