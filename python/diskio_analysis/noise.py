@@ -74,8 +74,8 @@ class Sample:
     None when unknown) and why it was disturbed (messages; empty: it was
     not)."""
     value: float
-    invocation: str = None
-    start: float = None
+    invocation: str | None = None
+    start: float | None = None
     disturbed: tuple = ()
 
 
@@ -87,7 +87,7 @@ class SideNoise:
     mean: float
     var_components: list        # [(variance of the mean, degrees of freedom)]
     widened: bool = False       # one invocation in a short span
-    span_s: float = None        # from its first repetition's start to its last
+    span_s: float | None = None  # from its first repetition's start to its last
 
     @property
     def var(self):
@@ -97,21 +97,21 @@ class SideNoise:
 @dataclass
 class Judgement:
     ratio: float            # geometric mean other / geometric mean baseline
-    low: float = None       # the 95% interval; None without repetitions
-    high: float = None
-    low90: float = None     # the 90% interval (the equivalence test's)
-    high90: float = None
+    low: float | None = None  # the 95% interval; None without repetitions
+    high: float | None = None
+    low90: float | None = None  # the 90% interval (the equivalence test's)
+    high90: float | None = None
     verdict: str = "inconclusive"
     basis: str = "interval"  # "interval" | "unrepeated" | "identical"
     # inconclusive: about this many more repetitions per side would
     # decide (None: more than MAX_MORE, or no spread to tell from)
-    more: int = None
+    more: int | None = None
     # disturbed repetitions left out, per side ("baseline", "other")
     left_out: dict = field(default_factory=dict)
     # the verdict is "disturbed": which side, why ("b: 58% of vda's I/O was
     # not diskio's"), and what the numbers alone say
-    disturbed: str = None
-    undisturbed_verdict: str = None
+    disturbed: str | None = None
+    undisturbed_verdict: str | None = None
     # sides widened by the default between-invocation noise, in words
     notes: list = field(default_factory=list)
     n_base: int = 0

@@ -22,6 +22,8 @@ SCHEMA_VERSION = 2
 def header(base, other):
     return ("run", "metric", base, other, "ratio B/A", "95% interval",
             "verdict")
+
+
 MAX_NAMED = 4       # runs named in a summary line before "and N more"
 
 

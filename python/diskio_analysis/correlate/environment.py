@@ -33,7 +33,7 @@ class Environment:
     repeats: dict = field(default_factory=dict)      # name -> its repeat_of
     runs: list = field(default_factory=list)         # what each source mapped to
     wal: dict = field(default_factory=dict)          # phase -> {column: float}
-    wal_file: str = None
+    wal_file: str | None = None
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     settings: object = None                          # inputs.PgSettings
@@ -43,7 +43,7 @@ class Environment:
     # "syncs_per_commit", "source"}
     pattern_runs: list = field(default_factory=list)
     # --lenient: the refusals of rows left out (None: strict)
-    skipped: list = None
+    skipped: list | None = None
     # rounds of the database side (subdirectories, one diskio-pgphases
     # output each): phase -> [noise.Sample of each round's seconds]; the
     # phase's time is then their median.  Empty without rounds.

@@ -457,7 +457,8 @@ def calibration(env, est, method):
     for c in shown:
         parts.append(f"{c['phase']} ({c['committers']} committer"
                      f"{'s' if c['committers'] > 1 else ''}): PostgreSQL "
-                     f"{c['pg_us']:.0f} us per WAL {'sync' if mode in SYNC_CALL_MODES else 'write'}, "
+                     f"{c['pg_us']:.0f} us per WAL "
+                     f"{'sync' if mode in SYNC_CALL_MODES else 'write'}, "
                      f"diskio {c['metric'].rsplit('.', 1)[0]} {c['diskio_us']:.0f} us "
                      f"({fmt_factor(c['ratio'])}x)")
     if ckpt:

@@ -5,9 +5,10 @@ that draw it.  Latency histograms and percentile curves per mode,
 block-size sweeps, latency over time (diskio --interval), the I/O length
 chart of a suite's runs (diskio --suite sweep: MB/s by I/O length, mean
 and spread of the runs, a line per environment and column), per-op
-traces (report_charts.py draws a diskio-correlate report's).  Every latency axis is logarithmic with ticks
-in µs/ms/s; titles say the block size and pattern; each series has its
-own dash type, so the charts read in monochrome too."""
+traces (report_charts.py draws a diskio-correlate report's).  Every
+latency axis is logarithmic with ticks in µs/ms/s; titles say the block
+size and pattern; each series has its own dash type, so the charts read
+in monochrome too."""
 
 import hashlib
 import math
@@ -35,7 +36,7 @@ class Chart:
     filename: str     # final name in outdir
     title: str
     commands: str     # gnuplot commands after set output
-    size: tuple = None    # (width, height) in pixels; None: the default
+    size: tuple | None = None  # (width, height) in pixels; None: the default
 
 
 # ---------------------------------------------------------------- data
@@ -360,6 +361,8 @@ def interval_charts(runs, workdir, ext):
         charts.append(Chart(f"diskio-intervals-{safe_name(run.series)}.{ext}",
                             f"latency over time {run.series}", commands))
     return charts
+
+
 def io_length_groups(runs):
     """A suite's runs by (env, suite, column, mode, pattern), sorted by
     I/O length, where a group ran at two or more lengths."""

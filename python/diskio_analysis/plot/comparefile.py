@@ -27,8 +27,8 @@ class Ratio:
     metric: str
     higher_is_better: bool
     ratio: float            # B/A
-    low: float = None       # its 95% interval; None without repetitions
-    high: float = None
+    low: float | None = None  # its 95% interval; None without repetitions
+    high: float | None = None
     verdict: str = ""
 
 

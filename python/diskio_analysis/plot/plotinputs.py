@@ -31,15 +31,15 @@ class PlotRun:
     series: str = ""       # legend: environment, mode and what tells it apart
     pattern: str = "seq"   # seq, rand or append
     # diskio --interval: the series (result.Interval), None without it
-    intervals: list = None
+    intervals: list | None = None
     # diskio --suite: the suite's name and title, the row's column ("read",
     # "write") and each repetition's MB/s (the run's own when measured once)
-    suite: str = None
-    suite_title: str = None
-    column: str = None
-    mb_per_s_runs: list = None
+    suite: str | None = None
+    suite_title: str | None = None
+    column: str | None = None
+    mb_per_s_runs: list | None = None
     # what tells the run from others of its mode (compare.RunKey)
-    key: RunKey = None
+    key: RunKey | None = None
 
 
 def environment_name(result):

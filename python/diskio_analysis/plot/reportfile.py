@@ -32,7 +32,7 @@ class Report:
     sync_shares: list      # [(env, phase, WAL share, checkpoint share)]
     # {metric: whether higher is better} (a throughput: its B/A above 1
     # is faster), for the word beside each ratio
-    higher_is_better: dict = None
+    higher_is_better: dict | None = None
 
 
 def ratio_or_nan(src, node, where, key):
