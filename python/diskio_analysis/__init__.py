@@ -7,7 +7,8 @@ bench/compare-peers): a subpackage per command (compare, correlate, plot,
 pgphases, fleet), each with its command.py, over the shared modules here:
 the one reader of diskio's result JSON, the readers of the other input
 formats, the noise statistics, the errors and the outputs.  The standard
-library, and scipy for Student's t (scipy.stats).
+library, and scipy for Student's t (imported only when a verdict needs
+one: no command starts by importing scipy).
 
 The name leaves ``diskio`` free for a future binding of libdiskio itself.
 """
