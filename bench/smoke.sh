@@ -16,7 +16,8 @@ if grep -q '^SAN_CFLAGS = .*-fsanitize' "${top_builddir:-.}/Makefile" 2>/dev/nul
     exit 77
 fi
 
-command -v python3 >/dev/null 2>&1 || { echo "smoke: SKIP, no python3"; exit 77; }
+python3=${PYTHON3:-python3}
+command -v "$python3" >/dev/null 2>&1 || { echo "smoke: SKIP, no $python3"; exit 77; }
 if [ ! -x "$DISKIO" ]; then
     echo "smoke: SKIP, no diskio binary at $DISKIO (set DISKIO)"
     exit 77
@@ -24,7 +25,7 @@ fi
 
 # the temporary directory goes under the current (build) directory;
 # compare-peers removes it (and unmounts its tmpfs) on every exit path
-python3 "$srcdir/bench/compare-peers" --smoke --diskio "$DISKIO"
+"$python3" "$srcdir/bench/compare-peers" --smoke --diskio "$DISKIO"
 rc=$?
 case $rc in
     0) exit 0 ;;

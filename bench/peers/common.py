@@ -20,6 +20,8 @@ READ_MODES_ALL = ("read", "direct-read", "aio-read", "uring-read")
 def case_reads(case):
     """Whether a case's ops read (its mode is a read mode)."""
     return case["mode"] in READ_MODES_ALL
+
+
 MIB = 1 << 20
 KIB = 1 << 10
 

@@ -97,10 +97,12 @@ def fmt_dev(r):
 def table_rows(summary):
     rows = []
     for r in summary:
-        spr = r["spread_ops"] if r["group"] in ("overhead", "qd", "read", "crystal") else r["spread_mean"]
+        spr = (r["spread_ops"] if r["group"] in ("overhead", "qd", "read", "crystal")
+               else r["spread_mean"])
+        failed = " (%d failed)" % r["failed"] if r["failed"] else ""
         rows.append([r["group"], r["case"], peer_label(r["group"], r["case"], r["tool"]),
                      fmt_rate(r["ops_per_s"]), fmt_us(r["mean_ns"]), fmt_us(r["p50_ns"]),
-                     fmt_pct(spr), "%d%s" % (r["n"], " (%d failed)" % r["failed"] if r["failed"] else ""),
+                     fmt_pct(spr), "%d%s" % (r["n"], failed),
                      fmt_dev(r)])
     return rows
 
@@ -142,7 +144,8 @@ def memory_rows(mem):
 
 
 def text_table(head, rows):
-    w = [max(len(str(x)) for x in col) for col in zip(head, *rows)] if rows else [len(h) for h in head]
+    w = ([max(len(str(x)) for x in col) for col in zip(head, *rows)] if rows
+         else [len(h) for h in head])
     out = ["  ".join(str(h).ljust(w[i]) for i, h in enumerate(head))]
     out.append("  ".join("-" * x for x in w))
     for r in rows:
@@ -203,7 +206,8 @@ def markdown(doc):
                   md_table(MEMORY_HEAD, memory_rows(doc["memory"])), ""]
     if (doc.get("record") or {}).get("available"):
         lines += ["### Record path", "", record_sentence(doc["record"]), ""]
-    lines += ["### Rounds", "", md_table(ROUND_HEAD, round_rows(doc["rounds"], doc["used_rounds"])), ""]
+    lines += ["### Rounds", "",
+              md_table(ROUND_HEAD, round_rows(doc["rounds"], doc["used_rounds"])), ""]
     if doc["notes"]:
         lines += ["### Notes", ""] + ["- " + n for n in doc["notes"]] + [""]
     return "\n".join(lines)

@@ -45,7 +45,7 @@ SYSBENCH_FLAGS = {
 }
 # ioping -W without -C does pwrite+fdatasync (and an untimed fadvise DONTNEED
 # before each write); -C turns both off, so the flag modes need -C.
-IOPING_FLAGS = {
+IOPING_FLAGS: dict[str, list[str] | None] = {
     "async": ["-C"],
     "fsync": None,  # ioping has no fsync
     "fdatasync": [],
@@ -97,12 +97,13 @@ def fio_cmd(env, case, d, path, extra):
     if case_reads(case):
         rw = READ_RW[case["pattern"]]
     else:
-        rw = ["--rw=randwrite", "--norandommap=1"] if case.get("pattern") == "rand" else ["--rw=write"]
+        rw = (["--rw=randwrite", "--norandommap=1"] if case.get("pattern") == "rand"
+              else ["--rw=write"])
     cmd = [env.tools["fio"]["path"], "--name=w", "--filename=" + path,
            "--size=%d" % case["size"], "--io_size=%d" % (case["count"] * case["bs"]),
-           "--bs=%d" % case["bs"]] + rw + ["--ioengine=" + engine,
-           "--fallocate=none", "--lat_percentiles=1", "--output-format=json",
-           "--output=" + os.path.join(d, "fio.json")]
+           "--bs=%d" % case["bs"]] + rw + [
+               "--ioengine=" + engine, "--fallocate=none", "--lat_percentiles=1",
+               "--output-format=json", "--output=" + os.path.join(d, "fio.json")]
     if engine in ("libaio", "io_uring"):
         cmd += ["--iodepth=%d" % case.get("iodepth", 1), "--direct=1"]
     else:
@@ -174,7 +175,8 @@ def run_pg(env, case, d):
     wall = time.monotonic() - t0
     out = pg_metrics(res)
     if not out:
-        raise Fail("pg_test_fsync printed no results: %s" % (err.strip()[-300:] or "".join(lines)[-300:]))
+        raise Fail("pg_test_fsync printed no results: %s"
+                   % (err.strip()[-300:] or "".join(lines)[-300:]))
     return out, {"wall_s": wall}
 
 

@@ -187,15 +187,15 @@ def memory_targets(memory):
     dm = (memory or {}).get("diskio")
     if not dm:
         return []
-    s, l = [str(x) for x in memory["counts"]]
-    if s not in dm or l not in dm:
+    small, large = [str(x) for x in memory["counts"]]
+    if small not in dm or large not in dm:
         return []
     return [figure_target("memory-flat", "memory",
-                          "diskio peak RSS, %s vs %s async ops (KiB apart)" % (s, l),
-                          abs(dm[l] - dm[s]), 64, "KiB"),
+                          "diskio peak RSS, %s vs %s async ops (KiB apart)" % (small, large),
+                          abs(dm[large] - dm[small]), 64, "KiB"),
             figure_target("memory-above-baseline", "memory",
                           "diskio peak RSS above diskio --count 1 (KiB)",
-                          max(dm[l], dm[s]) - dm["1"], 4096, "KiB")]
+                          max(dm[large], dm[small]) - dm["1"], 4096, "KiB")]
 
 
 def record_targets(record):

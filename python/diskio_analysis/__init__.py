@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
 """diskio_analysis: the analysis half of diskio.
 
-One importable package behind the thin commands diskio-correlate,
-diskio-plot and diskio-pgphases (and bench/compare-peers): the one reader
-of diskio's result JSON, the readers of the database side's files, the
-correlation and the WAL model, the renderers, the gnuplot charts and the
-DBT-3-style PostgreSQL runner.  Standard library only.
+One importable package behind the thin commands diskio-compare,
+diskio-correlate, diskio-plot, diskio-pgphases and diskio-fleet (and
+bench/compare-peers): a subpackage per command (compare, correlate, plot,
+pgphases, fleet), each with its command.py, over the shared modules here:
+the one reader of diskio's result JSON, the readers of the other input
+formats, the noise statistics, the errors and the outputs.  The standard
+library, and scipy for Student's t (imported only when a verdict needs
+one: no command starts by importing scipy).
 
 The name leaves ``diskio`` free for a future binding of libdiskio itself.
 """

@@ -131,7 +131,7 @@ def load_fio_result(env, path, doc):
         raise InputError(path, None, "fio output without a 'jobs' list",
                          "produce it with fio --output-format=json")
     global_options = src.get_object(doc, "", "global options",
-                                     optional=True) or {}
+                                    optional=True) or {}
     usable, descriptors = [], []
     for index, job in enumerate(jobs):
         where = f"jobs[{index}]"
@@ -225,7 +225,7 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
     sync = src.get_object(job, where, "sync", optional=True) or {}
     syncs = fio_sync_count(src, sync, sync_where)
     env.add_metric(f"{prefix}.ops_per_s",
-               float(src.get_number(write, write_where, "iops")), path)
+                   float(src.get_number(write, write_where, "iops")), path)
     if mode in ("fsync", "fdatasync"):
         # fio times the write and the sync separately; their percentiles
         # cannot be combined, only their means.
@@ -244,7 +244,7 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
                 value = fio_percentile(src, table, table_where, key)
                 if f"sync_{stat}_us" in SYNC_PART_NAMES and value is not None:
                     env.add_metric(f"{prefix}.sync_{stat}_us",
-                               value / 1000.0, path)
+                                   value / 1000.0, path)
             env.notes.append(f"{path}: fio job {name}: "
                              f"{prefix}.mean_us = write mean + sync mean"
                              + (f" / {sync_interval}" if sync_interval > 1
@@ -259,7 +259,7 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
     else:
         env.add_metric(f"{prefix}.mean_us", write_mean / 1000.0, path)
         env.add_metric(f"{prefix}.max_us",
-                   src.get_number(write_lat, lat_where, "max") / 1000.0, path)
+                       src.get_number(write_lat, lat_where, "max") / 1000.0, path)
         kind, table, table_where = fio_percentiles(src, write, write_where)
         for key, stat in FIO_PERCENTILES:
             value = fio_percentile(src, table, table_where, key)

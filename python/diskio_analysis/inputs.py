@@ -263,14 +263,14 @@ class PgSettings:
     path: str
     wal_sync_method: str
     complete: bool = True
-    error: str = None
-    track_wal_io_timing: bool = None     # None: not recorded
-    wal_segment_size: int = None         # bytes; None: not recorded
+    error: str | None = None
+    track_wal_io_timing: bool | None = None  # None: not recorded
+    wal_segment_size: int | None = None  # bytes; None: not recorded
     # phase (diskio-correlate's name) -> sessions that committed in it
     # (phase_committers); absent phases committed from one session
-    phase_committers: dict = None
+    phase_committers: dict | None = None
     # phase -> its rounds' spread, (max - min) / median (round_spread)
-    round_spread: dict = None
+    round_spread: dict | None = None
 
     def committers(self, phase):
         """How many sessions committed in phase (1 when not recorded)."""

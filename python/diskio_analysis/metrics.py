@@ -3,8 +3,8 @@
 higher value is the better one), the bounds every value must lie within,
 and the names given to the runs of one file (fsync@8k.mean_us)."""
 
-import math
 import re
+import statistics
 from dataclasses import dataclass, field
 
 from .errors import InputError
@@ -68,8 +68,7 @@ class Metric:
         self.samples.append(value)
         if info is not None:
             self.sample_info.append(info)
-        self.value = math.exp(sum(math.log(v) for v in self.samples)
-                              / len(self.samples))
+        self.value = statistics.geometric_mean(self.samples)
 
 
 def metric_unit(name):

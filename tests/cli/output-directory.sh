@@ -63,7 +63,7 @@ fi
 if command -v "$PYTHON3" >/dev/null 2>&1 && [ -n "${top_srcdir:-}" ]; then
     fx="$top_srcdir/tests/scripts/fixtures"
     t_expect_status 0 "diskio-compare --output into a new directory" -- "$PYTHON3" -c \
-        'import sys; from diskio_analysis.commands.compare import main; sys.exit(main(sys.argv[1:]))' \
+        'import sys; from diskio_analysis.compare.command import main; sys.exit(main(sys.argv[1:]))' \
         --output "$t_scratch/reports/x/cmp.txt" "$fx/env-a/result.json" "$fx/env-b/result.json"
     [ -s "$t_scratch/reports/x/cmp.txt" ] && t_ok "diskio-compare made its directory too" ||
         t_fail "no $t_scratch/reports/x/cmp.txt"

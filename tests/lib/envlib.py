@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Helpers shared by the unit tests: a small Environment built in code."""
 
-from diskio_analysis.environment import Environment
+from diskio_analysis.correlate.environment import Environment
 from diskio_analysis.inputs import PgSettings
 
 

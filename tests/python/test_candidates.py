@@ -12,8 +12,8 @@ candidate for slower phases."""
 
 import unittest
 
-from diskio_analysis.candidates import analyse_phase, implied_share
-from diskio_analysis.correlate import compare_environment
+from diskio_analysis.correlate.candidates import analyse_phase, implied_share
+from diskio_analysis.correlate.report import compare_environment
 from envlib import make_env
 
 

@@ -14,15 +14,15 @@ import os
 import shutil
 import unittest
 
-from diskio_analysis.charts import (bytes_label, histogram_rows,
-                                    interval_rows, io_length_rows,
-                                    percentile_rows, run_charts, safe_name,
-                                    table_cell,
-                                    sweep_groups, what_was_written)
-from diskio_analysis.gnuplot import render
-from diskio_analysis.plotinputs import PlotRun
+from diskio_analysis.plot.charts import (bytes_label, histogram_rows,
+                                         interval_rows, io_length_rows,
+                                         percentile_rows, run_charts, safe_name,
+                                         table_cell,
+                                         sweep_groups, what_was_written)
+from diskio_analysis.plot.gnuplot import render
+from diskio_analysis.plot.plotinputs import PlotRun
+from diskio_analysis.plot.trace import Trace
 from diskio_analysis.result import Interval
-from diskio_analysis.trace import Trace
 from filelib import TempDirTest
 
 

@@ -14,7 +14,9 @@ import os
 import unittest
 from unittest import mock
 
-from diskio_analysis.commands import compare, correlate, plot
+from diskio_analysis.compare import command as compare
+from diskio_analysis.correlate import command as correlate
+from diskio_analysis.plot import command as plot
 from filelib import FIXTURES, TempDirTest
 
 A, B = (os.path.join(FIXTURES, d) for d in ("env-a", "env-b"))

@@ -12,9 +12,9 @@ import json
 import os
 import unittest
 
-from diskio_analysis import compare, compare_render
-from diskio_analysis.errors import InputError, UsageError
+from diskio_analysis.compare import analysis as compare, render as compare_render
 from diskio_analysis.document import md_escape
+from diskio_analysis.errors import InputError, UsageError
 from diskio_analysis.result import result_from_json
 from diskio_analysis.textsafe import shown
 

@@ -15,9 +15,9 @@ import os
 import re
 import unittest
 
-from diskio_analysis.compare_charts import compare_charts, point_rows
-from diskio_analysis.comparefile import Ratio, is_comparison, load_comparison
 from diskio_analysis.errors import InputError
+from diskio_analysis.plot.compare_charts import compare_charts, point_rows
+from diskio_analysis.plot.comparefile import Ratio, is_comparison, load_comparison
 from filelib import TempDirTest
 
 

@@ -12,12 +12,12 @@ reason instead of printing null."""
 import re
 import unittest
 
-from diskio_analysis.correlate import (build_report, candidate_metrics,
-                                       check_same_phases,
-                                       compare_environment, judge_phase,
-                                       normalized_ratio, ordered_metrics,
-                                       ordered_phases, select_metrics,
-                                       select_phases)
+from diskio_analysis.correlate.report import (build_report, candidate_metrics,
+                                              check_same_phases,
+                                              compare_environment, judge_phase,
+                                              normalized_ratio, ordered_metrics,
+                                              ordered_phases, select_metrics,
+                                              select_phases)
 from diskio_analysis.errors import InputError
 from envlib import make_env
 

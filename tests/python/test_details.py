@@ -10,8 +10,8 @@ the notes."""
 
 import unittest
 
-from diskio_analysis.correlate import build_report
-from diskio_analysis.details import details_blocks
+from diskio_analysis.correlate.details import details_blocks
+from diskio_analysis.correlate.report import build_report
 from diskio_analysis.document import draw_text
 from envlib import make_env
 

@@ -15,8 +15,8 @@ import json
 import os
 import unittest
 
-from diskio_analysis.environment import (Environment, check_names_unique,
-                                         choose_baseline, load_environment)
+from diskio_analysis.correlate.environment import (Environment, check_names_unique,
+                                                   choose_baseline, load_environment)
 from diskio_analysis.errors import InputError, UsageError
 from filelib import FIXTURES, TempDirTest
 

@@ -10,7 +10,7 @@ them as one, two distinct jobs measuring the same thing other advice."""
 import copy
 import unittest
 
-from diskio_analysis.environment import Environment
+from diskio_analysis.correlate.environment import Environment
 from diskio_analysis.errors import InputError
 from diskio_analysis.fio import (FioOptions, fio_job_mode, load_fio_result,
                                  parse_fio_size)

@@ -9,8 +9,8 @@ metric; throughput-like metrics enter as time per operation."""
 
 import unittest
 
-from diskio_analysis.fit import (correlations, fits, least_squares, pearson,
-                                 ranks, spearman, time_like)
+from diskio_analysis.correlate.fit import (correlations, fits, least_squares, pearson,
+                                           spearman, time_like)
 from diskio_analysis.metrics import Metric
 from envlib import make_env
 
@@ -21,8 +21,11 @@ class StatisticsTest(unittest.TestCase):
         self.assertAlmostEqual(pearson([1, 2, 3], [3, 2, 1]), -1.0)
         self.assertIsNone(pearson([1, 1, 1], [1, 2, 3]))
 
-    def test_ranks_average_ties(self):
-        self.assertEqual(ranks([10, 20, 20, 5]), [2.0, 3.5, 3.5, 1.0])
+    def test_spearman_gives_ties_their_average_rank(self):
+        # ranks 2, 3.5, 3.5, 1 against 1..4: r = -1.5 / sqrt(4.5 * 5)
+        self.assertAlmostEqual(spearman([10, 20, 20, 5], [1, 2, 3, 4]),
+                               -1 / 10 ** 0.5)
+        self.assertIsNone(spearman([7, 7, 7], [1, 2, 3]))
 
     def test_spearman_is_rank_based(self):
         self.assertAlmostEqual(spearman([1, 2, 3], [1, 10, 1000]), 1.0)

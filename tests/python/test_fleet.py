@@ -15,8 +15,8 @@ import subprocess
 import tempfile
 import unittest
 
-from diskio_analysis.commands import fleet as command
 from diskio_analysis.errors import UsageError
+from diskio_analysis.fleet import command
 from diskio_analysis.fleet import collect, hostlist, transport
 from diskio_analysis.fleet.transport import BEGIN, STATUS, HostOutput
 

@@ -6,9 +6,9 @@ and what is missing shows as n/a, never as a bare null."""
 
 import unittest
 
-from diskio_analysis.fmt import (fmt_count, fmt_interval, fmt_ratio,
-                                 fmt_seconds, fmt_share, fmt_signed_seconds,
-                                 fmt_times, fmt_value)
+from diskio_analysis.correlate.fmt import (fmt_count, fmt_interval, fmt_ratio,
+                                           fmt_seconds, fmt_share, fmt_signed_seconds,
+                                           fmt_times, fmt_value)
 
 
 class FormatTest(unittest.TestCase):

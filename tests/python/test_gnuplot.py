@@ -11,14 +11,14 @@ import shutil
 import unittest
 from unittest import mock
 
-from diskio_analysis.charts import Chart
 from diskio_analysis.errors import InputError
-from diskio_analysis.gnuplot import (GnuplotError, check_outputs, commit,
-                                     fmt_latency_us, gnuplot_script,
-                                     gp_datafile, gp_format, gp_string,
-                                     latency_tics, log_steps, plot_lines,
-                                     render, series_style, size_tics,
-                                     terminal)
+from diskio_analysis.plot.charts import Chart
+from diskio_analysis.plot.gnuplot import (GnuplotError, check_outputs, commit,
+                                          fmt_latency_us, gnuplot_script,
+                                          gp_datafile, gp_format, gp_string,
+                                          latency_tics, log_steps, plot_lines,
+                                          render, series_style, size_tics,
+                                          terminal)
 from filelib import TempDirTest
 
 CHART = Chart("diskio-x.svg", "x", "set title 'x'\nplot sin(x)\n")

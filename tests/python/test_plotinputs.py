@@ -12,7 +12,7 @@ import os
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.plotinputs import environment_name, load_inputs
+from diskio_analysis.plot.plotinputs import environment_name, load_inputs
 from diskio_analysis.result import Result
 from filelib import FIXTURES, TempDirTest
 

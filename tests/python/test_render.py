@@ -12,9 +12,9 @@ import io
 import json
 import unittest
 
-from diskio_analysis.correlate import build_report
-from diskio_analysis.render import (CSV_HEADER, render_csv, render_json,
-                                    render_markdown, render_text)
+from diskio_analysis.correlate.render import (CSV_HEADER, render_csv, render_json,
+                                              render_markdown, render_text)
+from diskio_analysis.correlate.report import build_report
 from envlib import make_env
 
 WAL = {"wal_write": 10.0, "wal_sync": 10.0, "wal_write_time_ms": 1.0,

@@ -14,10 +14,10 @@ import re
 import shutil
 import unittest
 
-from diskio_analysis.gnuplot import render
-from diskio_analysis.report_charts import (bar_rows, ratio_chart, ratio_tics,
-                                           report_charts, select)
-from diskio_analysis.reportfile import Report
+from diskio_analysis.plot.gnuplot import render
+from diskio_analysis.plot.report_charts import (bar_rows, ratio_chart, ratio_tics,
+                                                report_charts, select)
+from diskio_analysis.plot.reportfile import Report
 from filelib import TempDirTest
 
 REPORT = Report("A", ["load", "power", "power.q1"],

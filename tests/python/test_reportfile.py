@@ -9,9 +9,9 @@ import json
 import math
 import unittest
 
-from diskio_analysis.correlate import build_report
+from diskio_analysis.correlate.report import build_report
 from diskio_analysis.errors import InputError
-from diskio_analysis.reportfile import is_report, load_report
+from diskio_analysis.plot.reportfile import is_report, load_report
 from envlib import make_env
 
 WAL = {"wal_write": 10.0, "wal_sync": 10.0, "wal_write_time_ms": 1.0,

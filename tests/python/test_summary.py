@@ -13,10 +13,10 @@ import os
 import shutil
 import unittest
 
-from diskio_analysis.correlate import build_report
+from diskio_analysis.correlate.environment import load_environment
+from diskio_analysis.correlate.report import build_report
+from diskio_analysis.correlate.summary import MAX_LINES, summary_blocks
 from diskio_analysis.document import draw_text
-from diskio_analysis.environment import load_environment
-from diskio_analysis.summary import MAX_LINES, summary_blocks
 from envlib import make_env
 from filelib import FIXTURES, TempDirTest
 

@@ -8,7 +8,7 @@ else with FILE:LINE."""
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.trace import is_trace_file, load_trace
+from diskio_analysis.plot.trace import is_trace_file, load_trace
 from filelib import TempDirTest
 
 HEADER = "op,start_ns,latency_ns,write_ns,sync_ns\n"

@@ -10,8 +10,8 @@ from wal_bytes and the segment size otherwise."""
 
 import unittest
 
+from diskio_analysis.correlate.walbases import phase_bases
 from diskio_analysis.inputs import PgSettings
-from diskio_analysis.walbases import phase_bases
 
 ROW = {"wal_write": 1000.0, "wal_sync": 500.0, "wal_write_time_ms": 300.0,
        "wal_sync_time_ms": 800.0, "wal_bytes": 64 << 20}

@@ -17,8 +17,8 @@ import tempfile
 import unittest
 
 from diskio_analysis import noise
-from diskio_analysis.environment import load_environment
-from diskio_analysis.walmodel import latency_metric, pick_run, wal_model
+from diskio_analysis.correlate.environment import load_environment
+from diskio_analysis.correlate.walmodel import latency_metric, pick_run, wal_model
 from envlib import make_env
 
 ROW = {"wal_write": 1000.0, "wal_sync": 500.0, "wal_write_time_ms": 300.0,

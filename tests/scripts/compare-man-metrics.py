@@ -16,7 +16,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import EXIT_SKIP, TOP_BUILDDIR, check, finish  # noqa: E402
 
-from diskio_analysis.compare import METRICS  # noqa: E402
+from diskio_analysis.compare.analysis import METRICS  # noqa: E402
 
 
 def rendered(page):

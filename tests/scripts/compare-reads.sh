@@ -58,7 +58,7 @@ cp "$work/a.json" "$work/a-cached.json" "$work/env-a/"
 "${PYTHON3:-python3}" - "$top_builddir/python" "$work/env-a" <<'PY' || status=1
 import sys
 sys.path.insert(0, sys.argv[1])
-from diskio_analysis.environment import load_environment
+from diskio_analysis.correlate.environment import load_environment
 env = load_environment(sys.argv[2], need_phases=False)
 names = sorted(n for n in env.metrics if n.startswith("read") and n.endswith(".mean_us"))
 print("metrics:", names)

@@ -16,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
-                     run)
+                       run)
 
 FIO_DIR = os.path.join(FIXTURES, "fio")
 with open(os.path.join(FIO_DIR, "fio.json"), encoding="utf-8") as handle:

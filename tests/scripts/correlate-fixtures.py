@@ -15,7 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, FIXTURES, check, close, finish,  # noqa: E402
-                     run)
+                       run)
 
 A, B, C = (os.path.join(FIXTURES, d) for d in ("env-a", "env-b", "env-c"))
 

@@ -18,7 +18,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, FIXTURES, TOP_BUILDDIR, check,  # noqa: E402
-                     finish)
+                       finish)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 RUNS = 20000

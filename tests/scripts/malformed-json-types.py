@@ -16,7 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, FIXTURES, PLOT, check, finish,  # noqa: E402
-                     run)
+                       run)
 
 work = tempfile.mkdtemp(prefix="diskio-malformed-types.")
 PLACEHOLDER = "__raw_token__"

@@ -19,7 +19,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, TOP_BUILDDIR,  # noqa
-                     check, finish, run)
+                       check, finish, run)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 RENDER = ("import sys\nfrom markdown_it import MarkdownIt\n"

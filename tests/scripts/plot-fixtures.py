@@ -16,7 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT, check,  # noqa
-                     finish, run)
+                       finish, run)
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

@@ -20,12 +20,12 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, FIXTURES, PLOT, TOP_BUILDDIR,  # noqa: E402
-                     check, finish, run)
+                       check, finish, run)
 
-from diskio_analysis.charts import run_charts  # noqa: E402
-from diskio_analysis.compare_charts import compare_charts  # noqa: E402
-from diskio_analysis.plotinputs import load_inputs  # noqa: E402
-from diskio_analysis.report_charts import report_charts  # noqa: E402
+from diskio_analysis.plot.charts import run_charts  # noqa: E402
+from diskio_analysis.plot.compare_charts import compare_charts  # noqa: E402
+from diskio_analysis.plot.plotinputs import load_inputs  # noqa: E402
+from diskio_analysis.plot.report_charts import report_charts  # noqa: E402
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 LEGENDS = os.path.join(FIXTURES, "legends")

@@ -19,7 +19,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, FIXTURES, TOP_BUILDDIR, check,  # noqa: E402
-                     finish, run)
+                       finish, run)
 
 from diskio_analysis.ratios import fmt_factor  # noqa: E402
 

@@ -35,7 +35,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT,  # noqa: E402
-                     TOP_BUILDDIR, check, finish)
+                       TOP_BUILDDIR, check, finish)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 FLEET = os.path.join(TOP_BUILDDIR, "scripts", "diskio-fleet")

@@ -3,4 +3,4 @@
 or ssh, each host's result collected into LAB/HOST/result.json.
 hostlist: pdsh's host-list syntax; transport: the command line each
 engine runs and how its output is split per host; collect: the per-host
-outcome, the lab and the summary."""
+outcome, the lab and the summary; command: the options and main()."""

@@ -29,9 +29,9 @@ class Outcome:
     file it was written to and the one line saying why it failed."""
     host: str
     state: str
-    diskio_status: int = None
-    result_text: str = None
-    path: str = None
+    diskio_status: int | None = None
+    result_text: str | None = None
+    path: str | None = None
     reason: str = ""
     # diskio-pgphases' files left out for a name it never writes
     left_out: list = field(default_factory=list)

@@ -49,7 +49,7 @@ class HostOutput:
     host: str
     stdout: list = field(default_factory=list)
     stderr: list = field(default_factory=list)
-    exit_status: int = None
+    exit_status: int | None = None
     timed_out: bool = False
     # the session sent more than MAX_SESSION_BYTES and was cut off
     too_large: bool = False
@@ -318,8 +318,9 @@ def run_engine(engine, hosts, command, *, config=None, options=(),
     """pdsh or clush over every host in one process; {host: HostOutput}
     with each host's own lines, and the engine's messages about it apart
     (HostOutput.engine), so that a host's own last line is not hidden
-    behind the engine's word on its exit status.  The whole run is bounded by one timeout per fan-out wave
-    (the engine enforces the per-host one)."""
+    behind the engine's word on its exit status.  The whole run is bounded
+    by one timeout per fan-out wave (the engine enforces the per-host
+    one)."""
     build = pdsh_command if engine == "pdsh" else clush_command
     cmd = build(hosts, command, fanout, timeout, config, options)
     waves = -(-len(hosts) // max(1, fanout))

@@ -61,7 +61,7 @@ def spread_line(name, s):
     text = "%s %.3f s" % (name, s["median_s"])
     if s["spread"] is not None:
         text += " (%.3f-%.3f, spread %.1f%%)" % (s["min_s"], s["max_s"],
-                                                  100.0 * s["spread"])
+                                                 100.0 * s["spread"])
     return text
 
 

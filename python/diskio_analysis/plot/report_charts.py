@@ -14,9 +14,9 @@ has its own fill pattern, so the bars read in monochrome too."""
 import math
 import os
 
+from ..ratios import fmt_ratio_word
 from .charts import Chart, safe_name, write_table
 from .gnuplot import common_settings, gp_datafile, gp_format, gp_string
-from .ratios import fmt_ratio_word
 
 BAR_HEIGHT = 0.8        # of one category's slot, shared by the environments
 RATIO_STEPS = (1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1e3, 1e4, 1e5, 1e6)

@@ -7,16 +7,16 @@ import re
 import shutil
 import tempfile
 
-from ..charts import run_charts, unique_filenames
 from ..cli import new_parser, report, run_command, write_stdout
-from ..compare_charts import compare_charts
-from ..correlate import DEFAULT_METRICS
+from ..correlate.report import DEFAULT_METRICS
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
-from ..gnuplot import check_outputs, render
 from ..outputs import make_output_dir
-from ..plotinputs import load_inputs
-from ..report_charts import report_charts
 from ..textsafe import shown
+from .charts import run_charts, unique_filenames
+from .compare_charts import compare_charts
+from .gnuplot import check_outputs, render
+from .plotinputs import load_inputs
+from .report_charts import report_charts
 
 PROG = "diskio-plot"
 EXIT_INTERNAL = 5

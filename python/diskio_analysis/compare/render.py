@@ -7,12 +7,13 @@ verdict rests on; text, markdown, CSV (one row per ratio) and JSON."""
 import csv
 import io
 import json
+from statistics import geometric_mean
 
-from . import noise
-from .compare import run_label
-from .document import Heading, Items, Para, Table, draw_markdown, text_table
-from .ratios import CONVENTION, distance, fmt_factor, fmt_interval as fmt_ratios
-from .textsafe import json_text, shown
+from .. import noise
+from ..document import Heading, Items, Para, Table, draw_markdown, text_table
+from ..ratios import CONVENTION, distance, fmt_factor, fmt_interval as fmt_ratios
+from ..textsafe import json_text, shown
+from .analysis import run_label
 
 SCHEMA = "diskio-compare"
 SCHEMA_VERSION = 2
@@ -21,6 +22,8 @@ SCHEMA_VERSION = 2
 def header(base, other):
     return ("run", "metric", base, other, "ratio B/A", "95% interval",
             "verdict")
+
+
 MAX_NAMED = 4       # runs named in a summary line before "and N more"
 
 
@@ -37,7 +40,7 @@ def fmt_measure(value, unit):
 def fmt_values(values, unit):
     """One value as it is; several (repetitions) as their geometric mean,
     which the ratio is taken between: 101 us (geomean of 3)."""
-    text = fmt_measure(noise.geometric_mean(values), unit)
+    text = fmt_measure(geometric_mean(values), unit)
     return text if len(values) == 1 else f"{text} (geomean of {len(values)})"
 
 
@@ -246,8 +249,8 @@ def render_csv(comparison):
         j = r.judgement
         writer.writerow((shown(r.environment), shown(base),
                          shown(run_label(r.run)), r.metric,
-                         r.unit, f"{noise.geometric_mean(r.base_values):.6g}",
-                         f"{noise.geometric_mean(r.other_values):.6g}",
+                         r.unit, f"{geometric_mean(r.base_values):.6g}",
+                         f"{geometric_mean(r.other_values):.6g}",
                          len(r.base_values), len(r.other_values),
                          f"{j.ratio:.6g}",
                          "" if j.low is None else f"{j.low:.6g}",

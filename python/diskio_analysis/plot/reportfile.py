@@ -5,7 +5,7 @@ shares."""
 
 from dataclasses import dataclass
 
-from .jsonfile import JsonFile, check_version, json_path
+from ..jsonfile import JsonFile, check_version, json_path
 
 REPORT_SCHEMA = "diskio-correlate"
 # Version 2 (the noise verdicts, candidates and the WAL model's bases)
@@ -32,7 +32,7 @@ class Report:
     sync_shares: list      # [(env, phase, WAL share, checkpoint share)]
     # {metric: whether higher is better} (a throughput: its B/A above 1
     # is faster), for the word beside each ratio
-    higher_is_better: dict = None
+    higher_is_better: dict | None = None
 
 
 def ratio_or_nan(src, node, where, key):

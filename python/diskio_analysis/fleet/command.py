@@ -8,8 +8,8 @@ import os
 import shlex
 
 from ..cli import new_parser, report, run_command, write_stdout
-from ..compare import DEFAULT_METRICS, compare
-from ..compare_render import RENDERERS
+from ..compare.analysis import DEFAULT_METRICS, compare
+from ..compare.render import RENDERERS
 from ..errors import ToolError, UsageError
 from ..fleet import collect, hostlist, transport
 from ..noise import DEFAULT_MIN_CHANGE

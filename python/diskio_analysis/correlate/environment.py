@@ -4,19 +4,22 @@
 (q_time.csv and/or phases.csv, optionally wal.csv and diskio-pgphases'
 settings.json), read into one Environment."""
 
+import csv
 import os
+import statistics
 from dataclasses import dataclass, field
 
-from . import noise
-from .errors import InputError, UsageError
-from .fio import is_fio_output, load_fio_result
-from .inputs import (is_settings, read_metrics_csv, read_phases_csv,
-                     read_q_time_csv, read_settings, read_wal_csv)
-from .jsonfile import json_key_line, json_kind, json_value_text, read_json
-from .metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
-                      throughput_metric)
-from .result import is_result, result_from_json
-from .textfile import unreadable
+from .. import noise
+from ..errors import InputError, UsageError
+from ..fio import is_fio_output, load_fio_result
+from ..inputs import (is_settings, phase_name_from_task, read_metrics_csv,
+                      read_phases_csv, read_q_time_csv, read_settings, read_wal_csv)
+from ..jsonfile import json_key_line, json_kind, json_value_text, read_json
+from ..metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
+                       throughput_metric)
+from ..plainnumber import plain_number
+from ..result import is_result, result_from_json
+from ..textfile import unreadable
 
 
 @dataclass
@@ -30,7 +33,7 @@ class Environment:
     repeats: dict = field(default_factory=dict)      # name -> its repeat_of
     runs: list = field(default_factory=list)         # what each source mapped to
     wal: dict = field(default_factory=dict)          # phase -> {column: float}
-    wal_file: str = None
+    wal_file: str | None = None
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)
     settings: object = None                          # inputs.PgSettings
@@ -40,7 +43,7 @@ class Environment:
     # "syncs_per_commit", "source"}
     pattern_runs: list = field(default_factory=list)
     # --lenient: the refusals of rows left out (None: strict)
-    skipped: list = None
+    skipped: list | None = None
     # rounds of the database side (subdirectories, one diskio-pgphases
     # output each): phase -> [noise.Sample of each round's seconds]; the
     # phase's time is then their median.  Empty without rounds.
@@ -293,8 +296,6 @@ def read_interference_csv(path, by_round=False):
     phases it flagged disturbed (a phase's reasons joined by '; '); with
     by_round, {(phase, round): (reasons, ...)} (round 1 where the file
     has no round column)."""
-    import csv
-    from .inputs import phase_name_from_task
     flagged = {}
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -327,9 +328,6 @@ def row_round(path, line, row):
 def read_rounds_csv(path):
     """diskio-pgphases' rounds.csv (task_name,round,seconds):
     {phase: {round: seconds}}."""
-    import csv
-    from .inputs import phase_name_from_task
-    from .plainnumber import plain_number
     rounds = {}
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -389,7 +387,6 @@ def load_rounds(env, rounds):
     """Each round's phases as samples; the phase time their median; the
     WAL counters and settings of the first round that has them (a phase's
     counts do not change between rounds)."""
-    import statistics
     for path in rounds:
         part = Environment(directory=path, skipped=env.skipped)
         for filename, loader in CSV_SOURCES[1:]:

@@ -6,10 +6,10 @@ import csv
 import os
 from dataclasses import dataclass, field
 
-from .errors import InputError
-from .jsonfile import MAX_JSON_INT
-from .plainnumber import plain_number
-from .textfile import unreadable
+from ..errors import InputError
+from ..jsonfile import MAX_JSON_INT
+from ..plainnumber import plain_number
+from ..textfile import unreadable
 
 TRACE_HEADER = ["op", "start_ns", "latency_ns", "write_ns", "sync_ns"]
 # --pattern wal and checkpoint add columns after these (diskio(1), Trace)

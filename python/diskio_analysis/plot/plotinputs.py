@@ -6,14 +6,14 @@ comparisons, given as files or as directories of them."""
 import os
 from dataclasses import dataclass
 
-from .compare import RunKey, run_key
+from ..compare.analysis import RunKey, run_key
+from ..errors import InputError
+from ..fio import is_fio_output
+from ..jsonfile import json_key_line, read_json
+from ..metrics import size_label
+from ..result import is_result, result_from_json
 from .comparefile import is_comparison, load_comparison
-from .errors import InputError
-from .fio import is_fio_output
-from .jsonfile import json_key_line, read_json
-from .metrics import size_label
 from .reportfile import is_report, load_report
-from .result import is_result, result_from_json
 from .trace import is_trace_file, load_trace
 
 
@@ -31,15 +31,15 @@ class PlotRun:
     series: str = ""       # legend: environment, mode and what tells it apart
     pattern: str = "seq"   # seq, rand or append
     # diskio --interval: the series (result.Interval), None without it
-    intervals: list = None
+    intervals: list | None = None
     # diskio --suite: the suite's name and title, the row's column ("read",
     # "write") and each repetition's MB/s (the run's own when measured once)
-    suite: str = None
-    suite_title: str = None
-    column: str = None
-    mb_per_s_runs: list = None
+    suite: str | None = None
+    suite_title: str | None = None
+    column: str | None = None
+    mb_per_s_runs: list | None = None
     # what tells the run from others of its mode (compare.RunKey)
-    key: RunKey = None
+    key: RunKey | None = None
 
 
 def environment_name(result):

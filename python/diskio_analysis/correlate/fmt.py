@@ -4,7 +4,7 @@ shares, seconds, intervals; "n/a" for what is not there, so that nothing
 prints as a bare null.  Ratios follow ratios.py (B/A, the word derived
 from it)."""
 
-from .ratios import fmt_factor, fmt_interval as ratio_interval
+from ..ratios import fmt_factor, fmt_interval as ratio_interval
 
 
 def fmt_value(value, unit):

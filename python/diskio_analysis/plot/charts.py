@@ -5,23 +5,25 @@ that draw it.  Latency histograms and percentile curves per mode,
 block-size sweeps, latency over time (diskio --interval), the I/O length
 chart of a suite's runs (diskio --suite sweep: MB/s by I/O length, mean
 and spread of the runs, a line per environment and column), per-op
-traces (report_charts.py draws a diskio-correlate report's).  Every latency axis is logarithmic with ticks
-in µs/ms/s; titles say the block size and pattern; each series has its
-own dash type, so the charts read in monochrome too."""
+traces (report_charts.py draws a diskio-correlate report's).  Every
+latency axis is logarithmic with ticks in µs/ms/s; titles say the block
+size and pattern; each series has its own dash type, so the charts read
+in monochrome too."""
 
 import hashlib
 import math
 import os
 import re
+import statistics
 from dataclasses import dataclass
 
-from .compare import RunKey
+from ..compare.analysis import RunKey
+from ..metrics import data_direction
+from ..textsafe import shown
 from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
                       key_corner, latency_tics, log_axis, plot_lines,
                       size_tics)
-from .metrics import data_direction
 from .plotinputs import SERIES_FIELDS, key_word
-from .textsafe import shown
 
 HIST_BINS_PER_DECADE = 20
 # x positions of the percentile axis: 1/(1-p).
@@ -34,7 +36,7 @@ class Chart:
     filename: str     # final name in outdir
     title: str
     commands: str     # gnuplot commands after set output
-    size: tuple = None    # (width, height) in pixels; None: the default
+    size: tuple | None = None  # (width, height) in pixels; None: the default
 
 
 # ---------------------------------------------------------------- data
@@ -359,6 +361,8 @@ def interval_charts(runs, workdir, ext):
         charts.append(Chart(f"diskio-intervals-{safe_name(run.series)}.{ext}",
                             f"latency over time {run.series}", commands))
     return charts
+
+
 def io_length_groups(runs):
     """A suite's runs by (env, suite, column, mode, pattern), sorted by
     I/O length, where a group ran at two or more lengths."""
@@ -382,11 +386,10 @@ SPREAD_MIN_N = 5
 
 def mean_and_spread(values):
     """The mean and the sample standard deviation (0 for one value)."""
-    mean = sum(values) / len(values)
+    mean = statistics.fmean(values)
     if len(values) < 2:
         return mean, 0.0
-    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, math.sqrt(var)
+    return mean, statistics.stdev(values, mean)
 
 
 def io_length_rows(group):

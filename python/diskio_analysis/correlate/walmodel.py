@@ -15,9 +15,9 @@ repetitions to give an interval, and which bases were not measured."""
 
 import math
 
-from . import noise
-from .inputs import WAL_SYNC_METHODS
-from .metrics import size_label
+from .. import noise
+from ..inputs import WAL_SYNC_METHODS
+from ..metrics import size_label
 from .walbases import BASES, phase_bases
 
 # Beyond this factor between diskio's count × latency and PostgreSQL's own
@@ -457,7 +457,8 @@ def calibration(env, est, method):
     for c in shown:
         parts.append(f"{c['phase']} ({c['committers']} committer"
                      f"{'s' if c['committers'] > 1 else ''}): PostgreSQL "
-                     f"{c['pg_us']:.0f} us per WAL {'sync' if mode in SYNC_CALL_MODES else 'write'}, "
+                     f"{c['pg_us']:.0f} us per WAL "
+                     f"{'sync' if mode in SYNC_CALL_MODES else 'write'}, "
                      f"diskio {c['metric'].rsplit('.', 1)[0]} {c['diskio_us']:.0f} us "
                      f"({fmt_factor(c['ratio'])}x)")
     if ckpt:

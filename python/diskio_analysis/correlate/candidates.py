@@ -13,7 +13,7 @@ ones, which the data cannot place (they are counted as undecided); metrics
 that moved the other way are named as such.  The wording is "consistent
 with", never "explains": a ratio that matches proves no cause."""
 
-from .ratios import fmt_factor, fmt_ratio_word
+from ..ratios import fmt_factor, fmt_ratio_word
 
 MAX_NAMED = 2           # candidates named in a verdict line
 

@@ -5,7 +5,7 @@ metric."""
 
 from dataclasses import dataclass, field
 
-from .jsonfile import JsonFile, check_version, json_path
+from ..jsonfile import JsonFile, check_version, json_path
 
 COMPARE_SCHEMA = "diskio-compare"
 SUPPORTED_COMPARE_VERSIONS = (2,)
@@ -27,8 +27,8 @@ class Ratio:
     metric: str
     higher_is_better: bool
     ratio: float            # B/A
-    low: float = None       # its 95% interval; None without repetitions
-    high: float = None
+    low: float | None = None  # its 95% interval; None without repetitions
+    high: float | None = None
     verdict: str = ""
 
 

@@ -13,7 +13,7 @@ A basis PostgreSQL (or the runner) did not count is "not measured", with
 the reason and the counter that would measure it; a time PostgreSQL did
 not take (track_wal_io_timing off) is "not measured" too, never 0 s."""
 
-from .inputs import WAL_SYNC_METHODS
+from ..inputs import WAL_SYNC_METHODS
 
 BASES = ("wal_commit", "wal_background", "segment_switch", "checkpoint")
 BACKGROUND = ("wal_background", "checkpoint")

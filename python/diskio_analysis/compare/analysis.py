@@ -19,10 +19,10 @@ import os
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from . import noise
-from .errors import InputError, UsageError
-from .jsonfile import json_path
-from .metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
+from .. import noise
+from ..errors import InputError, UsageError
+from ..jsonfile import json_path
+from ..metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
 
 # metric name -> (where it comes from, higher is better, unit)
 METRICS = {
@@ -40,7 +40,7 @@ METRICS = {
 # has the one of its own direction ("direction:write": the run's own
 # figure when its mode writes)
 METRICS.update({f"{direction}.mb_per_s": (f"direction:{direction}", "mb_per_s",
-                                         True, "MB/s")
+                                          True, "MB/s")
                 for direction in DIRECTIONS})
 DEFAULT_METRICS = ("mean",)
 DETAIL_METRICS = ("mean", "p50", "p99", "p99_9", "write_mean", "sync_mean",
@@ -83,7 +83,7 @@ class RunKey(NamedTuple):
     jobs: int = 1
     shared_file: bool = False
     cached: bool = False
-    suite_row: str = None           # "SEQ1M Q8T1 read"; None outside a suite
+    suite_row: str | None = None    # "SEQ1M Q8T1 read"; None outside a suite
 
     def as_dict(self):
         """The key as the JSON output gives it (suite_row null outside a

@@ -5,12 +5,12 @@ verdict.  See diskio-compare(1)."""
 
 from ..cli import (add_min_change_option, add_output_options,
                    check_min_change, new_parser, run_command, write_stdout)
-from ..compare import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
-from ..compare_render import RENDERERS
 from ..errors import UsageError
 from ..noise import DEFAULT_MIN_CHANGE
 from ..outputs import write_output_file
 from ..result import load_result
+from .analysis import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
+from .render import RENDERERS
 
 PROG = "diskio-compare"
 EXIT_INTERNAL = 3

@@ -6,8 +6,8 @@ with their implied share, the other way, within noise, not in both);
 across environments the correlations and fits, or why they are
 withheld; the WAL model basis by basis; the notes."""
 
+from ..document import Heading, Items, Para, Table
 from .candidates import candidate_text
-from .document import Heading, Items, Para, Table
 from .fmt import (fmt_corr, fmt_count, fmt_interval, fmt_seconds,
                   fmt_share, fmt_signed_seconds, fmt_times, fmt_value)
 

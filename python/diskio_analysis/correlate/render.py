@@ -8,10 +8,10 @@ import csv
 import io
 import json
 
+from ..document import draw_markdown, draw_text
+from ..textsafe import json_text, shown
 from .details import details_blocks
-from .document import draw_markdown, draw_text
 from .summary import summary_blocks
-from .textsafe import json_text, shown
 
 
 def blocks(report, details):

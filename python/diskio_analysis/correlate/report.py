@@ -11,14 +11,14 @@ report every renderer prints."""
 import math
 import re
 
-from . import __version__ as VERSION
-from . import noise
+from .. import __version__ as VERSION
+from .. import noise
+from ..errors import InputError
+from ..inputs import WAL_SYNC_METHODS
+from ..metrics import is_higher_better, metric_unit
+from ..ratios import CONVENTION
 from .candidates import analyse_phase
-from .errors import InputError
 from .fit import correlations, fits
-from .inputs import WAL_SYNC_METHODS
-from .metrics import is_higher_better, metric_unit
-from .ratios import CONVENTION
 from .walmodel import wal_model
 
 REPORT_SCHEMA = "diskio-correlate"

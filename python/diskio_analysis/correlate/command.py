@@ -10,17 +10,17 @@ diskio-correlate(1).
 
 import re
 
-from .. import compare, compare_render
 from ..cli import (add_min_change_option, add_output_options,
                    check_min_change, new_parser, run_command, write_stdout)
-from ..correlate import DEFAULT_METRICS, build_report
-from ..environment import (check_environment, check_names_unique,
-                           choose_baseline, load_environment)
+from ..compare import analysis as compare, render as compare_render
 from ..errors import UsageError
 from ..inputs import WAL_SYNC_METHODS
 from ..noise import DEFAULT_MIN_CHANGE
 from ..outputs import write_output_file
-from ..render import RENDERERS
+from .environment import (check_environment, check_names_unique,
+                          choose_baseline, load_environment)
+from .render import RENDERERS
+from .report import DEFAULT_METRICS, build_report
 
 PROG = "diskio-correlate"
 EXIT_INTERNAL = 3

@@ -7,10 +7,10 @@ otherwise) its verdict, with the WAL model's prediction where there is
 one; across three or more environments the best fitting metric per
 phase; then how the noise was judged and where the details are."""
 
-from .document import Heading, Items, Para
+from ..document import Heading, Items, Para
+from ..ratios import distance, fmt_interval
 from .fit import MIN_CORRELATION_N, MIN_FIT_N
 from .fmt import fmt_share, fmt_times
-from .ratios import distance, fmt_interval
 from .walmodel import fmt_factor
 
 MAX_LINES = 40

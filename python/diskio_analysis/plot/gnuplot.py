@@ -21,9 +21,9 @@ import secrets
 import shutil
 import subprocess
 
-from .errors import InputError, ToolError
-from .outputs import OutputError
-from .textsafe import shown
+from ..errors import InputError, ToolError
+from ..outputs import OutputError
+from ..textsafe import shown
 
 EXIT_NO_GNUPLOT = 3
 EXIT_GNUPLOT_FAILED = 4

@@ -11,53 +11,36 @@ from MIN_FIT_N points on; b × metric at the baseline over the baseline's
 phase time is the share of the phase the line attributes to the metric,
 comparable with the candidates' implied shares."""
 
-import math
+import statistics
 
 MIN_CORRELATION_N = 4
 MIN_FIT_N = 3
 
 
 def pearson(xs, ys):
-    n = len(xs)
-    mean_x, mean_y = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys))
-    sxx = sum((x - mean_x) ** 2 for x in xs)
-    syy = sum((y - mean_y) ** 2 for y in ys)
-    if sxx <= 0 or syy <= 0:
+    """Pearson's r (statistics.correlation); None when either side does
+    not vary."""
+    try:
+        return statistics.correlation(xs, ys)
+    except statistics.StatisticsError:
         return None
-    return sxy / math.sqrt(sxx * syy)
-
-
-def ranks(values):
-    """Ranks 1..n, ties given their average rank."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    result = [0.0] * len(values)
-    start = 0
-    while start < len(order):
-        end = start
-        while end + 1 < len(order) and \
-                values[order[end + 1]] == values[order[start]]:
-            end += 1
-        for k in range(start, end + 1):
-            result[order[k]] = (start + end) / 2.0 + 1.0
-        start = end + 1
-    return result
 
 
 def spearman(xs, ys):
-    return pearson(ranks(xs), ranks(ys))
+    """Spearman's rho: Pearson's r of the ranks, ties given their average
+    rank (scipy.stats.rankdata)."""
+    from scipy.stats import rankdata     # see noise.t_quantile
+    return pearson(rankdata(xs).tolist(), rankdata(ys).tolist())
 
 
 def least_squares(xs, ys):
-    """(intercept, slope, R², residuals) of y = a + b x; None when x does
-    not vary."""
-    n = len(xs)
-    mean_x, mean_y = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mean_x) ** 2 for x in xs)
-    if sxx <= 0:
+    """(intercept, slope, R², residuals) of y = a + b x
+    (statistics.linear_regression); None when x does not vary."""
+    try:
+        slope, intercept = statistics.linear_regression(xs, ys)
+    except statistics.StatisticsError:
         return None
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / sxx
-    intercept = mean_y - slope * mean_x
+    mean_y = statistics.fmean(ys)
     residuals = [y - (intercept + slope * x) for x, y in zip(xs, ys)]
     syy = sum((y - mean_y) ** 2 for y in ys)
     r2 = 1.0 - sum(r * r for r in residuals) / syy if syy > 0 else None

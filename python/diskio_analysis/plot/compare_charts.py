@@ -9,10 +9,10 @@ environment, each its own colour and point type."""
 import math
 import os
 
+from ..ratios import fmt_factor
 from .charts import Chart, safe_name, write_table
 from .gnuplot import (POINT_TYPES, common_settings, gp_datafile, gp_format,
                       gp_string)
-from .ratios import fmt_factor
 from .report_charts import MAX_RATIO, ratio_tics
 
 ROW_HEIGHT = 0.8        # of one run's slot, shared by the environments
