@@ -182,8 +182,11 @@ void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 
 /* Shared by the one-job run (engine.c) and the jobs (engine_jobs.c). */
 uint64_t seed_state(uint64_t seed) DISKIO_HIDDEN;
-int open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
-                  const struct diskio_config *cfg) DISKIO_HIDDEN;
+/* The target's own inode, reopened with the mode's flags (target.c); cfg
+ * may be NULL: the mode's own flags.  The fd, or -errno, or
+ * -DISKIO_E_NO_DIRECT where the filesystem refuses O_DIRECT. */
+int target_open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
+                         const struct diskio_config *cfg) DISKIO_HIDDEN;
 /* The open flags a run shows in its result ("O_RDONLY", ...). */
 const char *open_flags_text(const struct mode_ops *ops,
                             const struct diskio_config *cfg) DISKIO_HIDDEN;

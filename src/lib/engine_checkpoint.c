@@ -296,7 +296,7 @@ int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target 
                                                c->stop, cfg->fill_progress)) < 0)
             goto fail;
         t->fill_whole = false;
-        c->fds[f] = open_for_mode(t, ops, cfg);
+        c->fds[f] = target_open_for_mode(t, ops, cfg);
         if (c->fds[f] < 0) {
             rc = c->fds[f];
             goto fail;

@@ -222,7 +222,7 @@ static int job_prepare(struct job *job, unsigned j, const struct diskio_config *
     }
     if (!ops->reads || cfg->write_back)
         t->fill_whole = false;
-    job->fd = open_for_mode(t, ops, cfg);
+    job->fd = target_open_for_mode(t, ops, cfg);
     if (job->fd < 0)
         return job->fd;
     if (empties && ftruncate(job->fd, 0) != 0)

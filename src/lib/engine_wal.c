@@ -304,7 +304,7 @@ static int segment_switch(struct wal *w, uint64_t segno, unsigned *retired)
     w->slot = slot;
     w->segno = segno;
     if (rc == 0) {
-        int fd = open_for_mode(slot_file(w, slot), w->ops, w->cfg);
+        int fd = target_open_for_mode(slot_file(w, slot), w->ops, w->cfg);
         if (fd < 0)
             rc = fd;
         else
