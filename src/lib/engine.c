@@ -14,7 +14,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine_slow.h"
+#include "pipeline.h"
+#include "queue.h"
+#include "trace.h"
 
 uint64_t seed_state(uint64_t seed)
 {
@@ -23,13 +26,6 @@ uint64_t seed_state(uint64_t seed)
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     z ^= z >> 31;
     return z ? z : 1;
-}
-
-const char *open_flags_text(const struct mode_ops *ops, const struct diskio_config *cfg)
-{
-    if (cfg->write_back)
-        return ops->direct ? "O_RDWR|O_DIRECT" : "O_RDWR";
-    return ops->open_flags_text;
 }
 
 /*

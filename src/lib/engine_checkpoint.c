@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "engine_loop.h"
+#include "pipeline.h"
 
 #define CHECKPOINT_TRACE_HEADER                                                                    \
     "op,start_ns,latency_ns,write_ns,sync_ns,checkpoint,file,offset,writeback_ns\n"
@@ -79,8 +80,7 @@ struct ckpt_phase {
 
 static void trace_out(struct ckpt *c)
 {
-    char chunk[16384];
-    size_t used = 0;
+    struct trace_out o = {.fd = c->trace_fd, .error = &c->trace_error};
     for (size_t i = 0; i < c->rows_used; i++) {
         const struct ckpt_row *r = &c->rows[i];
         char line[200];
@@ -89,16 +89,9 @@ static void trace_out(struct ckpt *c)
                          ",%" PRIu64 ",%" PRIu64 "\n",
                          r->op, r->start_ns, r->latency_ns, r->write_ns, r->checkpoint, r->file,
                          r->offset, r->writeback_ns);
-        if (used + (size_t)n > sizeof(chunk)) {
-            if (c->trace_error == 0)
-                c->trace_error = trace_write_all(c->trace_fd, chunk, used);
-            used = 0;
-        }
-        memcpy(chunk + used, line, (size_t)n);
-        used += (size_t)n;
+        trace_out_line(&o, line, (size_t)n);
     }
-    if (used && c->trace_error == 0)
-        c->trace_error = trace_write_all(c->trace_fd, chunk, used);
+    trace_out_end(&o);
     c->rows_used = 0;
 }
 

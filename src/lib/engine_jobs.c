@@ -16,7 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "pipeline.h"
+#include "queue.h"
 
 /* What the jobs and the caller's thread share, under lock. */
 struct jobs_gate {

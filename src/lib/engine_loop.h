@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine_slow.h"
+#include "trace.h"
 
 /* Where the writes go.  The loops keep this in locals (registers): the
  * engine struct lives in memory that every syscall might touch, as far as

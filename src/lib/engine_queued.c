@@ -23,6 +23,8 @@
 #include <stdlib.h>
 
 #include "engine_loop.h"
+#include "modes.h"
+#include "queue.h"
 
 /*
  * A queued mode's (aio, uring) op came back whole: record its latency from

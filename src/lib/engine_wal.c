@@ -50,7 +50,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine_slow.h"
+#include "pipeline.h"
+#include "trace.h"
 
 /* XLogPageHeaderData and XLogLongPageHeaderData (MAXALIGNed) */
 #define WAL_SHORT_HEADER 24u
@@ -428,8 +430,7 @@ static int flush(struct wal *w, uint64_t from, uint64_t to, struct wal_flush *fl
 
 static void trace_out(struct wal *w, struct wal_job *job)
 {
-    char chunk[16384];
-    size_t used = 0;
+    struct trace_out o = {.fd = w->cfg->trace_fd, .error = &w->trace_error};
     pthread_mutex_lock(&w->trace_lock);
     for (size_t i = 0; i < job->rows_used; i++) {
         const struct wal_trace_row *r = &job->rows[i];
@@ -439,16 +440,9 @@ static void trace_out(struct wal *w, struct wal_job *job)
                          ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
                          r->op, r->start_ns, r->latency_ns, r->write_ns, r->sync_ns, r->job,
                          r->rec_start, r->rec_end, r->flush_from, r->flush_to, r->switch_ns);
-        if (used + (size_t)n > sizeof(chunk)) {
-            if (w->trace_error == 0)
-                w->trace_error = trace_write_all(w->cfg->trace_fd, chunk, used);
-            used = 0;
-        }
-        memcpy(chunk + used, line, (size_t)n);
-        used += (size_t)n;
+        trace_out_line(&o, line, (size_t)n);
     }
-    if (used && w->trace_error == 0)
-        w->trace_error = trace_write_all(w->cfg->trace_fd, chunk, used);
+    trace_out_end(&o);
     pthread_mutex_unlock(&w->trace_lock);
     job->rows_used = 0;
 }

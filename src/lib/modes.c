@@ -12,7 +12,8 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "engine.h"
+#include "modes.h"
+#include "queue.h"
 
 static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
@@ -119,6 +120,13 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
 const struct mode_ops *mode_ops_of(enum diskio_mode mode)
 {
     return (unsigned)mode < DISKIO_MODE_COUNT ? &modes[mode] : NULL;
+}
+
+const char *open_flags_text(const struct mode_ops *ops, const struct diskio_config *cfg)
+{
+    if (cfg->write_back)
+        return ops->direct ? "O_RDWR|O_DIRECT" : "O_RDWR";
+    return ops->open_flags_text;
 }
 
 const char *diskio_mode_name(enum diskio_mode mode)

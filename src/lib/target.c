@@ -25,7 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "modes.h"
 
 /* Remember which inode t->fd is: every later open and the unlink compare. */
 static int remember_inode(struct diskio_target *t)
