@@ -133,6 +133,8 @@ struct wal {
     uint64_t buf_size;
     unsigned char *zeros;                  /* one page of zeros */
     struct diskio_hist *write, *sync, *sw; /* the phase's parts */
+    /* the warmup's parts (write, sync, switch), by DISKIO_PART_* */
+    struct diskio_hist *warm[DISKIO_PART_COUNT];
     struct diskio_wal_counts counts;
     int error;
     const char *error_during;
@@ -146,6 +148,7 @@ struct wal {
 
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
+    volatile uint64_t progress_sink; /* progress when the caller wants none */
 };
 
 /* ---- files ---- */
@@ -564,13 +567,12 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
     }
 }
 
-/* The phase's parts: the flushers record into these. */
-static void set_parts(struct wal *w, struct diskio_hist *write, struct diskio_hist *sync,
-                      struct diskio_hist *sw)
+/* The phase's parts (by DISKIO_PART_*): the flushers record into these. */
+static void set_parts(struct wal *w, struct diskio_hist *const *parts)
 {
-    w->write = write;
-    w->sync = sync;
-    w->sw = sw;
+    w->write = parts[DISKIO_PART_WRITE];
+    w->sync = parts[DISKIO_PART_SYNC];
+    w->sw = parts[DISKIO_PART_SWITCH];
 }
 
 static void *job_main(void *arg)
@@ -648,27 +650,20 @@ static int trace_header(int fd)
     return trace_write_all(fd, header, sizeof(header) - 1);
 }
 
-int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
-                   struct diskio_run **out)
+/* The WAL of a run: its segments' slots and space, its buffer (filled
+ * before the run) and a page of zeros; the trace's header written.  0 or
+ * -errno (*out is freed by wal_free() either way). */
+static int wal_new(const struct diskio_config *cfg, struct diskio_target *target, struct wal **out)
 {
     static const volatile sig_atomic_t never_stop = 0;
-    volatile uint64_t progress_sink = 0;
-    const struct mode_ops *ops = mode_ops_of(cfg->mode);
     const unsigned n = cfg->jobs ? cfg->jobs : 1;
-    struct diskio_run *run = NULL;
-    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
-    struct wal_job *jobs = NULL;
-    int rc;
-
-    /* the segments are made beside a file diskio created */
-    if (!target->created || target->is_device)
-        return -EINVAL;
     struct wal *w = calloc(1, sizeof(*w));
+    *out = w;
     if (!w)
         return -ENOMEM;
     *w = (struct wal){
         .cfg = cfg,
-        .ops = ops,
+        .ops = mode_ops_of(cfg->mode),
         .target = target,
         .page = cfg->block_size,
         .segsize = cfg->wal_segment_size,
@@ -682,150 +677,171 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
         .tracing = cfg->trace_fd >= 0,
         .single = n == 1,
         .stop = cfg->stop ? cfg->stop : &never_stop,
-        .progress = cfg->progress ? cfg->progress : &progress_sink,
     };
-    const int trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
+    w->progress = cfg->progress ? cfg->progress : &w->progress_sink;
+    /* rows are written only by the measured commits */
+    w->trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
     w->buf_size = w->segsize < WAL_BUFFER_MAX ? w->segsize : WAL_BUFFER_MAX;
     /* three free own-file slots, from the last: the checkpoint pattern's
      * and the jobs' files take them from the first */
     for (unsigned s = DISKIO_JOBS_MAX - 1, i = 0; s > 0 && i < WAL_SLOTS; s--)
         if (!target->job_files[s])
             w->slot_ids[i++] = s;
-    if (!w->slot_ids[WAL_SLOTS - 1]) {
-        rc = -EBUSY;
-        goto fail;
-    }
+    if (!w->slot_ids[WAL_SLOTS - 1])
+        return -EBUSY;
     /* the current segment, the next one and (recycling) the spare */
-    rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
-    if (rc < 0)
-        goto fail;
-    rc = fill_buffer(&w->buf, w->buf_size, cfg->seed + 0x9e3779b97f4a7c15u);
-    if (rc < 0)
-        goto fail;
+    int rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
+    if (rc < 0 || (rc = fill_buffer(&w->buf, w->buf_size, cfg->seed + 0x9e3779b97f4a7c15u)) < 0)
+        return rc;
     w->zeros = calloc(1, (size_t)w->page);
-    jobs = calloc(n, sizeof(*jobs));
-    if (!w->zeros || !jobs) {
-        rc = -ENOMEM;
-        goto fail;
-    }
-    for (int i = 0; i < 3; i++)
-        if ((rc = diskio_hist_new(&scratch[i])) < 0)
-            goto fail;
+    return w->zeros ? 0 : -ENOMEM;
+}
+
+/* The committers, each with its histograms (and trace rows).  0 or
+ * -ENOMEM (*out is freed by wal_free() either way). */
+static int wal_jobs_new(struct wal *w, unsigned n, struct wal_job **out)
+{
+    struct wal_job *jobs = calloc(n, sizeof(*jobs));
+    *out = jobs;
+    if (!jobs)
+        return -ENOMEM;
     for (unsigned j = 0; j < n; j++) {
+        int rc;
         jobs[j].w = w;
         jobs[j].index = j;
         if ((rc = diskio_hist_new(&jobs[j].total)) < 0 ||
             (rc = diskio_hist_new(&jobs[j].warm_total)) < 0)
-            goto fail;
-        if (w->tracing && !(jobs[j].rows = calloc(WAL_TRACE_ROWS, sizeof(*jobs[j].rows)))) {
-            rc = -ENOMEM;
-            goto fail;
-        }
+            return rc;
+        if (w->tracing && !(jobs[j].rows = calloc(WAL_TRACE_ROWS, sizeof(*jobs[j].rows))))
+            return -ENOMEM;
     }
-    rc = run_alloc(ops->name, true, false, &run);
-    if (rc == 0)
-        rc = diskio_hist_new(&run->hist[DISKIO_PART_SWITCH]);
-    if (rc == 0 && n > 1 && !(run->jobs = calloc(n, sizeof(*run->jobs))))
-        rc = -ENOMEM;
-    if (rc < 0)
-        goto fail;
-    run->info.has_config = true;
-    run->info.config = *cfg;
-    run->info.config.stop = NULL;
-    run->info.config.progress = NULL;
-    run->info.config.fill_progress = NULL;
-    run->info.config.live_hist = NULL;
-    run->open_flags_text = ops->open_flags_text;
+    return 0;
+}
 
-    /* The first segment, made as PostgreSQL makes one, and with
-     * wal_recycle one more to recycle (untimed).  The WAL starts at the
-     * first segment's beginning. */
-    unsigned spare = 0;
-    if (cfg->wal_recycle) {
+/* The warmup's parts and the run's record, with the switch part and
+ * (several committers) room for each one's figures. */
+static int wal_run_new(struct wal *w, unsigned n, struct diskio_run **out)
+{
+    static const enum diskio_part parts[] = {DISKIO_PART_WRITE, DISKIO_PART_SYNC,
+                                             DISKIO_PART_SWITCH};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && rc == 0; i++)
+        rc = diskio_hist_new(&w->warm[parts[i]]);
+    if (rc == 0)
+        rc = run_new(w->cfg, w->ops, w->cfg->file_size, true, out);
+    if (rc == 0)
+        rc = diskio_hist_new(&(*out)->hist[DISKIO_PART_SWITCH]);
+    if (rc == 0 && n > 1 && !((*out)->jobs = calloc(n, sizeof(*(*out)->jobs))))
+        rc = -ENOMEM;
+    return rc;
+}
+
+static void wal_free(struct wal *w, struct wal_job *jobs, unsigned n)
+{
+    if (!w)
+        return;
+    release_segments(w);
+    for (unsigned j = 0; jobs && j < n; j++) {
+        diskio_hist_free(jobs[j].total);
+        diskio_hist_free(jobs[j].warm_total);
+        free(jobs[j].rows);
+    }
+    free(jobs);
+    for (int p = 0; p < DISKIO_PART_COUNT; p++)
+        diskio_hist_free(w->warm[p]);
+    free(w->buf);
+    free(w->zeros);
+    free(w);
+}
+
+/* The first segment, made as PostgreSQL makes one, and with wal_recycle
+ * one more to recycle (untimed).  The WAL starts at the first segment's
+ * beginning. */
+static int wal_first_segment(struct wal *w)
+{
+    unsigned spare = 0, retired = 0;
+    int rc;
+    if (w->cfg->wal_recycle) {
         spare = slot_take(w);
         if ((rc = segment_create(w, spare, 0)) < 0)
-            goto fail_open;
+            return rc;
     }
-    unsigned retired = 0;
-    set_parts(w, scratch[0], scratch[1], scratch[2]);
+    set_parts(w, w->warm);
     if ((rc = segment_switch(w, WAL_FIRST_SEGMENT, &retired)) < 0)
-        goto fail_open;
+        return rc;
     w->spare = spare;
     w->insert_lsn = w->flushed_lsn = WAL_FIRST_SEGMENT * w->segsize;
+    return 0;
+}
 
-    /* the committers: the caller itself, or threads started together */
-    unsigned started = n > 1 ? 0 : 1;
-    if (n > 1) {
-        for (unsigned j = 0; j < n; j++) {
-            if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
-                break;
-            jobs[j].started = true;
-            started++;
+/* The committers through their warmup: the caller itself, or threads
+ * started together (their warmups too).  Returns how many committers
+ * run. */
+static unsigned wal_warm(struct wal *w, struct wal_job *jobs, unsigned n)
+{
+    if (n == 1) {
+        if (w->cfg->warmup > 0) {
+            struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
+            commit_loop(w, &jobs[0], &warm);
         }
-        pthread_mutex_lock(&w->lock);
-        wait_for(w, &w->ready, started, jobs, n);
-        w->abort = started < n;
-        w->warm_go = true;
-        pthread_cond_broadcast(&w->changed);
-        wait_for(w, &w->warmed, started, jobs, n);
-        w->abort = w->abort || w->failed || *w->stop;
-        pthread_mutex_unlock(&w->lock);
-    } else if (cfg->warmup > 0) {
-        struct wal_phase warm = {cfg->warmup, UINT64_MAX, false};
-        commit_loop(w, &jobs[0], &warm);
+        return 1;
     }
-    /* the warmup's failure is the run's, with nothing measured */
-    bool warm_failed = w->failed || started < n;
-    for (unsigned j = 0; j < n; j++)
-        if (jobs[j].error)
-            warm_failed = true;
+    unsigned started = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
+            break;
+        jobs[j].started = true;
+        started++;
+    }
+    pthread_mutex_lock(&w->lock);
+    wait_for(w, &w->ready, started, jobs, n);
+    w->abort = started < n;
+    w->warm_go = true;
+    pthread_cond_broadcast(&w->changed);
+    wait_for(w, &w->warmed, started, jobs, n);
+    w->abort = w->abort || w->failed || *w->stop;
+    pthread_mutex_unlock(&w->lock);
+    return started;
+}
 
-    memset(&w->counts, 0, sizeof(w->counts));
-    set_parts(w, run->hist[DISKIO_PART_WRITE], run->hist[DISKIO_PART_SYNC],
-              run->hist[DISKIO_PART_SWITCH]);
-    if (!target->devices.resolved)
-        devstat_resolve(target->path, &target->devices);
-    struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
-    devstat_sample_all(&target->devices, dev_before);
-    const uint64_t start_ns = now_ns();
-    w->trace_origin_ns = start_ns;
-    w->trace_error = trace_error;
+/* The measured commits from start_ns: the caller's own (recorded straight
+ * into the run), or the committers' released together and waited for. */
+static void wal_measure(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
+                        bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+{
+    const struct diskio_config *cfg = w->cfg;
+    const uint64_t deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
     if (n == 1) {
         diskio_hist_free(jobs[0].total);
         jobs[0].total = run->hist[DISKIO_PART_TOTAL];
         if (!warm_failed) {
             if (cfg->live_hist)
                 *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
-            struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX,
-                                   cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX, true};
+            struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX, deadline_ns, true};
             commit_loop(w, &jobs[0], &ph);
             if (cfg->live_hist)
                 *cfg->live_hist = NULL;
         }
-    } else {
-        pthread_mutex_lock(&w->lock);
-        w->start_ns = start_ns;
-        w->deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
-        w->abort = w->abort || warm_failed;
-        w->go = true;
-        pthread_cond_broadcast(&w->changed);
-        wait_for(w, &w->finished, started, jobs, n);
-        pthread_mutex_unlock(&w->lock);
-        for (unsigned j = 0; j < n; j++)
-            if (jobs[j].started)
-                pthread_join(jobs[j].thread, NULL);
+        return;
     }
-    uint64_t end_ns = start_ns;
+    pthread_mutex_lock(&w->lock);
+    w->start_ns = start_ns;
+    w->deadline_ns = deadline_ns;
+    w->abort = w->abort || warm_failed;
+    w->go = true;
+    pthread_cond_broadcast(&w->changed);
+    wait_for(w, &w->finished, started, jobs, n);
+    pthread_mutex_unlock(&w->lock);
     for (unsigned j = 0; j < n; j++)
-        if (jobs[j].end_ns > end_ns)
-            end_ns = jobs[j].end_ns;
-    if (warm_failed)
-        end_ns = start_ns;
-    devstat_sample_all(&target->devices, dev_after);
+        if (jobs[j].started)
+            pthread_join(jobs[j].thread, NULL);
+}
 
-    /* the run's outcome: the committer that failed first, else an
-     * interruption */
-    struct diskio_run_info *info = &run->info;
+/* The run's error: the committer that failed first, else (a missing
+ * thread, or) an interruption; 0 when none. */
+static int wal_error(struct wal *w, const struct wal_job *jobs, unsigned n, unsigned started,
+                     bool warm_failed, uint64_t ops, struct diskio_run_info *info)
+{
     int error = 0, error_job = -1;
     for (unsigned j = 0; j < n; j++) {
         if (!jobs[j].error || jobs[j].error == -DISKIO_E_INTERRUPTED)
@@ -833,9 +849,6 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
         if (error_job < 0 || jobs[j].fail_ns < jobs[error_job].fail_ns)
             error_job = (int)j;
     }
-    uint64_t ops_done = 0;
-    for (unsigned j = 0; j < n; j++)
-        ops_done += warm_failed ? 0 : jobs[j].done;
     if (error_job >= 0) {
         error = jobs[error_job].error;
         info->error_op = warm_failed ? 0 : jobs[error_job].error_op;
@@ -854,62 +867,108 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
     if (!error && w->trace_error) {
         error = w->trace_error;
         info->error_during = "trace";
-        info->error_op = ops_done;
+        info->error_op = ops;
     }
     info->error_job = n > 1 ? error_job : -1;
+    return error;
+}
+
+/* The run's outcome and each committer's figures (several: merged into
+ * the run's total).  Returns the run's error. */
+static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
+                       bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+{
+    struct diskio_run_info *info = &run->info;
+    uint64_t end_ns = start_ns, ops = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (jobs[j].end_ns > end_ns)
+            end_ns = jobs[j].end_ns;
+        ops += warm_failed ? 0 : jobs[j].done;
+    }
+    if (warm_failed)
+        end_ns = start_ns;
+    const int error = wal_error(w, jobs, n, started, warm_failed, ops, info);
     info->error = error;
     info->complete = error == 0;
-    w->counts.commits = ops_done;
+    w->counts.commits = ops;
     info->wal = w->counts;
-    info->ops = ops_done;
+    info->ops = ops;
     info->bytes = w->counts.pages * w->page;
     info->duration_ns = end_ns - start_ns;
     info->start_ns = start_ns;
-    if (n > 1) {
-        for (unsigned j = 0; j < n; j++) {
-            struct run_job *rj = &run->jobs[j];
-            rj->ops = warm_failed ? 0 : jobs[j].done;
-            rj->bytes = 0;
-            rj->duration_ns = jobs[j].end_ns > start_ns ? jobs[j].end_ns - start_ns : 0;
-            rj->error = jobs[j].error;
-            rj->error_op = jobs[j].error_op;
-            rj->error_during = jobs[j].error_during;
-            (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], jobs[j].total);
-            rj->hist = jobs[j].total;
-            jobs[j].total = NULL;
-        }
-        run->njobs = n;
-    } else {
+    if (n == 1) {
         jobs[0].total = NULL; /* the run's own */
+        return error;
     }
-    release_segments(w);
-    (void)devstat_record(run, &target->devices, dev_before, dev_after);
-    *out = run;
-    run = NULL;
-    rc = error;
-    goto done;
+    for (unsigned j = 0; j < n; j++) {
+        struct run_job *rj = &run->jobs[j];
+        rj->ops = warm_failed ? 0 : jobs[j].done;
+        rj->bytes = 0;
+        rj->duration_ns = jobs[j].end_ns > start_ns ? jobs[j].end_ns - start_ns : 0;
+        rj->error = jobs[j].error;
+        rj->error_op = jobs[j].error_op;
+        rj->error_during = jobs[j].error_during;
+        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], jobs[j].total);
+        rj->hist = jobs[j].total;
+        jobs[j].total = NULL;
+    }
+    run->njobs = n;
+    return error;
+}
 
-fail_open:
-    /* the segments could not be made: nothing was measured */
-    run->info.error = rc;
-    run->info.error_during = "segment";
-    run->info.complete = false;
+int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
+                   struct diskio_run **out)
+{
+    const unsigned n = cfg->jobs ? cfg->jobs : 1;
+    struct diskio_run *run = NULL;
+    struct wal_job *jobs = NULL;
+    struct wal *w = NULL;
+
+    /* the segments are made beside a file diskio created */
+    if (!target->created || target->is_device)
+        return -EINVAL;
+    int rc = wal_new(cfg, target, &w);
+    if (rc == 0)
+        rc = wal_jobs_new(w, n, &jobs);
+    if (rc == 0)
+        rc = wal_run_new(w, n, &run);
+    if (rc != 0)
+        goto done;
+    if ((rc = wal_first_segment(w)) < 0) {
+        /* the segments could not be made: nothing was measured */
+        run->info.error = rc;
+        run->info.error_during = "segment";
+        run->info.complete = false;
+        *out = run;
+        run = NULL;
+        goto done;
+    }
+    const unsigned started = wal_warm(w, jobs, n);
+    /* the warmup's failure is the run's, with nothing measured */
+    bool warm_failed = w->failed || started < n;
+    for (unsigned j = 0; j < n; j++)
+        if (jobs[j].error)
+            warm_failed = true;
+
+    memset(&w->counts, 0, sizeof(w->counts));
+    set_parts(w, run->hist);
+    /* the devices' counters around the measured commits (no interference
+     * probe: what it takes as a run's own device I/O does not count the
+     * segments' zero-fill) */
+    struct run_probe probe = {.interference = false};
+    probe_begin(&probe, target);
+    const uint64_t start_ns = now_ns();
+    w->trace_origin_ns = start_ns;
+    wal_measure(w, jobs, n, started, warm_failed, start_ns, run);
+    probe_end(&probe, target);
+    rc = wal_outcome(w, jobs, n, started, warm_failed, start_ns, run);
+    release_segments(w);
+    probe_record(run, &probe, target);
     *out = run;
     run = NULL;
-fail:
-    release_segments(w);
+
 done:
-    for (unsigned j = 0; jobs && j < n; j++) {
-        diskio_hist_free(jobs[j].total);
-        diskio_hist_free(jobs[j].warm_total);
-        free(jobs[j].rows);
-    }
-    free(jobs);
-    for (int i = 0; i < 3; i++)
-        diskio_hist_free(scratch[i]);
-    free(w->buf);
-    free(w->zeros);
-    free(w);
+    wal_free(w, jobs, n);
     diskio_run_free(run);
     return rc;
 }
