@@ -31,11 +31,6 @@
  * submission to reaping, trace and count it.  Returns false once the
  * deadline has passed, when no further op may be issued.
  */
-struct iv_state {
-    struct diskio_hist *hist; /* the current interval's */
-    uint64_t next_ns;         /* when it ends */
-};
-
 static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
                                                 uint64_t op, uint64_t submit_ns, uint64_t reaped_ns,
                                                 uint64_t *completed, struct iv_state *iv,
@@ -47,21 +42,8 @@ static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_
         trace_add(ph->trace, e->op_base + op, submit_ns, latency_ns, latency_ns, 0);
     ++*completed;
     *e->progress = e->op_base + *completed;
-    if (interval) {
-        if (DISKIO_UNLIKELY(reaped_ns >= iv->next_ns)) {
-            iv->hist = series_advance(ph->series, reaped_ns);
-            if (DISKIO_UNLIKELY(!iv->hist)) {
-                if (!e->error) {
-                    e->error = -ENOMEM;
-                    e->error_during = "interval series";
-                    e->error_op = *completed;
-                }
-                return false;
-            }
-            iv->next_ns = ph->series->next_ns;
-        }
-        hist_record(iv->hist, latency_ns);
-    }
+    if (interval && !iv_record(e, ph->series, iv, reaped_ns, latency_ns, *completed))
+        return false;
     return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
 }
 
@@ -174,8 +156,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     unsigned nparked = 0;
     bool issuing = true;
     struct offsets offsets = offsets_load(e);
-    struct iv_state iv = {interval ? ph->series->live : NULL,
-                          interval ? ph->series->next_ns : UINT64_MAX};
+    struct iv_state iv = iv_start(ph->series, interval);
 
     /* every slot starts parked: the first pass below fills them */
     for (unsigned i = 0; i < q->depth; i++)
