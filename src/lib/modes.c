@@ -191,21 +191,3 @@ int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
     }
     return -EINVAL;
 }
-
-static const char *const format_names[] = {
-    [DISKIO_FORMAT_TEXT] = "text",
-    [DISKIO_FORMAT_JSON] = "json",
-    [DISKIO_FORMAT_CSV] = "csv",
-    [DISKIO_FORMAT_INTERVALS] = "intervals",
-};
-
-int diskio_format_parse(const char *name, enum diskio_format *out)
-{
-    for (unsigned f = 0; f <= DISKIO_FORMAT_INTERVALS; f++) {
-        if (name && out && strcmp(name, format_names[f]) == 0) {
-            *out = (enum diskio_format)f;
-            return 0;
-        }
-    }
-    return -EINVAL;
-}
