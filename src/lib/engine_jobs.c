@@ -23,25 +23,22 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gate.h"
 #include "pipeline.h"
 #include "queue.h"
 #include "trace.h"
 
-/* What several jobs and the caller's thread share, under lock. */
+/* What several jobs and the caller's thread share: the start gate (its
+ * setup: the queue), the jobs' stop flag (raised by a failing job or
+ * relayed from the caller's config.stop; read between operations only),
+ * and what the caller's rounds need. */
 struct jobs_gate {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    unsigned ready;  /* jobs through their setup (queue) */
-    bool warm_go;    /* the warmups may start: every job is ready */
-    unsigned warmed; /* jobs through their warmup (or failed before) */
-    unsigned done;   /* jobs through their measured phase */
-    bool go;         /* the measured phase may start */
-    bool abort;      /* a thread or a warmup failed: no job measures */
-    uint64_t start_ns;
-    uint64_t deadline_ns;
-    /* the jobs' stop flag: raised by a failing job or relayed from the
-     * caller's config.stop; read between operations only */
+    struct start_gate g;
     volatile sig_atomic_t stop;
+    const volatile sig_atomic_t *user_stop;
+    const struct diskio_config *cfg;
+    const struct job *jobs;
+    unsigned n;
 };
 
 struct job {
@@ -322,89 +319,55 @@ static void run_one(struct job *job, struct diskio_run *run, struct diskio_targe
     probe_record(run, &probe, target);
 }
 
-static void gate_bump(struct jobs_gate *g, unsigned *counter)
-{
-    pthread_mutex_lock(&g->lock);
-    (*counter)++;
-    pthread_cond_broadcast(&g->changed);
-    pthread_mutex_unlock(&g->lock);
-}
-
 /* A job's thread: its queue, then the warmups together, then the measured
- * ops together, each step started by the caller's thread through the
+ * ops together, each step opened by the caller's thread through the
  * gate. */
 static void *job_main(void *arg)
 {
     struct job *job = arg;
-    struct jobs_gate *g = job->gate;
+    struct jobs_gate *jg = job->gate;
+    struct start_gate *g = &jg->g;
     struct engine *e = &job->e;
 
     /* setup and warmup, each job on its own, untimed */
     job_open_queue(job);
     /* the warmups start together too, so that each job warms up beside
      * the others, as it will be measured */
-    pthread_mutex_lock(&g->lock);
-    g->ready++;
-    pthread_cond_broadcast(&g->changed);
-    while (!g->warm_go)
-        pthread_cond_wait(&g->changed, &g->lock);
-    const bool warm_up = !g->abort;
-    pthread_mutex_unlock(&g->lock);
-    if (warm_up)
+    if (gate_arrive(g, &g->ready, &g->warm_go))
         engine_warm(e, job->ops, &job->warm);
     if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
         job->fail_ns = now_ns();
-        __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
     }
     e->error_op = 0;
 
-    pthread_mutex_lock(&g->lock);
-    g->warmed++;
-    pthread_cond_broadcast(&g->changed);
-    while (!g->go)
-        pthread_cond_wait(&g->changed, &g->lock);
-    const bool measure = !g->abort && !e->error;
-    const uint64_t start_ns = g->start_ns, deadline_ns = g->deadline_ns;
-    pthread_mutex_unlock(&g->lock);
-
-    if (measure) {
+    if (gate_arrive(g, &g->warmed, &g->go) && !e->error) {
         *e->progress = 0;
-        job_measure(job, start_ns, deadline_ns);
+        job_measure(job, g->start_ns, g->deadline_ns);
         job_close_records(job);
         if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
             /* an error in one job stops them all */
             job->fail_ns = job->end_ns;
-            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
+            __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
         }
     }
     engine_queue_close(e);
-    gate_bump(g, &g->done);
+    gate_leave(g, &g->done);
     return NULL;
 }
 
-/* With g->lock held, until *counter reaches want: relay the caller's stop
- * flag to the jobs and sum their progress for the caller, every 5 ms. */
-static void wait_relaying(struct jobs_gate *g, const unsigned *counter, unsigned want,
-                          const struct job *jobs, unsigned n, const struct diskio_config *cfg,
-                          const volatile sig_atomic_t *user_stop)
+/* The caller's round while it waits at the gate: relay its stop flag to
+ * the jobs and sum their progress for it. */
+static void jobs_round(void *ctx)
 {
-    while (*counter < want) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 5000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        (void)pthread_cond_timedwait(&g->changed, &g->lock, &until);
-        if (*user_stop)
-            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-        if (cfg->progress) {
-            uint64_t sum = 0;
-            for (unsigned j = 0; j < n; j++)
-                sum += jobs[j].progress;
-            *cfg->progress = sum;
-        }
+    struct jobs_gate *jg = ctx;
+    if (*jg->user_stop)
+        __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
+    if (jg->cfg->progress) {
+        uint64_t sum = 0;
+        for (unsigned j = 0; j < jg->n; j++)
+            sum += jg->jobs[j].progress;
+        *jg->cfg->progress = sum;
     }
 }
 
@@ -447,45 +410,44 @@ static void collect(struct diskio_run *run, struct job *jobs, unsigned n, uint64
  * together (none if a thread is missing), then, every job warmed up (or
  * failed), the devices' counters and the common start. */
 static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
-                        struct diskio_target *target, const volatile sig_atomic_t *user_stop)
+                        struct diskio_target *target)
 {
-    const struct diskio_config *cfg = jobs[0].e.cfg;
-    struct jobs_gate *gate = jobs[0].gate;
+    struct jobs_gate *jg = jobs[0].gate;
+    struct start_gate *g = &jg->g;
+    const struct diskio_config *cfg = jg->cfg;
     unsigned started = 0;
     for (unsigned j = 0; j < n; j++)
-        jobs[j].e.stop = &gate->stop;
+        jobs[j].e.stop = &jg->stop;
     for (unsigned j = 0; j < n; j++) {
         if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
             break;
         jobs[j].started = true;
         started++;
     }
-    pthread_mutex_lock(&gate->lock);
-    wait_relaying(gate, &gate->ready, started, jobs, n, cfg, user_stop);
-    gate->abort = started < n;
-    gate->warm_go = true;
-    pthread_cond_broadcast(&gate->changed);
-    wait_relaying(gate, &gate->warmed, started, jobs, n, cfg, user_stop);
-    gate->abort = started < n || gate->stop || *user_stop;
-    pthread_mutex_unlock(&gate->lock);
+    pthread_mutex_lock(&g->lock);
+    gate_wait(g, &g->ready, started, jobs_round, jg);
+    g->abort = started < n;
+    gate_open(g, &g->warm_go);
+    gate_wait(g, &g->warmed, started, jobs_round, jg);
+    g->abort = started < n || jg->stop || *jg->user_stop;
+    pthread_mutex_unlock(&g->lock);
     struct run_probe probe = {.interference = true};
     probe_begin(&probe, target);
-    pthread_mutex_lock(&gate->lock);
-    gate->start_ns = now_ns();
-    gate->deadline_ns = cfg->runtime_ns ? gate->start_ns + cfg->runtime_ns : UINT64_MAX;
-    gate->go = true;
-    pthread_cond_broadcast(&gate->changed);
+    pthread_mutex_lock(&g->lock);
+    g->start_ns = now_ns();
+    g->deadline_ns = cfg->runtime_ns ? g->start_ns + cfg->runtime_ns : UINT64_MAX;
+    gate_open(g, &g->go);
     /* until the last job ends: relay a stop and sum the progress */
-    wait_relaying(gate, &gate->done, started, jobs, n, cfg, user_stop);
-    const uint64_t start_ns = gate->start_ns;
-    const bool aborted = gate->abort;
-    pthread_mutex_unlock(&gate->lock);
+    gate_wait(g, &g->done, started, jobs_round, jg);
+    const uint64_t start_ns = g->start_ns;
+    const bool aborted = g->abort;
+    pthread_mutex_unlock(&g->lock);
     for (unsigned j = 0; j < n; j++)
         if (jobs[j].started)
             pthread_join(jobs[j].thread, NULL);
     probe_end(&probe, target);
     jobs_sync(jobs, n, cfg);
-    jobs_outcome(&run->info, jobs, n, started, aborted || gate->stop, aborted, start_ns);
+    jobs_outcome(&run->info, jobs, n, started, aborted || jg->stop, aborted, start_ns);
     collect(run, jobs, n, start_ns);
     probe_record(run, &probe, target);
 }
@@ -497,8 +459,12 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     const unsigned n = cfg->jobs > 1 ? cfg->jobs : 1;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     const volatile sig_atomic_t *user_stop = cfg->stop ? cfg->stop : &never_stop;
-    struct jobs_gate gate = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                             .changed = PTHREAD_COND_INITIALIZER};
+    struct job *jobs = NULL;
+    struct jobs_gate gate = {
+        .g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
+        .user_stop = user_stop,
+        .cfg = cfg,
+        .n = n};
     struct diskio_run *run = NULL;
     int rc;
 
@@ -506,7 +472,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
      * device or a user's file */
     if (n > 1 && !cfg->shared_file && !target->created)
         return -EINVAL;
-    struct job *jobs = calloc(n, sizeof(*jobs));
+    gate.jobs = jobs = calloc(n, sizeof(*jobs));
     if (!jobs)
         return -ENOMEM;
     for (unsigned j = 0; j < n; j++) {
@@ -533,7 +499,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     if (n == 1)
         run_one(&jobs[0], run, target);
     else
-        run_threads(jobs, n, run, target, user_stop);
+        run_threads(jobs, n, run, target);
     rc = run->info.error;
     *out = run;
     run = NULL;

@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "engine_slow.h"
+#include "gate.h"
 #include "pipeline.h"
 #include "trace.h"
 
@@ -116,10 +117,8 @@ struct wal {
     unsigned retired;     /* a finished segment's slot to remove, or 0 */
     unsigned slots_used;  /* bit i: slot_ids[i] holds a segment */
     unsigned slot_ids[WAL_SLOTS];
-    /* jobs: the start gate (as engine_jobs.c) */
-    unsigned ready, warmed, finished;
-    bool warm_go, go, abort;
-    uint64_t start_ns, deadline_ns;
+    /* several committers: started together (gate.h), as jobs are */
+    struct start_gate gate;
 
     /* the flusher's own: only the committer that set flushing touches
      * them (the lock hands them over from one flusher to the next) */
@@ -149,6 +148,8 @@ struct wal {
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
     volatile uint64_t progress_sink; /* progress when the caller wants none */
+    const struct wal_job *jobs;      /* the committers (wal_jobs_new) */
+    unsigned njobs;
 };
 
 /* ---- files ---- */
@@ -575,60 +576,47 @@ static void set_parts(struct wal *w, struct diskio_hist *const *parts)
     w->sw = parts[DISKIO_PART_SWITCH];
 }
 
+/* Whether a flush failed (every committer stops). */
+static bool wal_failed(struct wal *w)
+{
+    pthread_mutex_lock(&w->lock);
+    const bool failed = w->failed;
+    pthread_mutex_unlock(&w->lock);
+    return failed;
+}
+
+/* A committer's thread: its warmup with the others', then its measured
+ * commits with the others', each step opened by the caller's thread
+ * through the gate. */
 static void *job_main(void *arg)
 {
     struct wal_job *job = arg;
     struct wal *w = job->w;
-    pthread_mutex_lock(&w->lock);
-    w->ready++;
-    pthread_cond_broadcast(&w->changed);
-    while (!w->warm_go)
-        pthread_cond_wait(&w->changed, &w->lock);
-    bool run = !w->abort;
-    pthread_mutex_unlock(&w->lock);
-    if (run && w->cfg->warmup > 0) {
+    struct start_gate *g = &w->gate;
+    if (gate_arrive(g, &g->ready, &g->warm_go) && w->cfg->warmup > 0) {
         struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
         commit_loop(w, job, &warm);
     }
-    pthread_mutex_lock(&w->lock);
-    w->warmed++;
-    pthread_cond_broadcast(&w->changed);
-    while (!w->go)
-        pthread_cond_wait(&w->changed, &w->lock);
-    run = !w->abort && !w->failed && !job->error;
-    struct wal_phase ph = {w->cfg->count ? w->cfg->count : UINT64_MAX, w->deadline_ns, true};
-    pthread_mutex_unlock(&w->lock);
-    if (run) {
+    if (gate_arrive(g, &g->warmed, &g->go) && !wal_failed(w) && !job->error) {
+        struct wal_phase ph = {w->cfg->count ? w->cfg->count : UINT64_MAX, g->deadline_ns, true};
         job->error = 0;
         job->done = 0;
         commit_loop(w, job, &ph);
     }
-    pthread_mutex_lock(&w->lock);
-    w->finished++;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
+    gate_leave(g, &g->done);
     return NULL;
 }
 
-/* With w->lock held, until *counter reaches want: the committers'
- * progress summed for the caller every 5 ms. */
-static void wait_for(struct wal *w, const unsigned *counter, unsigned want,
-                     const struct wal_job *jobs, unsigned n)
+/* The caller's round while it waits at the gate: the committers'
+ * progress summed for it. */
+static void wal_round(void *ctx)
 {
-    while (*counter < want) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 5000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        (void)pthread_cond_timedwait(&w->changed, &w->lock, &until);
-        uint64_t sum = 0;
-        for (unsigned j = 0; j < n; j++)
-            sum += jobs[j].progress;
-        *w->progress = sum;
-    }
+    const struct wal *w = ctx;
+    const struct wal_job *jobs = w->jobs;
+    uint64_t sum = 0;
+    for (unsigned j = 0; j < w->njobs; j++)
+        sum += jobs[j].progress;
+    *w->progress = sum;
 }
 
 /* ---- the run ---- */
@@ -671,6 +659,7 @@ static int wal_new(const struct diskio_config *cfg, struct diskio_target *target
         .sync_fn = cfg->mode == DISKIO_MODE_FSYNC ? fsync : fdatasync,
         .lock = PTHREAD_MUTEX_INITIALIZER,
         .changed = PTHREAD_COND_INITIALIZER,
+        .gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
         .trace_lock = PTHREAD_MUTEX_INITIALIZER,
         .fd = -1,
         .last_page = UINT64_MAX,
@@ -705,6 +694,8 @@ static int wal_jobs_new(struct wal *w, unsigned n, struct wal_job **out)
     *out = jobs;
     if (!jobs)
         return -ENOMEM;
+    w->jobs = jobs;
+    w->njobs = n;
     for (unsigned j = 0; j < n; j++) {
         int rc;
         jobs[j].w = w;
@@ -793,14 +784,14 @@ static unsigned wal_warm(struct wal *w, struct wal_job *jobs, unsigned n)
         jobs[j].started = true;
         started++;
     }
-    pthread_mutex_lock(&w->lock);
-    wait_for(w, &w->ready, started, jobs, n);
-    w->abort = started < n;
-    w->warm_go = true;
-    pthread_cond_broadcast(&w->changed);
-    wait_for(w, &w->warmed, started, jobs, n);
-    w->abort = w->abort || w->failed || *w->stop;
-    pthread_mutex_unlock(&w->lock);
+    struct start_gate *g = &w->gate;
+    pthread_mutex_lock(&g->lock);
+    gate_wait(g, &g->ready, started, wal_round, w);
+    g->abort = started < n;
+    gate_open(g, &g->warm_go);
+    gate_wait(g, &g->warmed, started, wal_round, w);
+    g->abort = g->abort || wal_failed(w) || *w->stop;
+    pthread_mutex_unlock(&g->lock);
     return started;
 }
 
@@ -824,14 +815,14 @@ static void wal_measure(struct wal *w, struct wal_job *jobs, unsigned n, unsigne
         }
         return;
     }
-    pthread_mutex_lock(&w->lock);
-    w->start_ns = start_ns;
-    w->deadline_ns = deadline_ns;
-    w->abort = w->abort || warm_failed;
-    w->go = true;
-    pthread_cond_broadcast(&w->changed);
-    wait_for(w, &w->finished, started, jobs, n);
-    pthread_mutex_unlock(&w->lock);
+    struct start_gate *g = &w->gate;
+    pthread_mutex_lock(&g->lock);
+    g->start_ns = start_ns;
+    g->deadline_ns = deadline_ns;
+    g->abort = g->abort || warm_failed;
+    gate_open(g, &g->go);
+    gate_wait(g, &g->done, started, wal_round, w);
+    pthread_mutex_unlock(&g->lock);
     for (unsigned j = 0; j < n; j++)
         if (jobs[j].started)
             pthread_join(jobs[j].thread, NULL);
