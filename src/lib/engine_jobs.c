@@ -162,7 +162,7 @@ static void job_open_queue(struct job *job)
 {
     struct engine *e = &job->e;
     int rc;
-    if (job->ops->queued && (rc = engine_queue_open(e, &e->error_during)) < 0)
+    if (job->ops->queued && (rc = engine_queue_open(e, job->ops->backend, &e->error_during)) < 0)
         e->error = rc;
 }
 

@@ -2,7 +2,7 @@
 /*
  * The queued modes' loop (aio, uring), written once over a backend's
  * three hooks: prepare a request, submit the prepared ones, reap what
- * completed (struct queue_backend, engine.h).  The backends differ only
+ * completed (struct queue_backend, queue.h).  The backends differ only
  * in system calls; what an op is, when it counts as done, short writes,
  * errors, the deadline and stop are decided here.
  *
@@ -270,13 +270,13 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     ph->done = completed;
 }
 
-int engine_queue_open(struct engine *e, const char **during)
+int engine_queue_open(struct engine *e, const struct queue_backend *b, const char **during)
 {
     struct queue *q = calloc(1, sizeof(*q));
     *during = "setup";
     if (!q)
         return -ENOMEM;
-    q->b = mode_ops_of(e->cfg->mode)->backend;
+    q->b = b;
     q->depth = e->cfg->iodepth;
     int rc = q->b->setup(e, q->depth, &q->state, during);
     if (rc < 0) {

@@ -56,9 +56,11 @@ extern const struct queue_backend uring_backend DISKIO_HIDDEN;
 extern const struct queue_backend aio_read_backend DISKIO_HIDDEN;
 extern const struct queue_backend uring_read_backend DISKIO_HIDDEN;
 
-/* Set up e->queue for e->cfg (untimed): 0, or -errno with the step named
- * in *during.  engine_queue_close() releases it (NULL: nothing). */
-int engine_queue_open(struct engine *e, const char **during) DISKIO_HIDDEN;
+/* Set up e->queue over backend b (the mode's) for e->cfg (untimed): 0, or
+ * -errno with the step named in *during.  engine_queue_close() releases
+ * it (NULL: nothing). */
+int engine_queue_open(struct engine *e, const struct queue_backend *b,
+                      const char **during) DISKIO_HIDDEN;
 void engine_queue_close(struct engine *e) DISKIO_HIDDEN;
 
 #endif
