@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "engine.h"
+#include "modes.h"
 
 void diskio_config_init(struct diskio_config *cfg)
 {
