@@ -41,7 +41,7 @@ want_dir = (b"/bad\xff\xc0\x80\xed\xa0\x80\x1b[2J\x1b]0;pwned\x07end").decode("u
 # -compare use) takes the file and gives the path as U+FFFD and escapes
 res = load_result(d + "/a.json")
 assert res.label == "Z\u00fcrich", res.label
-got = res.environment["target"]["directory"]
+got = res.environment.target.directory
 assert got.endswith(want_dir), ascii(got)
 assert [r.mode for r in res.runs] == ["fsync", "async"]
 raw = open(d + "/a.json", "rb").read()
