@@ -283,7 +283,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (!cfg || !target || !out)
         return -EINVAL;
     *out = NULL;
-    if (diskio_config_check(cfg) != 0)
+    if (diskio_config_validate_target(cfg, target->is_device ? DISKIO_TARGET_DEVICE : 0, NULL) != 0)
         return -EINVAL;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     if (ops->direct) {
@@ -304,11 +304,11 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
      * error, reported like a failed row. */
     const int trace_header_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
 
-    /* the patterns that empty the file, and a check of what the fill
-     * wrote, need a file diskio fills */
+    /* the patterns that empty the file need a file diskio fills (a check
+     * of what the fill wrote too: diskio_config_validate_target()) */
     const bool empties =
         cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE;
-    if (target->is_device && (empties || cfg->verify))
+    if (target->is_device && empties)
         return -EINVAL;
     /* a device smaller than file_size bounds the offsets */
     uint64_t file_size = cfg->file_size;

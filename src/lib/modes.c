@@ -201,3 +201,9 @@ int diskio_format_parse(const char *name, enum diskio_format *out)
     }
     return -EINVAL;
 }
+
+const char *diskio_format_name(enum diskio_format format)
+{
+    return (unsigned)format < sizeof(format_names) / sizeof(format_names[0]) ? format_names[format]
+                                                                             : NULL;
+}
