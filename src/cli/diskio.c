@@ -754,7 +754,8 @@ int main(int argc, char **argv)
         cli_usage_msg("--pattern %s makes its %s beside a test file diskio creates; give a "
                       "directory or a new path instead of %s",
                       diskio_pattern_name(opt.pattern),
-                opt.pattern == DISKIO_PATTERN_WAL ? "WAL segment files" : "files", opt.target);
+                      opt.pattern == DISKIO_PATTERN_WAL ? "WAL segment files" : "files",
+                      opt.target);
         return EXIT_USAGE;
     }
 

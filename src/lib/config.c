@@ -139,7 +139,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
         return DISKIO_RULE_RATE_QUEUED;
     if (ops->queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
         return DISKIO_RULE_QUEUE_BUFFERS;
-    if (ops->queued && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
+    if (ops->queued && !ops->reads && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
         return DISKIO_RULE_APPEND_QUEUED;
     if (ops->queued && cfg->file_size / cfg->block_size < cfg->iodepth)
         return DISKIO_RULE_FILE_IODEPTH;
