@@ -174,24 +174,29 @@ void cli_usage(FILE *out)
 
 /* ---- bash completion ---- */
 
-/* The option's words for "case": "-m | --mode", "--batch". */
-static void case_label(FILE *out, const struct cli_option *opt)
-{
-    if (opt->short_name)
-        fprintf(out, "-%c | ", opt->short_name);
-    fprintf(out, "--%s", opt->name);
-}
-
 /* The options of one kind of completion, as one "case" branch. */
 static void print_branch(FILE *out, const struct cli_option *first, const char *action)
 {
-    fputs("    ", out);
-    size_t n = 0;
+    fputs("   ", out); /* each label after a blank */
+    size_t n = 0, column = 3;
     for (const struct cli_option *opt = first; opt->name; opt++)
         if (opt->arg && opt->complete == first->complete &&
             (first->complete != CLI_COMPLETE_WORDS || opt == first)) {
-            fputs(n++ ? " | " : "", out);
-            case_label(out, opt);
+            char label[80];
+            int len = opt->short_name
+                          ? snprintf(label, sizeof(label), "-%c | --%s", opt->short_name, opt->name)
+                          : snprintf(label, sizeof(label), "--%s", opt->name);
+            /* lines of at most 100 columns, continued */
+            if (n && column + 3 + (size_t)len > 98) {
+                fputs(" | \\\n       ", out);
+                column = 7;
+            } else if (n) {
+                fputs(" |", out);
+                column += 2;
+            }
+            fprintf(out, " %s", label);
+            column += 1 + (size_t)len;
+            n++;
         }
     fprintf(out, ")\n        %s ;;\n", action);
 }
