@@ -166,10 +166,9 @@ enum cli_opt_flags {
 struct cli_options;
 
 struct cli_option {
+    /* 8-byte members first, then 4-byte: no padding between */
     const char *name; /* without "--" */
-    int short_name;   /* 0: none */
     const char *arg;  /* the value's name in the usage; NULL: takes none */
-    enum cli_opt_type type;
     size_t off, size; /* the field of struct cli_options the value goes to */
     uint64_t min, max;
     /* CLI_FUNC: reads text into o; 0, or -1 with the message in err */
@@ -181,17 +180,19 @@ struct cli_option {
     size_t given_off; /* a bool of struct cli_options set when given (0: none) */
     /* the field of struct diskio_config the value goes to (cfg_size 0: none) */
     size_t cfg_off, cfg_size;
-    enum cli_scope scope;
     /* out of scope (CLI_*_MODES): "--NAME: " and this, where {modes} is
      * the modes in scope as "a, b and c", {modes,} as "a, b, c" */
     const char *scope_message;
+    /* the usage's text; {modes} as above, {modes/} as "a/b", {write-modes}
+     * and {read-modes} the library's, {formats} its formats ("a, b or c") */
+    const char *help;
+    const char *words; /* CLI_COMPLETE_WORDS: space-separated */
+    int short_name;    /* 0: none */
+    enum cli_opt_type type;
+    enum cli_scope scope;
     unsigned flags; /* enum cli_opt_flags */
     enum cli_section section;
-    /* the usage's text; {modes} as above, {write-modes} and {read-modes}
-     * the library's, {formats} the library's formats ("a, b or c") */
-    const char *help;
     enum cli_complete complete;
-    const char *words; /* CLI_COMPLETE_WORDS: space-separated */
 };
 
 /* Every option, in the usage's order; a row with a NULL name ends it. */
