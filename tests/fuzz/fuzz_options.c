@@ -77,7 +77,7 @@ static void check_success(const struct cli_options *o)
     if (o->nmodes < 1 || o->nmodes > sizeof(o->modes) / sizeof(o->modes[0]))
         die("nmodes out of range", NULL);
     for (size_t i = 0; i < o->nmodes; i++)
-        if ((unsigned)o->modes[i] >= DISKIO_MODE_COUNT)
+        if (!diskio_mode_name(o->modes[i]))
             die("unknown mode in modes[]", NULL);
     if (o->nsizes < 1 || o->nsizes > CLI_MAX_SIZES)
         die("nsizes out of range", NULL);

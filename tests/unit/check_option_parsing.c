@@ -175,7 +175,11 @@ START_TEST(test_mode_list_and_all)
     for (size_t i = 0; i < o.nmodes; i++)
         ck_assert(diskio_mode_is_read(o.modes[i]));
     ck_assert_int_eq(t_parse(&o, err, sizeof(err), "-m", "all,all-reads", "d", NULL), 0);
-    ck_assert_uint_eq(o.nmodes, DISKIO_MODE_COUNT);
+    /* every mode the library names, once */
+    unsigned modes = 0;
+    while (diskio_mode_name((enum diskio_mode)modes))
+        modes++;
+    ck_assert_uint_eq(o.nmodes, modes);
 }
 END_TEST
 
