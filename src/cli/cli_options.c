@@ -36,28 +36,9 @@ int cli_fail(char *err, size_t size, const char *fmt, ...)
 static void mode_list(char *out, size_t size)
 {
     char writes[200], reads[200];
-    cli_mode_names(false, ", ", writes, sizeof(writes));
-    cli_mode_names(true, ", ", reads, sizeof(reads));
+    cli_names(CLI_WRITE_MODES, ", ", ", ", writes, sizeof(writes));
+    cli_names(CLI_READ_MODES, ", ", ", ", reads, sizeof(reads));
     snprintf(out, size, "%s, all, %s, all-reads", writes, reads);
-}
-
-/* The library's patterns or formats, by name, joined by ", ". */
-static void name_list(const char *(*name_of)(unsigned), char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (unsigned i = 0; name_of(i) && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", name_of(i));
-}
-
-static const char *pattern_name(unsigned i)
-{
-    return diskio_pattern_name((enum diskio_pattern)i);
-}
-
-static const char *format_name(unsigned i)
-{
-    return diskio_format_name((enum diskio_format)i);
 }
 
 /* A mode listed twice would be measured twice, its second trace over the
@@ -281,7 +262,7 @@ static int parse_pattern(const char *text, struct cli_options *o, char *err, siz
     if (diskio_pattern_parse(text, &o->pattern) == 0)
         return 0;
     char accepted[256];
-    name_list(pattern_name, accepted, sizeof(accepted));
+    cli_names(CLI_PATTERNS, ", ", ", ", accepted, sizeof(accepted));
     return cli_fail(err, size, "--pattern: unknown pattern '%s' (accepted: %s)", text, accepted);
 }
 
@@ -290,7 +271,7 @@ static int parse_format(const char *text, struct cli_options *o, char *err, size
     if (diskio_format_parse(text, &o->format) == 0)
         return 0;
     char accepted[256];
-    name_list(format_name, accepted, sizeof(accepted));
+    cli_names(CLI_FORMATS, ", ", ", ", accepted, sizeof(accepted));
     return cli_fail(err, size, "--format: unknown format '%s' (accepted: %s)", text, accepted);
 }
 
@@ -774,6 +755,8 @@ const struct cli_option cli_option_table[] = {
 };
 
 #define OPTIONS_MAX 64 /* the bits of struct cli_options' given */
+_Static_assert(sizeof(cli_option_table) / sizeof(cli_option_table[0]) <= OPTIONS_MAX + 1,
+               "more options than struct cli_options' given has bits");
 
 const struct cli_option *cli_option_named(const char *word)
 {
@@ -941,7 +924,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 /* The runs of an ordinary command line (not a suite's), with the
  * command's defaults that depend on other options; 0, or -1. */
-static int plan_runs(struct cli_options *o, char *err, size_t size)
+static int resolve_runs(struct cli_options *o, char *err, size_t size)
 {
     /* PostgreSQL's WAL and checkpoints: the modes PostgreSQL syncs them
      * with by default (every wal_sync_method; the checkpointer's fsync) */
@@ -1013,5 +996,5 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
             o->format = DISKIO_FORMAT_CSV;
     }
     /* a suite's rows are checked one by one (cli_suite.c) */
-    return o->suite ? 0 : plan_runs(o, err, err_size);
+    return o->suite ? 0 : resolve_runs(o, err, err_size);
 }

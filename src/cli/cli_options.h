@@ -209,8 +209,12 @@ bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
 /* Text with its {markers} replaced (the scope's modes for opt's, the
  * library's lists): into out, which is always terminated. */
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
-/* The library's modes: the write or the read ones, joined by sep. */
-void cli_mode_names(bool reads, const char *sep, char *out, size_t size);
+/* The lists the library names, in its order (each name of 0, 1, 2...
+ * until NULL). */
+enum cli_list { CLI_WRITE_MODES, CLI_READ_MODES, CLI_PATTERNS, CLI_FORMATS };
+/* A list's names joined into out: sep between them, last before the
+ * last one ("a, b or c"). */
+void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size);
 
 /* The bash function that completes diskio's option values
  * (_diskio_value_diskio), made from the table and the library's lists. */

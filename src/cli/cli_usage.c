@@ -29,35 +29,35 @@ static void join(const char *const *names, size_t n, const char *sep, const char
                                  names[i]);
 }
 
-void cli_mode_names(bool reads, const char *sep, char *out, size_t size)
+#define NAMES_MAX 64
+
+void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size)
 {
-    const char *names[64];
+    const char *names[NAMES_MAX];
     size_t n = 0;
-    for (unsigned m = 0; diskio_mode_name((enum diskio_mode)m) && n < 64; m++)
-        if (diskio_mode_is_read((enum diskio_mode)m) == reads)
-            names[n++] = diskio_mode_name((enum diskio_mode)m);
-    join(names, n, sep, sep, out, size);
+    for (unsigned i = 0; n < NAMES_MAX; i++) {
+        const char *name = list == CLI_PATTERNS  ? diskio_pattern_name((enum diskio_pattern)i)
+                           : list == CLI_FORMATS ? diskio_format_name((enum diskio_format)i)
+                                                 : diskio_mode_name((enum diskio_mode)i);
+        if (!name)
+            break;
+        if (list == CLI_PATTERNS || list == CLI_FORMATS ||
+            diskio_mode_is_read((enum diskio_mode)i) == (list == CLI_READ_MODES))
+            names[n++] = name;
+    }
+    join(names, n, sep, last, out, size);
 }
 
 /* The modes in opt's scope, joined. */
 static void scope_modes(const struct cli_option *opt, const char *sep, const char *last, char *out,
                         size_t size)
 {
-    const char *names[64];
+    const char *names[NAMES_MAX];
     size_t n = 0;
-    for (unsigned m = 0; diskio_mode_name((enum diskio_mode)m) && n < 64; m++)
+    for (unsigned m = 0; diskio_mode_name((enum diskio_mode)m) && n < NAMES_MAX; m++)
         if (cli_option_applies(opt, (enum diskio_mode)m, DISKIO_PATTERN_SEQ))
             names[n++] = diskio_mode_name((enum diskio_mode)m);
     join(names, n, sep, last, out, size);
-}
-
-static void format_names(char *out, size_t size)
-{
-    const char *names[16];
-    size_t n = 0;
-    while (n < 16 && (names[n] = diskio_format_name((enum diskio_format)n)) != NULL)
-        n++;
-    join(names, n, ", ", " or ", out, size);
 }
 
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size)
@@ -84,9 +84,10 @@ void cli_expand(const struct cli_option *opt, const char *text, char *out, size_
         else if (strcmp(marker, "{modes/}") == 0)
             scope_modes(opt, "/", "/", list, sizeof(list));
         else if (strcmp(marker, "{formats}") == 0)
-            format_names(list, sizeof(list));
+            cli_names(CLI_FORMATS, ", ", " or ", list, sizeof(list));
         else
-            cli_mode_names(strcmp(marker, "{read-modes}") == 0, ", ", list, sizeof(list));
+            cli_names(strcmp(marker, "{read-modes}") == 0 ? CLI_READ_MODES : CLI_WRITE_MODES, ", ",
+                      ", ", list, sizeof(list));
         used += (size_t)snprintf(out + used, size - used, "%s", list);
         text += strlen(marker);
     }
@@ -203,15 +204,11 @@ static void print_branch(FILE *out, const struct cli_option *first, const char *
 
 void cli_completion(FILE *out)
 {
-    char writes[256], reads[256], patterns[256] = "", formats[256] = "";
-    cli_mode_names(false, " ", writes, sizeof(writes));
-    cli_mode_names(true, " ", reads, sizeof(reads));
-    for (unsigned i = 0; diskio_pattern_name((enum diskio_pattern)i); i++)
-        snprintf(patterns + strlen(patterns), sizeof(patterns) - strlen(patterns), "%s%s",
-                 i ? " " : "", diskio_pattern_name((enum diskio_pattern)i));
-    for (unsigned i = 0; diskio_format_name((enum diskio_format)i); i++)
-        snprintf(formats + strlen(formats), sizeof(formats) - strlen(formats), "%s%s", i ? " " : "",
-                 diskio_format_name((enum diskio_format)i));
+    char writes[256], reads[256], patterns[256], formats[256];
+    cli_names(CLI_WRITE_MODES, " ", " ", writes, sizeof(writes));
+    cli_names(CLI_READ_MODES, " ", " ", reads, sizeof(reads));
+    cli_names(CLI_PATTERNS, " ", " ", patterns, sizeof(patterns));
+    cli_names(CLI_FORMATS, " ", " ", formats, sizeof(formats));
 
     fputs("# diskio's option values; 0 when the option takes one (COMPREPLY set).\n"
           "# Made from diskio's option table (src/cli/cli_options.c) when diskio is\n"

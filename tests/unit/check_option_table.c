@@ -103,6 +103,31 @@ START_TEST(test_every_option_is_in_the_usage)
 }
 END_TEST
 
+/* Each row says what it needs to: a field for its value (or a parse
+ * function of its own), a value name exactly when it takes a value, the
+ * message and words its scope and completion show. */
+START_TEST(test_every_row_is_whole)
+{
+    for (const struct cli_option *opt = cli_option_table; opt->name; opt++) {
+        ck_assert_msg((opt->type == CLI_FLAG) == (opt->arg == NULL), "--%s", opt->name);
+        if (opt->type == CLI_FUNC)
+            ck_assert_msg(opt->parse != NULL, "--%s has no parse function", opt->name);
+        else
+            ck_assert_msg(opt->size != 0, "--%s has no field", opt->name);
+        if (opt->cfg_size)
+            ck_assert_msg(opt->size != 0, "--%s goes to the config from no field", opt->name);
+        if (opt->type == CLI_UINT || opt->type == CLI_SIZE || opt->type == CLI_DURATION)
+            ck_assert_msg(opt->min <= opt->max && opt->size >= sizeof(unsigned),
+                          "--%s: its range or field", opt->name);
+        if (opt->scope != CLI_EVERY_RUN && opt->scope != CLI_WAL_PATTERN &&
+            opt->scope != CLI_CHECKPOINT_PATTERN)
+            ck_assert_msg(opt->scope_message != NULL, "--%s has no scope message", opt->name);
+        if (opt->complete == CLI_COMPLETE_WORDS)
+            ck_assert_msg(opt->words != NULL, "--%s has no words to complete", opt->name);
+    }
+}
+END_TEST
+
 START_TEST(test_usage_lists_are_the_librarys)
 {
     char *usage = t_usage_flat();
@@ -220,6 +245,7 @@ int main(void)
 {
     Suite *s = suite_create("option table");
     TCase *tc = tcase_create("shown");
+    tcase_add_test(tc, test_every_row_is_whole);
     tcase_add_test(tc, test_every_option_is_in_the_usage);
     tcase_add_test(tc, test_usage_lists_are_the_librarys);
     tcase_add_test(tc, test_every_option_is_in_the_completion);
