@@ -26,10 +26,10 @@ static bool direct_fits(const struct diskio_config *cfg, const struct diskio_tar
 static int target_takes(const struct diskio_config *cfg, const struct diskio_target *target,
                         uint64_t *file_size)
 {
-    /* the patterns that empty the file, and a check of what the fill
-     * wrote, need a file diskio fills */
+    /* the patterns that empty the file need a file diskio fills (a check
+     * of what the fill wrote too: diskio_config_validate_target()) */
     const bool empties = pattern_empties(cfg->pattern);
-    if (target->is_device && (empties || cfg->verify))
+    if (target->is_device && empties)
         return -EINVAL;
     /* a device smaller than file_size bounds the offsets */
     *file_size = cfg->file_size;
@@ -49,7 +49,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (!cfg || !target || !out)
         return -EINVAL;
     *out = NULL;
-    if (diskio_config_check(cfg) != 0)
+    if (diskio_config_validate_target(cfg, target->is_device ? DISKIO_TARGET_DEVICE : 0, NULL) != 0)
         return -EINVAL;
     if (mode_ops_of(cfg->mode)->direct && !direct_fits(cfg, target))
         return -EINVAL;

@@ -773,3 +773,8 @@ void diskio_target_free(struct diskio_target *t)
     (void)job_files(t, true);
     close_one(t);
 }
+
+uint64_t diskio_buffer_align(void)
+{
+    return DISKIO_BUFFER_ALIGN;
+}
