@@ -11,7 +11,7 @@
  * Untimed (--untimed): the same loop with one clock read before and one
  * after it.  Prints one JSON object on stdout and removes the file.
  *
- * --pool BYTES writes as diskio does (its data pool, src/lib/engine.c):
+ * --pool BYTES writes as diskio does (its data pool, src/lib/pipeline.c):
  * consecutive ops from different blocks of a pool of random data, cycled,
  * each block stamped before the op (8 bytes in every 512-byte sector, a
  * mix of the op and the sector) - so that diskio's per-op overhead can be

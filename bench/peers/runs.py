@@ -71,7 +71,7 @@ def run_diskio(env, case, d):
     return read_diskio_result(out, case["count"]), r
 
 
-# diskio's data pool (data_pool_blocks(), src/lib/engine.c): what
+# diskio's data pool (data_pool_blocks(), src/lib/pipeline.c): what
 # bare-loop --pool writes from, so that the two write the same data
 DISKIO_POOL_BYTES = 8 << 20
 

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * From options to the library's config, and from the library's verdict
- * back to the option: the command decides no run rule of its own here,
- * it maps (cli_config) and reports (cli_check_runs).
+ * back to the option: the command decides no run rule of its own here.
+ * Where an option's value goes and which runs it reaches is the option
+ * table's (cli_options.c); whether a run may be is the library's
+ * (diskio_config_validate_target()); the command maps (cli_config) and
+ * reports (cli_check_runs).
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "cli_options.h"
 
@@ -36,56 +40,87 @@ static const char *option_of(enum diskio_config_field field)
     return "options";
 }
 
+/* A field of size bytes (a bool, 4 or 8) at base + off, as a number. */
+static uint64_t load(const void *base, size_t off, size_t size)
+{
+    const char *p = (const char *)base + off;
+    if (size == sizeof(uint64_t)) {
+        uint64_t v;
+        memcpy(&v, p, sizeof(v));
+        return v;
+    }
+    if (size == sizeof(unsigned)) {
+        unsigned v;
+        memcpy(&v, p, sizeof(v));
+        return v;
+    }
+    return *(const bool *)p;
+}
+
+static void store(void *base, size_t off, size_t size, uint64_t v)
+{
+    char *p = (char *)base + off;
+    if (size == sizeof(uint64_t)) {
+        memcpy(p, &v, sizeof(v));
+    } else {
+        unsigned u = (unsigned)v;
+        memcpy(p, &u, sizeof(u));
+    }
+}
+
+bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
+                        enum diskio_pattern pattern)
+{
+    struct diskio_config cfg;
+    diskio_config_init(&cfg);
+    cfg.mode = mode;
+    switch (opt->scope) {
+    case CLI_EVERY_RUN: return true;
+    /* the library takes these in every mode and uses them in these */
+    case CLI_QUEUED_MODES: return diskio_mode_is_queued(mode);
+    case CLI_SYNCING_MODES: return diskio_mode_syncs(mode);
+    case CLI_WAL_PATTERN: return pattern == DISKIO_PATTERN_WAL;
+    case CLI_CHECKPOINT_PATTERN: return pattern == DISKIO_PATTERN_CHECKPOINT;
+    /* these the library's rules refuse where they do not apply */
+    case CLI_CACHED_MODES: cfg.cached = 1; break;
+    case CLI_VERIFY_MODES: cfg.verify = 1; break;
+    case CLI_WRITE_BACK_MODES: cfg.write_back = 100; break;
+    }
+    return diskio_config_check(&cfg) == 0;
+}
+
 void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
                 struct diskio_config *cfg)
 {
     diskio_config_init(cfg);
     cfg->mode = mode;
-    cfg->pattern = o->pattern;
     cfg->block_size = block_size;
     cfg->file_size = o->file_size - o->file_size % block_size;
-    cfg->count = o->count;
-    cfg->runtime_ns = o->runtime_ns;
-    cfg->warmup = o->warmup;
-    /* one --iodepth and --sync-every for a list of modes: each applies
-     * to the modes it means something to, the others keep the default */
-    if (diskio_mode_is_queued(mode)) {
-        cfg->iodepth = o->iodepth;
-        cfg->batch = o->batch;
-    }
-    if (diskio_mode_syncs(mode))
-        cfg->sync_every = o->sync_every;
-    if (mode == DISKIO_MODE_READ)
-        cfg->cached = o->cached;
-    if (diskio_mode_is_read(mode))
-        cfg->verify = o->verify;
-    if (mode == DISKIO_MODE_READ || mode == DISKIO_MODE_DIRECT_READ)
-        cfg->write_back = o->write_back;
-    cfg->seed = o->seed;
-    cfg->rate_interval_ns = o->rate_interval_ns;
-    cfg->interval_ns = o->interval_ns;
     /* the first of a --jobs list; the command sets each in turn */
     cfg->jobs = o->njobs ? o->jobs[0] : 1;
-    cfg->shared_file = o->shared_file;
-    cfg->wal_bytes = o->wal_bytes;
-    cfg->wal_segment_size = o->wal_segment_size;
-    cfg->wal_recycle = o->wal_recycle;
-    cfg->wal_gap_ns = o->wal_gap_ns;
-    cfg->checkpoint_files = o->checkpoint_files;
-    cfg->checkpoint_pages = o->checkpoint_pages;
-    cfg->checkpoint_flush_after = o->checkpoint_flush_after;
+    /* every other option's value, where the table says it goes: one
+     * --iodepth for a list of modes, say, reaches the modes it means
+     * something to, the others keep the library's default */
+    for (const struct cli_option *opt = cli_option_table; opt->name; opt++)
+        if (opt->cfg_size && cli_option_applies(opt, mode, o->pattern))
+            store(cfg, opt->cfg_off, opt->cfg_size, load(o, opt->off, opt->size));
 }
 
-/*
- * The library decides what a run may be.  Every run the options make
- * (each mode with each block size) is checked, and the earliest rule any
- * of them breaks (rules are numbered in the order the library checks
- * them) is reported against the option that set the field it blames.
- */
-int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t size)
+/* ---- checking the runs ---- */
+
+/* The earliest rule any run o makes breaks (the library numbers its
+ * rules in the order it checks them), and that run's block size. */
+struct runs_verdict {
+    struct diskio_config_verdict worst;
+    uint64_t bs;
+};
+
+static void judge_runs(const struct cli_options *o, struct runs_verdict *r)
 {
-    struct diskio_config_verdict worst = {.rule = DISKIO_RULE_OK, .field = DISKIO_FIELD_NONE};
-    uint64_t worst_bs = 0;
+    /* --allow-device: the target may be a block device */
+    const unsigned target_flags = o->allow_device ? DISKIO_TARGET_DEVICE : 0;
+    r->worst = (struct diskio_config_verdict){.rule = DISKIO_RULE_OK, .field = DISKIO_FIELD_NONE};
+    r->bs = 0;
     for (size_t s = 0; s < o->nsizes; s++) {
         for (size_t m = 0; m < o->nmodes; m++) {
             for (size_t j = 0; j < (o->njobs ? o->njobs : 1); j++) {
@@ -97,83 +132,92 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                 /* the command gives each run of several jobs no trace */
                 if (o->trace)
                     cfg.trace_fd = 0;
-                if (diskio_config_validate(&cfg, &v) != 0 &&
-                    (worst.rule == DISKIO_RULE_OK || v.rule < worst.rule)) {
-                    worst = v;
-                    worst_bs = o->block_sizes[s];
+                if (diskio_config_validate_target(&cfg, target_flags, &v) != 0 &&
+                    (r->worst.rule == DISKIO_RULE_OK || v.rule < r->worst.rule)) {
+                    r->worst = v;
+                    r->bs = o->block_sizes[s];
                 }
             }
         }
     }
-    if (worst.rule == DISKIO_RULE_FILE_SIZE)
+}
+
+/* Whether opt would change a run: given at all (CLI_SCOPE_GIVEN), or
+ * with another value than the library's default. */
+static bool option_set(const struct cli_options *o, const struct cli_option *opt)
+{
+    if (!cli_option_given(o, opt))
+        return false;
+    if ((opt->flags & CLI_SCOPE_GIVEN) || !opt->cfg_size)
+        return true;
+    struct diskio_config defaults;
+    diskio_config_init(&defaults);
+    return load(o, opt->off, opt->size) != load(&defaults, opt->cfg_off, opt->cfg_size);
+}
+
+/* "--a, --b and --c": the options of scope. */
+static void scope_options(enum cli_scope scope, char *out, size_t size)
+{
+    const struct cli_option *in[16];
+    size_t n = 0, used = 0;
+    for (const struct cli_option *opt = cli_option_table; opt->name && n < 16; opt++)
+        if (opt->scope == scope)
+            in[n++] = opt;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s--%s",
+                                 i == 0       ? ""
+                                 : i + 1 == n ? " and "
+                                              : ", ",
+                                 in[i]->name);
+}
+
+/* An option set for none of the runs it applies to: the command's own
+ * question, as the library sees one run at a time. */
+static int check_scopes(const struct cli_options *o, char *err, size_t size)
+{
+    for (const struct cli_option *opt = cli_option_table; opt->name; opt++) {
+        if (opt->scope == CLI_EVERY_RUN || !option_set(o, opt))
+            continue;
+        bool applies = false;
+        for (size_t m = 0; m < o->nmodes && !applies; m++)
+            applies = cli_option_applies(opt, o->modes[m], o->pattern);
+        if (applies)
+            continue;
+        char text[512];
+        if (opt->scope == CLI_WAL_PATTERN || opt->scope == CLI_CHECKPOINT_PATTERN) {
+            scope_options(opt->scope, text, sizeof(text));
+            return cli_fail(err, size, "%s apply to --pattern %s only", text,
+                            diskio_pattern_name(opt->scope == CLI_WAL_PATTERN
+                                                    ? DISKIO_PATTERN_WAL
+                                                    : DISKIO_PATTERN_CHECKPOINT));
+        }
+        cli_expand(opt, opt->scope_message, text, sizeof(text));
+        return cli_fail(err, size, "--%s: %s", opt->name, text);
+    }
+    return 0;
+}
+
+/* The library's verdict on the runs, against the option that caused it. */
+static int report_rule(const struct cli_options *o, const struct runs_verdict *r,
+                       uint64_t largest_bs, char *err, size_t size)
+{
+    switch (r->worst.rule) {
+    case DISKIO_RULE_OK: return 0;
+    case DISKIO_RULE_FILE_SIZE:
         return cli_fail(err, size,
                         "--size: the file (%llu bytes) must hold at least one block of "
                         "--bs (%llu bytes)",
                         (unsigned long long)o->file_size, (unsigned long long)largest_bs);
-
-    /* Whether an option given once applies to any mode in the list is the
-     * command's own question (the library sees one mode at a time). */
-    bool has_queued = false, has_sync = false, has_read = false, has_buffered_read = false,
-         has_sync_read = false;
-    for (size_t i = 0; i < o->nmodes; i++) {
-        has_sync_read |= o->modes[i] == DISKIO_MODE_READ || o->modes[i] == DISKIO_MODE_DIRECT_READ;
-        has_queued |= diskio_mode_is_queued(o->modes[i]);
-        has_sync |= diskio_mode_syncs(o->modes[i]);
-        has_read |= diskio_mode_is_read(o->modes[i]);
-        has_buffered_read |= o->modes[i] == DISKIO_MODE_READ;
-    }
-    if (o->iodepth > 1 && !has_queued)
+    case DISKIO_RULE_READ_PATTERN:
         return cli_fail(err, size,
-                        "--iodepth: applies to modes aio, uring, aio-read and uring-read only, "
-                        "none is selected");
-    if (o->batch > 1 && !has_queued)
-        return cli_fail(err, size,
-                        "--batch: applies to modes aio, uring, aio-read and uring-read only, "
-                        "none is selected");
-    if (o->cached && !has_buffered_read)
-        return cli_fail(err, size,
-                        "--cached: applies to mode read only (the O_DIRECT reads bypass the "
-                        "cache); add --mode read");
-    if (o->verify && !has_read)
-        return cli_fail(err, size,
-                        "--verify: checks what the read modes read; add one of --mode read, "
-                        "direct-read, aio-read, uring-read");
-    if (o->write_back && !has_sync_read)
-        return cli_fail(err, size,
-                        "--write-back: writes back blocks that modes read and direct-read read; "
-                        "add one of them");
-    if (o->verify && o->allow_device)
+                        "--pattern %s: the read modes read the filled file; use seq or rand, or "
+                        "run the read modes separately",
+                        diskio_pattern_name(o->pattern));
+    case DISKIO_RULE_VERIFY_DEVICE:
         return cli_fail(err, size,
                         "--verify: checks the data diskio filled its test file with; a block "
                         "device is not filled");
-    if (has_read && o->pattern == DISKIO_PATTERN_APPEND)
-        return cli_fail(err, size,
-                        "--pattern append: the read modes read the filled file; use seq or "
-                        "rand, or run the read modes separately");
-    if (has_read && o->pattern == DISKIO_PATTERN_CREATE)
-        return cli_fail(err, size,
-                        "--pattern create: the read modes read the filled file; use seq or "
-                        "rand, or run the read modes separately");
-    if (o->wal_option_given && o->pattern != DISKIO_PATTERN_WAL)
-        return cli_fail(err, size,
-                        "--wal-bytes, --wal-segment-size, --wal-recycle and --wal-gap apply to "
-                        "--pattern wal only");
-    if (o->checkpoint_option_given && o->pattern != DISKIO_PATTERN_CHECKPOINT)
-        return cli_fail(err, size,
-                        "--checkpoint-files, --checkpoint-pages and --checkpoint-flush-after "
-                        "apply to --pattern checkpoint only");
-    /* the committers of one WAL trace into one file: one per run */
-    if (o->trace && o->njobs > 1 && o->pattern == DISKIO_PATTERN_WAL)
-        return cli_fail(err, size,
-                        "--jobs: give one count with --trace (one trace per mode and block "
-                        "size)");
-    if (o->sync_every > 1 && !has_sync)
-        return cli_fail(
-            err, size,
-            "--sync-every: applies to modes fsync and fdatasync only, neither is selected");
-
-    switch (worst.rule) {
-    case DISKIO_RULE_OK: return 0;
     case DISKIO_RULE_PATTERN_MODE:
         return cli_fail(err, size,
                         o->pattern == DISKIO_PATTERN_WAL
@@ -219,13 +263,13 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                         o->iodepth);
     case DISKIO_RULE_DIRECT_ALIGN:
         return cli_fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
-                        (unsigned long long)worst_bs);
+                        (unsigned long long)r->bs);
     case DISKIO_RULE_BATCH:
         return cli_fail(err, size,
                         "--batch: %u requests per submission exceed --iodepth (%u); use at "
                         "most --iodepth",
                         o->batch, o->iodepth);
-    case DISKIO_RULE_INTERVAL:
+    case DISKIO_RULE_INTERVAL: {
         if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
             return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
                             (double)o->interval_ns / 1e9);
@@ -241,6 +285,7 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                         (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX,
                         (double)o->runtime_ns / 1e9,
                         (unsigned long long)((shortest_ns + 999999u) / 1000000u));
+    }
     case DISKIO_RULE_JOBS_COMBINATION:
         return cli_fail(err, size, "--jobs: %s",
                         o->rate_interval_ns ? "several jobs cannot keep one fixed --rate; give "
@@ -252,6 +297,29 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
                                      "or use --pattern seq or rand");
     default:
         /* rules the option parsers already enforce: named generically */
-        return cli_fail(err, size, "%s: %s", option_of(worst.field), worst.message);
+        return cli_fail(err, size, "%s: %s", option_of(r->worst.field), r->worst.message);
     }
+}
+
+/*
+ * Every run the options make (each mode with each block size and count
+ * of jobs) is checked by the library, and the earliest rule any of them
+ * breaks is reported against the option that set the field it blames.
+ * Before it: a file that holds no block, then an option no run is in
+ * the scope of (in the table's order).
+ */
+int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t size)
+{
+    struct runs_verdict r;
+    judge_runs(o, &r);
+    if (r.worst.rule == DISKIO_RULE_FILE_SIZE)
+        return report_rule(o, &r, largest_bs, err, size);
+    if (check_scopes(o, err, size) != 0)
+        return -1;
+    /* the committers of one WAL trace into one file: one per run */
+    if (o->trace && o->njobs > 1 && o->pattern == DISKIO_PATTERN_WAL)
+        return cli_fail(err, size,
+                        "--jobs: give one count with --trace (one trace per mode and block "
+                        "size)");
+    return report_rule(o, &r, largest_bs, err, size);
 }

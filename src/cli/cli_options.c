@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Command-line parsing: the options, the lists of modes and block sizes,
- * the command's own defaults, and the usage text. */
+/* Command-line parsing: the option table, the readers of its values (the
+ * lists of modes and block sizes, percentiles, a label), the command's
+ * own defaults, and the checks between options that come before the
+ * library's (cli_config.c). */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,11 @@
 #include "cli_durable.h"
 #include "cli_msg.h"
 #include "cli_options.h"
+#include "cli_suite.h"
 
 #define MAX_FILE_SIZE (UINT64_C(1) << 50)
+#define MAX_COUNT (UINT64_C(1) << 40)
+#define NS_PER_S UINT64_C(1000000000)
 
 int cli_fail(char *err, size_t size, const char *fmt, ...)
 {
@@ -28,10 +31,14 @@ int cli_fail(char *err, size_t size, const char *fmt, ...)
     return -1;
 }
 
-static const char *mode_list(void)
+/* What --mode accepts: the library's write modes, all, its read modes,
+ * all-reads. */
+static void mode_list(char *out, size_t size)
 {
-    return "async, fsync, fdatasync, osync, odsync, direct, direct-dsync, aio, uring, all, "
-           "read, direct-read, aio-read, uring-read, all-reads";
+    char writes[200], reads[200];
+    cli_names(CLI_WRITE_MODES, ", ", ", ", writes, sizeof(writes));
+    cli_names(CLI_READ_MODES, ", ", ", ", reads, sizeof(reads));
+    snprintf(out, size, "%s, all, %s, all-reads", writes, reads);
 }
 
 /* A mode listed twice would be measured twice, its second trace over the
@@ -57,6 +64,8 @@ static int add_mode(struct cli_options *o, enum diskio_mode mode, const char *te
 
 static int parse_modes(const char *text, struct cli_options *o, char *err, size_t size)
 {
+    char accepted[512];
+    mode_list(accepted, sizeof(accepted));
     char *copy = strdup(text);
     if (!copy)
         return cli_fail(err, size, "out of memory");
@@ -65,8 +74,7 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
     char *rest = copy;
     for (char *name = strsep(&rest, ","); name && rc == 0; name = strsep(&rest, ",")) {
         if (!*name) {
-            rc =
-                cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, mode_list());
+            rc = cli_fail(err, size, "--mode: empty item in '%s' (accepted: %s)", text, accepted);
             break;
         }
         /* all: the write modes (the durability disciplines); all-reads:
@@ -80,7 +88,7 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
         }
         enum diskio_mode mode;
         if (diskio_mode_parse(name, &mode) != 0)
-            rc = cli_fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, mode_list());
+            rc = cli_fail(err, size, "--mode: unknown mode '%s' (accepted: %s)", name, accepted);
         else
             rc = add_mode(o, mode, text, err, size);
     }
@@ -249,101 +257,533 @@ static int parse_percentiles(const char *text, struct cli_options *o, char *err,
     }
 }
 
-enum {
-    OPT_SYNC_EVERY = 256,
-    OPT_TRACE,
-    OPT_FORCE,
-    OPT_ALLOW_DEVICE,
-    OPT_SEED,
-    OPT_RATE,
-    OPT_REPEAT,
-    OPT_REPEAT_PAUSE,
-    OPT_BATCH,
-    OPT_PERCENTILES,
-    OPT_MBPS,
-    OPT_INTERVAL,
-    OPT_INTERVAL_CSV,
-    OPT_JOBS,
-    OPT_SHARED_FILE,
-    OPT_SUITE,
-    OPT_SUITE_PATH,
-    OPT_SUITE_RUNS,
-    OPT_SUITE_MAX_BS,
-    OPT_CACHED,
-    OPT_VERIFY,
-    OPT_WRITE_BACK,
-    OPT_DURABILITY,
-    OPT_VERIFY_DURABILITY,
-    OPT_RUN_ID,
-    OPT_WAL_BYTES,
-    OPT_WAL_SEGMENT_SIZE,
-    OPT_WAL_RECYCLE,
-    OPT_WAL_GAP,
-    OPT_CHECKPOINT_FILES,
-    OPT_CHECKPOINT_PAGES,
-    OPT_CHECKPOINT_FLUSH_AFTER,
-};
-
-static const struct option long_options[] = {
-    {"mode", required_argument, NULL, 'm'},
-    {"bs", required_argument, NULL, 'b'},
-    {"count", required_argument, NULL, 'n'},
-    {"runtime", required_argument, NULL, 't'},
-    {"size", required_argument, NULL, 's'},
-    {"pattern", required_argument, NULL, 'p'},
-    {"warmup", required_argument, NULL, 'w'},
-    {"iodepth", required_argument, NULL, 'd'},
-    {"sync-every", required_argument, NULL, OPT_SYNC_EVERY},
-    {"batch", required_argument, NULL, OPT_BATCH},
-    {"jobs", required_argument, NULL, OPT_JOBS},
-    {"shared-file", no_argument, NULL, OPT_SHARED_FILE},
-    {"label", required_argument, NULL, 'l'},
-    {"format", required_argument, NULL, 'f'},
-    {"output", required_argument, NULL, 'o'},
-    {"trace", required_argument, NULL, OPT_TRACE},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"rate", required_argument, NULL, OPT_RATE},
-    {"repeat", required_argument, NULL, OPT_REPEAT},
-    {"repeat-pause", required_argument, NULL, OPT_REPEAT_PAUSE},
-    {"percentiles", required_argument, NULL, OPT_PERCENTILES},
-    {"mbps", no_argument, NULL, OPT_MBPS},
-    {"interval", required_argument, NULL, OPT_INTERVAL},
-    {"interval-csv", required_argument, NULL, OPT_INTERVAL_CSV},
-    {"suite", required_argument, NULL, OPT_SUITE},
-    {"suite-path", required_argument, NULL, OPT_SUITE_PATH},
-    {"suite-runs", required_argument, NULL, OPT_SUITE_RUNS},
-    {"suite-max-bs", required_argument, NULL, OPT_SUITE_MAX_BS},
-    {"quiet", no_argument, NULL, 'q'},
-    {"force", no_argument, NULL, OPT_FORCE},
-    {"allow-device", no_argument, NULL, OPT_ALLOW_DEVICE},
-    {"cached", no_argument, NULL, OPT_CACHED},
-    {"verify", no_argument, NULL, OPT_VERIFY},
-    {"write-back", required_argument, NULL, OPT_WRITE_BACK},
-    {"durability", required_argument, NULL, OPT_DURABILITY},
-    {"verify-durability", required_argument, NULL, OPT_VERIFY_DURABILITY},
-    {"run-id", required_argument, NULL, OPT_RUN_ID},
-    {"wal-bytes", required_argument, NULL, OPT_WAL_BYTES},
-    {"wal-segment-size", required_argument, NULL, OPT_WAL_SEGMENT_SIZE},
-    {"wal-recycle", no_argument, NULL, OPT_WAL_RECYCLE},
-    {"wal-gap", required_argument, NULL, OPT_WAL_GAP},
-    {"checkpoint-files", required_argument, NULL, OPT_CHECKPOINT_FILES},
-    {"checkpoint-pages", required_argument, NULL, OPT_CHECKPOINT_PAGES},
-    {"checkpoint-flush-after", required_argument, NULL, OPT_CHECKPOINT_FLUSH_AFTER},
-    {"help", no_argument, NULL, 'h'},
-    {"version", no_argument, NULL, 'V'},
-    {NULL, 0, NULL, 0},
-};
-
-static bool ends_with(const char *s, const char *suffix)
+static int parse_pattern(const char *text, struct cli_options *o, char *err, size_t size)
 {
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
+    if (diskio_pattern_parse(text, &o->pattern) == 0)
+        return 0;
+    char accepted[256];
+    cli_names(CLI_PATTERNS, ", ", ", ", accepted, sizeof(accepted));
+    return cli_fail(err, size, "--pattern: unknown pattern '%s' (accepted: %s)", text, accepted);
 }
 
-int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size)
+static int parse_format(const char *text, struct cli_options *o, char *err, size_t size)
 {
-    /* the library's defaults, and the command's own: a warmup, and a
-     * runtime rather than a count (set below) */
+    if (diskio_format_parse(text, &o->format) == 0)
+        return 0;
+    char accepted[256];
+    cli_names(CLI_FORMATS, ", ", ", ", accepted, sizeof(accepted));
+    return cli_fail(err, size, "--format: unknown format '%s' (accepted: %s)", text, accepted);
+}
+
+static int parse_label(const char *text, struct cli_options *o, char *err, size_t size)
+{
+    if (!*text || strlen(text) > 200)
+        return cli_fail(err, size, "--label: must be 1 to 200 characters");
+    if (check_label(text, err, size) != 0)
+        return -1;
+    o->label = text;
+    return 0;
+}
+
+/* --rate OPS: ops per second, kept as the interval between them */
+static int parse_rate(const char *text, struct cli_options *o, char *err, size_t size)
+{
+    const char *end = NULL;
+    double rate = 0;
+    if (cli_parse_number(text, &rate, &end) != 0 || *end || rate < 0.001 || rate > 10e6)
+        return cli_fail(err, size, "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", text);
+    o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
+    return 0;
+}
+
+/* ---- the table ---- */
+
+#define FIELD(f)                                                                                   \
+    .off = offsetof(struct cli_options, f), .size = sizeof(((struct cli_options *)0)->f)
+#define CFG(f)                                                                                     \
+    .cfg_off = offsetof(struct diskio_config, f), .cfg_size = sizeof(((struct diskio_config *)0)->f)
+#define GIVEN(f) .given_off = offsetof(struct cli_options, f)
+
+const struct cli_option cli_option_table[] = {
+    /* ---- the workload ---- */
+    {.name = "mode",
+     .short_name = 'm',
+     .arg = "MODE[,MODE...]",
+     .type = CLI_FUNC,
+     .parse = parse_modes,
+     GIVEN(modes_explicit),
+     .flags = CLI_ROW_SETS | CLI_LIST,
+     .complete = CLI_COMPLETE_MODES,
+     .help = "{write-modes}, or all (default: all); the reads: {read-modes}, or all-reads"},
+    {.name = "bs",
+     .short_name = 'b',
+     .arg = "SIZE[,SIZE...]",
+     .type = CLI_FUNC,
+     .parse = parse_sizes,
+     .flags = CLI_ROW_SETS | CLI_LIST,
+     .complete = CLI_COMPLETE_WORDS,
+     .words = "512 4k 8k 16k 64k 256k 1m 4m",
+     .help = "bytes per write, 512 to 64m; a list sweeps (default: 8k)"},
+    {.name = "count",
+     .short_name = 'n',
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(count),
+     .min = 1,
+     .max = MAX_COUNT,
+     GIVEN(timing_given),
+     CFG(count),
+     .help = "recorded writes per run"},
+    {.name = "runtime",
+     .short_name = 't',
+     .arg = "DURATION",
+     .type = CLI_DURATION,
+     FIELD(runtime_ns),
+     .min = 1,
+     .max = UINT64_MAX,
+     GIVEN(timing_given),
+     CFG(runtime_ns),
+     .bad = "is not a positive duration up to 31 days (seconds, or with ms/s/m/h, e.g. 2, 0.5, "
+            "500ms)",
+     .help = "seconds per run, or 500ms, 1m... (default: 2s when --count is not given; both: "
+             "first wins)"},
+    {.name = "size",
+     .short_name = 's',
+     .arg = "SIZE",
+     .type = CLI_SIZE,
+     FIELD(file_size),
+     .min = 1,
+     .max = MAX_FILE_SIZE,
+     GIVEN(size_given),
+     .bad = "is not a size up to 1024t (with k/m/g/t suffixes; at least one block of --bs)",
+     .help = "test file size (default: 64m, or 8 blocks)"},
+    {.name = "pattern",
+     .short_name = 'p',
+     .arg = "PATTERN",
+     .type = CLI_FUNC,
+     .parse = parse_pattern,
+     FIELD(pattern),
+     CFG(pattern),
+     .flags = CLI_ROW_SETS,
+     .complete = CLI_COMPLETE_PATTERNS,
+     .help = "seq, rand (overwrite a preallocated file; the only ones for reads), append (the "
+             "file grows), create (a new file from its first byte, the run ends when it reaches "
+             "--size), wal (PostgreSQL's WAL: commits into the page filling, segment switches; "
+             "--jobs: committers of one WAL) or checkpoint (a checkpoint's pages over several "
+             "files, then one sync per file) (default: seq)"},
+    {.name = "wal-bytes",
+     .arg = "SIZE",
+     .type = CLI_SIZE,
+     FIELD(wal_bytes),
+     .min = 1,
+     .max = DISKIO_WAL_SEGMENT_MAX,
+     CFG(wal_bytes),
+     .scope = CLI_WAL_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .bad = "is not a size from 1 to 1g (the WAL bytes of one commit, e.g. 174 or 8k)",
+     .help = "wal: WAL bytes per commit (default: 174)"},
+    {.name = "wal-segment-size",
+     .arg = "SIZE",
+     .type = CLI_SIZE,
+     FIELD(wal_segment_size),
+     .min = 1,
+     .max = DISKIO_WAL_SEGMENT_MAX,
+     CFG(wal_segment_size),
+     .scope = CLI_WAL_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .bad = "is not a size up to 1g (e.g. 16m, PostgreSQL's default)",
+     .help = "wal: segment file size (default: 16m)"},
+    {.name = "wal-recycle",
+     .type = CLI_FLAG,
+     FIELD(wal_recycle),
+     CFG(wal_recycle),
+     .scope = CLI_WAL_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .help = "wal: a new segment is the oldest one renamed"},
+    {.name = "wal-gap",
+     .arg = "DURATION",
+     .type = CLI_DURATION,
+     FIELD(wal_gap_ns),
+     .min = 0,
+     .max = 10 * NS_PER_S,
+     CFG(wal_gap_ns),
+     .scope = CLI_WAL_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .bad = "is not a duration from 0 to 10 s (e.g. 0.15ms, or 0 for none)",
+     .help = "wal: each committer's pause between its commits (default: 0)"},
+    {.name = "checkpoint-files",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(checkpoint_files),
+     .min = 1,
+     .max = DISKIO_JOBS_MAX,
+     CFG(checkpoint_files),
+     .scope = CLI_CHECKPOINT_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .help = "checkpoint: files the pages are over (default: 16)"},
+    {.name = "checkpoint-pages",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(checkpoint_pages),
+     .min = 1,
+     .max = MAX_COUNT,
+     CFG(checkpoint_pages),
+     .scope = CLI_CHECKPOINT_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .bad = "is not a whole number of pages (1 or more)",
+     .help = "checkpoint: dirty pages each (default: 2048)"},
+    {.name = "checkpoint-flush-after",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(checkpoint_flush_after),
+     .min = 0,
+     .max = 1u << 20,
+     CFG(checkpoint_flush_after),
+     .scope = CLI_CHECKPOINT_PATTERN,
+     .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
+     .bad = "is not a whole number of pages from 0 (no writeback hints) to 1048576",
+     .help = "checkpoint: pages between writeback hints (default: 32; 0: none)"},
+    {.name = "warmup",
+     .short_name = 'w',
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(warmup),
+     .min = 0,
+     .max = MAX_COUNT,
+     GIVEN(warmup_given),
+     CFG(warmup),
+     .bad = "is not a whole number of ops (0 or more)",
+     .help = "writes before recording starts (default: 10)"},
+    {.name = "iodepth",
+     .short_name = 'd',
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(iodepth),
+     .min = 1,
+     .max = DISKIO_IODEPTH_MAX,
+     CFG(iodepth),
+     .scope = CLI_QUEUED_MODES,
+     .flags = CLI_ROW_SETS,
+     .scope_message = "applies to modes {modes} only, none is selected",
+     .help = "{modes,}: ops in flight, 1 to 1024 (default: 1)"},
+    {.name = "batch",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(batch),
+     .min = 1,
+     .max = DISKIO_IODEPTH_MAX,
+     CFG(batch),
+     .scope = CLI_QUEUED_MODES,
+     .flags = CLI_ROW_SETS,
+     .bad = "is not a whole number from 1 to --iodepth",
+     .scope_message = "applies to modes {modes} only, none is selected",
+     .help = "the same modes: ops per submission, 1 to --iodepth (default: 1; more lets the "
+             "block layer merge them)"},
+    {.name = "jobs",
+     .arg = "N[,N...]",
+     .type = CLI_FUNC,
+     .parse = parse_jobs,
+     .flags = CLI_ROW_SETS | CLI_LIST,
+     .help = "concurrent writers, 1 to 256, each a thread with its own file (created beside the "
+             "first) and histograms; --count is per job, --runtime common; a list sweeps "
+             "(default: 1)"},
+    {.name = "shared-file",
+     .type = CLI_FLAG,
+     FIELD(shared_file),
+     CFG(shared_file),
+     .flags = CLI_ROW_SETS,
+     .help = "the jobs write one file, each from its own offset"},
+    {.name = "sync-every",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(sync_every),
+     .min = 1,
+     .max = 1000000,
+     CFG(sync_every),
+     .scope = CLI_SYNCING_MODES,
+     .flags = CLI_ROW_SETS,
+     .scope_message = "applies to modes {modes} only, neither is selected",
+     .help = "{modes/}: one sync per N writes"},
+    {.name = "seed",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(seed),
+     .min = 0,
+     .max = UINT64_MAX,
+     CFG(seed),
+     .flags = CLI_ROW_SETS,
+     .bad = "is not a whole number",
+     .help = "random offsets for --pattern rand (default: 1)"},
+    {.name = "cached",
+     .type = CLI_FLAG,
+     FIELD(cached),
+     CFG(cached),
+     .scope = CLI_CACHED_MODES,
+     .flags = CLI_ROW_SETS,
+     .scope_message = "applies to mode {modes} only (the O_DIRECT reads bypass the cache); add "
+                      "--mode {modes}",
+     .help = "mode {modes}: from a warm page cache (the file read once first, like hdparm -T); "
+             "default: uncached"},
+    {.name = "verify",
+     .type = CLI_FLAG,
+     FIELD(verify),
+     CFG(verify),
+     .scope = CLI_VERIFY_MODES,
+     .flags = CLI_ROW_SETS,
+     .scope_message = "checks what the read modes read; add one of --mode {modes,}",
+     .help = "read modes: check every block read against what the fill wrote (after its clock "
+             "stopped); a mismatch fails the run"},
+    {.name = "write-back",
+     .arg = "PCT",
+     .type = CLI_UINT,
+     FIELD(write_back),
+     .min = 0,
+     .max = 100,
+     CFG(write_back),
+     .scope = CLI_WRITE_BACK_MODES,
+     .flags = CLI_ROW_SETS,
+     .bad = "is not a whole percentage from 0 to 100 (100: every block read is written back, as "
+            "bonnie++'s Rewrite)",
+     .scope_message = "writes back blocks that modes {modes} read; add one of them",
+     .help = "{modes,}: write PCT% of the blocks read back where they came from, in the op's "
+             "time (100: read-modify-write, bonnie++'s Rewrite)"},
+    {.name = "rate",
+     .arg = "OPS",
+     .type = CLI_FUNC,
+     .parse = parse_rate,
+     FIELD(rate_interval_ns),
+     CFG(rate_interval_ns),
+     .flags = CLI_ROW_SETS,
+     .help = "issue OPS writes per second on a fixed schedule and measure each from when it was "
+             "due (corrects for coordinated omission; not for aio and uring)"},
+    {.name = "repeat",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(repeat),
+     .min = 1,
+     .max = CLI_REPEAT_MAX,
+     .flags = CLI_ROW_SETS | CLI_NOT_IN_ROW,
+     .help = "run every mode and size N times, interleaved (round 1 of every run, then round "
+             "2...); each repetition's figures are kept beside the merged ones, for "
+             "diskio-compare's noise band (default: 1)"},
+    {.name = "repeat-pause",
+     .arg = "DURATION",
+     .type = CLI_DURATION,
+     FIELD(repeat_pause_ns),
+     .min = 0,
+     .max = CLI_REPEAT_PAUSE_MAX_NS,
+     .bad = "is not a duration from 0 to 1h (such as 30s or 2m)",
+     .help = "wait DURATION between rounds of --repeat, so that a slow drift of the machine "
+             "shows in the spread (default: 0)"},
+    {.name = "interval",
+     .arg = "DURATION",
+     .type = CLI_DURATION,
+     FIELD(interval_ns),
+     .min = 1,
+     .max = UINT64_MAX,
+     CFG(interval_ns),
+     .bad = "is not a positive duration (seconds, or with ms/s/m/h, e.g. 1, 0.5, 100ms)",
+     .help = "also keep every run's latency over time: ops, MB/s, mean, p50, p99 and max per "
+             "interval of DURATION (10ms up to --runtime; e.g. 1, 0.5, 100ms)"},
+
+    /* ---- suites ---- */
+    {.name = "suite",
+     .arg = "NAME|FILE",
+     .type = CLI_TEXT,
+     FIELD(suite),
+     .bad = "empty suite name",
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_SUITES,
+     .complete = CLI_COMPLETE_SUITES,
+     .help = "run a suite's rows and show its own view: crystal (CrystalDiskMark's eight tests, "
+             "best of 5), sweep (8 KiB to 16 MiB, mean of 3), pg (PostgreSQL's WAL and data "
+             "files), or a suite file of your own"},
+    {.name = "suite-path",
+     .arg = "DIR[:DIR]",
+     .type = CLI_TEXT,
+     FIELD(suite_path),
+     .flags = CLI_NOT_IN_ROW | CLI_SUITE_ONLY,
+     .section = CLI_SECTION_SUITES,
+     .complete = CLI_COMPLETE_DIRS,
+     .help = "where to look for NAME.suite before $DISKIO_SUITE_PATH and the installed suites"},
+    {.name = "suite-runs",
+     .arg = "N",
+     .type = CLI_UINT,
+     FIELD(suite_runs),
+     .min = 1,
+     .max = SUITE_RUNS_MAX,
+     .flags = CLI_NOT_IN_ROW | CLI_SUITE_ONLY,
+     .section = CLI_SECTION_SUITES,
+     .help = "runs of each row, 1 to 100 (default: the suite's)"},
+    {.name = "suite-max-bs",
+     .arg = "SIZE",
+     .type = CLI_SIZE,
+     FIELD(suite_max_bs),
+     .min = DISKIO_BS_MIN,
+     .max = UINT64_MAX,
+     .flags = CLI_NOT_IN_ROW | CLI_SUITE_ONLY,
+     .section = CLI_SECTION_SUITES,
+     .bad = "is not a size of at least 512 (with k/m/g suffixes)",
+     .help = "leave out the rows with a larger --bs (--size, --count, --runtime and --warmup "
+             "given here override every row's)"},
+
+    /* ---- output ---- */
+    {.name = "label",
+     .short_name = 'l',
+     .arg = "NAME",
+     .type = CLI_FUNC,
+     .parse = parse_label,
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .help = "name of this environment in the result"},
+    {.name = "format",
+     .short_name = 'f',
+     .arg = "FORMAT",
+     .type = CLI_FUNC,
+     .parse = parse_format,
+     GIVEN(format_given),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .complete = CLI_COMPLETE_FORMATS,
+     .help = "{formats} (default: text, or from the --output file's .json/.csv extension)"},
+    {.name = "output",
+     .short_name = 'o',
+     .arg = "FILE",
+     .type = CLI_TEXT,
+     FIELD(output),
+     .bad = "empty file name",
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .complete = CLI_COMPLETE_FILES,
+     .help = "write the result to FILE (created; never overwritten without --force); the table "
+             "still goes to stdout unless --quiet"},
+    {.name = "percentiles",
+     .arg = "P[,P...]",
+     .type = CLI_FUNC,
+     .parse = parse_percentiles,
+     .flags = CLI_LIST,
+     .section = CLI_SECTION_OUTPUT,
+     .help = "the latency percentiles the table shows, up to 8, each above 0 and at most 100 "
+             "(default: 50,99,99.9; the JSON and CSV hold them too)"},
+    {.name = "mbps",
+     .type = CLI_FLAG,
+     FIELD(mbps),
+     .section = CLI_SECTION_OUTPUT,
+     .help = "throughput in the table in megabits per second (default: MB/s, 10^6 bytes per "
+             "second)"},
+    {.name = "interval-csv",
+     .arg = "FILE",
+     .type = CLI_TEXT,
+     FIELD(interval_csv),
+     .bad = "empty file name",
+     .section = CLI_SECTION_OUTPUT,
+     .complete = CLI_COMPLETE_FILES,
+     .help = "write the --interval series as CSV, one row per interval (created; never "
+             "overwritten without --force)"},
+    {.name = "trace",
+     .arg = "FILE",
+     .type = CLI_TEXT,
+     FIELD(trace),
+     .bad = "empty file name",
+     .flags = CLI_ROW_SETS | CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .complete = CLI_COMPLETE_FILES,
+     .help = "stream every write as CSV op,start_ns,latency_ns,write_ns,sync_ns (several runs: "
+             "one FILE.MODE-BS per run; with --repeat, FILE.MODE-BS-rN per repetition)"},
+    {.name = "quiet",
+     .short_name = 'q',
+     .type = CLI_FLAG,
+     FIELD(quiet),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .help = "no table on stdout, no progress, no warnings"},
+    {.name = "force",
+     .type = CLI_FLAG,
+     FIELD(force),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .help = "use an existing TARGET file (its contents are overwritten) and overwrite existing "
+             "output files"},
+    {.name = "allow-device",
+     .type = CLI_FLAG,
+     FIELD(allow_device),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_OUTPUT,
+     .help = "use a block device as TARGET (DESTROYS ITS DATA)"},
+
+    /* ---- the durability check (cli_durable.c checks these) ---- */
+    {.name = "durability",
+     .arg = "HOST:PORT",
+     .type = CLI_TEXT,
+     FIELD(durability),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_DURABILITY,
+     .help = "every write of the one --mode (fsync, fdatasync, osync, odsync or direct-dsync) "
+             "is a checkable record, acknowledged to the listener once its sync returned "
+             "(outside its timed section); the test file is kept"},
+    {.name = "run-id",
+     .arg = "RUNID",
+     .type = CLI_TEXT,
+     FIELD(run_id),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_DURABILITY,
+     .help = "the run's id, one the listener expects"},
+    {.name = "verify-durability",
+     .arg = "HOST:PORT FILE",
+     .type = CLI_TEXT,
+     FIELD(verify_durability),
+     .flags = CLI_NOT_IN_ROW,
+     .section = CLI_SECTION_DURABILITY,
+     .help = "after the power cut: check FILE against what the listener holds; exit 0 durable, "
+             "4 acknowledged writes lost or torn, 5 the file or run id does not match"},
+
+    {.name = "help",
+     .short_name = 'h',
+     .type = CLI_FLAG,
+     FIELD(help),
+     .flags = CLI_NOT_IN_ROW | CLI_ENDS_PARSING,
+     .section = CLI_SECTION_GENERAL,
+     .help = "this text"},
+    {.name = "version",
+     .short_name = 'V',
+     .type = CLI_FLAG,
+     FIELD(version),
+     .flags = CLI_NOT_IN_ROW | CLI_ENDS_PARSING,
+     .section = CLI_SECTION_GENERAL,
+     .help = "the version"},
+    {.name = NULL},
+};
+
+#define OPTIONS_MAX 64 /* the bits of struct cli_options' given */
+_Static_assert(sizeof(cli_option_table) / sizeof(cli_option_table[0]) <= OPTIONS_MAX + 1,
+               "more options than struct cli_options' given has bits");
+
+const struct cli_option *cli_option_named(const char *word)
+{
+    if (word[0] != '-' || !word[1])
+        return NULL;
+    for (const struct cli_option *opt = cli_option_table; opt->name; opt++) {
+        size_t n = strlen(opt->name);
+        if (word[1] == '-' ? strncmp(word + 2, opt->name, n) == 0 &&
+                                 (word[2 + n] == '\0' || word[2 + n] == '=')
+                           : word[1] == opt->short_name)
+            return opt;
+    }
+    return NULL;
+}
+
+bool cli_option_given(const struct cli_options *o, const struct cli_option *opt)
+{
+    return o->given >> (opt - cli_option_table) & 1u;
+}
+
+/* ---- reading argv ---- */
+
+/* The library's defaults, and the command's own: a warmup, every write
+ * mode, and a runtime rather than a count (cli_parse(), once the options
+ * are read). */
+static void set_defaults(struct cli_options *o)
+{
     struct diskio_config defaults;
     diskio_config_init(&defaults);
     memset(o, 0, sizeof(*o));
@@ -368,302 +808,124 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     for (unsigned m = 0; m < diskio_mode_count(); m++)
         if (!diskio_mode_is_read((enum diskio_mode)m))
             o->modes[o->nmodes++] = (enum diskio_mode)m;
-    bool size_given = false;
+}
+
+/* A whole number into the field of opt (4 or 8 bytes). */
+static void store(struct cli_options *o, const struct cli_option *opt, uint64_t v)
+{
+    char *field = (char *)o + opt->off;
+    if (opt->size == sizeof(uint64_t))
+        memcpy(field, &v, sizeof(v));
+    else {
+        unsigned u = (unsigned)v;
+        memcpy(field, &u, sizeof(u));
+    }
+}
+
+/* Read text, the value of opt, into o: 0, or -1 with the message. */
+static int read_value(const struct cli_option *opt, const char *text, struct cli_options *o,
+                      char *err, size_t size)
+{
+    uint64_t v = 0;
+    int rc = 0;
+    switch (opt->type) {
+    case CLI_FLAG: *((bool *)((char *)o + opt->off)) = true; return 0;
+    case CLI_FUNC: return opt->parse(text, o, err, size);
+    case CLI_TEXT:
+        if (opt->bad && !*text)
+            return cli_fail(err, size, "--%s: %s", opt->name, opt->bad);
+        memcpy((char *)o + opt->off, &text, sizeof(text));
+        return 0;
+    case CLI_UINT: rc = cli_parse_uint(text, 0, UINT64_MAX, &v); break;
+    case CLI_SIZE: rc = cli_parse_size(text, &v); break;
+    case CLI_DURATION: rc = cli_parse_duration(text, &v); break;
+    }
+    if (rc != 0 || v < opt->min || v > opt->max) {
+        if (opt->bad)
+            return cli_fail(err, size, "--%s: '%s' %s", opt->name, text, opt->bad);
+        return cli_fail(err, size, "--%s: '%s' is not a whole number from %" PRIu64 " to %" PRIu64,
+                        opt->name, text, opt->min, opt->max);
+    }
+    store(o, opt, v);
+    return 0;
+}
+
+/* The options of argv into o, the operands left from optind on: 0, or -1
+ * with the message. */
+static int read_options(int argc, char **argv, struct cli_options *o, char *err, size_t size)
+{
+    /* getopt's view of the table: a long option's val is its short name,
+     * or 256 and its row */
+    static struct option longopts[OPTIONS_MAX + 1];
+    char shortopts[3 * OPTIONS_MAX + 2] = ":";
+    size_t n = 0, s = 1;
+    for (const struct cli_option *opt = cli_option_table; opt->name; opt++, n++) {
+        longopts[n] = (struct option){opt->name, opt->arg ? required_argument : no_argument, NULL,
+                                      opt->short_name ? opt->short_name : 256 + (int)n};
+        if (opt->short_name) {
+            shortopts[s++] = (char)opt->short_name;
+            if (opt->arg)
+                shortopts[s++] = ':';
+        }
+    }
+    longopts[n] = (struct option){NULL, 0, NULL, 0};
+    shortopts[s] = '\0';
 
     optind = 0; /* glibc: full reinitialisation, so tests can parse repeatedly */
     opterr = 0;
     int c;
-    uint64_t v;
-    while ((c = getopt_long(argc, argv, ":m:b:n:t:s:p:w:d:l:f:o:qhV", long_options, NULL)) != -1) {
-        /* the options a suite's rows set, named as given */
-        if (!o->workload_option &&
-            (c == 'm' || c == 'b' || c == 'p' || c == 'd' || c == OPT_BATCH ||
-             c == OPT_SYNC_EVERY || c == OPT_RATE || c == OPT_REPEAT || c == OPT_TRACE ||
-             c == OPT_SEED || c == OPT_CACHED || c == OPT_VERIFY || c == OPT_JOBS ||
-             c == OPT_SHARED_FILE || c == OPT_WRITE_BACK || c == OPT_WAL_BYTES ||
-             c == OPT_WAL_SEGMENT_SIZE || c == OPT_WAL_RECYCLE || c == OPT_WAL_GAP ||
-             c == OPT_CHECKPOINT_FILES || c == OPT_CHECKPOINT_PAGES ||
-             c == OPT_CHECKPOINT_FLUSH_AFTER))
-            o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
-        switch (c) {
-        case 'm':
-            if (parse_modes(optarg, o, err, err_size) != 0)
-                return -1;
-            o->modes_explicit = true;
-            break;
-        case 'b':
-            if (parse_sizes(optarg, o, err, err_size) != 0)
-                return -1;
-            break;
-        case 'n':
-            if (cli_parse_uint(optarg, 1, UINT64_C(1) << 40, &o->count) != 0)
-                return cli_fail(err, err_size,
-                                "--count: '%s' is not a whole number from 1 to 1099511627776",
-                                optarg);
-            break;
-        case 't':
-            if (cli_parse_duration(optarg, &o->runtime_ns) != 0 || o->runtime_ns == 0)
-                return cli_fail(err, err_size,
-                                "--runtime: '%s' is not a positive duration up to 31 days "
-                                "(seconds, or with ms/s/m/h, e.g. 2, 0.5, 500ms)",
-                                optarg);
-            break;
-        case 's':
-            if (cli_parse_size(optarg, &o->file_size) != 0 || o->file_size == 0 ||
-                o->file_size > MAX_FILE_SIZE)
-                return cli_fail(err, err_size,
-                                "--size: '%s' is not a size up to 1024t "
-                                "(with k/m/g/t suffixes; at least one block of --bs)",
-                                optarg);
-            size_given = true;
-            o->size_given = true;
-            break;
-        case 'p':
-            if (diskio_pattern_parse(optarg, &o->pattern) != 0)
-                return cli_fail(err, err_size,
-                                "--pattern: unknown pattern '%s' (accepted: seq, rand, append, "
-                                "create, wal, checkpoint)",
-                                optarg);
-            break;
-        case OPT_WAL_BYTES:
-            if (cli_parse_size(optarg, &o->wal_bytes) != 0 || o->wal_bytes == 0 ||
-                o->wal_bytes > DISKIO_WAL_SEGMENT_MAX)
-                return cli_fail(err, err_size,
-                                "--wal-bytes: '%s' is not a size from 1 to 1g (the WAL bytes "
-                                "of one commit, e.g. 174 or 8k)",
-                                optarg);
-            o->wal_option_given = true;
-            break;
-        case OPT_WAL_SEGMENT_SIZE:
-            if (cli_parse_size(optarg, &o->wal_segment_size) != 0 || o->wal_segment_size == 0 ||
-                o->wal_segment_size > DISKIO_WAL_SEGMENT_MAX)
-                return cli_fail(err, err_size,
-                                "--wal-segment-size: '%s' is not a size up to 1g (e.g. 16m, "
-                                "PostgreSQL's default)",
-                                optarg);
-            o->wal_option_given = true;
-            break;
-        case OPT_WAL_RECYCLE:
-            o->wal_recycle = true;
-            o->wal_option_given = true;
-            break;
-        case OPT_WAL_GAP:
-            if (cli_parse_duration(optarg, &o->wal_gap_ns) != 0 ||
-                o->wal_gap_ns > UINT64_C(10) * 1000000000u)
-                return cli_fail(err, err_size,
-                                "--wal-gap: '%s' is not a duration from 0 to 10 s (e.g. 0.15ms, "
-                                "or 0 for none)",
-                                optarg);
-            o->wal_option_given = true;
-            break;
-        case OPT_CHECKPOINT_FILES:
-            if (cli_parse_uint(optarg, 1, DISKIO_JOBS_MAX, &v) != 0)
-                return cli_fail(err, err_size,
-                                "--checkpoint-files: '%s' is not a whole number from 1 to %u",
-                                optarg, DISKIO_JOBS_MAX);
-            o->checkpoint_files = (unsigned)v;
-            o->checkpoint_option_given = true;
-            break;
-        case OPT_CHECKPOINT_PAGES:
-            if (cli_parse_uint(optarg, 1, UINT64_C(1) << 40, &o->checkpoint_pages) != 0)
-                return cli_fail(err, err_size,
-                                "--checkpoint-pages: '%s' is not a whole number of pages (1 or "
-                                "more)",
-                                optarg);
-            o->checkpoint_option_given = true;
-            break;
-        case OPT_CHECKPOINT_FLUSH_AFTER:
-            if (cli_parse_uint(optarg, 0, 1u << 20, &v) != 0)
-                return cli_fail(err, err_size,
-                                "--checkpoint-flush-after: '%s' is not a whole number of pages "
-                                "from 0 (no writeback hints) to 1048576",
-                                optarg);
-            o->checkpoint_flush_after = (unsigned)v;
-            o->checkpoint_option_given = true;
-            break;
-        case 'w':
-            if (cli_parse_uint(optarg, 0, UINT64_C(1) << 40, &o->warmup) != 0)
-                return cli_fail(err, err_size,
-                                "--warmup: '%s' is not a whole number of ops (0 or more)", optarg);
-            o->warmup_given = true;
-            break;
-        case OPT_SUITE:
-            if (!*optarg)
-                return cli_fail(err, err_size, "--suite: empty suite name");
-            o->suite = optarg;
-            break;
-        case OPT_SUITE_PATH: o->suite_path = optarg; break;
-        case OPT_SUITE_RUNS:
-            if (cli_parse_uint(optarg, 1, 100, &v) != 0)
-                return cli_fail(err, err_size,
-                                "--suite-runs: '%s' is not a whole number from 1 to 100", optarg);
-            o->suite_runs = (unsigned)v;
-            break;
-        case OPT_SUITE_MAX_BS:
-            if (cli_parse_size(optarg, &o->suite_max_bs) != 0 || o->suite_max_bs < DISKIO_BS_MIN)
-                return cli_fail(err, err_size,
-                                "--suite-max-bs: '%s' is not a size of at least 512 (with "
-                                "k/m/g suffixes)",
-                                optarg);
-            break;
-        case 'd':
-            if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
-                return cli_fail(err, err_size, "--iodepth: '%s' is not a whole number from 1 to %u",
-                                optarg, DISKIO_IODEPTH_MAX);
-            o->iodepth = (unsigned)v;
-            break;
-        case OPT_BATCH:
-            if (cli_parse_uint(optarg, 1, DISKIO_IODEPTH_MAX, &v) != 0)
-                return cli_fail(err, err_size,
-                                "--batch: '%s' is not a whole number from 1 to --iodepth", optarg);
-            o->batch = (unsigned)v;
-            break;
-        case OPT_JOBS:
-            if (parse_jobs(optarg, o, err, err_size) != 0)
-                return -1;
-            break;
-        case OPT_SHARED_FILE: o->shared_file = true; break;
-        case OPT_SYNC_EVERY:
-            if (cli_parse_uint(optarg, 1, 1000000, &v) != 0)
-                return cli_fail(err, err_size,
-                                "--sync-every: '%s' is not a whole number from 1 to 1000000",
-                                optarg);
-            o->sync_every = (unsigned)v;
-            break;
-        case OPT_RATE: {
-            const char *end = NULL;
-            double rate = 0;
-            if (cli_parse_number(optarg, &rate, &end) != 0 || *end || rate < 0.001 || rate > 10e6)
-                return cli_fail(err, err_size,
-                                "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", optarg);
-            o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
-            break;
-        }
-        case OPT_REPEAT:
-            if (cli_parse_uint(optarg, 1, CLI_REPEAT_MAX, &v) != 0)
-                return cli_fail(err, err_size, "--repeat: '%s' is not a whole number from 1 to %u",
-                                optarg, CLI_REPEAT_MAX);
-            o->repeat = (unsigned)v;
-            break;
-        case OPT_REPEAT_PAUSE:
-            if (cli_parse_duration(optarg, &o->repeat_pause_ns) != 0 ||
-                o->repeat_pause_ns > CLI_REPEAT_PAUSE_MAX_NS)
-                return cli_fail(err, err_size,
-                                "--repeat-pause: '%s' is not a duration from 0 to 1h (such as "
-                                "30s or 2m)",
-                                optarg);
-            break;
-        case OPT_SEED:
-            if (cli_parse_uint(optarg, 0, UINT64_MAX, &o->seed) != 0)
-                return cli_fail(err, err_size, "--seed: '%s' is not a whole number", optarg);
-            break;
-        case 'l':
-            if (!*optarg || strlen(optarg) > 200)
-                return cli_fail(err, err_size, "--label: must be 1 to 200 characters");
-            if (check_label(optarg, err, err_size) != 0)
-                return -1;
-            o->label = optarg;
-            break;
-        case 'f':
-            if (diskio_format_parse(optarg, &o->format) != 0)
-                return cli_fail(
-                    err, err_size,
-                    "--format: unknown format '%s' (accepted: text, json, csv, intervals)", optarg);
-            o->format_given = true;
-            break;
-        case 'o':
-            if (!*optarg)
-                return cli_fail(err, err_size, "--output: empty file name");
-            o->output = optarg;
-            break;
-        case OPT_INTERVAL:
-            if (cli_parse_duration(optarg, &o->interval_ns) != 0 || o->interval_ns == 0)
-                return cli_fail(err, err_size,
-                                "--interval: '%s' is not a positive duration (seconds, or with "
-                                "ms/s/m/h, e.g. 1, 0.5, 100ms)",
-                                optarg);
-            break;
-        case OPT_INTERVAL_CSV:
-            if (!*optarg)
-                return cli_fail(err, err_size, "--interval-csv: empty file name");
-            o->interval_csv = optarg;
-            break;
-        case OPT_TRACE:
-            if (!*optarg)
-                return cli_fail(err, err_size, "--trace: empty file name");
-            o->trace = optarg;
-            break;
-        case OPT_PERCENTILES:
-            if (parse_percentiles(optarg, o, err, err_size) != 0)
-                return -1;
-            break;
-        case OPT_MBPS: o->mbps = true; break;
-        case 'q': o->quiet = true; break;
-        case OPT_FORCE: o->force = true; break;
-        case OPT_ALLOW_DEVICE: o->allow_device = true; break;
-        case OPT_CACHED: o->cached = true; break;
-        case OPT_VERIFY: o->verify = true; break;
-        case OPT_WRITE_BACK:
-            if (cli_parse_uint(optarg, 0, 100, &v) != 0)
-                return cli_fail(err, err_size,
-                                "--write-back: '%s' is not a whole percentage from 0 to 100 (100: "
-                                "every block read is written back, as bonnie++'s Rewrite)",
-                                optarg);
-            o->write_back = (unsigned)v;
-            break;
-        /* checked with the others they combine with (cli_durable.c) */
-        case OPT_DURABILITY: o->durability = optarg; break;
-        case OPT_VERIFY_DURABILITY: o->verify_durability = optarg; break;
-        case OPT_RUN_ID: o->run_id = optarg; break;
-        case 'h': o->help = true; return 0;
-        case 'V': o->version = true; return 0;
-        case ':': return cli_fail(err, err_size, "%s needs a value", argv[optind - 1]);
-        default:
+    while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+        if (c == ':')
+            return cli_fail(err, size, "%s needs a value", argv[optind - 1]);
+        const struct cli_option *opt = c >= 256 ? &cli_option_table[c - 256] : NULL;
+        for (size_t i = 0; !opt && c != '?' && i < n; i++)
+            if (cli_option_table[i].short_name == c)
+                opt = &cli_option_table[i];
+        if (!opt) {
             if (optopt)
-                return cli_fail(err, err_size, "unknown option '-%c'", optopt);
-            return cli_fail(err, err_size, "unknown option '%s'", argv[optind - 1]);
+                return cli_fail(err, size, "unknown option '-%c'", optopt);
+            return cli_fail(err, size, "unknown option '%s'", argv[optind - 1]);
         }
+        /* the options a suite's rows set, named as given */
+        if (!o->workload_option && (opt->flags & CLI_ROW_SETS))
+            o->workload_option = argv[optind - 1][0] == '-' ? argv[optind - 1] : argv[optind - 2];
+        if (read_value(opt, optarg, o, err, size) != 0)
+            return -1;
+        o->given |= UINT64_C(1) << (opt - cli_option_table);
+        if (opt->given_off)
+            *((bool *)((char *)o + opt->given_off)) = true;
+        if (opt->flags & CLI_ENDS_PARSING)
+            return 0;
     }
+    return 0;
+}
 
-    if (optind >= argc)
-        return cli_fail(err, err_size,
-                        o->verify_durability
-                            ? "no file: give the file the durability run wrote"
-                            : "no target: give the directory to test in (e.g. 'diskio .')");
-    if (argc - optind > 1)
-        return cli_fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
-                        argv[optind + 1]);
-    o->target = argv[optind];
+/* ---- the options together ---- */
 
-    o->timing_given = o->count || o->runtime_ns;
-    bool verify_only;
-    if (cli_durable_check(o, &verify_only, err, err_size) != 0)
-        return -1;
-    if (verify_only)
-        return 0; /* a check of a file: no run */
-    if (!o->count && !o->runtime_ns)
-        o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
-    if (!o->suite && (o->suite_path || o->suite_runs || o->suite_max_bs))
-        return cli_fail(err, err_size, "%s applies to --suite only",
-                        o->suite_path   ? "--suite-path"
-                        : o->suite_runs ? "--suite-runs"
-                                        : "--suite-max-bs");
+/* The options that apply to --suite only, given without it. */
+static int check_suite_options(const struct cli_options *o, char *err, size_t size)
+{
+    for (const struct cli_option *opt = cli_option_table; opt->name && !o->suite; opt++)
+        if ((opt->flags & CLI_SUITE_ONLY) && cli_option_given(o, opt))
+            return cli_fail(err, size, "--%s applies to --suite only", opt->name);
     if (o->suite && o->workload_option)
-        return cli_fail(err, err_size,
+        return cli_fail(err, size,
                         "%s: with --suite the suite's rows set the workload; only --size, "
                         "--count, --runtime and --warmup override every row's",
                         o->workload_option);
-    if (o->suite) {
-        /* the rows are checked one by one (cli_suite.c) */
-        if (o->output && !o->format_given) {
-            if (ends_with(o->output, ".json"))
-                o->format = DISKIO_FORMAT_JSON;
-            else if (ends_with(o->output, ".csv"))
-                o->format = DISKIO_FORMAT_CSV;
-        }
-        return 0;
-    }
+    return 0;
+}
 
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* The runs of an ordinary command line (not a suite's), with the
+ * command's defaults that depend on other options; 0, or -1. */
+static int resolve_runs(struct cli_options *o, char *err, size_t size)
+{
     /* PostgreSQL's WAL and checkpoints: the modes PostgreSQL syncs them
      * with by default (every wal_sync_method; the checkpointer's fsync) */
     if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_WAL) {
@@ -680,159 +942,59 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] > largest_bs)
             largest_bs = o->block_sizes[i];
-    if (!size_given && o->file_size < largest_bs * 8)
+    if (!o->size_given && o->file_size < largest_bs * 8)
         o->file_size = largest_bs * 8;
-    if (cli_check_runs(o, largest_bs, err, err_size) != 0)
+    if (cli_check_runs(o, largest_bs, err, size) != 0)
         return -1;
 
+    if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
+        return cli_fail(err, size, "--output and --trace name the same file");
+    if (o->interval_csv && !o->interval_ns)
+        return cli_fail(err, size,
+                        "--interval-csv: there is no series to write without --interval");
+    if (o->format == DISKIO_FORMAT_INTERVALS && !o->interval_ns)
+        return cli_fail(err, size,
+                        "--format intervals: there is no series to write without --interval "
+                        "(give --interval DURATION, e.g. --interval 1)");
+    if (o->interval_csv && o->output && strcmp(o->output, o->interval_csv) == 0)
+        return cli_fail(err, size, "--output and --interval-csv name the same file");
+    return 0;
+}
+
+int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size)
+{
+    set_defaults(o);
+    if (read_options(argc, argv, o, err, err_size) != 0)
+        return -1;
+    if (o->help || o->version)
+        return 0;
+
+    if (optind >= argc)
+        return cli_fail(err, err_size,
+                        o->verify_durability
+                            ? "no file: give the file the durability run wrote"
+                            : "no target: give the directory to test in (e.g. 'diskio .')");
+    if (argc - optind > 1)
+        return cli_fail(err, err_size, "one target only, got '%s' and '%s'", argv[optind],
+                        argv[optind + 1]);
+    o->target = argv[optind];
+
+    bool verify_only;
+    if (cli_durable_check(o, &verify_only, err, err_size) != 0)
+        return -1;
+    if (verify_only)
+        return 0; /* a check of a file: no run */
+    if (!o->count && !o->runtime_ns)
+        o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
+    if (check_suite_options(o, err, err_size) != 0)
+        return -1;
+    /* the format of --output FILE.json or FILE.csv */
     if (o->output && !o->format_given) {
         if (ends_with(o->output, ".json"))
             o->format = DISKIO_FORMAT_JSON;
         else if (ends_with(o->output, ".csv"))
             o->format = DISKIO_FORMAT_CSV;
     }
-    if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
-        return cli_fail(err, err_size, "--output and --trace name the same file");
-    if (o->interval_csv && !o->interval_ns)
-        return cli_fail(err, err_size,
-                        "--interval-csv: there is no series to write without --interval");
-    if (o->format == DISKIO_FORMAT_INTERVALS && !o->interval_ns)
-        return cli_fail(err, err_size,
-                        "--format intervals: there is no series to write without --interval "
-                        "(give --interval DURATION, e.g. --interval 1)");
-    if (o->interval_csv && o->output && strcmp(o->output, o->interval_csv) == 0)
-        return cli_fail(err, err_size, "--output and --interval-csv name the same file");
-    return 0;
-}
-
-void cli_usage(FILE *out)
-{
-    fputs("Usage: diskio [OPTION]... TARGET\n"
-          "Measure the latency of single writes under each durability mode.\n"
-          "\n"
-          "TARGET is a directory (diskio creates its test file there and removes it),\n"
-          "a path that does not exist yet, an existing file (with --force) or a block\n"
-          "device (with --allow-device).\n"
-          "\n"
-          "Workload:\n"
-          "  -m, --mode MODE[,MODE...]  async, fsync, fdatasync, osync, odsync, direct,\n"
-          "                             direct-dsync, aio, uring, or all (default: all);\n"
-          "                             the reads: read, direct-read, aio-read,\n"
-          "                             uring-read, or all-reads\n"
-          "  -b, --bs SIZE[,SIZE...]    bytes per write, 512 to 64m; a list sweeps\n"
-          "                             (default: 8k)\n"
-          "  -n, --count N              recorded writes per run\n"
-          "  -t, --runtime DURATION     seconds per run, or 500ms, 1m... (default: 2s\n"
-          "                             when --count is not given; both: first wins)\n"
-          "  -s, --size SIZE            test file size (default: 64m, or 8 blocks)\n"
-          "  -p, --pattern PATTERN      seq, rand (overwrite a preallocated file; the\n"
-          "                             only ones for reads), append (the file grows),\n"
-          "                             create (a new file from its first byte, the\n"
-          "                             run ends when it reaches --size), wal\n"
-          "                             (PostgreSQL's WAL: commits into the page\n"
-          "                             filling, segment switches; --jobs: committers\n"
-          "                             of one WAL) or checkpoint (a checkpoint's pages\n"
-          "                             over several files, then one sync per file)\n"
-          "                             (default: seq)\n"
-          "      --wal-bytes SIZE       wal: WAL bytes per commit (default: 174)\n"
-          "      --wal-segment-size SIZE  wal: segment file size (default: 16m)\n"
-          "      --wal-recycle          wal: a new segment is the oldest one renamed\n"
-          "      --wal-gap DURATION     wal: each committer's pause between its commits\n"
-          "                             (default: 0)\n"
-          "      --checkpoint-files N   checkpoint: files the pages are over (default: 16)\n"
-          "      --checkpoint-pages N   checkpoint: dirty pages each (default: 2048)\n"
-          "      --checkpoint-flush-after N  checkpoint: pages between writeback hints\n"
-          "                             (default: 32; 0: none)\n"
-          "  -w, --warmup N             writes before recording starts (default: 10)\n"
-          "  -d, --iodepth N            aio, uring, aio-read, uring-read: ops in flight,\n"
-          "                             1 to 1024 (default: 1)\n"
-          "      --batch N              the same modes: ops per submission, 1 to --iodepth\n"
-          "                             (default: 1; more lets the block layer merge them)\n"
-          "      --jobs N[,N...]        concurrent writers, 1 to 256, each a thread with\n"
-          "                             its own file (created beside the first) and\n"
-          "                             histograms; --count is per job, --runtime\n"
-          "                             common; a list sweeps (default: 1)\n"
-          "      --shared-file          the jobs write one file, each from its own offset\n"
-          "      --sync-every N         fsync/fdatasync: one sync per N writes\n"
-          "      --seed N               random offsets for --pattern rand (default: 1)\n"
-          "      --cached               mode read: from a warm page cache (the file read\n"
-          "                             once first, like hdparm -T); default: uncached\n"
-          "      --verify               read modes: check every block read against what\n"
-          "                             the fill wrote (after its clock stopped); a\n"
-          "                             mismatch fails the run\n"
-          "      --write-back PCT       read, direct-read: write PCT%% of the blocks read\n"
-          "                             back where they came from, in the op's time\n"
-          "                             (100: read-modify-write, bonnie++'s Rewrite)\n"
-          "      --rate OPS             issue OPS writes per second on a fixed schedule and\n"
-          "                             measure each from when it was due (corrects for\n"
-          "                             coordinated omission; not for aio and uring)\n"
-          "      --repeat N             run every mode and size N times, interleaved\n"
-          "                             (round 1 of every run, then round 2...); each\n"
-          "                             repetition's figures are kept beside the merged\n"
-          "                             ones, for diskio-compare's noise band (default: 1)\n"
-          "      --repeat-pause DURATION\n"
-          "                             wait DURATION between rounds of --repeat, so that\n"
-          "                             a slow drift of the machine shows in the spread\n"
-          "                             (default: 0)\n"
-          "      --interval DURATION    also keep every run's latency over time: ops, MB/s,\n"
-          "                             mean, p50, p99 and max per interval of DURATION\n"
-          "                             (10ms up to --runtime; e.g. 1, 0.5, 100ms)\n"
-          "\n"
-          "Suites (diskio-suite(5)):\n"
-          "      --suite NAME|FILE      run a suite's rows and show its own view: crystal\n"
-          "                             (CrystalDiskMark's eight tests, best of 5), sweep\n"
-          "                             (8 KiB to 16 MiB, mean of 3), pg (PostgreSQL's\n"
-          "                             WAL and data files), or a suite file of your own\n"
-          "      --suite-path DIR[:DIR] where to look for NAME.suite before\n"
-          "                             $DISKIO_SUITE_PATH and the installed suites\n"
-          "      --suite-runs N         runs of each row, 1 to 100 (default: the suite's)\n"
-          "      --suite-max-bs SIZE    leave out the rows with a larger --bs\n"
-          "                             (--size, --count, --runtime and --warmup given\n"
-          "                             here override every row's)\n"
-          "\n"
-          "Output:\n"
-          "  -l, --label NAME           name of this environment in the result\n"
-          "  -f, --format FORMAT        text, json or csv (default: text, or from the\n"
-          "                             --output file's .json/.csv extension)\n"
-          "  -o, --output FILE          write the result to FILE (created; never\n"
-          "                             overwritten without --force); the table still\n"
-          "                             goes to stdout unless --quiet\n"
-          "      --percentiles P[,P...] the latency percentiles the table shows, up to 8,\n"
-          "                             each above 0 and at most 100 (default: 50,99,99.9;\n"
-          "                             the JSON and CSV hold them too)\n"
-          "      --mbps                 throughput in the table in megabits per second\n"
-          "                             (default: MB/s, 10^6 bytes per second)\n"
-          "      --interval-csv FILE    write the --interval series as CSV, one row per\n"
-          "                             interval (created; never overwritten without --force)\n"
-          "      --trace FILE           stream every write as CSV\n"
-          "                             op,start_ns,latency_ns,write_ns,sync_ns\n"
-          "                             (several runs: one FILE.MODE-BS per run;\n"
-          "                             with --repeat, FILE.MODE-BS-rN per repetition)\n"
-          "  -q, --quiet                no table on stdout, no progress, no warnings\n"
-          "      --force                use an existing TARGET file (its contents are\n"
-          "                             overwritten) and overwrite existing output files\n"
-          "      --allow-device         use a block device as TARGET (DESTROYS ITS DATA)\n"
-          "\n"
-          "Durability (doc/durability.md; a listener on another machine: diskio-durable(1)):\n"
-          "      --durability HOST:PORT every write of the one --mode (fsync, fdatasync,\n"
-          "                             osync, odsync or direct-dsync) is a checkable record,\n"
-          "                             acknowledged to the listener once its sync returned\n"
-          "                             (outside its timed section); the test file is kept\n"
-          "      --run-id RUNID         the run's id, one the listener expects\n"
-          "      --verify-durability HOST:PORT FILE\n"
-          "                             after the power cut: check FILE against what the\n"
-          "                             listener holds; exit 0 durable, 4 acknowledged\n"
-          "                             writes lost or torn, 5 the file or run id does not\n"
-          "                             match\n"
-          "  -h, --help                 this text\n"
-          "  -V, --version              the version\n"
-          "\n"
-          "Exit status: 0 ok; 1 a write or sync failed (partial result written), or\n"
-          "a trace, the result or standard output could not be written (said so);\n"
-          "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
-          "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
-          "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
-          "per run.\n"
-          "See diskio(1).\n",
-          out);
+    /* a suite's rows are checked one by one (cli_suite.c) */
+    return o->suite ? 0 : resolve_runs(o, err, err_size);
 }

@@ -4,8 +4,10 @@
 #ifndef DISKIO_CLI_OPTIONS_H
 #define DISKIO_CLI_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "diskio.h"
 
@@ -35,6 +37,7 @@ struct cli_options {
     uint64_t block_sizes[CLI_MAX_SIZES];
     size_t nsizes;
     size_t nmodes;
+    uint64_t given;           /* bit i: cli_option_table[i] was given */
     uint64_t count;           /* 0: not given */
     uint64_t runtime_ns;      /* 0: not given */
     uint64_t repeat_pause_ns; /* --repeat-pause: between rounds (default 0) */
@@ -89,14 +92,133 @@ struct cli_options {
     bool cached;      /* --cached: mode read from a warm page cache */
     bool verify;      /* --verify: check every block the read modes read */
     bool wal_recycle; /* --wal-recycle: a new WAL segment is an old one renamed */
-    /* which of the wal and checkpoint options were given */
-    bool wal_option_given, checkpoint_option_given;
     bool help;
     bool version;
     /* diskio --suite (cli_suite.h): which of the options that override
      * every row's were given */
     bool size_given, timing_given, warmup_given;
 };
+
+/*
+ * The option table: every option of diskio once, with what it takes,
+ * where its value goes, what it applies to and its line of the usage
+ * (fio's struct fio_option).  getopt's options, the usage (--help), the
+ * bash completion (completion/diskio, made from it when diskio is built),
+ * which runs a value reaches (cli_config()) and the check that an option
+ * applies to some run (cli_check_runs()) all read it.
+ */
+
+/* How an option's value is read. */
+enum cli_opt_type {
+    CLI_FLAG,     /* no value: the field (a bool) becomes true */
+    CLI_UINT,     /* a whole number from min to max */
+    CLI_SIZE,     /* a size (cli_parse_size()) from min to max bytes */
+    CLI_DURATION, /* a duration (cli_parse_duration()) from min to max ns */
+    CLI_TEXT,     /* text, kept as given: not empty when bad says so */
+    CLI_FUNC,     /* the option's own parse function */
+};
+
+/* The runs an option's value reaches: one value is given for every run
+ * (a list of modes, say), and reaches only those it means something to;
+ * given for none of the selected runs it is a usage error. */
+enum cli_scope {
+    CLI_EVERY_RUN,
+    CLI_QUEUED_MODES,       /* diskio_mode_is_queued() */
+    CLI_SYNCING_MODES,      /* diskio_mode_syncs() */
+    CLI_CACHED_MODES,       /* where the library takes config.cached */
+    CLI_VERIFY_MODES,       /* where the library takes config.verify */
+    CLI_WRITE_BACK_MODES,   /* where the library takes config.write_back */
+    CLI_WAL_PATTERN,        /* --pattern wal */
+    CLI_CHECKPOINT_PATTERN, /* --pattern checkpoint */
+};
+
+/* What completing the option's value offers (bash). */
+enum cli_complete {
+    CLI_COMPLETE_NOTHING, /* a number, a duration, a name: nothing to offer */
+    CLI_COMPLETE_MODES,   /* the library's modes, and all and all-reads, a list */
+    CLI_COMPLETE_PATTERNS,
+    CLI_COMPLETE_FORMATS,
+    CLI_COMPLETE_WORDS, /* the option's words (a list: comma-separated) */
+    CLI_COMPLETE_FILES,
+    CLI_COMPLETE_DIRS,
+    CLI_COMPLETE_SUITES, /* the suites found by name, and suite files */
+};
+
+/* The usage's sections, in its order. */
+enum cli_section {
+    CLI_SECTION_WORKLOAD,
+    CLI_SECTION_SUITES,
+    CLI_SECTION_OUTPUT,
+    CLI_SECTION_DURABILITY,
+    CLI_SECTION_GENERAL, /* -h, -V: after the last, without a title */
+};
+
+enum cli_opt_flags {
+    CLI_ROW_SETS = 1u << 0,     /* a suite's rows set it: not beside --suite */
+    CLI_NOT_IN_ROW = 1u << 1,   /* the command line's alone: not in a row */
+    CLI_SUITE_ONLY = 1u << 2,   /* applies to --suite only */
+    CLI_SCOPE_GIVEN = 1u << 3,  /* out of scope when given at all, not only
+                                 * with another value than the default */
+    CLI_ENDS_PARSING = 1u << 4, /* --help, --version: the rest is not read */
+    CLI_LIST = 1u << 5,         /* takes a comma-separated list */
+};
+
+struct cli_options;
+
+struct cli_option {
+    /* 8-byte members first, then 4-byte: no padding between */
+    const char *name; /* without "--" */
+    const char *arg;  /* the value's name in the usage; NULL: takes none */
+    size_t off, size; /* the field of struct cli_options the value goes to */
+    uint64_t min, max;
+    /* CLI_FUNC: reads text into o; 0, or -1 with the message in err */
+    int (*parse)(const char *text, struct cli_options *o, char *err, size_t err_size);
+    /* a bad value: "--NAME: 'VALUE' " and this ("is not a whole number
+     * from MIN to MAX" when NULL); CLI_TEXT: "--NAME: " and this for an
+     * empty value (NULL: any text) */
+    const char *bad;
+    size_t given_off; /* a bool of struct cli_options set when given (0: none) */
+    /* the field of struct diskio_config the value goes to (cfg_size 0: none) */
+    size_t cfg_off, cfg_size;
+    /* out of scope (CLI_*_MODES): "--NAME: " and this, where {modes} is
+     * the modes in scope as "a, b and c", {modes,} as "a, b, c" */
+    const char *scope_message;
+    /* the usage's text; {modes} as above, {modes/} as "a/b", {write-modes}
+     * and {read-modes} the library's, {formats} its formats ("a, b or c") */
+    const char *help;
+    const char *words; /* CLI_COMPLETE_WORDS: space-separated */
+    int short_name;    /* 0: none */
+    enum cli_opt_type type;
+    enum cli_scope scope;
+    unsigned flags; /* enum cli_opt_flags */
+    enum cli_section section;
+    enum cli_complete complete;
+};
+
+/* Every option, in the usage's order; a row with a NULL name ends it. */
+extern const struct cli_option cli_option_table[];
+
+/* The option a command-line word names: "--NAME", "--NAME=VALUE", "-X"
+ * or "-XVALUE" (no abbreviation); NULL for none. */
+const struct cli_option *cli_option_named(const char *word);
+/* Whether opt was given in o. */
+bool cli_option_given(const struct cli_options *o, const struct cli_option *opt);
+/* Whether a run of mode and pattern is in the scope of opt. */
+bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
+                        enum diskio_pattern pattern);
+/* Text with its {markers} replaced (the scope's modes for opt's, the
+ * library's lists): into out, which is always terminated. */
+void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
+/* The lists the library names, in its order (each name of 0, 1, 2...
+ * until NULL). */
+enum cli_list { CLI_WRITE_MODES, CLI_READ_MODES, CLI_PATTERNS, CLI_FORMATS };
+/* A list's names joined into out: sep between them, last before the
+ * last one ("a, b or c"). */
+void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size);
+
+/* The bash function that completes diskio's option values
+ * (_diskio_value_diskio), made from the table and the library's lists. */
+void cli_completion(FILE *out);
 
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option
  * and the accepted values in err. */

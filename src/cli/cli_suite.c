@@ -38,31 +38,6 @@
 #define SUITE_TOKENS_MAX 64
 #define SUITE_FILE_MAX ((size_t)256 * 1024)
 
-/* Options a row may not give: they belong to the whole command (outputs,
- * the target, repetitions, the durability check) or would nest suites. */
-static const char *const row_forbidden[] = {
-    "-o",
-    "--output",
-    "-l",
-    "--label",
-    "-f",
-    "--format",
-    "--trace",
-    "-q",
-    "--quiet",
-    "--force",
-    "--allow-device",
-    "--repeat",
-    "-h",
-    "--help",
-    "-V",
-    "--version",
-    "--suite",
-    "--verify-durability",
-    "--durability",
-    "--run-id",
-};
-
 /* The units a row can be shown in (the suite file's "unit" directive),
  * each with the bytes it counts (0: operations). */
 static const struct {
@@ -328,16 +303,20 @@ static const char *line_problem(const char *line, size_t len, char *why, size_t 
 static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int ntokens,
                      const struct cli_options *top, char *err, size_t size)
 {
+    /* the options that belong to the whole command (outputs, the
+     * target, repetitions, the durability check) or would nest suites */
     for (int i = 0; i < ntokens; i++) {
-        for (size_t f = 0; f < sizeof(row_forbidden) / sizeof(row_forbidden[0]); f++) {
-            size_t n = strlen(row_forbidden[f]);
-            if (strncmp(tokens[i], row_forbidden[f], n) == 0 &&
-                (tokens[i][n] == '\0' || tokens[i][n] == '=' || (n == 2 && tokens[i][1] != '-') ||
-                 strncmp(tokens[i], "--suite", 7) == 0))
-                return cli_fail(err, size,
-                                "%s:%u: row '%s': %s is not a row option (outputs, the "
-                                "target, --repeat and --suite belong to the command line)",
-                                s->path, row->line, row->label, row_forbidden[f]);
+        const struct cli_option *opt = cli_option_named(tokens[i]);
+        if (opt && (opt->flags & CLI_NOT_IN_ROW)) {
+            char name[64];
+            if (tokens[i][1] == '-')
+                snprintf(name, sizeof(name), "--%s", opt->name);
+            else
+                snprintf(name, sizeof(name), "-%c", opt->short_name);
+            return cli_fail(err, size,
+                            "%s:%u: row '%s': %s is not a row option (outputs, the "
+                            "target, --repeat and --suite belong to the command line)",
+                            s->path, row->line, row->label, name);
         }
     }
     row->argc = ntokens + 2;

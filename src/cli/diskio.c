@@ -625,6 +625,17 @@ static void suite_target_options(const struct suite *suite, struct cli_options *
     }
 }
 
+/* Whether O_DIRECT at block size bs misfits the target: bs is not a
+ * multiple of the offset alignment it needs, or it needs buffers aligned
+ * more than the library aligns them (both alignments stored).  false
+ * when the target cannot say: the run finds out. */
+static bool direct_misfit(const struct diskio_target *target, uint64_t bs, uint64_t *offset_align,
+                          uint64_t *mem_align)
+{
+    return diskio_target_direct_align(target, offset_align, mem_align) == 0 &&
+           (bs % *offset_align != 0 || *mem_align > diskio_buffer_align());
+}
+
 /* A row the target cannot run (O_DIRECT refused, as FUSE filesystems
  * such as sshfs do; a block size the device's direct I/O alignment does
  * not divide) is not run, with the reason in the suite's view and the
@@ -648,8 +659,7 @@ static void suite_check_rows(struct suite *suite, const struct diskio_target *ta
             snprintf(row->note_buf, sizeof(row->note_buf), "not run: mode %s cannot open it: %s",
                      diskio_mode_name(mode), diskio_strerror(rc));
         else if (diskio_mode_is_direct(mode) &&
-                 diskio_target_direct_align(target, &offset_align, &mem_align) == 0 &&
-                 (row->opt.block_sizes[0] % offset_align != 0 || mem_align > 4096))
+                 direct_misfit(target, row->opt.block_sizes[0], &offset_align, &mem_align))
             snprintf(row->note_buf, sizeof(row->note_buf),
                      "not run: O_DIRECT there needs sizes aligned to %llu bytes and buffers "
                      "to %llu",
@@ -684,8 +694,10 @@ static int suite_into_result(const struct suite *suite, struct diskio_result *re
     return rc;
 }
 
-/* One run of the loop: its options, mode, block size and jobs, and the
- * suite row it is (SIZE_MAX for an ordinary run). */
+/* ---- the session: parse, plan, run, write ---- */
+
+/* One run of the rounds: its options, mode, block size and jobs, and
+ * the suite row it is (SIZE_MAX for an ordinary run). */
 struct plan_run {
     const struct cli_options *opt;
     enum diskio_mode mode;
@@ -694,402 +706,424 @@ struct plan_run {
     size_t row;
 };
 
-int main(int argc, char **argv)
-{
-    /* before anything else opens a file */
-    if (!std_fds_taken())
-        return EXIT_TARGET;
+/* What main holds from one step to the next, released in one place
+ * (end_session()). */
+struct session {
     struct cli_options opt;
+    struct suite suite; /* --suite: its rows */
+    bool is_suite;
+    unsigned target_flags; /* DISKIO_TARGET_* */
+    bool several_runs;     /* the trace names carry the mode and size */
+    struct out_file output, trace, ivcsv;
+    struct diskio_target *target;
+    struct diskio_result *result;
+    bool usable[CLI_MAX_MODES]; /* each of opt.modes: the target can open it */
+    struct cli_durable *durable;
+    struct progress progress;
+    struct plan_run *plans; /* the runs of a round */
+    size_t nplans;
+    const char *stopped_by; /* why the result is incomplete, a run's failure aside */
+    const char *saved_in;   /* the file the result was saved in */
+    bool on_stdout;         /* the result went to standard output, in some format */
+};
+
+/* --suite: a file of rows, each an ordinary run's options, all read and
+ * checked before anything is created. */
+static int load_suite(struct session *s)
+{
     char err[512];
-    if (cli_parse(argc, argv, &opt, err, sizeof(err)) != 0) {
-        cli_usage_msg("%s", err);
+    if (suite_load(s->opt.suite, &s->opt, &s->suite, err, sizeof(err)) != 0) {
+        cli_msg("%s", err);
         return EXIT_USAGE;
     }
-    if (opt.help) {
-        cli_usage(stdout);
-        return finish_stdout(EXIT_OK, NULL);
-    }
-    if (opt.version) {
-        printf("diskio %s\n", diskio_version());
-        return finish_stdout(EXIT_OK, NULL);
-    }
-    /* after the power cut: a check of the file, no run (cli_durable.c) */
-    if (opt.verify_durability)
-        return finish_stdout(cli_durable_verify(&opt), NULL);
+    suite_target_options(&s->suite, &s->opt);
+    return EXIT_OK;
+}
 
-    /* --suite: a file of rows, each an ordinary run's options, all read
-     * and checked before anything is created */
-    static struct suite suite;
-    const bool is_suite = opt.suite != NULL;
-    if (is_suite) {
-        if (suite_load(opt.suite, &opt, &suite, err, sizeof(err)) != 0) {
-            cli_msg("%s", err);
-            suite_free(&suite);
-            return EXIT_USAGE;
-        }
-        suite_target_options(&suite, &opt);
-    }
-
-    /* The library refuses to truncate a file it did not make (the append
-     * and create patterns); ask it before anything is created, as this is
-     * a usage error. */
-    const bool truncates =
-        opt.pattern == DISKIO_PATTERN_APPEND || opt.pattern == DISKIO_PATTERN_CREATE;
-    unsigned flags = (opt.force ? DISKIO_TARGET_FORCE : 0) |
-                     (opt.allow_device ? DISKIO_TARGET_DEVICE : 0) |
-                     (truncates ? DISKIO_TARGET_TRUNCATE : 0);
+/* What the target must be for the runs, asked of the library before
+ * anything is created: each is a usage error. */
+static int check_target_use(const struct cli_options *opt, unsigned flags)
+{
+    /* The library refuses to truncate a file it did not make (the
+     * append and create patterns). */
     if ((flags & DISKIO_TARGET_TRUNCATE) &&
-        diskio_target_check(opt.target, flags) == -DISKIO_E_TARGET_EXISTS) {
+        diskio_target_check(opt->target, flags) == -DISKIO_E_TARGET_EXISTS) {
         cli_usage_msg("--pattern %s truncates its file, so it runs only on a test file diskio "
                       "creates; give a directory or a new path instead of %s",
-                      diskio_pattern_name(opt.pattern), opt.target);
+                      diskio_pattern_name(opt->pattern), opt->target);
         return EXIT_USAGE;
     }
-
     /* PostgreSQL's WAL and checkpoint patterns make files of their own
      * (segments, relation files) beside a test file diskio creates. */
-    if ((opt.pattern == DISKIO_PATTERN_WAL ||
-         (opt.pattern == DISKIO_PATTERN_CHECKPOINT && opt.checkpoint_files > 1)) &&
-        diskio_target_check(opt.target, DISKIO_TARGET_TRUNCATE) == -DISKIO_E_TARGET_EXISTS) {
+    if ((opt->pattern == DISKIO_PATTERN_WAL ||
+         (opt->pattern == DISKIO_PATTERN_CHECKPOINT && opt->checkpoint_files > 1)) &&
+        diskio_target_check(opt->target, DISKIO_TARGET_TRUNCATE) == -DISKIO_E_TARGET_EXISTS) {
         cli_usage_msg("--pattern %s makes its %s beside a test file diskio creates; give a "
                       "directory or a new path instead of %s",
-                      diskio_pattern_name(opt.pattern),
-                      opt.pattern == DISKIO_PATTERN_WAL ? "WAL segment files" : "files",
-                      opt.target);
+                      diskio_pattern_name(opt->pattern),
+                      opt->pattern == DISKIO_PATTERN_WAL ? "WAL segment files" : "files",
+                      opt->target);
         return EXIT_USAGE;
     }
-
     /* Several jobs without --shared-file write a file each, created
      * beside the first: only in a directory (or at a new path) diskio
      * creates its file in, never beside a user's file or on a device. */
     unsigned max_jobs = 1;
-    for (size_t j = 0; j < opt.njobs; j++)
-        if (opt.jobs[j] > max_jobs)
-            max_jobs = opt.jobs[j];
-    if (max_jobs > 1 && !opt.shared_file) {
-        int kind = diskio_target_check(opt.target, 0);
+    for (size_t j = 0; j < opt->njobs; j++)
+        if (opt->jobs[j] > max_jobs)
+            max_jobs = opt->jobs[j];
+    if (max_jobs > 1 && !opt->shared_file) {
+        int kind = diskio_target_check(opt->target, 0);
         if (kind == -DISKIO_E_TARGET_EXISTS || kind == -DISKIO_E_TARGET_DEVICE) {
             cli_usage_msg("--jobs %u writes a file per job, created in the target's directory; %s "
                           "is an existing %s. Give a directory, or add --shared-file for all jobs "
                           "to write this one.",
-                          max_jobs, opt.target,
+                          max_jobs, opt->target,
                           kind == -DISKIO_E_TARGET_DEVICE ? "block device" : "file");
             return EXIT_USAGE;
         }
     }
+    return EXIT_OK;
+}
 
-    /* Handlers first: a signal from here on stops the run the same way,
-     * so no temporary output file or test file made below is left behind
-     * by one (a signal before the first run ends diskio with a result of
-     * no runs, marked incomplete). */
-    install_signals();
-
-    /* Output files first: finding out after ten minutes of measuring that
-     * the result cannot be written would waste the run.  Trace files are
-     * made per run; every one's name is checked now and its temporary
-     * created and removed, to prove it can be made. */
-    struct out_file output = {.slot = 0}, trace = {.slot = 1}, ivcsv = {.slot = 2};
-    bool several_runs = is_suite || opt.nmodes * opt.nsizes * opt.njobs > 1 || opt.repeat > 1;
-    int names_status = check_output_names(&opt, several_runs);
-    if (names_status != EXIT_OK)
-        return names_status;
+/* Output files first: finding out after ten minutes of measuring that
+ * the result cannot be written would waste the run.  Trace files are
+ * made per run; every one's name is checked now and its temporary
+ * created and removed, to prove it can be made. */
+static int open_outputs(struct session *s)
+{
+    const struct cli_options *opt = &s->opt;
+    int status = check_output_names(opt, s->several_runs);
+    if (status != EXIT_OK)
+        return status;
     /* temporary names an earlier diskio, killed, left beside them */
-    if (opt.output && !opt.quiet)
-        out_report_leftovers(opt.output);
-    if (opt.interval_csv && !opt.quiet)
-        out_report_leftovers(opt.interval_csv);
-    if (opt.output && out_file_open(&output, opt.output, opt.force) != 0)
+    if (opt->output && !opt->quiet)
+        out_report_leftovers(opt->output);
+    if (opt->interval_csv && !opt->quiet)
+        out_report_leftovers(opt->interval_csv);
+    if (opt->output && out_file_open(&s->output, opt->output, opt->force) != 0)
         return EXIT_TARGET;
-    if (opt.trace && !trace_names_usable(&opt, several_runs, &trace)) {
-        out_file_discard(&output);
+    if (opt->trace && !trace_names_usable(opt, s->several_runs, &s->trace))
         return EXIT_TARGET;
-    }
-    if (opt.interval_csv && out_file_open(&ivcsv, opt.interval_csv, opt.force) != 0) {
-        out_file_discard(&output);
+    if (opt->interval_csv && out_file_open(&s->ivcsv, opt->interval_csv, opt->force) != 0)
         return EXIT_TARGET;
-    }
+    return EXIT_OK;
+}
 
-    struct diskio_target *target = NULL;
-    int rc = diskio_target_open(opt.target, opt.file_size, flags, &target);
-    if (rc < 0) {
-        out_file_discard(&output);
-        out_file_discard(&trace);
-        out_file_discard(&ivcsv);
-        return report_target_error(opt.target, rc);
-    }
-    current_target = target;
-    if (check_target_fits(&opt, target) != 0) {
-        current_target = NULL;
-        release_target(target);
-        out_file_discard(&output);
-        out_file_discard(&trace);
-        out_file_discard(&ivcsv);
+/* The target opened, and the result that describes its environment. */
+static int open_target(struct session *s)
+{
+    const struct cli_options *opt = &s->opt;
+    int rc = diskio_target_open(opt->target, opt->file_size, s->target_flags, &s->target);
+    if (rc < 0)
+        return report_target_error(opt->target, rc);
+    current_target = s->target;
+    if (check_target_fits(opt, s->target) != 0)
         return EXIT_TARGET;
-    }
-
-    struct diskio_result *result = NULL;
-    if (diskio_result_new(opt.label, &result) != 0 ||
-        diskio_result_probe(result, diskio_target_dir(target)) != 0) {
+    if (diskio_result_new(opt->label, &s->result) != 0 ||
+        diskio_result_probe(s->result, diskio_target_dir(s->target)) != 0) {
         cli_msg("out of memory");
-        current_target = NULL;
-        release_target(target);
-        out_file_discard(&output);
-        out_file_discard(&trace);
-        out_file_discard(&ivcsv);
         return EXIT_RUN_FAILED;
     }
     /* what the table shows: checked by cli_parse() already */
-    if (opt.npercentiles)
-        (void)diskio_result_set_percentiles(result, opt.percentiles, opt.npercentiles);
-    if (opt.mbps)
-        (void)diskio_result_set_throughput_unit(result, DISKIO_THROUGHPUT_MBIT_PER_S);
-    warn_memory_fs(result, opt.target, opt.quiet);
+    if (opt->npercentiles)
+        (void)diskio_result_set_percentiles(s->result, opt->percentiles, opt->npercentiles);
+    if (opt->mbps)
+        (void)diskio_result_set_throughput_unit(s->result, DISKIO_THROUGHPUT_MBIT_PER_S);
+    warn_memory_fs(s->result, opt->target, opt->quiet);
+    return EXIT_OK;
+}
 
-    /* Modes the filesystem cannot open (O_DIRECT on ramfs, say) are found
-     * before anything is measured: requested explicitly they end the run
-     * (exit 3), from the default list they are skipped with a note. */
-    bool usable[CLI_MAX_MODES];
-    for (unsigned m = 0; m < CLI_MAX_MODES; m++)
-        usable[m] = true;
-    if (is_suite) {
-        suite_check_rows(&suite, target, result, opt.quiet);
+/* Modes the filesystem cannot open (O_DIRECT on ramfs, say) are found
+ * before anything is measured: requested explicitly they end the run
+ * (exit 3), from the default list they are skipped with a note.  A
+ * suite's rows that cannot run are left out with a note instead. */
+static int check_modes(struct session *s)
+{
+    const struct cli_options *opt = &s->opt;
+    for (size_t m = 0; m < CLI_MAX_MODES; m++)
+        s->usable[m] = true;
+    if (s->is_suite) {
+        suite_check_rows(&s->suite, s->target, s->result, opt->quiet);
         size_t runnable = 0;
-        for (size_t r = 0; r < suite.nrows; r++)
-            runnable += !suite.rows[r].note;
-        if (!runnable) {
-            cli_msg("none of the rows of suite %s (%s) can run at %s; see the notes above",
-                    suite.name, suite.path, opt.target);
-            diskio_result_free(result);
-            current_target = NULL;
-            release_target(target);
-            out_file_discard(&output);
-            out_file_discard(&trace);
-            return EXIT_TARGET;
-        }
+        for (size_t r = 0; r < s->suite.nrows; r++)
+            runnable += !s->suite.rows[r].note;
+        if (runnable)
+            return EXIT_OK;
+        cli_msg("none of the rows of suite %s (%s) can run at %s; see the notes above",
+                s->suite.name, s->suite.path, opt->target);
+        return EXIT_TARGET;
     }
-    for (size_t m = 0; m < opt.nmodes && !is_suite; m++) {
-        enum diskio_mode mode = opt.modes[m];
-        if (!usable[mode] || (rc = diskio_target_check_mode(target, mode)) == 0)
+    const char *fs = diskio_result_env(s->result, "target.filesystem");
+    for (size_t m = 0; m < opt->nmodes; m++) {
+        enum diskio_mode mode = opt->modes[m];
+        int rc = diskio_target_check_mode(s->target, mode);
+        if (rc == 0)
             continue;
-        usable[mode] = false;
-        const char *fs = diskio_result_env(result, "target.filesystem");
+        s->usable[m] = false;
         if (rc == -DISKIO_E_NO_DIRECT)
             cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode osync, "
                     "odsync, fsync or fdatasync there%s",
-                    diskio_mode_name(mode), opt.target, fs ? fs : "unknown",
-                    opt.modes_explicit ? "" : " (skipped)");
+                    diskio_mode_name(mode), opt->target, fs ? fs : "unknown",
+                    opt->modes_explicit ? "" : " (skipped)");
         else
             cli_msg("mode %s cannot open %s: %s%s", diskio_mode_name(mode),
-                    diskio_target_path(target), diskio_strerror(rc),
-                    opt.modes_explicit ? "" : " (skipped)");
-        if (opt.modes_explicit) {
-            diskio_result_free(result);
-            current_target = NULL;
-            release_target(target);
-            out_file_discard(&output);
-            out_file_discard(&trace);
-            out_file_discard(&ivcsv);
+                    diskio_target_path(s->target), diskio_strerror(rc),
+                    opt->modes_explicit ? "" : " (skipped)");
+        if (opt->modes_explicit)
             return EXIT_TARGET;
-        }
     }
+    return EXIT_OK;
+}
 
-    /* O_DIRECT needs lengths and offsets aligned to what the target's
-     * device takes (4096 bytes on a 4Kn disk, not 512): a --bs that
-     * breaks it would fail at op 0, so it is a usage error found now,
-     * before the first run. */
-    for (size_t m = 0; m < opt.nmodes && !is_suite; m++) {
-        if (!usable[opt.modes[m]] || !diskio_mode_is_direct(opt.modes[m]))
+/* O_DIRECT needs lengths and offsets aligned to what the target's device
+ * takes (4096 bytes on a 4Kn disk, not 512): a --bs that breaks it would
+ * fail at op 0, so it is a usage error found now, before the first run.
+ * The alignment is the target's: the first O_DIRECT mode tells. */
+static int check_direct_alignment(const struct session *s)
+{
+    const struct cli_options *opt = &s->opt;
+    size_t m = 0;
+    while (m < opt->nmodes && !(s->usable[m] && diskio_mode_is_direct(opt->modes[m])))
+        m++;
+    if (s->is_suite || m == opt->nmodes)
+        return EXIT_OK;
+    uint64_t offset_align, mem_align;
+    /* the sizes first, then (each size fitting the offsets by then) the
+     * buffers */
+    for (size_t i = 0; i < opt->nsizes; i++) {
+        if (!direct_misfit(s->target, opt->block_sizes[i], &offset_align, &mem_align))
             continue;
-        uint64_t offset_align, mem_align;
-        if (diskio_target_direct_align(target, &offset_align, &mem_align) != 0)
-            break;
-        const char *problem = NULL;
-        uint64_t bad_bs = 0;
-        for (size_t s = 0; s < opt.nsizes && !problem; s++)
-            if (opt.block_sizes[s] % offset_align != 0) {
-                problem = "bs";
-                bad_bs = opt.block_sizes[s];
-            }
-        /* libdiskio's request buffers are aligned to 4096 bytes */
-        if (!problem && mem_align > 4096)
-            problem = "mem";
-        if (!problem)
-            break;
-        if (bad_bs)
+        if (opt->block_sizes[i] % offset_align != 0) {
             cli_msg("--bs %llu: mode %s (O_DIRECT) on %s needs sizes and offsets aligned to %llu "
                     "bytes (the device's direct I/O alignment); use a --bs that is a multiple of "
                     "%llu, or a mode without O_DIRECT",
-                    (unsigned long long)bad_bs, diskio_mode_name(opt.modes[m]), opt.target,
-                    (unsigned long long)offset_align, (unsigned long long)offset_align);
-        else
-            cli_msg("mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, more than "
-                    "diskio's 4096; use a mode without O_DIRECT",
-                    diskio_mode_name(opt.modes[m]), opt.target, (unsigned long long)mem_align);
-        diskio_result_free(result);
-        current_target = NULL;
-        release_target(target);
-        out_file_discard(&output);
-        out_file_discard(&trace);
-        out_file_discard(&ivcsv);
+                    (unsigned long long)opt->block_sizes[i], diskio_mode_name(opt->modes[m]),
+                    opt->target, (unsigned long long)offset_align,
+                    (unsigned long long)offset_align);
+            return EXIT_USAGE;
+        }
+    }
+    if (direct_misfit(s->target, opt->block_sizes[0], &offset_align, &mem_align)) {
+        cli_msg("mode %s (O_DIRECT) on %s needs buffers aligned to %llu bytes, more than "
+                "diskio's %llu; use a mode without O_DIRECT",
+                diskio_mode_name(opt->modes[m]), opt->target, (unsigned long long)mem_align,
+                (unsigned long long)diskio_buffer_align());
         return EXIT_USAGE;
     }
+    return EXIT_OK;
+}
 
+/* The runs of a round: each (size, mode, jobs), --jobs sweeping inside
+ * each mode so that its rows stand side by side; or each suite row that
+ * can run.  None when out of memory (said when the rounds start). */
+static void list_runs(struct session *s)
+{
+    const struct cli_options *opt = &s->opt;
+    s->plans = calloc(s->is_suite ? s->suite.nrows : opt->nsizes * opt->nmodes * opt->njobs,
+                      sizeof(*s->plans));
+    for (size_t r = 0; s->plans && s->is_suite && r < s->suite.nrows; r++) {
+        const struct cli_options *row = &s->suite.rows[r].opt;
+        if (!s->suite.rows[r].note)
+            s->plans[s->nplans++] = (struct plan_run){row, row->modes[0], row->block_sizes[0],
+                                                      row->njobs ? row->jobs[0] : 1, r};
+    }
+    for (size_t b = 0; s->plans && !s->is_suite && b < opt->nsizes; b++)
+        for (size_t m = 0; m < opt->nmodes; m++)
+            for (size_t j = 0; j < opt->njobs && s->usable[m]; j++)
+                s->plans[s->nplans++] = (struct plan_run){opt, opt->modes[m], opt->block_sizes[b],
+                                                          opt->jobs[j], SIZE_MAX};
+}
+
+/* Everything checked and made before the first run, and the runs
+ * listed: EXIT_OK, or the status to end with (said why). */
+static int plan_session(struct session *s)
+{
+    struct cli_options *opt = &s->opt;
+    s->output.slot = 0;
+    s->trace.slot = 1;
+    s->ivcsv.slot = 2;
+    s->is_suite = opt->suite != NULL;
+    if (s->is_suite && load_suite(s) != EXIT_OK)
+        return EXIT_USAGE;
+    const bool truncates =
+        opt->pattern == DISKIO_PATTERN_APPEND || opt->pattern == DISKIO_PATTERN_CREATE;
+    s->target_flags = (opt->force ? DISKIO_TARGET_FORCE : 0) |
+                      (opt->allow_device ? DISKIO_TARGET_DEVICE : 0) |
+                      (truncates ? DISKIO_TARGET_TRUNCATE : 0);
+    int status = check_target_use(opt, s->target_flags);
+    if (status != EXIT_OK)
+        return status;
+    /* Handlers first: a signal from here on stops the run the same way,
+     * so no temporary output file or test file made below is left
+     * behind by one (a signal before the first run ends diskio with a
+     * result of no runs, marked incomplete). */
+    install_signals();
+    s->several_runs = s->is_suite || opt->nmodes * opt->nsizes * opt->njobs > 1 || opt->repeat > 1;
+    if ((status = open_outputs(s)) != EXIT_OK || (status = open_target(s)) != EXIT_OK ||
+        (status = check_modes(s)) != EXIT_OK || (status = check_direct_alignment(s)) != EXIT_OK)
+        return status;
     /* --durability: the run registered with the listener, the test file
      * kept (cli_durable.c) */
-    struct cli_durable *durable = NULL;
-    if (opt.durability && (rc = cli_durable_start(&opt, target, result, &durable)) != EXIT_OK) {
-        diskio_result_free(result);
-        current_target = NULL;
-        release_target(target);
-        out_file_discard(&output);
-        out_file_discard(&trace);
-        out_file_discard(&ivcsv);
-        return rc;
-    }
+    if (opt->durability &&
+        (status = cli_durable_start(opt, s->target, s->result, &s->durable)) != EXIT_OK)
+        return status;
+    list_runs(s);
+    return EXIT_OK;
+}
 
+/* The trace of one run, made under its name (FILE.MODE-BS-rN with
+ * several runs): its descriptor, or -1 without --trace; -2 when it
+ * cannot be made (said why). */
+static int open_trace(struct session *s, const struct diskio_config *cfg, unsigned rep, char **path)
+{
+    *path = NULL;
+    if (!s->opt.trace)
+        return -1;
+    *path = trace_name(s->opt.trace, s->several_runs, cfg->mode, cfg->block_size,
+                       s->opt.repeat > 1 ? rep : 0);
+    if (!*path || out_file_open(&s->trace, *path, s->opt.force) != 0)
+        return -2;
+    return fileno(s->trace.stream);
+}
+
+/* After the run: a trace keeps what it recorded, interrupted or not; one
+ * that could not be written whole is removed.  Either way the run's
+ * measurements are in the result.  Whether the run failed at its trace
+ * (*failed) and whether the trace could not be saved (*lost). */
+static void close_trace(struct session *s, const struct diskio_config *cfg,
+                        const struct diskio_run_info *info, int rc, const char *path, bool *failed,
+                        bool *lost)
+{
+    *failed = rc < 0 && info && info->error_during && strcmp(info->error_during, "trace") == 0;
+    *lost = false;
+    if (*failed) {
+        out_file_discard(&s->trace);
+        cli_msg("mode %s: could not write its trace %s: %s; %s. The run's measurements are kept "
+                "in the result; the incomplete trace was removed.",
+                diskio_mode_name(cfg->mode), path, diskio_strerror(rc), out_write_hint(-rc));
+    } else if (s->trace.stream) {
+        *lost = out_file_commit(&s->trace, s->opt.force, 0) != OUT_SAVED;
+        if (*lost)
+            cli_msg("mode %s: the run's measurements are kept in the result",
+                    diskio_mode_name(cfg->mode));
+    }
+}
+
+/* Every repetition measured, failed or interrupted ones too, ends up in
+ * the result: the first of a plan's as its run, the later ones merged
+ * into it (and a suite row's figures of each).  rc, or the error of
+ * keeping it. */
+static int keep_run(struct session *s, size_t p, struct diskio_run **merged, struct diskio_run *run,
+                    int rc)
+{
+    const struct plan_run *plan = &s->plans[p];
+    const struct diskio_run_info *info = diskio_run_info(run);
+    if (plan->row != SIZE_MAX) {
+        /* the suite's view: each repetition's own figures */
+        double seconds = (double)info->duration_ns / 1e9;
+        struct suite_figure fig = {
+            .mb_per_s = seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0,
+            .iops = seconds > 0 ? (double)info->ops / seconds : 0,
+            .complete = info->complete && rc == 0,
+        };
+        if (suite_add_figure(&s->suite, plan->row, &fig) != 0 && rc == 0)
+            rc = -ENOMEM;
+    }
+    int keep_rc = 0;
+    if (!merged[p]) {
+        keep_rc = diskio_result_add_run(s->result, run);
+        if (keep_rc == 0)
+            merged[p] = run;
+        if (keep_rc == 0 && plan->row != SIZE_MAX)
+            s->suite.rows[plan->row].run = diskio_result_run_count(s->result) - 1;
+    } else {
+        keep_rc = diskio_run_merge(merged[p], run);
+        diskio_run_free(run);
+    }
+    if (keep_rc < 0 && rc == 0) {
+        cli_msg("mode %s: cannot keep the run: %s", diskio_mode_name(plan->mode),
+                diskio_strerror(keep_rc));
+        rc = keep_rc;
+    }
+    return rc;
+}
+
+/* Plan p's run in round rep, the number'th of runs: EXIT_OK to go on,
+ * or the status that ends the rounds. */
+static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, unsigned runs,
+                   struct diskio_run **merged)
+{
+    const struct plan_run *plan = &s->plans[p];
+    struct diskio_config cfg;
+    cli_config(plan->opt, plan->mode, plan->bs, &cfg);
+    cfg.jobs = plan->jobs;
+    char *trace_path;
+    cfg.trace_fd = open_trace(s, &cfg, rep, &trace_path);
+    if (cfg.trace_fd == -2) {
+        free(trace_path);
+        return EXIT_TARGET;
+    }
+    cfg.stop = &stop_signal;
+    cfg.progress = &s->progress.ops;
+    cfg.fill_progress = &s->progress.filled;
+    cfg.live_hist = &s->progress.live;
+    cfg.op_hook = cli_durable_hook(s->durable);
+
+    progress_run_start(&s->progress, &cfg, ++*number, runs);
+    struct diskio_run *run = NULL;
+    int rc = diskio_run_execute(&cfg, s->target, &run);
+    /* before the run is merged or freed: the line stops reading its
+     * histogram */
+    progress_run_end(&s->progress);
+    cli_durable_note_run(s->durable, run);
+    bool trace_failed, trace_lost;
+    close_trace(s, &cfg, run ? diskio_run_info(run) : NULL, rc, trace_path, &trace_failed,
+                &trace_lost);
+    free(trace_path);
+    if (rc < 0 && rc != -DISKIO_E_INTERRUPTED && !stop_signal && !trace_failed)
+        report_run_error(&cfg, run, rc);
+    if (run)
+        rc = keep_run(s, p, merged, run, rc);
+
+    if (rc == -DISKIO_E_INTERRUPTED || stop_signal)
+        return status_for_signal(stop_signal ? stop_signal : SIGINT);
+    if (trace_lost)
+        s->stopped_by = "a trace could not be saved";
+    return trace_failed || trace_lost || rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
+/* The rounds: --repeat's round after round of every run, so that a slow
+ * minute of the machine (writeback, a neighbour) spreads over all the
+ * modes instead of landing on one of them.  Ends with the test file
+ * removed (or kept, --durability).  The command's status. */
+static int run_all(struct session *s)
+{
+    const struct cli_options *opt = &s->opt;
     /* the progress line: on a terminal, unless --quiet */
-    struct progress progress = {0};
-    if (!opt.quiet && isatty(STDERR_FILENO))
-        (void)progress_start(&progress, opt.target);
-    /* The runs: each (size, mode, jobs), --jobs sweeping inside each mode
-     * so that its rows stand side by side; or each suite row that can
-     * run. */
-    size_t nplans = 0;
-    struct plan_run *plans =
-        calloc(is_suite ? suite.nrows : opt.nsizes * opt.nmodes * opt.njobs, sizeof(*plans));
-    for (size_t r = 0; plans && is_suite && r < suite.nrows; r++) {
-        const struct cli_options *row = &suite.rows[r].opt;
-        if (!suite.rows[r].note)
-            plans[nplans++] = (struct plan_run){row, row->modes[0], row->block_sizes[0],
-                                                row->njobs ? row->jobs[0] : 1, r};
-    }
-    for (size_t s = 0; plans && !is_suite && s < opt.nsizes; s++)
-        for (size_t m = 0; m < opt.nmodes; m++)
-            for (size_t j = 0; j < opt.njobs && usable[opt.modes[m]]; j++)
-                plans[nplans++] = (struct plan_run){&opt, opt.modes[m], opt.block_sizes[s],
-                                                    opt.jobs[j], SIZE_MAX};
-    const unsigned repeats = is_suite ? suite.runs : opt.repeat;
-    unsigned runs = (unsigned)nplans * repeats, run_number = 0;
-
-    /* The result's run for each plan: the first repetition's, into which
-     * the later ones are merged. */
-    struct diskio_run **merged = plans ? calloc(nplans ? nplans : 1, sizeof(*merged)) : NULL;
+    if (!opt->quiet && isatty(STDERR_FILENO))
+        (void)progress_start(&s->progress, opt->target);
+    const unsigned repeats = s->is_suite ? s->suite.runs : opt->repeat;
+    unsigned runs = (unsigned)s->nplans * repeats, number = 0;
+    /* the result's run for each plan: the first repetition's, into which
+     * the later ones are merged */
+    struct diskio_run **merged =
+        s->plans ? calloc(s->nplans ? s->nplans : 1, sizeof(*merged)) : NULL;
     int status = merged ? EXIT_OK : EXIT_RUN_FAILED;
     if (!merged)
         cli_msg("out of memory");
-    const char *stopped_by = "a run failed";
-    /* --repeat: round after round of every run, so that a slow minute of
-     * the machine (writeback, a neighbour) spreads over all the modes
-     * instead of landing on one of them */
+    s->stopped_by = "a run failed";
     for (unsigned rep = 1; rep <= repeats && status == EXIT_OK; rep++) {
         /* --repeat-pause: time between rounds, so that a drift of the
-         * machine (a neighbour's job, the host's) lands between them
-         * and shows in their spread; a signal ends the wait */
-        if (rep > 1 && opt.repeat_pause_ns && !stop_signal)
-            pause_between_rounds(opt.repeat_pause_ns);
-        {
-            for (size_t p = 0; p < nplans && status == EXIT_OK; p++) {
-                if (stop_signal)
-                    break;
-                const struct plan_run *plan = &plans[p];
-                struct diskio_config cfg;
-                cli_config(plan->opt, plan->mode, plan->bs, &cfg);
-                cfg.jobs = plan->jobs;
-                char *trace_path = NULL;
-                if (opt.trace) {
-                    trace_path = trace_name(opt.trace, several_runs, cfg.mode, cfg.block_size,
-                                            opt.repeat > 1 ? rep : 0);
-                    if (!trace_path || out_file_open(&trace, trace_path, opt.force) != 0) {
-                        free(trace_path);
-                        status = EXIT_TARGET;
-                        break;
-                    }
-                }
-                cfg.trace_fd = trace.stream ? fileno(trace.stream) : -1;
-                cfg.stop = &stop_signal;
-                cfg.progress = &progress.ops;
-                cfg.fill_progress = &progress.filled;
-                cfg.live_hist = &progress.live;
-                cfg.op_hook = cli_durable_hook(durable);
-
-                progress_run_start(&progress, &cfg, ++run_number, runs);
-
-                struct diskio_run *run = NULL;
-                rc = diskio_run_execute(&cfg, target, &run);
-                /* before the run is merged or freed: the line stops
-                 * reading its histogram */
-                progress_run_end(&progress);
-                cli_durable_note_run(durable, run);
-                const struct diskio_run_info *info = run ? diskio_run_info(run) : NULL;
-                bool trace_failed = rc < 0 && info && info->error_during &&
-                                    strcmp(info->error_during, "trace") == 0;
-                /* A trace keeps what it recorded, interrupted or not; one
-                 * that could not be written whole is removed.  Either way
-                 * the run's measurements are in the result. */
-                bool trace_lost = false;
-                if (trace_failed) {
-                    out_file_discard(&trace);
-                    cli_msg("mode %s: could not write its trace %s: %s; %s. The run's measurements "
-                            "are kept in the result; the incomplete trace was removed.",
-                            diskio_mode_name(cfg.mode), trace_path, diskio_strerror(rc),
-                            out_write_hint(-rc));
-                } else if (trace.stream) {
-                    trace_lost = out_file_commit(&trace, opt.force, 0) != OUT_SAVED;
-                    if (trace_lost)
-                        cli_msg("mode %s: the run's measurements are kept in the result",
-                                diskio_mode_name(cfg.mode));
-                }
-                free(trace_path);
-
-                if (rc < 0 && rc != -DISKIO_E_INTERRUPTED && !stop_signal && !trace_failed)
-                    report_run_error(&cfg, run, rc);
-                /* every repetition measured, failed or interrupted ones
-                 * too, ends up in the result */
-                if (run && plan->row != SIZE_MAX) {
-                    /* the suite's view: each repetition's own figures */
-                    double seconds = (double)info->duration_ns / 1e9;
-                    struct suite_figure fig = {
-                        .mb_per_s = seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0,
-                        .iops = seconds > 0 ? (double)info->ops / seconds : 0,
-                        .complete = info->complete && rc == 0,
-                    };
-                    if (suite_add_figure(&suite, plan->row, &fig) != 0 && rc == 0)
-                        rc = -ENOMEM;
-                }
-                if (run) {
-                    struct diskio_run **slot = &merged[p];
-                    int keep_rc = 0;
-                    if (!*slot) {
-                        keep_rc = diskio_result_add_run(result, run);
-                        if (keep_rc == 0)
-                            *slot = run;
-                        if (keep_rc == 0 && plan->row != SIZE_MAX)
-                            suite.rows[plan->row].run = diskio_result_run_count(result) - 1;
-                    } else {
-                        keep_rc = diskio_run_merge(*slot, run);
-                        diskio_run_free(run);
-                    }
-                    if (keep_rc < 0 && rc == 0) {
-                        cli_msg("mode %s: cannot keep the run: %s", diskio_mode_name(cfg.mode),
-                                diskio_strerror(keep_rc));
-                        rc = keep_rc;
-                    }
-                }
-                if (rc == -DISKIO_E_INTERRUPTED || stop_signal) {
-                    status = status_for_signal(stop_signal ? stop_signal : SIGINT);
-                } else if (trace_failed || trace_lost) {
-                    status = EXIT_RUN_FAILED;
-                    if (trace_lost)
-                        stopped_by = "a trace could not be saved";
-                } else if (rc < 0) {
-                    status = EXIT_RUN_FAILED;
-                }
-            }
-        }
+         * machine (a neighbour's job, the host's) lands between them and
+         * shows in their spread; a signal ends the wait */
+        if (rep > 1 && opt->repeat_pause_ns && !stop_signal)
+            pause_between_rounds(opt->repeat_pause_ns);
+        for (size_t p = 0; p < s->nplans && status == EXIT_OK && !stop_signal; p++)
+            status = run_one(s, p, rep, &number, runs, merged);
     }
     free(merged);
-    free(plans);
-    if (is_suite && suite_into_result(&suite, result) != 0) {
+    if (s->is_suite && suite_into_result(&s->suite, s->result) != 0) {
         cli_msg("out of memory");
         if (status == EXIT_OK)
             status = EXIT_RUN_FAILED;
@@ -1097,63 +1131,119 @@ int main(int argc, char **argv)
     if (stop_signal && status == EXIT_OK)
         status = status_for_signal(stop_signal);
     if (status != EXIT_OK)
-        diskio_result_set_incomplete(result);
+        diskio_result_set_incomplete(s->result);
 
-    progress_stop(&progress);
-    status = cli_durable_finish(durable, status, target);
+    progress_stop(&s->progress);
+    status = cli_durable_finish(s->durable, status, s->target);
+    s->durable = NULL;
     current_target = NULL;
-    release_target(target);
+    release_target(s->target);
+    s->target = NULL;
+    return status;
+}
 
-    const char *saved_in = NULL;
-    bool on_stdout = false; /* the result, in some format */
-    if (!opt.quiet && (output.stream || opt.format == DISKIO_FORMAT_TEXT)) {
-        write_stdout(result, DISKIO_FORMAT_TEXT);
-        on_stdout = true;
-        if (is_suite)
-            suite_print(&suite, stdout);
+/* The result where it goes: the table on standard output unless
+ * --quiet, the --output file in its format (or standard output in it),
+ * the interval series' CSV; and where an incomplete result went.  The
+ * command's status. */
+static int write_results(struct session *s, int status)
+{
+    const struct cli_options *opt = &s->opt;
+    if (!opt->quiet && (s->output.stream || opt->format == DISKIO_FORMAT_TEXT)) {
+        write_stdout(s->result, DISKIO_FORMAT_TEXT);
+        s->on_stdout = true;
+        if (s->is_suite)
+            suite_print(&s->suite, stdout);
     }
-    if (output.stream) {
-        int written = diskio_result_write(result, opt.format, output.stream);
-        enum out_saved saved = out_file_commit(&output, opt.force, written);
+    if (s->output.stream) {
+        int written = diskio_result_write(s->result, opt->format, s->output.stream);
+        enum out_saved saved = out_file_commit(&s->output, opt->force, written);
         if (saved == OUT_SAVED)
-            saved_in = opt.output;
+            s->saved_in = opt->output;
         else if (status == EXIT_OK)
             status = EXIT_RUN_FAILED;
         /* A result not written anywhere would lose the measurements: they
          * go to standard output instead (the table, when printed, is
          * already the whole text result). */
-        if (saved == OUT_LOST && opt.format == DISKIO_FORMAT_TEXT && !opt.quiet) {
+        if (saved == OUT_LOST && opt->format == DISKIO_FORMAT_TEXT && !opt->quiet) {
             cli_msg("the table on standard output is the whole result");
         } else if (saved == OUT_LOST) {
             cli_msg("the result is written to standard output instead");
-            write_stdout(result, opt.format);
-            on_stdout = true;
+            write_stdout(s->result, opt->format);
+            s->on_stdout = true;
         }
-    } else if (opt.format != DISKIO_FORMAT_TEXT) {
-        write_stdout(result, opt.format);
-        on_stdout = true;
+    } else if (opt->format != DISKIO_FORMAT_TEXT) {
+        write_stdout(s->result, opt->format);
+        s->on_stdout = true;
     }
-    if (ivcsv.stream) {
-        int written = diskio_result_write(result, DISKIO_FORMAT_INTERVALS, ivcsv.stream);
-        if (out_file_commit(&ivcsv, opt.force, written) != OUT_SAVED && status == EXIT_OK)
+    if (s->ivcsv.stream) {
+        int written = diskio_result_write(s->result, DISKIO_FORMAT_INTERVALS, s->ivcsv.stream);
+        if (out_file_commit(&s->ivcsv, opt->force, written) != OUT_SAVED && status == EXIT_OK)
             status = EXIT_RUN_FAILED;
-        else if (!opt.quiet)
-            cli_msg("the interval series is in %s", opt.interval_csv);
+        else if (!opt->quiet)
+            cli_msg("the interval series is in %s", opt->interval_csv);
     }
-    if (opt.interval_ns && !opt.quiet && !opt.interval_csv && opt.format != DISKIO_FORMAT_JSON &&
-        opt.format != DISKIO_FORMAT_INTERVALS)
+    if (opt->interval_ns && !opt->quiet && !opt->interval_csv &&
+        opt->format != DISKIO_FORMAT_JSON && opt->format != DISKIO_FORMAT_INTERVALS)
         cli_msg("--interval: the series is in the JSON result and the intervals CSV only; give "
                 "--output FILE.json or --interval-csv FILE to keep it");
-    /* Where the partial result went, in one line; with --quiet too after a
-     * signal, which no other message reports (a failed run's error is
+    /* Where the partial result went, in one line; with --quiet too after
+     * a signal, which no other message reports (a failed run's error is
      * already on standard error). */
-    if (!diskio_result_complete(result) && (!opt.quiet || status >= 128))
-        cli_msg("the result is incomplete (%s)%s%s%s", status >= 128 ? "interrupted" : stopped_by,
-                saved_in ? "; what was measured is in " : "", saved_in ? saved_in : "",
-                saved_in    ? ""
-                : on_stdout ? "; what was measured is on standard output"
-                            : "; nothing was kept (--quiet without --output)");
-    diskio_result_free(result);
-    suite_free(&suite);
-    return finish_stdout(status, saved_in);
+    if (!diskio_result_complete(s->result) && (!opt->quiet || status >= 128))
+        cli_msg("the result is incomplete (%s)%s%s%s",
+                status >= 128 ? "interrupted" : s->stopped_by,
+                s->saved_in ? "; what was measured is in " : "", s->saved_in ? s->saved_in : "",
+                s->saved_in    ? ""
+                : s->on_stdout ? "; what was measured is on standard output"
+                               : "; nothing was kept (--quiet without --output)");
+    return status;
+}
+
+/* The one way out of a session: every output file not put in place is
+ * removed (its temporary name), the test file removed, all freed. */
+static int end_session(struct session *s, int status)
+{
+    out_file_discard(&s->output);
+    out_file_discard(&s->trace);
+    out_file_discard(&s->ivcsv);
+    diskio_result_free(s->result);
+    s->result = NULL;
+    current_target = NULL;
+    release_target(s->target);
+    s->target = NULL;
+    free(s->plans);
+    s->plans = NULL;
+    suite_free(&s->suite);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    /* before anything else opens a file */
+    if (!std_fds_taken())
+        return EXIT_TARGET;
+    static struct session s;
+    char err[512];
+    if (cli_parse(argc, argv, &s.opt, err, sizeof(err)) != 0) {
+        cli_usage_msg("%s", err);
+        return EXIT_USAGE;
+    }
+    if (s.opt.help) {
+        cli_usage(stdout);
+        return finish_stdout(EXIT_OK, NULL);
+    }
+    if (s.opt.version) {
+        printf("diskio %s\n", diskio_version());
+        return finish_stdout(EXIT_OK, NULL);
+    }
+    /* after the power cut: a check of the file, no run (cli_durable.c) */
+    if (s.opt.verify_durability)
+        return finish_stdout(cli_durable_verify(&s.opt), NULL);
+
+    int status = plan_session(&s);
+    if (status != EXIT_OK)
+        return end_session(&s, status);
+    status = write_results(&s, run_all(&s));
+    return finish_stdout(end_session(&s, status), s.saved_in);
 }

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "engine.h"
+#include "modes.h"
 
 void diskio_config_init(struct diskio_config *cfg)
 {
@@ -110,12 +110,15 @@ static const struct {
     [DISKIO_RULE_CHECKPOINT] = {DISKIO_FIELD_CHECKPOINT,
                                 "checkpoint_files must be from 1 to 256, and checkpoint_pages "
                                 "from 1 to half the blocks of all the files"},
+    [DISKIO_RULE_VERIFY_DEVICE] = {DISKIO_FIELD_VERIFY,
+                                   "verify checks the data the library filled its test file "
+                                   "with; a block device is not filled"},
 };
 
-/* The first rule cfg breaks, checked in the order of enum
- * diskio_config_rule (callers checking several configurations compare
- * verdicts by that order). */
-static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
+/* The first rule cfg breaks on a target of target_flags, checked in the
+ * order of enum diskio_config_rule (callers checking several
+ * configurations compare verdicts by that order). */
+static enum diskio_config_rule first_broken(const struct diskio_config *cfg, unsigned target_flags)
 {
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     if (!ops)
@@ -136,7 +139,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
         return DISKIO_RULE_RATE_QUEUED;
     if (ops->queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
         return DISKIO_RULE_QUEUE_BUFFERS;
-    if (ops->queued && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
+    if (ops->queued && !ops->reads && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
         return DISKIO_RULE_APPEND_QUEUED;
     if (ops->queued && cfg->file_size / cfg->block_size < cfg->iodepth)
         return DISKIO_RULE_FILE_IODEPTH;
@@ -192,18 +195,27 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg)
          cfg->checkpoint_pages == 0 ||
          cfg->checkpoint_pages > cfg->checkpoint_files * (cfg->file_size / cfg->block_size) / 2))
         return DISKIO_RULE_CHECKPOINT;
+    /* a device is never filled: there is nothing to check a read against */
+    if ((target_flags & DISKIO_TARGET_DEVICE) && cfg->verify)
+        return DISKIO_RULE_VERIFY_DEVICE;
     return DISKIO_RULE_OK;
 }
 
-int diskio_config_validate(const struct diskio_config *cfg, struct diskio_config_verdict *v)
+int diskio_config_validate_target(const struct diskio_config *cfg, unsigned target_flags,
+                                  struct diskio_config_verdict *v)
 {
-    enum diskio_config_rule rule = cfg ? first_broken(cfg) : DISKIO_RULE_OK;
+    enum diskio_config_rule rule = cfg ? first_broken(cfg, target_flags) : DISKIO_RULE_OK;
     if (v) {
         v->rule = rule;
         v->field = rules[rule].field;
         v->message = cfg ? rules[rule].message : "there is no configuration to check (cfg is NULL)";
     }
     return (!cfg || rule != DISKIO_RULE_OK) ? -EINVAL : 0;
+}
+
+int diskio_config_validate(const struct diskio_config *cfg, struct diskio_config_verdict *v)
+{
+    return diskio_config_validate_target(cfg, 0, v);
 }
 
 int diskio_config_check(const struct diskio_config *cfg)

@@ -276,6 +276,12 @@ int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **
  * the mode's flags): the fd, or -errno, or -DISKIO_E_TARGET_CHANGED when
  * only the path could be used (no /proc) and it leads elsewhere. */
 int target_reopen(const struct diskio_target *t, int flags);
+/* The target's own inode, reopened with the mode's flags (cfg may be
+ * NULL: the mode's own flags; modes.h): the fd, or -errno, or
+ * -DISKIO_E_NO_DIRECT where the filesystem refuses O_DIRECT. */
+struct mode_ops;
+int target_open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
+                         const struct diskio_config *cfg);
 /* Make sure bytes [0, size) of the file were written by this invocation:
  * whatever of it is not yet (t->written) is written in pieces of
  * block_len with distinct random data per block (from seed), then

@@ -196,9 +196,6 @@ static void csv_key_cells(FILE *out, const struct diskio_result *res, size_t r)
     }
 }
 
-static const char *const part_names[DISKIO_PART_COUNT] = {"total", "write", "sync", "service",
-                                                          "switch"};
-
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
     csv_key_header(out);
@@ -224,7 +221,7 @@ int emit_csv(const struct diskio_result *res, FILE *out)
                 continue;
             csv_key_cells(out, res, r);
             fprintf(out, ",%s,%s,%zu,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
-                    part_names[part], info->complete ? "true" : "false",
+                    diskio_part_name((enum diskio_part)part), info->complete ? "true" : "false",
                     diskio_run_repetitions(run), info->ops, seconds,
                     seconds > 0 ? (double)info->ops / seconds : 0.0,
                     seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0, diskio_hist_count(h),

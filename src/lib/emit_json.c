@@ -249,9 +249,6 @@ static void emit_hist(FILE *out, const struct diskio_result *res, const struct d
     fputs("]\n        }", out);
 }
 
-static const char *const part_keys[DISKIO_PART_COUNT] = {"total", "write", "sync", "service",
-                                                         "switch"};
-
 static void emit_summary(FILE *out, const struct part_summary *s)
 {
     if (!s->present) {
@@ -455,7 +452,8 @@ static void emit_repetitions(FILE *out, const struct diskio_run *run, uint64_t o
         emit_interference(out, &rep->ifr, "          ");
         fputs(",\n         \"latency\": {", out);
         for (int part = 0; part < DISKIO_PART_COUNT; part++) {
-            fprintf(out, "%s\"%s\": ", part ? ",\n                     " : "", part_keys[part]);
+            fprintf(out, "%s\"%s\": ", part ? ",\n                     " : "",
+                    diskio_part_name((enum diskio_part)part));
             emit_summary(out, &rep->parts[part]);
         }
         fputs("}}", out);

@@ -429,6 +429,31 @@ static void pattern_line(FILE *out, const struct diskio_run *run)
     }
 }
 
+/* The target's device: its name, whether it rotates, its write cache and
+ * scheduler. */
+static void text_device(FILE *out, const struct env *env)
+{
+    const char *dev = env_get(env, "target.device.name");
+    if (!dev)
+        return;
+    const char *rot = env_get(env, "target.device.rotational");
+    const char *cache = env_get(env, "target.device.write_cache");
+    const char *sched = env_get(env, "target.device.scheduler");
+    fputs(" on ", out);
+    show(out, dev);
+    fprintf(out, " (%s", rot ? (strcmp(rot, "0") == 0 ? "non-rotational" : "rotational") : "?");
+    if (cache) {
+        fputs(", ", out);
+        show(out, cache);
+        fputs(" cache", out);
+    }
+    if (sched) {
+        fputs(", scheduler ", out);
+        show(out, sched);
+    }
+    fputc(')', out);
+}
+
 /* What is under the target's filesystem: a loop device's backing file,
  * an overlay's upper layer, and the devices of a filesystem that has no
  * one device of its own (btrfs over several, md/dm members). */
@@ -462,7 +487,9 @@ static void text_layers(FILE *out, const struct env *env)
     }
 }
 
-int emit_text(const struct diskio_result *res, FILE *out)
+/* The lines above the table: the version, label and host, the target's
+ * filesystem and device (and what is under them), the timer. */
+static void text_header(FILE *out, const struct diskio_result *res)
 {
     const struct env *env = res->env;
     fprintf(out, "diskio %s", diskio_version());
@@ -484,7 +511,6 @@ int emit_text(const struct diskio_result *res, FILE *out)
     const char *dir = env_get(env, "target.directory");
     if (dir) {
         const char *fs = env_get(env, "target.filesystem");
-        const char *dev = env_get(env, "target.device.name");
         fputs("target ", out);
         show(out, dir);
         fputs(": ", out);
@@ -494,25 +520,7 @@ int emit_text(const struct diskio_result *res, FILE *out)
         if (journal)
             fprintf(out, strcmp(journal, "0") == 0 ? " (no journal)" : " (journal, data=%s)",
                     data ? data : "?");
-        if (dev) {
-            const char *rot = env_get(env, "target.device.rotational");
-            const char *cache = env_get(env, "target.device.write_cache");
-            const char *sched = env_get(env, "target.device.scheduler");
-            fputs(" on ", out);
-            show(out, dev);
-            fprintf(out, " (%s",
-                    rot ? (strcmp(rot, "0") == 0 ? "non-rotational" : "rotational") : "?");
-            if (cache) {
-                fputs(", ", out);
-                show(out, cache);
-                fputs(" cache", out);
-            }
-            if (sched) {
-                fputs(", scheduler ", out);
-                show(out, sched);
-            }
-            fputc(')', out);
-        }
+        text_device(out, env);
         fputc('\n', out);
         text_layers(out, env);
     }
@@ -530,110 +538,141 @@ int emit_text(const struct diskio_result *res, FILE *out)
         fputc('\n', out);
     }
     fputc('\n', out);
+}
 
-    const bool device_column = any_device(res);
-    struct table_cols cols = {0};
-    cols.pcts = result_table_pcts(res, &cols.npcts);
+/* The table's columns: its percentiles, which of them some row can only
+ * mark, the width of the mode column; and its heading. */
+static void text_columns(FILE *out, const struct diskio_result *res, bool device_column,
+                         struct table_cols *cols)
+{
+    cols->pcts = result_table_pcts(res, &cols->npcts);
     for (size_t r = 0; r < res->nruns; r++)
         for (int part = 0; part < DISKIO_PART_COUNT; part++)
-            note_limited(&cols, res->runs[r]->hist[part]);
-    /* MB and Mbit are decimal (10^6), as fio, CrystalDiskMark and network
-     * links count them */
-    const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
-    cols.name_width = NAME_WIDTH;
+            note_limited(cols, res->runs[r]->hist[part]);
+    cols->name_width = NAME_WIDTH;
     for (size_t r = 0; r < res->nruns; r++) {
         char qual[64];
         run_qualifier(res->runs[r], qual, sizeof(qual));
         const size_t width = display_columns(res->runs[r]->info.name) + display_columns(qual);
-        if (width > cols.name_width)
-            cols.name_width = width;
+        if (width > cols->name_width)
+            cols->name_width = width;
     }
-    fprintf(out, "%-*s %8s %10s %12s %10s %10s", (int)cols.name_width, "mode", "bs", "ops", "ops/s",
-            mbit ? "Mbit/s" : "MB/s", "mean");
+    fprintf(out, "%-*s %8s %10s %12s %10s %10s", (int)cols->name_width, "mode", "bs", "ops",
+            "ops/s", res->unit == DISKIO_THROUGHPUT_MBIT_PER_S ? "Mbit/s" : "MB/s", "mean");
     char name[32];
-    for (size_t i = 0; i < cols.npcts; i++)
-        fprintf(out, " %10s%s", pct_name(name, sizeof(name), cols.pcts[i], '.'),
-                cols.marks ? " " : "");
+    for (size_t i = 0; i < cols->npcts; i++)
+        fprintf(out, " %10s%s", pct_name(name, sizeof(name), cols->pcts[i], '.'),
+                cols->marks ? " " : "");
     fprintf(out, " %10s%s\n", "max", device_column ? "  dev I/O/op \xc2\xb7 flush/op" : "");
-    for (size_t r = 0; r < res->nruns; r++) {
-        const struct diskio_run *run = res->runs[r];
-        const struct diskio_run_info *info = &run->info;
-        char bs[24] = "", rate[32], throughput[32];
-        if (info->has_config)
-            format_size(bs, sizeof(bs), info->config.block_size);
-        double seconds = (double)info->duration_ns / 1e9;
-        snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
-        format_rate(throughput, sizeof(throughput),
-                    seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
-        char qual[64];
-        run_qualifier(run, qual, sizeof(qual));
-        char device[48];
-        const bool disturbed = run_disturbed(run);
-        row(out, &cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
-            format_device(device, sizeof(device), run), disturbed);
-        if (run->nparams) {
-            /* a custom run's own parameters, as its program named them */
-            fputs("  params", out);
-            for (size_t i = 0; i < run->nparams; i++) {
-                fputc(' ', out);
-                show(out, run->params[i].key);
-                fputc('=', out);
-                show(out, run->params[i].value);
-            }
+}
+
+/* A run's row: its figures, and a custom run's own parameters. */
+static void text_run_row(FILE *out, const struct diskio_result *res, const struct table_cols *cols,
+                         const struct diskio_run *run)
+{
+    const struct diskio_run_info *info = &run->info;
+    /* MB and Mbit are decimal (10^6), as fio, CrystalDiskMark and network
+     * links count them */
+    const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
+    char bs[24] = "", rate[32], throughput[32];
+    if (info->has_config)
+        format_size(bs, sizeof(bs), info->config.block_size);
+    double seconds = (double)info->duration_ns / 1e9;
+    snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
+    format_rate(throughput, sizeof(throughput),
+                seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
+    char qual[64];
+    run_qualifier(run, qual, sizeof(qual));
+    char device[48];
+    row(out, cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
+        format_device(device, sizeof(device), run), run_disturbed(run));
+    if (run->nparams) {
+        /* a custom run's own parameters, as its program named them */
+        fputs("  params", out);
+        for (size_t i = 0; i < run->nparams; i++) {
+            fputc(' ', out);
+            show(out, run->params[i].key);
+            fputc('=', out);
+            show(out, run->params[i].value);
+        }
+        fputc('\n', out);
+    }
+}
+
+/* The rows under a run's: its parts, its pattern's and fixed rate's
+ * figures, its repetitions' spread, its disturbances and intervals, its
+ * suite row, why it is incomplete. */
+static void text_run_details(FILE *out, const struct diskio_result *res,
+                             const struct table_cols *cols, size_t r)
+{
+    const struct diskio_run *run = res->runs[r];
+    const struct diskio_run_info *info = &run->info;
+    static const struct {
+        enum diskio_part part;
+        const char *name;
+    } parts[] = {{DISKIO_PART_WRITE, "  write"},
+                 {DISKIO_PART_SYNC, "  sync"},
+                 {DISKIO_PART_SWITCH, "  switch"}};
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+        const struct diskio_hist *h = run->hist[parts[i].part];
+        if (h && diskio_hist_count(h))
+            row(out, cols, parts[i].name, "", "", "", "", h, NULL, false);
+    }
+    pattern_line(out, run);
+    if (run->hist[DISKIO_PART_SERVICE]) {
+        /* the row above counts from when each op was due */
+        row(out, cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL, false);
+        fprintf(out,
+                "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
+                "start, service from its actual start; max lag %.3f ms\n",
+                1e9 / (double)info->config.rate_interval_ns, info->rate_held ? "held" : "NOT HELD",
+                (double)info->max_start_lag_ns / 1e6);
+    }
+    if (run->nreps > 1) {
+        /* the spread between repetitions is what a comparison with
+         * another machine has to beat */
+        double lo = run->reps[0].parts[DISKIO_PART_TOTAL].mean_ns, hi = lo;
+        for (size_t i = 1; i < run->nreps; i++) {
+            double mean = run->reps[i].parts[DISKIO_PART_TOTAL].mean_ns;
+            lo = mean < lo ? mean : lo;
+            hi = mean > hi ? mean : hi;
+        }
+        char lo_text[32], hi_text[32];
+        fprintf(out, "  ^ %zu repetitions, means from %s to %s\n", run->nreps,
+                format_ns(lo_text, sizeof(lo_text), lo), format_ns(hi_text, sizeof(hi_text), hi));
+    }
+    if (run_disturbed(run))
+        disturbed_line(out, run);
+    if (diskio_run_interval_count(run) > 0)
+        interval_line(out, run);
+    /* diskio --suite: the row this run is */
+    for (size_t i = 0; i < res->suite_nrows; i++)
+        if (res->suite_rows[i].run == r) {
+            fputs("  ^ suite ", out);
+            show(out, res->suite_name);
+            fputs(" row ", out);
+            show(out, res->suite_rows[i].label);
+            fputc(' ', out);
+            show(out, res->suite_rows[i].column);
             fputc('\n', out);
         }
-        if (run->hist[DISKIO_PART_WRITE] && diskio_hist_count(run->hist[DISKIO_PART_WRITE]))
-            row(out, &cols, "  write", "", "", "", "", run->hist[DISKIO_PART_WRITE], NULL, false);
-        if (run->hist[DISKIO_PART_SYNC] && diskio_hist_count(run->hist[DISKIO_PART_SYNC]))
-            row(out, &cols, "  sync", "", "", "", "", run->hist[DISKIO_PART_SYNC], NULL, false);
-        if (run->hist[DISKIO_PART_SWITCH] && diskio_hist_count(run->hist[DISKIO_PART_SWITCH]))
-            row(out, &cols, "  switch", "", "", "", "", run->hist[DISKIO_PART_SWITCH], NULL, false);
-        pattern_line(out, run);
-        if (run->hist[DISKIO_PART_SERVICE]) {
-            /* the row above counts from when each op was due */
-            row(out, &cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL,
-                false);
-            fprintf(out,
-                    "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
-                    "start, service from its actual start; max lag %.3f ms\n",
-                    1e9 / (double)info->config.rate_interval_ns,
-                    info->rate_held ? "held" : "NOT HELD", (double)info->max_start_lag_ns / 1e6);
-        }
-        if (run->nreps > 1) {
-            /* the spread between repetitions is what a comparison with
-             * another machine has to beat */
-            double lo = run->reps[0].parts[DISKIO_PART_TOTAL].mean_ns, hi = lo;
-            for (size_t i = 1; i < run->nreps; i++) {
-                double mean = run->reps[i].parts[DISKIO_PART_TOTAL].mean_ns;
-                lo = mean < lo ? mean : lo;
-                hi = mean > hi ? mean : hi;
-            }
-            char lo_text[32], hi_text[32];
-            fprintf(out, "  ^ %zu repetitions, means from %s to %s\n", run->nreps,
-                    format_ns(lo_text, sizeof(lo_text), lo),
-                    format_ns(hi_text, sizeof(hi_text), hi));
-        }
-        if (disturbed)
-            disturbed_line(out, run);
-        if (diskio_run_interval_count(run) > 0)
-            interval_line(out, run);
-        /* diskio --suite: the row this run is */
-        for (size_t i = 0; i < res->suite_nrows; i++)
-            if (res->suite_rows[i].run == r) {
-                fputs("  ^ suite ", out);
-                show(out, res->suite_name);
-                fputs(" row ", out);
-                show(out, res->suite_rows[i].label);
-                fputc(' ', out);
-                show(out, res->suite_rows[i].column);
-                fputc('\n', out);
-            }
-        if (!info->complete)
-            fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
-                    diskio_strerror(info->error), info->error_during ? info->error_during : "?",
-                    info->error_op);
+    if (!info->complete)
+        fprintf(out, "  ^ incomplete: %s during %s at op %" PRIu64 "\n",
+                diskio_strerror(info->error), info->error_during ? info->error_during : "?",
+                info->error_op);
+}
+
+int emit_text(const struct diskio_result *res, FILE *out)
+{
+    text_header(out, res);
+    struct table_cols cols = {0};
+    text_columns(out, res, any_device(res), &cols);
+    for (size_t r = 0; r < res->nruns; r++) {
+        text_run_row(out, res, &cols, res->runs[r]);
+        text_run_details(out, res, &cols, r);
     }
     /* what a '*' means: "* p99.9 = max: fewer than 1000 ops" */
+    char name[32];
     for (size_t i = 0; i < cols.npcts; i++)
         if (cols.limited[i])
             fprintf(out, "* %s = max: fewer than %" PRIu64 " ops\n",

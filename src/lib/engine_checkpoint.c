@@ -31,12 +31,20 @@
 #include <unistd.h>
 
 #include "engine_loop.h"
+#include "pipeline.h"
 
 #define CHECKPOINT_TRACE_HEADER                                                                    \
     "op,start_ns,latency_ns,write_ns,sync_ns,checkpoint,file,offset,writeback_ns\n"
 
 struct ckpt_row {
     uint64_t op, start_ns, latency_ns, write_ns, checkpoint, file, offset, writeback_ns;
+};
+
+struct ckpt_phase {
+    uint64_t limit, deadline_ns;
+    struct diskio_hist *total, *write, *sync;
+    bool tracing;
+    uint64_t done;
 };
 
 struct ckpt {
@@ -63,24 +71,18 @@ struct ckpt {
     struct diskio_checkpoint_counts counts;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
+    volatile uint64_t progress_sink; /* progress when the caller wants none */
     int error;
     const char *error_during;
     uint64_t error_op;
-};
-
-struct ckpt_phase {
-    uint64_t limit, deadline_ns;
-    struct diskio_hist *total, *write, *sync;
-    bool tracing;
-    uint64_t done;
+    struct ckpt_phase warm; /* the warmup, into histograms of its own */
 };
 
 #define CKPT_TRACE_ROWS 4096
 
 static void trace_out(struct ckpt *c)
 {
-    char chunk[16384];
-    size_t used = 0;
+    struct trace_out o = {.fd = c->trace_fd, .error = &c->trace_error};
     for (size_t i = 0; i < c->rows_used; i++) {
         const struct ckpt_row *r = &c->rows[i];
         char line[200];
@@ -89,16 +91,9 @@ static void trace_out(struct ckpt *c)
                          ",%" PRIu64 ",%" PRIu64 "\n",
                          r->op, r->start_ns, r->latency_ns, r->write_ns, r->checkpoint, r->file,
                          r->offset, r->writeback_ns);
-        if (used + (size_t)n > sizeof(chunk)) {
-            if (c->trace_error == 0)
-                c->trace_error = trace_write_all(c->trace_fd, chunk, used);
-            used = 0;
-        }
-        memcpy(chunk + used, line, (size_t)n);
-        used += (size_t)n;
+        trace_out_line(&o, line, (size_t)n);
     }
-    if (used && c->trace_error == 0)
-        c->trace_error = trace_write_all(c->trace_fd, chunk, used);
+    trace_out_end(&o);
     c->rows_used = 0;
 }
 
@@ -238,123 +233,119 @@ static void run_phase(struct ckpt *c, struct ckpt_phase *ph)
     }
 }
 
-int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
-                          struct diskio_run **out)
+/* The checkpoint pattern's state: the dirty page map, the pending
+ * writebacks, the data pool, the trace rows (and the trace's header
+ * written), the warmup's histograms.  0 or -errno (*out is freed by
+ * ckpt_free() either way). */
+static int ckpt_new(const struct diskio_config *cfg, struct ckpt **out)
 {
     static const volatile sig_atomic_t never_stop = 0;
-    volatile uint64_t progress_sink = 0;
-    const struct mode_ops *ops = mode_ops_of(cfg->mode);
-    const unsigned nfiles = cfg->checkpoint_files;
-    struct diskio_run *run = NULL;
-    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
-    int rc;
-
-    /* the other files are made beside a file diskio created */
-    if (nfiles > 1 && (!target->created || target->is_device))
-        return -EINVAL;
-    if (target->is_device && target->size < cfg->file_size)
-        return -EINVAL;
     struct ckpt *c = calloc(1, sizeof(*c));
+    *out = c;
     if (!c)
         return -ENOMEM;
     c->cfg = cfg;
-    c->nfiles = nfiles;
+    c->nfiles = cfg->checkpoint_files;
     c->bs = cfg->block_size;
     c->nblocks = cfg->file_size / cfg->block_size;
     c->rng = seed_state(cfg->seed);
     c->sync_fn = cfg->mode == DISKIO_MODE_FDATASYNC ? fdatasync : fsync;
     c->trace_fd = cfg->trace_fd;
     c->stop = cfg->stop ? cfg->stop : &never_stop;
-    c->progress = cfg->progress ? cfg->progress : &progress_sink;
+    c->progress = cfg->progress ? cfg->progress : &c->progress_sink;
     for (unsigned f = 0; f < DISKIO_JOBS_MAX; f++)
         c->fds[f] = -1;
     if (cfg->trace_fd >= 0) {
         static const char header[] = CHECKPOINT_TRACE_HEADER;
         c->trace_error = trace_write_all(cfg->trace_fd, header, sizeof(header) - 1);
     }
-    c->words = (size_t)(((uint64_t)nfiles * c->nblocks + 63) / 64);
+    c->words = (size_t)(((uint64_t)c->nfiles * c->nblocks + 63) / 64);
     c->dirty = calloc(c->words, sizeof(uint64_t));
     c->pending =
         calloc(cfg->checkpoint_flush_after ? cfg->checkpoint_flush_after : 1, sizeof(uint64_t));
     c->rows = cfg->trace_fd >= 0 ? calloc(CKPT_TRACE_ROWS, sizeof(*c->rows)) : NULL;
-    if (!c->dirty || !c->pending || (cfg->trace_fd >= 0 && !c->rows)) {
-        rc = -ENOMEM;
-        goto fail;
-    }
+    if (!c->dirty || !c->pending || (cfg->trace_fd >= 0 && !c->rows))
+        return -ENOMEM;
     c->pool_blocks = data_pool_blocks(c->bs, 1, 1);
-    rc = fill_buffer(&c->pool, c->pool_blocks * c->bs, cfg->seed + 0x9e3779b97f4a7c15u);
-    if (rc < 0)
-        goto fail;
+    return fill_buffer(&c->pool, c->pool_blocks * c->bs, cfg->seed + 0x9e3779b97f4a7c15u);
+}
 
-    /* the files, each filled once as every overwrite pattern's file is
-     * (the target is the first, the others its own files beside it) */
-    for (unsigned f = 0; f < nfiles; f++) {
+static void ckpt_free(struct ckpt *c)
+{
+    if (!c)
+        return;
+    for (unsigned f = 0; f < c->nfiles; f++)
+        if (c->fds[f] >= 0)
+            close(c->fds[f]);
+    diskio_hist_free(c->warm.total);
+    diskio_hist_free(c->warm.write);
+    diskio_hist_free(c->warm.sync);
+    free(c->dirty);
+    free(c->pending);
+    free(c->rows);
+    free(c->pool);
+    free(c);
+}
+
+/* The files, each filled once as every overwrite pattern's file is (the
+ * target is the first, the others its own files beside it), opened with
+ * the mode's flags; the warmup's histograms.  0 or -errno. */
+static int ckpt_open(struct ckpt *c, struct diskio_target *target, const struct mode_ops *ops)
+{
+    const struct diskio_config *cfg = c->cfg;
+    int rc;
+    for (unsigned f = 0; f < c->nfiles; f++) {
         struct diskio_target *t = target;
         if (f > 0 && (rc = target_job_file(target, f, &t)) < 0)
-            goto fail;
+            return rc;
         if (!t->is_device && (rc = target_fill(t, cfg->file_size, (size_t)c->bs, cfg->seed + f,
                                                c->stop, cfg->fill_progress)) < 0)
-            goto fail;
+            return rc;
         t->fill_whole = false;
-        c->fds[f] = open_for_mode(t, ops, cfg);
+        c->fds[f] = target_open_for_mode(t, ops, cfg);
         if (c->fds[f] < 0) {
             rc = c->fds[f];
-            goto fail;
+            c->fds[f] = -1;
+            return rc;
         }
     }
-    for (int i = 0; i < 3; i++)
-        if ((rc = diskio_hist_new(&scratch[i])) < 0)
-            goto fail;
-    rc = run_alloc(ops->name, true, false, &run);
-    if (rc < 0)
-        goto fail;
-    run->info.has_config = true;
-    run->info.config = *cfg;
-    run->info.config.stop = NULL;
-    run->info.config.progress = NULL;
-    run->info.config.fill_progress = NULL;
-    run->info.config.live_hist = NULL;
-    run->open_flags_text = ops->open_flags_text;
+    c->warm = (struct ckpt_phase){.limit = cfg->warmup, .deadline_ns = UINT64_MAX};
+    if ((rc = diskio_hist_new(&c->warm.total)) < 0 || (rc = diskio_hist_new(&c->warm.write)) < 0 ||
+        (rc = diskio_hist_new(&c->warm.sync)) < 0)
+        return rc;
+    return 0;
+}
 
-    struct ckpt_phase warm = {cfg->warmup, UINT64_MAX, scratch[0], scratch[1],
-                              scratch[2],  false,      0};
-    if (cfg->warmup > 0)
-        run_phase(c, &warm);
-    if (c->error) {
-        run->info.error = c->error;
-        run->info.error_during = c->error_during;
-        run->info.complete = false;
-        *out = run;
-        run = NULL;
-        rc = c->error;
-        goto fail;
-    }
+/* The measured checkpoints, from a clean cache, into the run; the run's
+ * outcome.  Returns its error. */
+static int ckpt_measure(struct ckpt *c, struct diskio_run *run, struct diskio_target *target)
+{
+    const struct diskio_config *cfg = c->cfg;
     memset(&c->counts, 0, sizeof(c->counts));
     /* dirty pages of the warmup, or of an earlier run, written back now
      * (untimed): the measured checkpoints start from a clean cache */
-    for (unsigned f = 0; f < nfiles; f++)
+    for (unsigned f = 0; f < c->nfiles; f++)
         (void)fsync(c->fds[f]);
-
-    if (!target->devices.resolved)
-        devstat_resolve(target->path, &target->devices);
-    struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
-    devstat_sample_all(&target->devices, dev_before);
+    /* the devices' counters around the measured checkpoints (no
+     * interference probe, as for the wal pattern) */
+    struct run_probe probe = {.interference = false};
+    probe_begin(&probe, target);
     if (cfg->live_hist)
         *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
     const uint64_t start_ns = now_ns();
     c->origin_ns = start_ns;
-    struct ckpt_phase ph = {cfg->count ? cfg->count : UINT64_MAX,
-                            cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX,
-                            run->hist[DISKIO_PART_TOTAL],
-                            run->hist[DISKIO_PART_WRITE],
-                            run->hist[DISKIO_PART_SYNC],
-                            cfg->trace_fd >= 0,
-                            0};
+    struct ckpt_phase ph = {.limit = cfg->count ? cfg->count : UINT64_MAX,
+                            .deadline_ns =
+                                cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX,
+                            .total = run->hist[DISKIO_PART_TOTAL],
+                            .write = run->hist[DISKIO_PART_WRITE],
+                            .sync = run->hist[DISKIO_PART_SYNC],
+                            .tracing = cfg->trace_fd >= 0};
     run_phase(c, &ph);
     const uint64_t end_ns = now_ns();
     if (cfg->live_hist)
         *cfg->live_hist = NULL;
-    devstat_sample_all(&target->devices, dev_after);
+    probe_end(&probe, target);
     if (c->rows_used)
         trace_out(c);
     if (!c->error && c->trace_error) {
@@ -372,22 +363,44 @@ int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target 
     info->error_during = c->error_during;
     info->complete = c->error == 0;
     info->checkpoint = c->counts;
-    (void)devstat_record(run, &target->devices, dev_before, dev_after);
+    probe_record(run, &probe, target);
+    return c->error;
+}
+
+int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
+                          struct diskio_run **out)
+{
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    struct diskio_run *run = NULL;
+    struct ckpt *c = NULL;
+
+    /* the other files are made beside a file diskio created */
+    if (cfg->checkpoint_files > 1 && (!target->created || target->is_device))
+        return -EINVAL;
+    if (target->is_device && target->size < cfg->file_size)
+        return -EINVAL;
+    int rc = ckpt_new(cfg, &c);
+    if (rc == 0)
+        rc = ckpt_open(c, target, ops);
+    if (rc == 0)
+        rc = run_new(cfg, ops, cfg->file_size, true, &run);
+    if (rc != 0)
+        goto done;
+    if (cfg->warmup > 0)
+        run_phase(c, &c->warm);
+    if (c->error) {
+        run->info.error = c->error;
+        run->info.error_during = c->error_during;
+        run->info.complete = false;
+        rc = c->error;
+    } else {
+        rc = ckpt_measure(c, run, target);
+    }
     *out = run;
     run = NULL;
-    rc = c->error;
 
-fail:
-    for (unsigned f = 0; f < nfiles; f++)
-        if (c->fds[f] >= 0)
-            close(c->fds[f]);
-    for (int i = 0; i < 3; i++)
-        diskio_hist_free(scratch[i]);
-    free(c->dirty);
-    free(c->pending);
-    free(c->rows);
-    free(c->pool);
-    free(c);
+done:
+    ckpt_free(c);
     diskio_run_free(run);
     return rc;
 }

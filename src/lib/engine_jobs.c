@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Concurrent writers (config.jobs > 1, diskio --jobs): one thread per
- * job, each with an engine of its own (descriptor, buffers, offsets,
- * queue) and histograms of its own, so the timed loop is the one-job loop
+ * The runner of the plain patterns (seq, rand, append, create): a run is
+ * its jobs, one unless config.jobs (diskio --jobs) says more.  Every job
+ * goes through the same steps (pipeline.h): its engine set up (file,
+ * descriptor, buffers, offsets, queue), its warmup, its measured ops,
+ * then the run's outcome and record.
+ *
+ * One job runs on the caller's thread and records straight into the run
+ * (the only job a fixed rate, a trace, an op hook or a live display
+ * applies to).  Several jobs run a thread each, with an engine and
+ * histograms of their own, so the timed loop is the one-job loop
  * unchanged: no lock, no atomic and nothing shared between its clock
  * reads.  The only shared state the loops read is the stop flag, between
  * operations.  The caller's thread starts the jobs together, relays its
@@ -16,153 +23,84 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "gate.h"
+#include "pipeline.h"
+#include "queue.h"
+#include "trace.h"
 
-/* What the jobs and the caller's thread share, under lock. */
+/* What several jobs and the caller's thread share: the start gate (its
+ * setup: the queue), the jobs' stop flag (raised by a failing job or
+ * relayed from the caller's config.stop; read between operations only),
+ * and what the caller's rounds need. */
 struct jobs_gate {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    unsigned ready;  /* jobs through their setup (queue) */
-    bool warm_go;    /* the warmups may start: every job is ready */
-    unsigned warmed; /* jobs through their warmup (or failed before) */
-    unsigned done;   /* jobs through their measured phase */
-    bool go;         /* the measured phase may start */
-    bool abort;      /* a thread or a warmup failed: no job measures */
-    uint64_t start_ns;
-    uint64_t deadline_ns;
-    /* the jobs' stop flag: raised by a failing job or relayed from the
-     * caller's config.stop; read between operations only */
+    struct start_gate g;
     volatile sig_atomic_t stop;
+    const volatile sig_atomic_t *user_stop;
+    const struct diskio_config *cfg;
+    const struct job *jobs;
+    unsigned n;
 };
 
 struct job {
-    struct jobs_gate *gate;
+    struct jobs_gate *gate; /* NULL: the one job, on the caller's thread */
     const struct mode_ops *ops;
     struct engine e;
-    struct diskio_hist *hist[3]; /* total, write, sync: measured */
-    struct diskio_hist *warm[3];
-    /* config.interval_ns: the job's own series, started at the common
-     * start and merged into the run's interval by interval */
-    struct series *series;
+    /* the warmup, into histograms of the job's own (its total, and with a
+     * sync call its write and sync parts) */
+    struct engine_phase warm;
+    /* the measured ops.  One job: into the run's histograms and series,
+     * with the job's own start lag histograms at a fixed rate and its
+     * trace.  Several: into the job's own histograms and series
+     * (own_measured), kept and merged into the run's (collect()). */
+    struct engine_phase measured;
+    bool own_measured;
     volatile uint64_t progress;
-    uint64_t end_ns, fail_ns, done;
-    int fd;
+    uint64_t end_ns, fail_ns;
     bool started;
     pthread_t thread;
 };
 
-static void gate_bump(struct jobs_gate *g, unsigned *counter)
+static int hist_new_if(bool wanted, struct diskio_hist **out)
 {
-    pthread_mutex_lock(&g->lock);
-    (*counter)++;
-    pthread_cond_broadcast(&g->changed);
-    pthread_mutex_unlock(&g->lock);
+    return wanted ? diskio_hist_new(out) : 0;
 }
 
-static void *job_main(void *arg)
+/* The histograms, series and trace job's phases record into (run's, or
+ * the job's own with own_measured).  0 or -ENOMEM. */
+static int job_records(struct job *job, struct diskio_run *run, int trace_error)
 {
-    struct job *job = arg;
-    struct jobs_gate *g = job->gate;
-    struct engine *e = &job->e;
-    const struct diskio_config *cfg = e->cfg;
-
-    /* setup and warmup, each job on its own, untimed */
-    if (job->ops->queued) {
-        int rc = engine_queue_open(e, &e->error_during);
-        if (rc < 0)
-            e->error = rc;
+    const struct diskio_config *cfg = job->e.cfg;
+    const bool parts = job->ops->syncs, paced = cfg->rate_interval_ns != 0;
+    struct engine_phase *w = &job->warm, *m = &job->measured;
+    int rc;
+    if ((rc = hist_new_if(true, &w->total)) < 0 || (rc = hist_new_if(parts, &w->write)) < 0 ||
+        (rc = hist_new_if(parts, &w->sync)) < 0 || (rc = hist_new_if(paced, &m->lag)) < 0 ||
+        (rc = hist_new_if(paced, &m->late_start)) < 0)
+        return rc;
+    if (job->own_measured) {
+        if ((rc = hist_new_if(true, &m->total)) < 0 || (rc = hist_new_if(parts, &m->write)) < 0 ||
+            (rc = hist_new_if(parts, &m->sync)) < 0)
+            return rc;
+    } else {
+        m->total = run->hist[DISKIO_PART_TOTAL];
+        m->write = run->hist[DISKIO_PART_WRITE];
+        m->sync = run->hist[DISKIO_PART_SYNC];
+        m->service = run->hist[DISKIO_PART_SERVICE];
     }
-    /* the warmups start together too, so that each job warms up beside
-     * the others, as it will be measured */
-    pthread_mutex_lock(&g->lock);
-    g->ready++;
-    pthread_cond_broadcast(&g->changed);
-    while (!g->warm_go)
-        pthread_cond_wait(&g->changed, &g->lock);
-    const bool warm_up = !g->abort;
-    pthread_mutex_unlock(&g->lock);
-    if (!e->error && warm_up && cfg->warmup > 0) {
-        struct engine_phase warm = {
-            .limit = cfg->warmup,
-            .deadline_ns = UINT64_MAX,
-            .total = job->warm[0],
-            .write = job->warm[1],
-            .sync = job->warm[2],
-        };
-        job->ops->run(e, &warm);
-        if (!e->error)
-            (void)engine_warmed(e, job->ops, warm.done);
-    } else if (!e->error && warm_up) {
-        (void)engine_warmed(e, job->ops, 0);
+    /* the series' intervals are allocated now, outside the run's time */
+    struct series **series = job->own_measured ? &m->series : &run->series;
+    if (cfg->interval_ns &&
+        (rc = series_new(cfg->interval_ns, cfg->runtime_ns, cfg->block_size, series)) < 0)
+        return rc;
+    m->series = *series;
+    /* one op stream's (the config allows no trace with several jobs) */
+    if (cfg->trace_fd >= 0 && !job->own_measured) {
+        if (!(m->trace = calloc(1, sizeof(*m->trace))))
+            return -ENOMEM;
+        m->trace->fd = cfg->trace_fd;
+        m->trace->error = trace_error;
     }
-    if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
-        job->fail_ns = now_ns();
-        __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-    }
-    e->error_op = 0;
-
-    pthread_mutex_lock(&g->lock);
-    g->warmed++;
-    pthread_cond_broadcast(&g->changed);
-    while (!g->go)
-        pthread_cond_wait(&g->changed, &g->lock);
-    const bool measure = !g->abort && !e->error;
-    struct engine_phase ph = {
-        .limit = cfg->count ? cfg->count : UINT64_MAX,
-        .deadline_ns = g->deadline_ns,
-        .total = job->hist[0],
-        .write = job->hist[1],
-        .sync = job->hist[2],
-        .series = job->series,
-    };
-    if (job->series)
-        (void)series_start(job->series, g->start_ns);
-    pthread_mutex_unlock(&g->lock);
-
-    if (measure) {
-        *e->progress = 0;
-        job->ops->run(e, &ph);
-        job->end_ns = now_ns();
-        job->done = ph.done;
-        if (job->series && series_finish(job->series, job->end_ns) < 0 && !e->error) {
-            e->error = -ENOMEM;
-            e->error_during = "interval series";
-        }
-        if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
-            /* an error in one job stops them all */
-            job->fail_ns = job->end_ns;
-            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-        }
-    }
-    engine_queue_close(e);
-    gate_bump(g, &g->done);
-    return NULL;
-}
-
-/* With g->lock held, until *counter reaches want: relay the caller's stop
- * flag to the jobs and sum their progress for the caller, every 5 ms. */
-static void wait_relaying(struct jobs_gate *g, const unsigned *counter, unsigned want,
-                          const struct job *jobs, unsigned n, const struct diskio_config *cfg,
-                          const volatile sig_atomic_t *user_stop)
-{
-    while (*counter < want) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 5000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        (void)pthread_cond_timedwait(&g->changed, &g->lock, &until);
-        if (*user_stop)
-            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
-        if (cfg->progress) {
-            uint64_t sum = 0;
-            for (unsigned j = 0; j < n; j++)
-                sum += jobs[j].progress;
-            *cfg->progress = sum;
-        }
-    }
+    return 0;
 }
 
 /* The file job j writes: the target (job 0, or shared_file), or its own
@@ -177,223 +115,111 @@ static int job_target(const struct diskio_config *cfg, struct diskio_target *tar
     return target_job_file(target, j, out);
 }
 
+/* Make job j ready to run: its file filled and opened, its buffers and
+ * histograms allocated, its offsets placed.  0 or -errno. */
+static int job_prepare(struct job *job, unsigned j, struct diskio_run *run,
+                       struct diskio_target *target, uint64_t file_size, int trace_error)
+{
+    const struct diskio_config *cfg = job->e.cfg;
+    struct diskio_target *t;
+    int rc = job_target(cfg, target, j, &t);
+    if (rc < 0 || (rc = engine_setup(&job->e, t, j, file_size)) < 0 ||
+        (rc = job_records(job, run, trace_error)) < 0)
+        return rc;
+    job->warm.limit = cfg->warmup;
+    job->warm.deadline_ns = UINT64_MAX;
+    job->measured.limit = cfg->count ? cfg->count : UINT64_MAX;
+    job->measured.hook = cfg->op_hook;
+    return 0;
+}
+
 static void free_jobs(struct job *jobs, unsigned n)
 {
     for (unsigned j = 0; j < n; j++) {
-        if (jobs[j].fd >= 0)
-            close(jobs[j].fd);
-        free(jobs[j].e.buf);
-        for (int i = 0; i < 3; i++) {
-            diskio_hist_free(jobs[j].hist[i]);
-            diskio_hist_free(jobs[j].warm[i]);
+        struct job *job = &jobs[j];
+        engine_queue_close(&job->e);
+        if (job->e.fd >= 0)
+            close(job->e.fd);
+        free(job->e.buf);
+        diskio_hist_free(job->warm.total);
+        diskio_hist_free(job->warm.write);
+        diskio_hist_free(job->warm.sync);
+        diskio_hist_free(job->measured.lag);
+        diskio_hist_free(job->measured.late_start);
+        free(job->measured.trace);
+        if (job->own_measured) {
+            diskio_hist_free(job->measured.total);
+            diskio_hist_free(job->measured.write);
+            diskio_hist_free(job->measured.sync);
+            series_free(job->measured.series);
         }
-        series_free(jobs[j].series);
     }
     free(jobs);
 }
 
-/* Make job j ready to run: its file filled and opened, its buffers and
- * histograms allocated, its offsets placed.  0 or -errno. */
-static int job_prepare(struct job *job, unsigned j, const struct diskio_config *cfg,
-                       struct diskio_target *target, uint64_t file_size,
-                       const volatile sig_atomic_t *user_stop)
+/* The AIO context or ring, outside both phases' time. */
+static void job_open_queue(struct job *job)
 {
-    const struct mode_ops *ops = job->ops;
-    struct diskio_target *t;
-    int rc = job_target(cfg, target, j, &t);
-    if (rc < 0)
-        return rc;
-    const bool empties =
-        cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE;
-    /* job j's file is filled from seed + j; on a shared file job 0's */
-    const uint64_t fill_seed = cfg->seed + (cfg->shared_file ? 0 : j);
-    if (empties)
-        t->written = 0;
-    else if (!t->is_device && (j == 0 || !cfg->shared_file)) {
-        /* as diskio_run_execute(): a check of the reads needs the fill's
-         * own data */
-        if (cfg->verify &&
-            !(t->fill_whole && t->fill_block == cfg->block_size && t->fill_seed == fill_seed))
-            t->written = 0;
-        rc = target_fill(t, cfg->file_size, (size_t)cfg->block_size, fill_seed, user_stop,
-                         cfg->fill_progress);
-        if (rc < 0)
-            return rc;
-    }
-    if (!ops->reads || cfg->write_back)
-        t->fill_whole = false;
-    job->fd = open_for_mode(t, ops, cfg);
-    if (job->fd < 0)
-        return job->fd;
-    if (empties && ftruncate(job->fd, 0) != 0)
-        return -errno;
-
     struct engine *e = &job->e;
-    e->cfg = cfg;
-    e->fd = job->fd;
-    e->fill_seed = fill_seed;
-    if ((rc = engine_opened(e, ops)) < 0)
-        return rc;
-    e->block_size = cfg->block_size;
-    e->file_size = file_size;
-    e->nblocks = file_size / cfg->block_size;
-    /* each job its own random offsets, and on a shared file its own
-     * place to start the sequential ones: job j at its share of the
-     * file, so that the jobs do not write the same blocks in step */
-    e->rng = seed_state(cfg->seed + j);
-    e->write_back = cfg->write_back;
-    e->wb_rng = seed_state((cfg->seed + j) ^ UINT64_C(0x5752495445424143));
-    e->next_offset =
-        cfg->shared_file && cfg->pattern == DISKIO_PATTERN_SEQ
-            ? (uint64_t)((unsigned __int128)e->nblocks * j / cfg->jobs) * cfg->block_size
-            : 0;
-    if (e->next_offset + cfg->block_size > file_size)
-        e->next_offset = 0;
-    e->sync_every = cfg->sync_every;
-    e->stop = &job->gate->stop;
-    e->progress = &job->progress;
-    e->pool_blocks = data_pool_blocks(cfg->block_size, ops->queued ? cfg->iodepth : 1, cfg->jobs);
-    rc =
-        fill_buffer(&e->buf, e->pool_blocks * cfg->block_size, cfg->seed + 0x9e3779b97f4a7c15u + j);
-    if (rc < 0)
-        return rc;
-    for (int i = 0; i < 3; i++) {
-        if (i > 0 && !ops->syncs)
-            continue;
-        if ((rc = diskio_hist_new(&job->hist[i])) < 0 || (rc = diskio_hist_new(&job->warm[i])) < 0)
-            return rc;
-    }
-    /* allocated now, outside the run's time */
-    if (cfg->interval_ns &&
-        (rc = series_new(cfg->interval_ns, cfg->runtime_ns, cfg->block_size, &job->series)) < 0)
-        return rc;
-    return 0;
+    int rc;
+    if (job->ops->queued && (rc = engine_queue_open(e, job->ops->backend, &e->error_during)) < 0)
+        e->error = rc;
 }
 
-/* Keep each job's figures in the run and merge its histograms into the
- * run's (the job's total histogram moves into the run). */
-static void collect(struct diskio_run *run, struct job *jobs, unsigned n, uint64_t start_ns)
+/* The measured ops, from start_ns (the schedule's origin at a fixed
+ * rate) until the count, deadline_ns, a stop or a failure. */
+static void job_measure(struct job *job, uint64_t start_ns, uint64_t deadline_ns)
 {
-    for (unsigned j = 0; j < n; j++) {
-        struct job *job = &jobs[j];
-        struct run_job *rj = &run->jobs[j];
-        rj->ops = job->done;
-        rj->bytes = job->done * job->e.block_size;
-        rj->duration_ns = job->end_ns > start_ns ? job->end_ns - start_ns : 0;
-        rj->error = job->e.error;
-        rj->error_op = job->e.error_op;
-        rj->error_during = job->e.error_during;
-        for (int i = 0; i < 3; i++)
-            if (job->hist[i] && run->hist[i])
-                (void)diskio_hist_merge(run->hist[i], job->hist[i]);
-        rj->hist = job->hist[0];
-        job->hist[0] = NULL;
-        /* interval k of every job into the run's interval k: the jobs'
-         * series all start at the common start */
-        if (job->series && job->done > 0) {
-            if (!run->series) {
-                run->series = job->series;
-                job->series = NULL;
-            } else {
-                (void)series_merge(run->series, job->series);
-            }
+    struct engine_phase *ph = &job->measured;
+    job->e.op_base = 0;
+    ph->deadline_ns = deadline_ns;
+    ph->schedule_ns = start_ns;
+    if (ph->trace)
+        ph->trace->origin_ns = start_ns;
+    if (ph->series)
+        (void)series_start(ph->series, start_ns);
+    job->ops->run(&job->e, ph);
+    job->end_ns = now_ns();
+}
+
+/* After the measured ops (untimed): the trace's last rows written out,
+ * the series' last interval closed; a failure of either is the job's. */
+static void job_close_records(struct job *job)
+{
+    struct engine *e = &job->e;
+    struct engine_phase *ph = &job->measured;
+    int rc;
+    if (ph->trace) {
+        trace_flush(ph->trace);
+        if (ph->trace->error && !e->error) {
+            e->error = ph->trace->error;
+            e->error_during = "trace";
+            e->error_op = ph->done;
         }
     }
-    run->njobs = n;
+    if (ph->series && (rc = series_finish(ph->series, job->end_ns)) < 0 && !e->error) {
+        e->error = rc;
+        e->error_during = "interval series";
+        e->error_op = ph->done;
+    }
 }
 
-int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
-                    uint64_t file_size, struct diskio_run **out)
+/* Leave nothing dirty for the next run to pay for (untimed). */
+static void jobs_sync(const struct job *jobs, unsigned n, const struct diskio_config *cfg)
 {
-    static const volatile sig_atomic_t never_stop = 0;
-    const unsigned n = cfg->jobs;
-    const struct mode_ops *ops = mode_ops_of(cfg->mode);
-    const volatile sig_atomic_t *user_stop = cfg->stop ? cfg->stop : &never_stop;
-    struct diskio_run *run = NULL;
-    int rc;
-
-    /* own files are made next to a file diskio created, never beside a
-     * device or a user's file */
-    if (!cfg->shared_file && !target->created)
-        return -EINVAL;
-    struct jobs_gate gate = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                             .changed = PTHREAD_COND_INITIALIZER};
-    struct job *jobs = calloc(n, sizeof(*jobs));
-    if (!jobs)
-        return -ENOMEM;
-    for (unsigned j = 0; j < n; j++) {
-        jobs[j].fd = -1;
-        jobs[j].gate = &gate;
-        jobs[j].ops = ops;
-    }
     for (unsigned j = 0; j < n; j++)
-        if ((rc = job_prepare(&jobs[j], j, cfg, target, file_size, user_stop)) < 0)
-            goto fail;
+        if (jobs[j].e.fd >= 0 && (j == 0 || !cfg->shared_file))
+            (void)fdatasync(jobs[j].e.fd);
+}
 
-    rc = run_alloc(ops->name, ops->syncs, false, &run);
-    if (rc < 0)
-        goto fail;
-    run->jobs = calloc(n, sizeof(*run->jobs));
-    if (!run->jobs) {
-        rc = -ENOMEM;
-        goto fail;
-    }
-    run->info.has_config = true;
-    run->info.config = *cfg;
-    run->info.config.file_size = file_size; /* the span the offsets cover */
-    run->info.config.stop = NULL;
-    run->info.config.progress = NULL;
-    run->info.config.fill_progress = NULL;
-    /* the jobs' histograms are merged and freed inside the call: none is
-     * published for a live display (config.live_hist stays NULL) */
-    run->info.config.live_hist = NULL;
-    run->info.config.op_hook = NULL;
-    run->open_flags_text = open_flags_text(ops, cfg);
-
-    unsigned started = 0;
-    for (unsigned j = 0; j < n; j++) {
-        if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
-            break;
-        jobs[j].started = true;
-        started++;
-    }
-
-    /* every job set up: the warmups together (none if a thread is
-     * missing); every job warmed up (or failed): the devices' counters,
-     * then the common start */
-    pthread_mutex_lock(&gate.lock);
-    wait_relaying(&gate, &gate.ready, started, jobs, n, cfg, user_stop);
-    gate.abort = started < n;
-    gate.warm_go = true;
-    pthread_cond_broadcast(&gate.changed);
-    wait_relaying(&gate, &gate.warmed, started, jobs, n, cfg, user_stop);
-    gate.abort = started < n || gate.stop || *user_stop;
-    pthread_mutex_unlock(&gate.lock);
-    if (!target->devices.resolved)
-        devstat_resolve(target->path, &target->devices);
-    struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
-    struct ifr_sample ifr_before, ifr_after;
-    ifr_sample(&ifr_before);
-    devstat_sample_all(&target->devices, dev_before);
-    pthread_mutex_lock(&gate.lock);
-    gate.start_ns = now_ns();
-    gate.deadline_ns = cfg->runtime_ns ? gate.start_ns + cfg->runtime_ns : UINT64_MAX;
-    gate.go = true;
-    pthread_cond_broadcast(&gate.changed);
-    /* until the last job ends: relay a stop and sum the progress */
-    wait_relaying(&gate, &gate.done, started, jobs, n, cfg, user_stop);
-    const uint64_t start_ns = gate.start_ns;
-    const bool aborted = gate.abort;
-    pthread_mutex_unlock(&gate.lock);
-    for (unsigned j = 0; j < n; j++)
-        if (jobs[j].started)
-            pthread_join(jobs[j].thread, NULL);
-    devstat_sample_all(&target->devices, dev_after);
-    ifr_sample(&ifr_after);
-
-    /* the run's error: the job that failed first; else an interruption */
-    int error = 0;
-    int error_job = -1;
+/* The run's outcome from its jobs': the error of the job that failed
+ * first; else (several jobs) a missing thread, or an interruption when
+ * stopped.  ops, bytes, the time from start_ns to the last job's end (0
+ * when aborted: nothing was measured). */
+static void jobs_outcome(struct diskio_run_info *info, const struct job *jobs, unsigned n,
+                         unsigned started, bool stopped, bool aborted, uint64_t start_ns)
+{
+    int error = 0, error_job = -1;
     for (unsigned j = 0; j < n; j++) {
         const struct job *job = &jobs[j];
         if (!job->e.error || job->e.error == -DISKIO_E_INTERRUPTED)
@@ -401,16 +227,12 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
         if (error_job < 0 || job->fail_ns < jobs[error_job].fail_ns)
             error_job = (int)j;
     }
-    uint64_t end_ns = start_ns, ops_done = 0;
+    uint64_t end_ns = start_ns, ops = 0;
     for (unsigned j = 0; j < n; j++) {
         if (jobs[j].end_ns > end_ns)
             end_ns = jobs[j].end_ns;
-        ops_done += jobs[j].done;
-        /* leave nothing dirty for the next run to pay for (untimed) */
-        if (jobs[j].fd >= 0 && (j == 0 || !cfg->shared_file))
-            (void)fdatasync(jobs[j].fd);
+        ops += jobs[j].measured.done;
     }
-    struct diskio_run_info *info = &run->info;
     if (error_job >= 0) {
         error = jobs[error_job].e.error;
         info->error_op = jobs[error_job].e.error_op;
@@ -418,7 +240,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     } else if (started < n) {
         error = -EAGAIN;
         info->error_during = "thread";
-    } else if (aborted || gate.stop) {
+    } else if (stopped) {
         error = -DISKIO_E_INTERRUPTED;
         info->error_during = "interrupted";
         for (unsigned j = 0; j < n; j++)
@@ -427,19 +249,260 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
                 break;
             }
     }
-    info->error_job = error_job;
+    info->error_job = n > 1 ? error_job : -1;
     info->error = error;
     info->complete = error == 0;
-    info->ops = ops_done;
-    info->bytes = ops_done * cfg->block_size;
+    info->ops = ops;
+    info->bytes = ops * jobs[0].e.block_size;
     info->duration_ns = aborted ? 0 : end_ns - start_ns;
     info->start_ns = start_ns;
+}
+
+/* A fixed rate: how well the schedule was kept (one job only). */
+static void record_pacing(struct diskio_run_info *in, const struct job *job)
+{
+    const struct engine_phase *ph = &job->measured;
+    const uint64_t interval_ns = job->e.rate_interval_ns;
+    in->max_start_lag_ns = ph->max_lag_ns;
+    in->start_lag_p99_ns = diskio_hist_percentile(ph->lag, 99.0);
+    in->late_start_ops = diskio_hist_count(ph->late_start);
+    in->late_start_p50_ns = diskio_hist_percentile(ph->late_start, 50.0);
+    in->late_start_p99_ns = diskio_hist_percentile(ph->late_start, 99.0);
+    in->late_start_max_ns = diskio_hist_max(ph->late_start);
+    in->backlog_ops = ph->backlog_ops;
+    in->backlog_max_lag_ns = ph->backlog_max_ns;
+    in->spin_margin_ns = job->e.spin_margin_ns;
+    /* held when the ops took no longer than their schedule (+1%) and the
+     * schedule was kept op by op: 99% of the ops started less than one
+     * interval late.  An average rate reached by bursts after stalls is
+     * not a fixed rate. */
+    in->rate_held = (double)in->duration_ns <= 1.01 * (double)(in->ops * interval_ns) &&
+                    in->start_lag_p99_ns < interval_ns;
+}
+
+/* One job, on the caller's thread.  A failure before the measured ops
+ * (queue, warmup) ends the run there, with nothing measured and no
+ * device figures. */
+static void run_one(struct job *job, struct diskio_run *run, struct diskio_target *target)
+{
+    struct engine *e = &job->e;
+    const struct diskio_config *cfg = e->cfg;
+    job_open_queue(job);
+    engine_warm(e, job->ops, &job->warm);
+    if (e->error) {
+        /* nothing was measured yet, but say where it failed */
+        e->error_op = 0;
+        jobs_outcome(&run->info, job, 1, 1, e->error == -DISKIO_E_INTERRUPTED, true, 0);
+        return;
+    }
+    /* the devices' counters and the machine's: the measured ops' (not
+     * the fill's, the warmup's or the final fdatasync's) */
+    struct run_probe probe = {.interference = true};
+    probe_begin(&probe, target);
+    const int old_slack = pacing_begin(e);
+    /* for a live display (diskio_hist_copy_live()); set once, before
+     * the run's time starts */
+    if (cfg->live_hist)
+        *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
+    const uint64_t start_ns = now_ns();
+    job_measure(job, start_ns, cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX);
+    if (cfg->live_hist)
+        *cfg->live_hist = NULL;
+    engine_queue_close(e);
+    probe_end(&probe, target);
+    pacing_end(old_slack);
+    job_close_records(job);
+    jobs_sync(job, 1, cfg);
+    jobs_outcome(&run->info, job, 1, 1, e->error == -DISKIO_E_INTERRUPTED, false, start_ns);
+    if (e->rate_interval_ns && run->info.ops > 0)
+        record_pacing(&run->info, job);
+    probe_record(run, &probe, target);
+}
+
+/* A job's thread: its queue, then the warmups together, then the measured
+ * ops together, each step opened by the caller's thread through the
+ * gate. */
+static void *job_main(void *arg)
+{
+    struct job *job = arg;
+    struct jobs_gate *jg = job->gate;
+    struct start_gate *g = &jg->g;
+    struct engine *e = &job->e;
+
+    /* setup and warmup, each job on its own, untimed */
+    job_open_queue(job);
+    /* the warmups start together too, so that each job warms up beside
+     * the others, as it will be measured */
+    if (gate_arrive(g, &g->ready, &g->warm_go))
+        engine_warm(e, job->ops, &job->warm);
+    if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
+        job->fail_ns = now_ns();
+        __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
+    }
+    e->error_op = 0;
+
+    if (gate_arrive(g, &g->warmed, &g->go) && !e->error) {
+        *e->progress = 0;
+        job_measure(job, g->start_ns, g->deadline_ns);
+        job_close_records(job);
+        if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
+            /* an error in one job stops them all */
+            job->fail_ns = job->end_ns;
+            __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
+        }
+    }
+    engine_queue_close(e);
+    gate_leave(g, &g->done);
+    return NULL;
+}
+
+/* The caller's round while it waits at the gate: relay its stop flag to
+ * the jobs and sum their progress for it. */
+static void jobs_round(void *ctx)
+{
+    struct jobs_gate *jg = ctx;
+    if (*jg->user_stop)
+        __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
+    if (jg->cfg->progress) {
+        uint64_t sum = 0;
+        for (unsigned j = 0; j < jg->n; j++)
+            sum += jg->jobs[j].progress;
+        *jg->cfg->progress = sum;
+    }
+}
+
+/* Keep each job's figures in the run and merge its histograms into the
+ * run's (the job's total histogram moves into the run). */
+static void collect(struct diskio_run *run, struct job *jobs, unsigned n, uint64_t start_ns)
+{
+    for (unsigned j = 0; j < n; j++) {
+        struct job *job = &jobs[j];
+        struct engine_phase *m = &job->measured;
+        struct run_job *rj = &run->jobs[j];
+        rj->ops = m->done;
+        rj->bytes = m->done * job->e.block_size;
+        rj->duration_ns = job->end_ns > start_ns ? job->end_ns - start_ns : 0;
+        rj->error = job->e.error;
+        rj->error_op = job->e.error_op;
+        rj->error_during = job->e.error_during;
+        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], m->total);
+        if (m->write && run->hist[DISKIO_PART_WRITE])
+            (void)diskio_hist_merge(run->hist[DISKIO_PART_WRITE], m->write);
+        if (m->sync && run->hist[DISKIO_PART_SYNC])
+            (void)diskio_hist_merge(run->hist[DISKIO_PART_SYNC], m->sync);
+        rj->hist = m->total;
+        m->total = NULL;
+        /* interval k of every job into the run's interval k: the jobs'
+         * series all start at the common start */
+        if (m->series && m->done > 0) {
+            if (!run->series) {
+                run->series = m->series;
+                m->series = NULL;
+            } else {
+                (void)series_merge(run->series, m->series);
+            }
+        }
+    }
+    run->njobs = n;
+}
+
+/* Several jobs, a thread each: every job set up, then the warmups
+ * together (none if a thread is missing), then, every job warmed up (or
+ * failed), the devices' counters and the common start. */
+static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
+                        struct diskio_target *target)
+{
+    struct jobs_gate *jg = jobs[0].gate;
+    struct start_gate *g = &jg->g;
+    const struct diskio_config *cfg = jg->cfg;
+    unsigned started = 0;
+    for (unsigned j = 0; j < n; j++)
+        jobs[j].e.stop = &jg->stop;
+    for (unsigned j = 0; j < n; j++) {
+        if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
+            break;
+        jobs[j].started = true;
+        started++;
+    }
+    pthread_mutex_lock(&g->lock);
+    gate_wait(g, &g->ready, started, jobs_round, jg);
+    g->abort = started < n;
+    gate_open(g, &g->warm_go);
+    gate_wait(g, &g->warmed, started, jobs_round, jg);
+    g->abort = started < n || jg->stop || *jg->user_stop;
+    pthread_mutex_unlock(&g->lock);
+    struct run_probe probe = {.interference = true};
+    probe_begin(&probe, target);
+    pthread_mutex_lock(&g->lock);
+    g->start_ns = now_ns();
+    g->deadline_ns = cfg->runtime_ns ? g->start_ns + cfg->runtime_ns : UINT64_MAX;
+    gate_open(g, &g->go);
+    /* until the last job ends: relay a stop and sum the progress */
+    gate_wait(g, &g->done, started, jobs_round, jg);
+    const uint64_t start_ns = g->start_ns;
+    const bool aborted = g->abort;
+    pthread_mutex_unlock(&g->lock);
+    for (unsigned j = 0; j < n; j++)
+        if (jobs[j].started)
+            pthread_join(jobs[j].thread, NULL);
+    probe_end(&probe, target);
+    jobs_sync(jobs, n, cfg);
+    jobs_outcome(&run->info, jobs, n, started, aborted || jg->stop, aborted, start_ns);
     collect(run, jobs, n, start_ns);
-    (void)devstat_record(run, &target->devices, dev_before, dev_after);
-    ifr_record(run, &ifr_before, &ifr_after);
+    probe_record(run, &probe, target);
+}
+
+int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
+                    uint64_t file_size, int trace_error, struct diskio_run **out)
+{
+    static const volatile sig_atomic_t never_stop = 0;
+    const unsigned n = cfg->jobs > 1 ? cfg->jobs : 1;
+    const struct mode_ops *ops = mode_ops_of(cfg->mode);
+    const volatile sig_atomic_t *user_stop = cfg->stop ? cfg->stop : &never_stop;
+    struct job *jobs = NULL;
+    struct jobs_gate gate = {
+        .g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
+        .user_stop = user_stop,
+        .cfg = cfg,
+        .n = n};
+    struct diskio_run *run = NULL;
+    int rc;
+
+    /* own files are made next to a file diskio created, never beside a
+     * device or a user's file */
+    if (n > 1 && !cfg->shared_file && !target->created)
+        return -EINVAL;
+    gate.jobs = jobs = calloc(n, sizeof(*jobs));
+    if (!jobs)
+        return -ENOMEM;
+    for (unsigned j = 0; j < n; j++) {
+        struct job *job = &jobs[j];
+        job->ops = ops;
+        job->e.fd = -1;
+        job->e.cfg = cfg;
+        /* one job reports to the caller directly; several through the
+         * gate, which relays the caller's stop and sums their progress */
+        job->gate = n > 1 ? &gate : NULL;
+        job->own_measured = n > 1;
+        job->e.stop = user_stop; /* the fill's; several jobs then the gate's */
+        job->e.progress = n == 1 && cfg->progress ? cfg->progress : &job->progress;
+    }
+    if ((rc = run_new(cfg, ops, file_size, ops->syncs, &run)) < 0)
+        goto fail;
+    if (n > 1 && !(run->jobs = calloc(n, sizeof(*run->jobs)))) {
+        rc = -ENOMEM;
+        goto fail;
+    }
+    for (unsigned j = 0; j < n; j++)
+        if ((rc = job_prepare(&jobs[j], j, run, target, file_size, trace_error)) < 0)
+            goto fail;
+    if (n == 1)
+        run_one(&jobs[0], run, target);
+    else
+        run_threads(jobs, n, run, target);
+    rc = run->info.error;
     *out = run;
     run = NULL;
-    rc = error;
 
 fail:
     free_jobs(jobs, n);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "engine_slow.h"
+#include "trace.h"
 
 /* Where the writes go.  The loops keep this in locals (registers): the
  * engine struct lives in memory that every syscall might touch, as far as
@@ -152,6 +154,136 @@ static DISKIO_ALWAYS_INLINE bool write_back_due(uint64_t *rng, unsigned percent)
     return ((rng_next(rng) >> 32) * 100 >> 32) < percent;
 }
 
+/* An op's end of the phase: why, and at which op. */
+static DISKIO_ALWAYS_INLINE void phase_fail(struct engine *e, int error, const char *during,
+                                            uint64_t op)
+{
+    e->error = error;
+    e->error_during = during;
+    e->error_op = op;
+}
+
+/* What one op's clock reads saw and how its calls went. */
+struct op_result {
+    uint64_t start_ns, write_done_ns, end_ns;
+    ssize_t written;   /* what the write (or the read) returned: len, or -errno */
+    int synced;        /* the sync's result: 0 or -errno */
+    bool carried_sync; /* a sync followed this op's write */
+    bool wrote_back;   /* a read whose block was written back */
+};
+
+/* One op.  Between its two clock reads there is the op and nothing
+ * else: the write (and the sync when it is due: sync_every), or the read
+ * (and with writing_back the write of its block, stamp_op in its stamp,
+ * when write_back_due() picks it). */
+static DISKIO_ALWAYS_INLINE void timed_op(struct op_result *r, int fd, unsigned char *buf,
+                                          uint64_t len, uint64_t offset, int (*const sync_fn)(int),
+                                          const bool reading, const bool writing_back,
+                                          uint64_t *wb_rng, unsigned write_back, uint64_t stamp_op,
+                                          unsigned *writes_until_sync, unsigned sync_every)
+{
+    r->synced = 0;
+    r->carried_sync = false;
+    r->wrote_back = false;
+    if (reading && writing_back) {
+        r->start_ns = now_ns();
+        r->written = read_block(fd, buf, len, offset);
+        if ((uint64_t)r->written == len && write_back_due(wb_rng, write_back)) {
+            stamp_block(buf, offset, stamp_op);
+            r->written = write_block(fd, buf, len, offset);
+            r->wrote_back = true;
+        }
+        r->end_ns = now_ns();
+        r->write_done_ns = r->end_ns;
+    } else if (reading) {
+        r->start_ns = now_ns();
+        r->written = read_block(fd, buf, len, offset);
+        r->end_ns = now_ns();
+        r->write_done_ns = r->end_ns;
+    } else if (sync_fn && --*writes_until_sync == 0) {
+        *writes_until_sync = sync_every;
+        r->carried_sync = true;
+        r->start_ns = now_ns();
+        r->written = write_block(fd, buf, len, offset);
+        r->write_done_ns = now_ns();
+        r->synced = sync_file(fd, sync_fn);
+        r->end_ns = now_ns();
+    } else {
+        r->start_ns = now_ns();
+        r->written = write_block(fd, buf, len, offset);
+        r->end_ns = now_ns();
+        r->write_done_ns = r->end_ns;
+    }
+}
+
+/* A fixed rate's schedule and what was seen of it, kept in locals by the
+ * loop (the histograms: the phase's service, lag and late_start). */
+struct pacing {
+    struct diskio_hist *service, *lag, *late_start;
+    uint64_t interval_ns;
+    uint64_t due_ns;      /* when the next op is due */
+    uint64_t prev_end_ns; /* when the previous op completed (op 0 had none) */
+    uint64_t max_lag_ns, backlog_ops, backlog_max_ns;
+};
+
+/* A paced op's records: its service time, its start lag, and whose
+ * lateness that was; returns its latency counted from when it was due
+ * (coordinated omission: an op that could not start on time because its
+ * predecessor was slow counts the wait too), and moves the schedule on. */
+static DISKIO_ALWAYS_INLINE uint64_t pacing_op(struct pacing *p, uint64_t start_ns, uint64_t end_ns)
+{
+    hist_record(p->service, end_ns - start_ns);
+    const uint64_t lag_ns = start_ns > p->due_ns ? start_ns - p->due_ns : 0;
+    if (lag_ns > p->max_lag_ns)
+        p->max_lag_ns = lag_ns;
+    hist_record(p->lag, lag_ns);
+    /* whose lateness: the device's when the previous op was still
+     * running at the due time, diskio's (wake-up, scheduling) when it
+     * was done */
+    if (p->prev_end_ns <= p->due_ns) {
+        hist_record(p->late_start, lag_ns);
+    } else {
+        p->backlog_ops++;
+        if (lag_ns > p->backlog_max_ns)
+            p->backlog_max_ns = lag_ns;
+    }
+    p->prev_end_ns = end_ns;
+    const uint64_t latency_ns = end_ns - (start_ns < p->due_ns ? start_ns : p->due_ns);
+    p->due_ns += p->interval_ns;
+    return latency_ns;
+}
+
+/* The interval series (config.interval_ns): the histogram of the current
+ * interval, and when it ends; kept in locals by the loops. */
+struct iv_state {
+    struct diskio_hist *hist;
+    uint64_t next_ns;
+};
+
+static DISKIO_ALWAYS_INLINE struct iv_state iv_start(const struct series *s, const bool interval)
+{
+    return interval ? (struct iv_state){s->live, s->next_ns} : (struct iv_state){NULL, UINT64_MAX};
+}
+
+/* An op that ended at end_ns, into the series: a new interval first when
+ * it ended past the current one.  False without memory for it (the
+ * phase's error, at done ops, unless it has one). */
+static DISKIO_ALWAYS_INLINE bool iv_record(struct engine *e, struct series *s, struct iv_state *iv,
+                                           uint64_t end_ns, uint64_t latency_ns, uint64_t done)
+{
+    if (DISKIO_UNLIKELY(end_ns >= iv->next_ns)) {
+        iv->hist = series_advance(s, end_ns);
+        if (DISKIO_UNLIKELY(!iv->hist)) {
+            if (!e->error)
+                phase_fail(e, -ENOMEM, "interval series", done);
+            return false;
+        }
+        iv->next_ns = s->next_ns;
+    }
+    hist_record(iv->hist, latency_ns);
+    return true;
+}
+
 /* reading: the read modes' loop (pread, no stamps, no sync); verifying:
  * each block read is checked against the fill after the op's clock
  * stopped (config.verify); writing_back: a read's block is written back
@@ -176,32 +308,26 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     struct diskio_hist *const total = ph->total;
     struct diskio_hist *const write_part = ph->write;
     struct diskio_hist *const sync_part = ph->sync;
-    struct diskio_hist *const service = ph->service;
     const volatile sig_atomic_t *const stop = e->stop;
     volatile uint64_t *const progress = e->progress;
-    const uint64_t interval_ns = e->rate_interval_ns;
     const uint64_t op_base = e->op_base;
-    uint64_t due_ns = ph->schedule_ns, max_lag_ns = 0;
-    /* fixed rate: when the previous op completed (op 0 had none) */
-    uint64_t prev_end_ns = 0, backlog_ops = 0, backlog_max_ns = 0;
+    struct pacing pace = {.service = ph->service,
+                          .lag = ph->lag,
+                          .late_start = ph->late_start,
+                          .interval_ns = e->rate_interval_ns,
+                          .due_ns = ph->schedule_ns};
     const uint64_t spin_margin_ns = e->spin_margin_ns;
-    struct diskio_hist *const lag_hist = ph->lag;
-    struct diskio_hist *const late_hist = ph->late_start;
     unsigned writes_until_sync = e->sync_every;
     struct offsets offsets = offsets_load(e);
     uint64_t op = 0;
-    /* interval series: the current interval's histogram and its end */
     struct series *const series = ph->series;
-    struct diskio_hist *iv_hist = interval ? series->live : NULL;
-    uint64_t iv_next_ns = interval ? series->next_ns : UINT64_MAX;
+    struct iv_state iv = iv_start(series, interval);
     const unsigned write_back = e->write_back;
     uint64_t wb_rng = e->wb_rng;
 
     while (op < limit) {
         if (DISKIO_UNLIKELY(*stop)) {
-            e->error = -DISKIO_E_INTERRUPTED;
-            e->error_during = "interrupted";
-            e->error_op = op;
+            phase_fail(e, -DISKIO_E_INTERRUPTED, "interrupted", op);
             break;
         }
         const uint64_t offset = next_offset(e, &offsets, pattern);
@@ -223,127 +349,61 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
             stamp_sectors(buf, len, offset, op_base + op);
         if (hooked && hook->prepare)
             hook->prepare(hook->ctx, buf, len, offset);
-        if (paced && DISKIO_UNLIKELY(!wait_until(due_ns, deadline_ns, spin_margin_ns, stop))) {
+        if (paced && DISKIO_UNLIKELY(!wait_until(pace.due_ns, deadline_ns, spin_margin_ns, stop))) {
             if (*stop)
                 continue; /* the check above records the interruption */
             break;        /* the next op falls due after the deadline */
         }
 
-        uint64_t start_ns, write_done_ns, end_ns;
-        ssize_t written;
-        int synced = 0;
-        bool carried_sync = false;
-        bool wrote_back = false;
-        if (reading && writing_back) {
-            start_ns = now_ns();
-            written = read_block(fd, buf, len, offset);
-            if ((uint64_t)written == len && write_back_due(&wb_rng, write_back)) {
-                stamp_block(buf, offset, op_base + op);
-                written = write_block(fd, buf, len, offset);
-                wrote_back = true;
-            }
-            end_ns = now_ns();
-            write_done_ns = end_ns;
-        } else if (reading) {
-            start_ns = now_ns();
-            written = read_block(fd, buf, len, offset);
-            end_ns = now_ns();
-            write_done_ns = end_ns;
-        } else if (sync_fn && --writes_until_sync == 0) {
-            writes_until_sync = e->sync_every;
-            carried_sync = true;
-            start_ns = now_ns();
-            written = write_block(fd, buf, len, offset);
-            write_done_ns = now_ns();
-            synced = sync_file(fd, sync_fn);
-            end_ns = now_ns();
-        } else {
-            start_ns = now_ns();
-            written = write_block(fd, buf, len, offset);
-            end_ns = now_ns();
-            write_done_ns = end_ns;
-        }
+        struct op_result r;
+        timed_op(&r, fd, buf, len, offset, sync_fn, reading, writing_back, &wb_rng, write_back,
+                 op_base + op, &writes_until_sync, e->sync_every);
 
-        if (DISKIO_UNLIKELY(written < 0 || synced < 0)) {
-            e->error = written < 0 ? (int)written : synced;
-            e->error_during = written < 0 ? (reading && !wrote_back ? "read" : "write") : "sync";
-            e->error_op = op;
+        if (DISKIO_UNLIKELY(r.written < 0 || r.synced < 0)) {
+            if (r.written < 0)
+                phase_fail(e, (int)r.written, reading && !r.wrote_back ? "read" : "write", op);
+            else
+                phase_fail(e, r.synced, "sync", op);
             break;
         }
         if (verifying && DISKIO_UNLIKELY(!verify_block(e, buf, offset))) {
-            e->error = -DISKIO_E_VERIFY;
-            e->error_during = "verify";
-            e->error_op = op;
+            phase_fail(e, -DISKIO_E_VERIFY, "verify", op);
             break;
         }
-        uint64_t latency_ns = end_ns - start_ns;
-        if (paced) {
-            /* coordinated omission: an op that could not start on time
-             * because its predecessor was slow counts the wait too */
-            hist_record(service, latency_ns);
-            uint64_t lag_ns = start_ns > due_ns ? start_ns - due_ns : 0;
-            if (lag_ns > max_lag_ns)
-                max_lag_ns = lag_ns;
-            hist_record(lag_hist, lag_ns);
-            /* whose lateness: the device's when the previous op was still
-             * running at the due time, diskio's (wake-up, scheduling)
-             * when it was done */
-            if (prev_end_ns <= due_ns) {
-                hist_record(late_hist, lag_ns);
-            } else {
-                backlog_ops++;
-                if (lag_ns > backlog_max_ns)
-                    backlog_max_ns = lag_ns;
-            }
-            prev_end_ns = end_ns;
-            latency_ns = end_ns - (start_ns < due_ns ? start_ns : due_ns);
-            due_ns += interval_ns;
-        }
+        const uint64_t latency_ns =
+            paced ? pacing_op(&pace, r.start_ns, r.end_ns) : r.end_ns - r.start_ns;
         hist_record(total, latency_ns);
         if (sync_fn) {
-            hist_record(write_part, write_done_ns - start_ns);
-            if (carried_sync)
-                hist_record(sync_part, end_ns - write_done_ns);
+            hist_record(write_part, r.write_done_ns - r.start_ns);
+            if (r.carried_sync)
+                hist_record(sync_part, r.end_ns - r.write_done_ns);
         }
         if (tracing)
-            trace_add(ph->trace, op_base + op, paced ? due_ns - interval_ns : start_ns, latency_ns,
-                      write_done_ns - start_ns, end_ns - write_done_ns);
+            trace_add(ph->trace, op_base + op, paced ? pace.due_ns - pace.interval_ns : r.start_ns,
+                      latency_ns, r.write_done_ns - r.start_ns, r.end_ns - r.write_done_ns);
         op++;
         *progress = op_base + op;
-        if (interval) {
-            if (DISKIO_UNLIKELY(end_ns >= iv_next_ns)) {
-                iv_hist = series_advance(series, end_ns);
-                if (DISKIO_UNLIKELY(!iv_hist)) {
-                    e->error = -ENOMEM;
-                    e->error_during = "interval series";
-                    e->error_op = op;
-                    break;
-                }
-                iv_next_ns = series->next_ns;
-            }
-            hist_record(iv_hist, latency_ns);
-        }
+        if (interval && !iv_record(e, series, &iv, r.end_ns, latency_ns, op))
+            break;
         /* the op is done and recorded: the program's own work for it,
          * outside its time (a sync_every run's writes before their sync
          * are not synced yet) */
         if (hooked && hook->done) {
-            const int hook_rc = hook->done(hook->ctx, carried_sync || !sync_fn);
+            const int hook_rc = hook->done(hook->ctx, r.carried_sync || !sync_fn);
             if (DISKIO_UNLIKELY(hook_rc < 0)) {
-                e->error = hook_rc;
-                e->error_during = "hook";
-                e->error_op = op - 1;
+                phase_fail(e, hook_rc, "hook", op - 1);
                 break;
             }
         }
-        if (DISKIO_UNLIKELY(end_ns >= deadline_ns))
+        if (DISKIO_UNLIKELY(r.end_ns >= deadline_ns))
             break;
     }
     offsets_store(e, &offsets);
     e->wb_rng = wb_rng;
     ph->done = op;
-    ph->max_lag_ns = max_lag_ns;
-    ph->backlog_ops = backlog_ops;
-    ph->backlog_max_ns = backlog_max_ns;
+    ph->max_lag_ns = pace.max_lag_ns;
+    ph->backlog_ops = pace.backlog_ops;
+    ph->backlog_max_ns = pace.backlog_max_ns;
 }
 
 /*

@@ -2,7 +2,7 @@
 /*
  * The queued modes' loop (aio, uring), written once over a backend's
  * three hooks: prepare a request, submit the prepared ones, reap what
- * completed (struct queue_backend, engine.h).  The backends differ only
+ * completed (struct queue_backend, queue.h).  The backends differ only
  * in system calls; what an op is, when it counts as done, short writes,
  * errors, the deadline and stop are decided here.
  *
@@ -23,17 +23,14 @@
 #include <stdlib.h>
 
 #include "engine_loop.h"
+#include "modes.h"
+#include "queue.h"
 
 /*
  * A queued mode's (aio, uring) op came back whole: record its latency from
  * submission to reaping, trace and count it.  Returns false once the
  * deadline has passed, when no further op may be issued.
  */
-struct iv_state {
-    struct diskio_hist *hist; /* the current interval's */
-    uint64_t next_ns;         /* when it ends */
-};
-
 static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_phase *ph,
                                                 uint64_t op, uint64_t submit_ns, uint64_t reaped_ns,
                                                 uint64_t *completed, struct iv_state *iv,
@@ -45,21 +42,8 @@ static DISKIO_ALWAYS_INLINE bool queued_op_done(struct engine *e, struct engine_
         trace_add(ph->trace, e->op_base + op, submit_ns, latency_ns, latency_ns, 0);
     ++*completed;
     *e->progress = e->op_base + *completed;
-    if (interval) {
-        if (DISKIO_UNLIKELY(reaped_ns >= iv->next_ns)) {
-            iv->hist = series_advance(ph->series, reaped_ns);
-            if (DISKIO_UNLIKELY(!iv->hist)) {
-                if (!e->error) {
-                    e->error = -ENOMEM;
-                    e->error_during = "interval series";
-                    e->error_op = *completed;
-                }
-                return false;
-            }
-            iv->next_ns = ph->series->next_ns;
-        }
-        hist_record(iv->hist, latency_ns);
-    }
+    if (interval && !iv_record(e, ph->series, iv, reaped_ns, latency_ns, *completed))
+        return false;
     return DISKIO_LIKELY(reaped_ns < ph->deadline_ns);
 }
 
@@ -172,8 +156,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     unsigned nparked = 0;
     bool issuing = true;
     struct offsets offsets = offsets_load(e);
-    struct iv_state iv = {interval ? ph->series->live : NULL,
-                          interval ? ph->series->next_ns : UINT64_MAX};
+    struct iv_state iv = iv_start(ph->series, interval);
 
     /* every slot starts parked: the first pass below fills them */
     for (unsigned i = 0; i < q->depth; i++)
@@ -287,13 +270,13 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     ph->done = completed;
 }
 
-int engine_queue_open(struct engine *e, const char **during)
+int engine_queue_open(struct engine *e, const struct queue_backend *b, const char **during)
 {
     struct queue *q = calloc(1, sizeof(*q));
     *during = "setup";
     if (!q)
         return -ENOMEM;
-    q->b = mode_ops_of(e->cfg->mode)->backend;
+    q->b = b;
     q->depth = e->cfg->iodepth;
     int rc = q->b->setup(e, q->depth, &q->state, during);
     if (rc < 0) {

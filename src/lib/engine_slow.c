@@ -1,22 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The timed loops' slow paths: short and interrupted writes, interrupted
- * syncs, the append pattern's wrap, the fixed rate's wait and the trace's
- * batch output.  They run between operations or after a failed call,
+ * syncs, a check of what was read, the append pattern's wrap and the fixed
+ * rate's wait (the trace's batch output is trace.c).  They run between operations or after a failed call,
  * never on the common path, and call nothing in the loops.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine_slow.h"
 
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first)
 {
@@ -148,27 +146,6 @@ bool wait_until(uint64_t due_ns, uint64_t deadline_ns, uint64_t spin_margin_ns,
     return !*stop;
 }
 
-/* Write all of buf: a short write (the file reached a size limit or the
- * filesystem filled up part way) is followed by another, which then fails
- * with the reason, so the error reported is the real one, never a stale
- * errno.  0 or -errno. */
-int trace_write_all(int fd, const char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return -errno;
-        }
-        if (n == 0)
-            return -EIO;
-        buf += n;
-        len -= (size_t)n;
-    }
-    return 0;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -192,34 +169,4 @@ uint64_t wakeup_overshoot_ns(void)
     }
     qsort(late, SAMPLES, sizeof(late[0]), cmp_u64);
     return late[SAMPLES * 99 / 100];
-}
-
-int trace_write_header(int fd)
-{
-    static const char header[] = TRACE_HEADER;
-    return trace_write_all(fd, header, sizeof(header) - 1);
-}
-
-int trace_flush(struct trace *t)
-{
-    char line[128];
-    char chunk[16384];
-    size_t used = 0;
-    for (size_t i = 0; i < t->rows_used; i++) {
-        const struct trace_row *r = &t->rows[i];
-        int n = snprintf(line, sizeof(line),
-                         "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->op,
-                         r->start_ns, r->latency_ns, r->write_ns, r->sync_ns);
-        if (used + (size_t)n > sizeof(chunk)) {
-            if (t->error == 0)
-                t->error = trace_write_all(t->fd, chunk, used);
-            used = 0;
-        }
-        memcpy(chunk + used, line, (size_t)n);
-        used += (size_t)n;
-    }
-    if (used && t->error == 0)
-        t->error = trace_write_all(t->fd, chunk, used);
-    t->rows_used = 0;
-    return t->error;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "engine_loop.h"
+#include "modes.h"
 
 void engine_run_write(struct engine *e, struct engine_phase *ph)
 {

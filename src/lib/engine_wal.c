@@ -50,7 +50,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine_slow.h"
+#include "gate.h"
+#include "pipeline.h"
+#include "trace.h"
 
 /* XLogPageHeaderData and XLogLongPageHeaderData (MAXALIGNed) */
 #define WAL_SHORT_HEADER 24u
@@ -114,10 +117,8 @@ struct wal {
     unsigned retired;     /* a finished segment's slot to remove, or 0 */
     unsigned slots_used;  /* bit i: slot_ids[i] holds a segment */
     unsigned slot_ids[WAL_SLOTS];
-    /* jobs: the start gate (as engine_jobs.c) */
-    unsigned ready, warmed, finished;
-    bool warm_go, go, abort;
-    uint64_t start_ns, deadline_ns;
+    /* several committers: started together (gate.h), as jobs are */
+    struct start_gate gate;
 
     /* the flusher's own: only the committer that set flushing touches
      * them (the lock hands them over from one flusher to the next) */
@@ -131,6 +132,8 @@ struct wal {
     uint64_t buf_size;
     unsigned char *zeros;                  /* one page of zeros */
     struct diskio_hist *write, *sync, *sw; /* the phase's parts */
+    /* the warmup's parts (write, sync, switch), by DISKIO_PART_* */
+    struct diskio_hist *warm[DISKIO_PART_COUNT];
     struct diskio_wal_counts counts;
     int error;
     const char *error_during;
@@ -144,6 +147,9 @@ struct wal {
 
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
+    volatile uint64_t progress_sink; /* progress when the caller wants none */
+    const struct wal_job *jobs;      /* the committers (wal_jobs_new) */
+    unsigned njobs;
 };
 
 /* ---- files ---- */
@@ -304,7 +310,7 @@ static int segment_switch(struct wal *w, uint64_t segno, unsigned *retired)
     w->slot = slot;
     w->segno = segno;
     if (rc == 0) {
-        int fd = open_for_mode(slot_file(w, slot), w->ops, w->cfg);
+        int fd = target_open_for_mode(slot_file(w, slot), w->ops, w->cfg);
         if (fd < 0)
             rc = fd;
         else
@@ -428,8 +434,7 @@ static int flush(struct wal *w, uint64_t from, uint64_t to, struct wal_flush *fl
 
 static void trace_out(struct wal *w, struct wal_job *job)
 {
-    char chunk[16384];
-    size_t used = 0;
+    struct trace_out o = {.fd = w->cfg->trace_fd, .error = &w->trace_error};
     pthread_mutex_lock(&w->trace_lock);
     for (size_t i = 0; i < job->rows_used; i++) {
         const struct wal_trace_row *r = &job->rows[i];
@@ -439,16 +444,9 @@ static void trace_out(struct wal *w, struct wal_job *job)
                          ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
                          r->op, r->start_ns, r->latency_ns, r->write_ns, r->sync_ns, r->job,
                          r->rec_start, r->rec_end, r->flush_from, r->flush_to, r->switch_ns);
-        if (used + (size_t)n > sizeof(chunk)) {
-            if (w->trace_error == 0)
-                w->trace_error = trace_write_all(w->cfg->trace_fd, chunk, used);
-            used = 0;
-        }
-        memcpy(chunk + used, line, (size_t)n);
-        used += (size_t)n;
+        trace_out_line(&o, line, (size_t)n);
     }
-    if (used && w->trace_error == 0)
-        w->trace_error = trace_write_all(w->cfg->trace_fd, chunk, used);
+    trace_out_end(&o);
     pthread_mutex_unlock(&w->trace_lock);
     job->rows_used = 0;
 }
@@ -570,69 +568,55 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
     }
 }
 
-/* The phase's parts: the flushers record into these. */
-static void set_parts(struct wal *w, struct diskio_hist *write, struct diskio_hist *sync,
-                      struct diskio_hist *sw)
+/* The phase's parts (by DISKIO_PART_*): the flushers record into these. */
+static void set_parts(struct wal *w, struct diskio_hist *const *parts)
 {
-    w->write = write;
-    w->sync = sync;
-    w->sw = sw;
+    w->write = parts[DISKIO_PART_WRITE];
+    w->sync = parts[DISKIO_PART_SYNC];
+    w->sw = parts[DISKIO_PART_SWITCH];
 }
 
+/* Whether a flush failed (every committer stops). */
+static bool wal_failed(struct wal *w)
+{
+    pthread_mutex_lock(&w->lock);
+    const bool failed = w->failed;
+    pthread_mutex_unlock(&w->lock);
+    return failed;
+}
+
+/* A committer's thread: its warmup with the others', then its measured
+ * commits with the others', each step opened by the caller's thread
+ * through the gate. */
 static void *job_main(void *arg)
 {
     struct wal_job *job = arg;
     struct wal *w = job->w;
-    pthread_mutex_lock(&w->lock);
-    w->ready++;
-    pthread_cond_broadcast(&w->changed);
-    while (!w->warm_go)
-        pthread_cond_wait(&w->changed, &w->lock);
-    bool run = !w->abort;
-    pthread_mutex_unlock(&w->lock);
-    if (run && w->cfg->warmup > 0) {
+    struct start_gate *g = &w->gate;
+    if (gate_arrive(g, &g->ready, &g->warm_go) && w->cfg->warmup > 0) {
         struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
         commit_loop(w, job, &warm);
     }
-    pthread_mutex_lock(&w->lock);
-    w->warmed++;
-    pthread_cond_broadcast(&w->changed);
-    while (!w->go)
-        pthread_cond_wait(&w->changed, &w->lock);
-    run = !w->abort && !w->failed && !job->error;
-    struct wal_phase ph = {w->cfg->count ? w->cfg->count : UINT64_MAX, w->deadline_ns, true};
-    pthread_mutex_unlock(&w->lock);
-    if (run) {
+    if (gate_arrive(g, &g->warmed, &g->go) && !wal_failed(w) && !job->error) {
+        struct wal_phase ph = {w->cfg->count ? w->cfg->count : UINT64_MAX, g->deadline_ns, true};
         job->error = 0;
         job->done = 0;
         commit_loop(w, job, &ph);
     }
-    pthread_mutex_lock(&w->lock);
-    w->finished++;
-    pthread_cond_broadcast(&w->changed);
-    pthread_mutex_unlock(&w->lock);
+    gate_leave(g, &g->done);
     return NULL;
 }
 
-/* With w->lock held, until *counter reaches want: the committers'
- * progress summed for the caller every 5 ms. */
-static void wait_for(struct wal *w, const unsigned *counter, unsigned want,
-                     const struct wal_job *jobs, unsigned n)
+/* The caller's round while it waits at the gate: the committers'
+ * progress summed for it. */
+static void wal_round(void *ctx)
 {
-    while (*counter < want) {
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 5000000;
-        if (until.tv_nsec >= 1000000000) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000;
-        }
-        (void)pthread_cond_timedwait(&w->changed, &w->lock, &until);
-        uint64_t sum = 0;
-        for (unsigned j = 0; j < n; j++)
-            sum += jobs[j].progress;
-        *w->progress = sum;
-    }
+    const struct wal *w = ctx;
+    const struct wal_job *jobs = w->jobs;
+    uint64_t sum = 0;
+    for (unsigned j = 0; j < w->njobs; j++)
+        sum += jobs[j].progress;
+    *w->progress = sum;
 }
 
 /* ---- the run ---- */
@@ -654,27 +638,20 @@ static int trace_header(int fd)
     return trace_write_all(fd, header, sizeof(header) - 1);
 }
 
-int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
-                   struct diskio_run **out)
+/* The WAL of a run: its segments' slots and space, its buffer (filled
+ * before the run) and a page of zeros; the trace's header written.  0 or
+ * -errno (*out is freed by wal_free() either way). */
+static int wal_new(const struct diskio_config *cfg, struct diskio_target *target, struct wal **out)
 {
     static const volatile sig_atomic_t never_stop = 0;
-    volatile uint64_t progress_sink = 0;
-    const struct mode_ops *ops = mode_ops_of(cfg->mode);
     const unsigned n = cfg->jobs ? cfg->jobs : 1;
-    struct diskio_run *run = NULL;
-    struct diskio_hist *scratch[3] = {NULL, NULL, NULL};
-    struct wal_job *jobs = NULL;
-    int rc;
-
-    /* the segments are made beside a file diskio created */
-    if (!target->created || target->is_device)
-        return -EINVAL;
     struct wal *w = calloc(1, sizeof(*w));
+    *out = w;
     if (!w)
         return -ENOMEM;
     *w = (struct wal){
         .cfg = cfg,
-        .ops = ops,
+        .ops = mode_ops_of(cfg->mode),
         .target = target,
         .page = cfg->block_size,
         .segsize = cfg->wal_segment_size,
@@ -682,156 +659,180 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
         .sync_fn = cfg->mode == DISKIO_MODE_FSYNC ? fsync : fdatasync,
         .lock = PTHREAD_MUTEX_INITIALIZER,
         .changed = PTHREAD_COND_INITIALIZER,
+        .gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
         .trace_lock = PTHREAD_MUTEX_INITIALIZER,
         .fd = -1,
         .last_page = UINT64_MAX,
         .tracing = cfg->trace_fd >= 0,
         .single = n == 1,
         .stop = cfg->stop ? cfg->stop : &never_stop,
-        .progress = cfg->progress ? cfg->progress : &progress_sink,
     };
-    const int trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
+    w->progress = cfg->progress ? cfg->progress : &w->progress_sink;
+    /* rows are written only by the measured commits */
+    w->trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
     w->buf_size = w->segsize < WAL_BUFFER_MAX ? w->segsize : WAL_BUFFER_MAX;
     /* three free own-file slots, from the last: the checkpoint pattern's
      * and the jobs' files take them from the first */
     for (unsigned s = DISKIO_JOBS_MAX - 1, i = 0; s > 0 && i < WAL_SLOTS; s--)
         if (!target->job_files[s])
             w->slot_ids[i++] = s;
-    if (!w->slot_ids[WAL_SLOTS - 1]) {
-        rc = -EBUSY;
-        goto fail;
-    }
+    if (!w->slot_ids[WAL_SLOTS - 1])
+        return -EBUSY;
     /* the current segment, the next one and (recycling) the spare */
-    rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
-    if (rc < 0)
-        goto fail;
-    rc = fill_buffer(&w->buf, w->buf_size, cfg->seed + 0x9e3779b97f4a7c15u);
-    if (rc < 0)
-        goto fail;
+    int rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
+    if (rc < 0 || (rc = fill_buffer(&w->buf, w->buf_size, cfg->seed + 0x9e3779b97f4a7c15u)) < 0)
+        return rc;
     w->zeros = calloc(1, (size_t)w->page);
-    jobs = calloc(n, sizeof(*jobs));
-    if (!w->zeros || !jobs) {
-        rc = -ENOMEM;
-        goto fail;
-    }
-    for (int i = 0; i < 3; i++)
-        if ((rc = diskio_hist_new(&scratch[i])) < 0)
-            goto fail;
+    return w->zeros ? 0 : -ENOMEM;
+}
+
+/* The committers, each with its histograms (and trace rows).  0 or
+ * -ENOMEM (*out is freed by wal_free() either way). */
+static int wal_jobs_new(struct wal *w, unsigned n, struct wal_job **out)
+{
+    struct wal_job *jobs = calloc(n, sizeof(*jobs));
+    *out = jobs;
+    if (!jobs)
+        return -ENOMEM;
+    w->jobs = jobs;
+    w->njobs = n;
     for (unsigned j = 0; j < n; j++) {
+        int rc;
         jobs[j].w = w;
         jobs[j].index = j;
         if ((rc = diskio_hist_new(&jobs[j].total)) < 0 ||
             (rc = diskio_hist_new(&jobs[j].warm_total)) < 0)
-            goto fail;
-        if (w->tracing && !(jobs[j].rows = calloc(WAL_TRACE_ROWS, sizeof(*jobs[j].rows)))) {
-            rc = -ENOMEM;
-            goto fail;
-        }
+            return rc;
+        if (w->tracing && !(jobs[j].rows = calloc(WAL_TRACE_ROWS, sizeof(*jobs[j].rows))))
+            return -ENOMEM;
     }
-    rc = run_alloc(ops->name, true, false, &run);
-    if (rc == 0)
-        rc = diskio_hist_new(&run->hist[DISKIO_PART_SWITCH]);
-    if (rc == 0 && n > 1 && !(run->jobs = calloc(n, sizeof(*run->jobs))))
-        rc = -ENOMEM;
-    if (rc < 0)
-        goto fail;
-    run->info.has_config = true;
-    run->info.config = *cfg;
-    run->info.config.stop = NULL;
-    run->info.config.progress = NULL;
-    run->info.config.fill_progress = NULL;
-    run->info.config.live_hist = NULL;
-    run->open_flags_text = ops->open_flags_text;
+    return 0;
+}
 
-    /* The first segment, made as PostgreSQL makes one, and with
-     * wal_recycle one more to recycle (untimed).  The WAL starts at the
-     * first segment's beginning. */
-    unsigned spare = 0;
-    if (cfg->wal_recycle) {
+/* The warmup's parts and the run's record, with the switch part and
+ * (several committers) room for each one's figures. */
+static int wal_run_new(struct wal *w, unsigned n, struct diskio_run **out)
+{
+    static const enum diskio_part parts[] = {DISKIO_PART_WRITE, DISKIO_PART_SYNC,
+                                             DISKIO_PART_SWITCH};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && rc == 0; i++)
+        rc = diskio_hist_new(&w->warm[parts[i]]);
+    if (rc == 0)
+        rc = run_new(w->cfg, w->ops, w->cfg->file_size, true, out);
+    if (rc == 0)
+        rc = diskio_hist_new(&(*out)->hist[DISKIO_PART_SWITCH]);
+    if (rc == 0 && n > 1 && !((*out)->jobs = calloc(n, sizeof(*(*out)->jobs))))
+        rc = -ENOMEM;
+    return rc;
+}
+
+static void wal_free(struct wal *w, struct wal_job *jobs, unsigned n)
+{
+    if (!w)
+        return;
+    release_segments(w);
+    for (unsigned j = 0; jobs && j < n; j++) {
+        diskio_hist_free(jobs[j].total);
+        diskio_hist_free(jobs[j].warm_total);
+        free(jobs[j].rows);
+    }
+    free(jobs);
+    for (int p = 0; p < DISKIO_PART_COUNT; p++)
+        diskio_hist_free(w->warm[p]);
+    free(w->buf);
+    free(w->zeros);
+    free(w);
+}
+
+/* The first segment, made as PostgreSQL makes one, and with wal_recycle
+ * one more to recycle (untimed).  The WAL starts at the first segment's
+ * beginning. */
+static int wal_first_segment(struct wal *w)
+{
+    unsigned spare = 0, retired = 0;
+    int rc;
+    if (w->cfg->wal_recycle) {
         spare = slot_take(w);
         if ((rc = segment_create(w, spare, 0)) < 0)
-            goto fail_open;
+            return rc;
     }
-    unsigned retired = 0;
-    set_parts(w, scratch[0], scratch[1], scratch[2]);
+    set_parts(w, w->warm);
     if ((rc = segment_switch(w, WAL_FIRST_SEGMENT, &retired)) < 0)
-        goto fail_open;
+        return rc;
     w->spare = spare;
     w->insert_lsn = w->flushed_lsn = WAL_FIRST_SEGMENT * w->segsize;
+    return 0;
+}
 
-    /* the committers: the caller itself, or threads started together */
-    unsigned started = n > 1 ? 0 : 1;
-    if (n > 1) {
-        for (unsigned j = 0; j < n; j++) {
-            if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
-                break;
-            jobs[j].started = true;
-            started++;
+/* The committers through their warmup: the caller itself, or threads
+ * started together (their warmups too).  Returns how many committers
+ * run. */
+static unsigned wal_warm(struct wal *w, struct wal_job *jobs, unsigned n)
+{
+    if (n == 1) {
+        if (w->cfg->warmup > 0) {
+            struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
+            commit_loop(w, &jobs[0], &warm);
         }
-        pthread_mutex_lock(&w->lock);
-        wait_for(w, &w->ready, started, jobs, n);
-        w->abort = started < n;
-        w->warm_go = true;
-        pthread_cond_broadcast(&w->changed);
-        wait_for(w, &w->warmed, started, jobs, n);
-        w->abort = w->abort || w->failed || *w->stop;
-        pthread_mutex_unlock(&w->lock);
-    } else if (cfg->warmup > 0) {
-        struct wal_phase warm = {cfg->warmup, UINT64_MAX, false};
-        commit_loop(w, &jobs[0], &warm);
+        return 1;
     }
-    /* the warmup's failure is the run's, with nothing measured */
-    bool warm_failed = w->failed || started < n;
-    for (unsigned j = 0; j < n; j++)
-        if (jobs[j].error)
-            warm_failed = true;
+    unsigned started = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
+            break;
+        jobs[j].started = true;
+        started++;
+    }
+    struct start_gate *g = &w->gate;
+    pthread_mutex_lock(&g->lock);
+    gate_wait(g, &g->ready, started, wal_round, w);
+    g->abort = started < n;
+    gate_open(g, &g->warm_go);
+    gate_wait(g, &g->warmed, started, wal_round, w);
+    g->abort = g->abort || wal_failed(w) || *w->stop;
+    pthread_mutex_unlock(&g->lock);
+    return started;
+}
 
-    memset(&w->counts, 0, sizeof(w->counts));
-    set_parts(w, run->hist[DISKIO_PART_WRITE], run->hist[DISKIO_PART_SYNC],
-              run->hist[DISKIO_PART_SWITCH]);
-    if (!target->devices.resolved)
-        devstat_resolve(target->path, &target->devices);
-    struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
-    devstat_sample_all(&target->devices, dev_before);
-    const uint64_t start_ns = now_ns();
-    w->trace_origin_ns = start_ns;
-    w->trace_error = trace_error;
+/* The measured commits from start_ns: the caller's own (recorded straight
+ * into the run), or the committers' released together and waited for. */
+static void wal_measure(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
+                        bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+{
+    const struct diskio_config *cfg = w->cfg;
+    const uint64_t deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
     if (n == 1) {
         diskio_hist_free(jobs[0].total);
         jobs[0].total = run->hist[DISKIO_PART_TOTAL];
         if (!warm_failed) {
             if (cfg->live_hist)
                 *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
-            struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX,
-                                   cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX, true};
+            struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX, deadline_ns, true};
             commit_loop(w, &jobs[0], &ph);
             if (cfg->live_hist)
                 *cfg->live_hist = NULL;
         }
-    } else {
-        pthread_mutex_lock(&w->lock);
-        w->start_ns = start_ns;
-        w->deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
-        w->abort = w->abort || warm_failed;
-        w->go = true;
-        pthread_cond_broadcast(&w->changed);
-        wait_for(w, &w->finished, started, jobs, n);
-        pthread_mutex_unlock(&w->lock);
-        for (unsigned j = 0; j < n; j++)
-            if (jobs[j].started)
-                pthread_join(jobs[j].thread, NULL);
+        return;
     }
-    uint64_t end_ns = start_ns;
+    struct start_gate *g = &w->gate;
+    pthread_mutex_lock(&g->lock);
+    g->start_ns = start_ns;
+    g->deadline_ns = deadline_ns;
+    g->abort = g->abort || warm_failed;
+    gate_open(g, &g->go);
+    gate_wait(g, &g->done, started, wal_round, w);
+    pthread_mutex_unlock(&g->lock);
     for (unsigned j = 0; j < n; j++)
-        if (jobs[j].end_ns > end_ns)
-            end_ns = jobs[j].end_ns;
-    if (warm_failed)
-        end_ns = start_ns;
-    devstat_sample_all(&target->devices, dev_after);
+        if (jobs[j].started)
+            pthread_join(jobs[j].thread, NULL);
+}
 
-    /* the run's outcome: the committer that failed first, else an
-     * interruption */
-    struct diskio_run_info *info = &run->info;
+/* The run's error: the committer that failed first, else (a missing
+ * thread, or) an interruption; 0 when none. */
+static int wal_error(struct wal *w, const struct wal_job *jobs, unsigned n, unsigned started,
+                     bool warm_failed, uint64_t ops, struct diskio_run_info *info)
+{
     int error = 0, error_job = -1;
     for (unsigned j = 0; j < n; j++) {
         if (!jobs[j].error || jobs[j].error == -DISKIO_E_INTERRUPTED)
@@ -839,9 +840,6 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
         if (error_job < 0 || jobs[j].fail_ns < jobs[error_job].fail_ns)
             error_job = (int)j;
     }
-    uint64_t ops_done = 0;
-    for (unsigned j = 0; j < n; j++)
-        ops_done += warm_failed ? 0 : jobs[j].done;
     if (error_job >= 0) {
         error = jobs[error_job].error;
         info->error_op = warm_failed ? 0 : jobs[error_job].error_op;
@@ -860,62 +858,108 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
     if (!error && w->trace_error) {
         error = w->trace_error;
         info->error_during = "trace";
-        info->error_op = ops_done;
+        info->error_op = ops;
     }
     info->error_job = n > 1 ? error_job : -1;
+    return error;
+}
+
+/* The run's outcome and each committer's figures (several: merged into
+ * the run's total).  Returns the run's error. */
+static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
+                       bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+{
+    struct diskio_run_info *info = &run->info;
+    uint64_t end_ns = start_ns, ops = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (jobs[j].end_ns > end_ns)
+            end_ns = jobs[j].end_ns;
+        ops += warm_failed ? 0 : jobs[j].done;
+    }
+    if (warm_failed)
+        end_ns = start_ns;
+    const int error = wal_error(w, jobs, n, started, warm_failed, ops, info);
     info->error = error;
     info->complete = error == 0;
-    w->counts.commits = ops_done;
+    w->counts.commits = ops;
     info->wal = w->counts;
-    info->ops = ops_done;
+    info->ops = ops;
     info->bytes = w->counts.pages * w->page;
     info->duration_ns = end_ns - start_ns;
     info->start_ns = start_ns;
-    if (n > 1) {
-        for (unsigned j = 0; j < n; j++) {
-            struct run_job *rj = &run->jobs[j];
-            rj->ops = warm_failed ? 0 : jobs[j].done;
-            rj->bytes = 0;
-            rj->duration_ns = jobs[j].end_ns > start_ns ? jobs[j].end_ns - start_ns : 0;
-            rj->error = jobs[j].error;
-            rj->error_op = jobs[j].error_op;
-            rj->error_during = jobs[j].error_during;
-            (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], jobs[j].total);
-            rj->hist = jobs[j].total;
-            jobs[j].total = NULL;
-        }
-        run->njobs = n;
-    } else {
+    if (n == 1) {
         jobs[0].total = NULL; /* the run's own */
+        return error;
     }
-    release_segments(w);
-    (void)devstat_record(run, &target->devices, dev_before, dev_after);
-    *out = run;
-    run = NULL;
-    rc = error;
-    goto done;
+    for (unsigned j = 0; j < n; j++) {
+        struct run_job *rj = &run->jobs[j];
+        rj->ops = warm_failed ? 0 : jobs[j].done;
+        rj->bytes = 0;
+        rj->duration_ns = jobs[j].end_ns > start_ns ? jobs[j].end_ns - start_ns : 0;
+        rj->error = jobs[j].error;
+        rj->error_op = jobs[j].error_op;
+        rj->error_during = jobs[j].error_during;
+        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], jobs[j].total);
+        rj->hist = jobs[j].total;
+        jobs[j].total = NULL;
+    }
+    run->njobs = n;
+    return error;
+}
 
-fail_open:
-    /* the segments could not be made: nothing was measured */
-    run->info.error = rc;
-    run->info.error_during = "segment";
-    run->info.complete = false;
+int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
+                   struct diskio_run **out)
+{
+    const unsigned n = cfg->jobs ? cfg->jobs : 1;
+    struct diskio_run *run = NULL;
+    struct wal_job *jobs = NULL;
+    struct wal *w = NULL;
+
+    /* the segments are made beside a file diskio created */
+    if (!target->created || target->is_device)
+        return -EINVAL;
+    int rc = wal_new(cfg, target, &w);
+    if (rc == 0)
+        rc = wal_jobs_new(w, n, &jobs);
+    if (rc == 0)
+        rc = wal_run_new(w, n, &run);
+    if (rc != 0)
+        goto done;
+    if ((rc = wal_first_segment(w)) < 0) {
+        /* the segments could not be made: nothing was measured */
+        run->info.error = rc;
+        run->info.error_during = "segment";
+        run->info.complete = false;
+        *out = run;
+        run = NULL;
+        goto done;
+    }
+    const unsigned started = wal_warm(w, jobs, n);
+    /* the warmup's failure is the run's, with nothing measured */
+    bool warm_failed = w->failed || started < n;
+    for (unsigned j = 0; j < n; j++)
+        if (jobs[j].error)
+            warm_failed = true;
+
+    memset(&w->counts, 0, sizeof(w->counts));
+    set_parts(w, run->hist);
+    /* the devices' counters around the measured commits (no interference
+     * probe: what it takes as a run's own device I/O does not count the
+     * segments' zero-fill) */
+    struct run_probe probe = {.interference = false};
+    probe_begin(&probe, target);
+    const uint64_t start_ns = now_ns();
+    w->trace_origin_ns = start_ns;
+    wal_measure(w, jobs, n, started, warm_failed, start_ns, run);
+    probe_end(&probe, target);
+    rc = wal_outcome(w, jobs, n, started, warm_failed, start_ns, run);
+    release_segments(w);
+    probe_record(run, &probe, target);
     *out = run;
     run = NULL;
-fail:
-    release_segments(w);
+
 done:
-    for (unsigned j = 0; jobs && j < n; j++) {
-        diskio_hist_free(jobs[j].total);
-        diskio_hist_free(jobs[j].warm_total);
-        free(jobs[j].rows);
-    }
-    free(jobs);
-    for (int i = 0; i < 3; i++)
-        diskio_hist_free(scratch[i]);
-    free(w->buf);
-    free(w->zeros);
-    free(w);
+    wal_free(w, jobs, n);
     diskio_run_free(run);
     return rc;
 }

@@ -11,7 +11,7 @@
 #include <libaio.h>
 #include <stdlib.h>
 
-#include "engine.h"
+#include "queue.h"
 
 struct aio_state {
     io_context_t ctx;

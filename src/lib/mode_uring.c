@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "engine.h"
+#include "queue.h"
 
 #ifdef HAVE_LIBURING
 #include <liburing.h>

@@ -12,7 +12,8 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "engine.h"
+#include "modes.h"
+#include "queue.h"
 
 static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
@@ -121,6 +122,13 @@ const struct mode_ops *mode_ops_of(enum diskio_mode mode)
     return (unsigned)mode < DISKIO_MODE_COUNT ? &modes[mode] : NULL;
 }
 
+const char *open_flags_text(const struct mode_ops *ops, const struct diskio_config *cfg)
+{
+    if (cfg->write_back)
+        return ops->direct ? "O_RDWR|O_DIRECT" : "O_RDWR";
+    return ops->open_flags_text;
+}
+
 const char *diskio_mode_name(enum diskio_mode mode)
 {
     const struct mode_ops *ops = mode_ops_of(mode);
@@ -192,34 +200,6 @@ int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
         }
     }
     return -EINVAL;
-}
-
-static const char *const format_names[] = {
-    [DISKIO_FORMAT_TEXT] = "text",
-    [DISKIO_FORMAT_JSON] = "json",
-    [DISKIO_FORMAT_CSV] = "csv",
-    [DISKIO_FORMAT_INTERVALS] = "intervals",
-};
-
-int diskio_format_parse(const char *name, enum diskio_format *out)
-{
-    for (unsigned f = 0; f <= DISKIO_FORMAT_INTERVALS; f++) {
-        if (name && out && strcmp(name, format_names[f]) == 0) {
-            *out = (enum diskio_format)f;
-            return 0;
-        }
-    }
-    return -EINVAL;
-}
-
-size_t diskio_format_count(void)
-{
-    return sizeof(format_names) / sizeof(format_names[0]);
-}
-
-const char *diskio_format_name(enum diskio_format fmt)
-{
-    return (unsigned)fmt < diskio_format_count() ? format_names[fmt] : NULL;
 }
 
 /* The parts as the results name them (the JSON's keys, the CSV's part

@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,39 +211,6 @@ bool diskio_result_complete(const struct diskio_result *res)
         if (!res->runs[i]->info.complete)
             return false;
     return true;
-}
-
-int diskio_result_write(const struct diskio_result *res, enum diskio_format fmt, FILE *out)
-{
-    int (*emit)(const struct diskio_result *, FILE *);
-    if (!res || !out)
-        return -EINVAL;
-    switch (fmt) {
-    case DISKIO_FORMAT_JSON: emit = emit_json; break;
-    case DISKIO_FORMAT_CSV: emit = emit_csv; break;
-    case DISKIO_FORMAT_TEXT: emit = emit_text; break;
-    case DISKIO_FORMAT_INTERVALS: emit = emit_intervals_csv; break;
-    default: return -EINVAL;
-    }
-    /* A document's numbers do not depend on the host program's locale: a
-     * program that called setlocale(LC_ALL, "") under de_DE would get
-     * "ops_per_s": 810000,59.  The emitters run in the "C" locale, set for
-     * this thread alone (uselocale(), unlike setlocale(), touches no other
-     * thread) and put back before returning. */
-    locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    if (c_locale == (locale_t)0)
-        return errno ? -errno : -ENOMEM;
-    locale_t host_locale = uselocale(c_locale);
-    int rc = emit(res, out);
-    if (rc == 0) {
-        /* errno only from this flush: a stale one would name a wrong cause */
-        errno = 0;
-        if (fflush(out) != 0 || ferror(out))
-            rc = errno ? -errno : -EIO;
-    }
-    uselocale(host_locale);
-    freelocale(c_locale);
-    return rc;
 }
 
 void diskio_result_free(struct diskio_result *res)

@@ -21,10 +21,11 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "diskio_internal.h"
+#include "modes.h"
 
 /* Remember which inode t->fd is: every later open and the unlink compare. */
 static int remember_inode(struct diskio_target *t)
@@ -153,6 +154,94 @@ int target_reopen(const struct diskio_target *t, int flags)
         return -DISKIO_E_TARGET_CHANGED;
     }
     return fd;
+}
+
+/* The target's own inode, reopened with the mode's flags (never by path
+ * while /proc is there: see target_reopen()); read-write for a read mode
+ * that writes blocks back (cfg may be NULL: the mode's own flags). */
+int target_open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
+                         const struct diskio_config *cfg)
+{
+    const int access = cfg && cfg->write_back ? O_RDWR : ops->reads ? O_RDONLY : O_WRONLY;
+    int fd = target_reopen(t, access | ops->open_flags);
+    if (fd == -EINVAL && ops->direct)
+        return -DISKIO_E_NO_DIRECT;
+    return fd;
+}
+
+int diskio_target_check_mode(const struct diskio_target *t, enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    if (!t || !ops)
+        return -EINVAL;
+    int fd = target_open_for_mode(t, ops, NULL);
+    if (fd < 0)
+        return fd;
+    close(fd);
+    return 0;
+}
+
+/* The logical block size of the block device dev (a partition: of its
+ * disk), from sysfs; 0 when unknown. */
+static uint64_t logical_block_size(dev_t dev)
+{
+    for (int parent = 0; parent < 2; parent++) {
+        char path[96];
+        snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/%squeue/logical_block_size", major(dev),
+                 minor(dev), parent ? "../" : "");
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue;
+        char line[32];
+        const bool got = fgets(line, sizeof(line), f) != NULL;
+        fclose(f);
+        char *end;
+        unsigned long long v = got ? strtoull(line, &end, 10) : 0;
+        if (got && end != line && v >= 512)
+            return v;
+    }
+    return 0;
+}
+
+/* STATX_DIOALIGN (Linux 6.1+, where the filesystem reports it): the
+ * offset alignment with the buffers' in *mem, or 0 when unknown. */
+static uint64_t statx_dio_align(int fd, uint64_t *mem)
+{
+#ifdef STATX_DIOALIGN
+    struct statx sx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
+        sx.stx_dio_offset_align > 0) {
+        *mem = sx.stx_dio_mem_align;
+        return sx.stx_dio_offset_align;
+    }
+#else
+    (void)fd;
+    (void)mem;
+#endif
+    return 0;
+}
+
+int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_align,
+                               uint64_t *mem_align)
+{
+    if (!t || !offset_align || !mem_align)
+        return -EINVAL;
+    uint64_t mem = 0;
+    uint64_t offset = statx_dio_align(t->fd, &mem);
+    if (offset == 0) {
+        /* no STATX_DIOALIGN (before Linux 6.1, or the filesystem does not
+         * say): the logical block size of the device under it */
+        struct stat st;
+        if (fstat(t->fd, &st) != 0)
+            return -errno;
+        offset = logical_block_size(S_ISBLK(st.st_mode) ? st.st_rdev : st.st_dev);
+        if (offset == 0)
+            offset = 512;
+        mem = offset;
+    }
+    *offset_align = offset;
+    *mem_align = mem;
+    return 0;
 }
 
 static char *parent_dir(const char *path)
@@ -683,4 +772,9 @@ void diskio_target_free(struct diskio_target *t)
     (void)diskio_target_remove(t);
     (void)job_files(t, true);
     close_one(t);
+}
+
+uint64_t diskio_buffer_align(void)
+{
+    return DISKIO_BUFFER_ALIGN;
 }

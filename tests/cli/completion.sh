@@ -19,8 +19,9 @@ failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 ok() { echo "ok: $*"; }
 
-# shellcheck source=../completion/diskio
-. "$top_srcdir/completion/diskio" || { echo "FAIL: the completion does not load"; exit 1; }
+# made from completion/diskio.in when diskio is built
+# shellcheck source=/dev/null
+. "$top_builddir/completion/diskio" || { echo "FAIL: the completion does not load"; exit 1; }
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/diskio-completion.XXXXXX") || exit 99
 trap 'rm -rf "$scratch"' EXIT

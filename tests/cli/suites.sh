@@ -237,7 +237,8 @@ t_expect_status 2 "a workload option beside --suite" -- "$DISKIO" --suite "$t_sc
     --mode fsync "$dir"
 grep -q "^diskio: --mode: with --suite the suite's rows set the workload" "$t_scratch/stderr" &&
     t_ok "--mode beside --suite is refused by name" || t_fail "$(cat "$t_scratch/stderr")"
-# ---- a filesystem that refuses O_DIRECT: its rows are not run, with the reason ----
+# ---- a filesystem that refuses O_DIRECT: its rows are not run, with the reason;
+# none runnable: a target error that leaves no file behind ----
 if [ "$(id -u)" -eq 0 ] && mkdir "$t_scratch/ramfs" &&
     mount -t ramfs ramfs "$t_scratch/ramfs" 2>/dev/null; then
     trap 'umount "$t_scratch/ramfs" 2>/dev/null; rm -rf "$t_scratch"' EXIT
@@ -264,6 +265,17 @@ assert rows[1]["run"] == 0 and rows[1]["note"] is None, rows
         t_ok "a suite none of whose rows can run there is a target error" ||
         t_fail "$(cat "$t_scratch/stderr")"
     t_expect_empty_dir "$t_scratch/ramfs" "nothing left on ramfs"
+    # where output files are written under a temporary name (no O_TMPFILE,
+    # as on FUSE: the preload), every one is removed when no row can run
+    preload="${top_builddir:-.}/tests/.libs/norename-preload.so"
+    if [ -f "$preload" ]; then
+        mkdir "$t_scratch/outputs"
+        t_expect_status 3 "no row can run, with every output file asked for" -- \
+            env LD_PRELOAD="$preload" "$DISKIO" --suite-path "$suites" --suite crystal $short \
+            -o "$t_scratch/outputs/r.json" --interval-csv "$t_scratch/outputs/iv.csv" \
+            "$t_scratch/ramfs"
+        t_expect_empty_dir "$t_scratch/outputs" "no temporary output file left"
+    fi
     umount "$t_scratch/ramfs"
 else
     echo "skip: the O_DIRECT rows on ramfs need root and ramfs"

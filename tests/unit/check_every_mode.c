@@ -682,6 +682,30 @@ START_TEST(test_config_rules_of_write_back)
 }
 END_TEST
 
+/* verify checks what the fill wrote: a block device, never filled, is
+ * refused by the rules between a configuration and its target (the ones
+ * diskio_run_execute() applies), not by the target-free check */
+START_TEST(test_config_rule_of_verify_on_a_device)
+{
+    struct diskio_config cfg;
+    struct diskio_config_verdict v;
+    t_config(&cfg, DISKIO_MODE_READ);
+    cfg.verify = 1;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    ck_assert_int_eq(diskio_config_validate_target(&cfg, DISKIO_TARGET_FORCE, &v), 0);
+    ck_assert_int_eq(diskio_config_validate_target(&cfg, DISKIO_TARGET_DEVICE, &v), -EINVAL);
+    ck_assert_int_eq(v.rule, DISKIO_RULE_VERIFY_DEVICE);
+    ck_assert_int_eq(v.field, DISKIO_FIELD_VERIFY);
+    ck_assert_ptr_nonnull(v.message);
+    /* the other rules come first */
+    cfg.mode = DISKIO_MODE_FSYNC;
+    ck_assert_int_eq(diskio_config_validate_target(&cfg, DISKIO_TARGET_DEVICE, &v), -EINVAL);
+    ck_assert_int_eq(v.rule, DISKIO_RULE_VERIFY);
+    cfg.verify = 0;
+    ck_assert_int_eq(diskio_config_validate_target(&cfg, DISKIO_TARGET_DEVICE, &v), 0);
+}
+END_TEST
+
 START_TEST(test_config_rules_of_the_read_modes)
 {
     struct diskio_config cfg;
@@ -925,6 +949,7 @@ int main(void)
     tcase_add_test(tc, test_modes_patterns_parts_and_formats_are_listed_by_the_library);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
+    tcase_add_test(tc, test_config_rule_of_verify_on_a_device);
     tcase_add_test(tc, test_config_rules_of_write_back);
     tcase_add_test(tc, test_config_rules_of_the_wal_and_checkpoint_patterns);
     tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, 4);

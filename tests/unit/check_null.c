@@ -245,6 +245,13 @@ static void null_config_validate(void)
     ck_assert_ptr_nonnull(v.message);
     ck_assert_int_eq(diskio_config_validate(NULL, NULL), -EINVAL);
 }
+static void null_config_validate_target(void)
+{
+    struct diskio_config_verdict v;
+    ck_assert_int_eq(diskio_config_validate_target(NULL, DISKIO_TARGET_DEVICE, &v), -EINVAL);
+    ck_assert_ptr_nonnull(v.message);
+    ck_assert_int_eq(diskio_config_validate_target(NULL, 0, NULL), -EINVAL);
+}
 static void null_config_check(void)
 {
     ck_assert_int_eq(diskio_config_check(NULL), -EINVAL);
@@ -280,6 +287,10 @@ static void null_target_direct_align(void)
 {
     uint64_t a, b;
     ck_assert_int_eq(diskio_target_direct_align(NULL, &a, &b), -EINVAL);
+}
+static void null_buffer_align(void)
+{
+    ck_assert_uint_ge(diskio_buffer_align(), 512); /* no pointer argument */
 }
 static void null_target_is_device(void)
 {
@@ -573,6 +584,7 @@ static const struct {
     ROW(format_name),
     ROW(config_init),
     ROW(config_validate),
+    ROW(config_validate_target),
     ROW(config_check),
     ROW(config_problem),
     ROW(target_open),
@@ -581,6 +593,7 @@ static const struct {
     ROW(target_dir),
     ROW(target_check_mode),
     ROW(target_direct_align),
+    ROW(buffer_align),
     ROW(target_is_device),
     ROW(target_size),
     ROW(target_check_space),

@@ -364,6 +364,24 @@ START_TEST(test_probe_finds_kernel_filesystem_and_timer)
 }
 END_TEST
 
+/* The formats are listed by name, from 0 until NULL, each name parsed
+ * back to its format: what diskio's usage and completion list. */
+START_TEST(test_format_names_list_every_format_once)
+{
+    static const char *const want[] = {"text", "json", "csv", "intervals"};
+    unsigned f = 0;
+    for (const char *name; (name = diskio_format_name((enum diskio_format)f)) != NULL; f++) {
+        ck_assert_uint_lt(f, sizeof(want) / sizeof(want[0]));
+        ck_assert_str_eq(name, want[f]);
+        enum diskio_format back;
+        ck_assert_int_eq(diskio_format_parse(name, &back), 0);
+        ck_assert_int_eq(back, (enum diskio_format)f);
+    }
+    ck_assert_uint_eq(f, sizeof(want) / sizeof(want[0]));
+    ck_assert_ptr_null(diskio_format_name((enum diskio_format) - 1));
+}
+END_TEST
+
 START_TEST(test_strerror_names_library_codes_and_errno)
 {
     ck_assert_str_eq(diskio_strerror(-ENOSPC), "No space left on device");
@@ -721,6 +739,7 @@ int main(void)
     tcase_add_test(tc, test_a_run_publishes_its_histogram_while_it_measures);
     tcase_add_test(tc, test_suite_rows_name_their_runs_in_the_json);
     tcase_add_test(tc, test_probe_finds_kernel_filesystem_and_timer);
+    tcase_add_test(tc, test_format_names_list_every_format_once);
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);
     tcase_add_test(tc, test_text_shows_hostile_bytes_escaped);

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A run's steps around its timed loop (pipeline.c), the same for every
+ * runner, and the runners diskio_run_execute() hands a run to after the
+ * checks every run makes (engine.c):
+ *
+ *   diskio_run_execute (engine.c): the checks, then by pattern
+ *     engine_run_jobs (engine_jobs.c): seq, rand, append, create; one
+ *       job on the caller's thread, or several in threads
+ *     engine_run_wal (engine_wal.c), engine_run_checkpoint
+ *       (engine_checkpoint.c): loops and files of their own
+ *   each of them: engine_setup / engine_warm (its own loop for wal and
+ *   checkpoint), run_new, probe_begin, the measured ops, probe_end,
+ *   probe_record.
+ */
+#ifndef DISKIO_PIPELINE_H
+#define DISKIO_PIPELINE_H
+
+#include "engine.h"
+#include "modes.h"
+
+/* the patterns that empty the file before (and while) they write it */
+static inline bool pattern_empties(enum diskio_pattern p)
+{
+    return p == DISKIO_PATTERN_APPEND || p == DISKIO_PATTERN_CREATE;
+}
+
+/* splitmix64: a generator state from any seed (0 included), never 0 */
+uint64_t seed_state(uint64_t seed);
+/* How many distinct blocks of block_size the ops write from: one per
+ * request in flight at least, 8 MiB shared by the jobs (pipeline.c). */
+uint64_t data_pool_blocks(uint64_t block_size, uint64_t in_flight, unsigned jobs);
+/* size bytes of random data (every block its own), aligned for O_DIRECT:
+ * 0 or -ENOMEM. */
+int fill_buffer(unsigned char **out, uint64_t size, uint64_t seed);
+
+/* Job j's engine for e->cfg (e->stop and e->progress set by the caller):
+ * t (the job's file) filled as the pattern needs, opened with the mode's
+ * flags into e->fd (-1 until then; the caller closes it), the offsets,
+ * generators and data pool (e->buf, the caller frees it) the job's own.
+ * file_size is the offsets' range.  0 or -errno. */
+int engine_setup(struct engine *e, struct diskio_target *t, unsigned j, uint64_t file_size);
+/* The warmup (untimed, unless e->error is set already): warm->limit ops
+ * of the mode's loop, then the create pattern's file emptied again and
+ * mode read's cache dropped or warmed.  A failure is e->error. */
+void engine_warm(struct engine *e, const struct mode_ops *ops, struct engine_phase *warm);
+
+/* A measured run's record: its histograms (the parts with parts, the
+ * service time at a fixed rate), a copy of cfg with file_size and none of
+ * the caller's pointers, the open flags.  0 or -ENOMEM. */
+int run_new(const struct diskio_config *cfg, const struct mode_ops *ops, uint64_t file_size,
+            bool parts, struct diskio_run **out);
+
+/* The block devices' counters (devstat.c) and, with interference, what
+ * else the machine did (interference.c), read just before the measured
+ * ops and just after them, outside every clock read; then recorded in the
+ * run. */
+struct run_probe {
+    bool interference;
+    struct devstat_sample dev_before[DEVSTAT_MAX], dev_after[DEVSTAT_MAX];
+    struct ifr_sample ifr_before, ifr_after;
+};
+void probe_begin(struct run_probe *p, struct diskio_target *t);
+void probe_end(struct run_probe *p, const struct diskio_target *t);
+void probe_record(struct diskio_run *run, const struct run_probe *p, const struct diskio_target *t);
+
+/* A fixed rate (e->rate_interval_ns): the thread's timer slack lowered
+ * and e->spin_margin_ns measured, before the run's time; returns the
+ * slack pacing_end() puts back (-1: nothing to put back). */
+int pacing_begin(struct engine *e);
+void pacing_end(int old_slack);
+
+/* The runners.  engine_run_jobs(): the plain patterns; file_size is the
+ * offsets' range, trace_error the trace header's (written by the
+ * caller). */
+int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
+                    uint64_t file_size, int trace_error, struct diskio_run **out);
+/* The wal pattern (engine_wal.c) and the checkpoint pattern
+ * (engine_checkpoint.c); each writes its own trace header
+ * (WAL_TRACE_HEADER, CHECKPOINT_TRACE_HEADER there). */
+int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
+                   struct diskio_run **out);
+int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
+                          struct diskio_run **out);
+
+#endif
