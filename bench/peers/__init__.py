@@ -15,6 +15,9 @@
   summary  medians, spread, paired per-round ratios, targets judged
   report   text and Markdown tables, the JSON and Markdown files
   command  the options and main
+  buildtree  the build tree's package and configured Python, for the
+           benchmarks that read results (real-envs, delay-model,
+           verdict-calibration)
 
 Benchmarks are not installed: the package lives in bench/ and the entry
 point bench/compare-peers puts bench/ and ../python on sys.path.

@@ -31,10 +31,11 @@ pooled variance within invocations, s_B^2 = var(invocation means) - s_W^2
 / n, at least 0), with Welch-Satterthwaite degrees of freedom over the
 components.  A side whose repetitions all come from one invocation within
 SHORT_SPAN_S cannot show its between-invocation noise: its variance gets
-BETWEEN_INVOCATION_NOISE^2 added (a known component, measured on a shared
-2-CPU VM by bench/verdict-calibration; doc/verdicts.md), and the verdict
-says so.  Values given without their invocation (plain numbers) are taken
-as independent repetitions.
+a default added (a known component, measured on a 2-CPU VM by
+bench/verdict-calibration; doc/verdicts.md): QUIET_BETWEEN_INVOCATION_NOISE^2
+when every repetition saw the other CPUs less than half busy, else
+BETWEEN_INVOCATION_NOISE^2; the verdict says which.  Values given without
+their invocation (plain numbers) are taken as independent repetitions.
 
 The t quantiles are scipy.stats.t's (scipy.special.stdtrit, imported when
 a verdict first needs one); means, variances and geometric means the
@@ -53,9 +54,17 @@ DEFAULT_MIN_CHANGE = 0.05
 # shared machine (fsync latency drifts with the journal and the host).
 UNREPEATED_NOISE = 0.25
 # The standard deviation of log(mean latency) between separate
-# invocations of diskio on one filesystem beyond the spread within them:
-# measured by bench/verdict-calibration on a shared 2-CPU VM (doc/verdicts.md).
+# invocations of diskio on one filesystem beyond the spread within them,
+# measured by bench/verdict-calibration on a 2-CPU VM (doc/verdicts.md):
+# 0.32 while other work kept the CPUs busy, 0.082 on the quiet machine.
+# A side is "on a quiet machine" when the median of its repetitions'
+# other CPUs (others' busy CPU time over the wall time, as a share of the
+# machine's CPUs) is below QUIET_CPU_SHARE: quiet A/A sides measured 0.17,
+# a side with one busy loop beside it 0.72, the busy machine 0.98.  The
+# quiet default is the measured 0.082 rounded up.
 BETWEEN_INVOCATION_NOISE = 0.32
+QUIET_BETWEEN_INVOCATION_NOISE = 0.10
+QUIET_CPU_SHARE = 0.5
 # Repetitions of one invocation spanning less than this are "a short
 # span": they cannot show a drift between invocations.
 SHORT_SPAN_S = 600.0
@@ -78,6 +87,9 @@ class Sample:
     invocation: str | None = None
     start: float | None = None
     disturbed: tuple = ()
+    # others' busy CPUs over the machine's CPUs while it ran (0..1); None
+    # when unknown
+    other_cpu_share: float | None = None
 
 
 @dataclass
@@ -88,6 +100,7 @@ class SideNoise:
     mean: float
     var_components: list        # [(variance of the mean, degrees of freedom)]
     widened: bool = False       # one invocation in a short span
+    between: float | None = None  # the default it was widened by
     span_s: float | None = None  # from its first repetition's start to its last
 
     @property
@@ -206,9 +219,28 @@ def side_noise(samples):
         comps.append((s_w2 / n, within_df))
     side = SideNoise(n, 1, mean, comps, span_s=span)
     if n > 1 and (span is None or span < SHORT_SPAN_S):
-        side.var_components.append((BETWEEN_INVOCATION_NOISE ** 2, math.inf))
+        side.between = default_between_noise(samples)
+        side.var_components.append((side.between ** 2, math.inf))
         side.widened = True
     return side
+
+
+def default_kind(between):
+    return ("a quiet machine's: the other CPUs were less than half busy"
+            if between == QUIET_BETWEEN_INVOCATION_NOISE else
+            "a busy machine's: the other CPUs were half busy or more, or not recorded")
+
+
+def default_between_noise(samples):
+    """The default between-invocation noise for a side of one invocation:
+    the quiet machine's when every repetition says how busy the other
+    CPUs were and their median share is below QUIET_CPU_SHARE, else the
+    busy machine's (unknown counts as busy)."""
+    shares = [s.other_cpu_share for s in samples]
+    if shares and all(v is not None for v in shares) and \
+            statistics.median(shares) < QUIET_CPU_SHARE:
+        return QUIET_BETWEEN_INVOCATION_NOISE
+    return BETWEEN_INVOCATION_NOISE
 
 
 # ---------------------------------------------------------------- verdicts
@@ -293,7 +325,7 @@ def judge(base, other, higher_is_better=False, min_change=DEFAULT_MIN_CHANGE,
             judgement.notes.append(
                 f"{name}: all {side.n} repetitions from one invocation{span}: "
                 f"widened by the default between-invocation noise "
-                f"{BETWEEN_INVOCATION_NOISE:.0%}")
+                f"{side.between:.0%} ({default_kind(side.between)})")
     if b.n < 2 or o.n < 2:
         judgement.basis = "unrepeated"
         wide = max(band, math.log1p(UNREPEATED_NOISE) + 1e-12)

@@ -300,7 +300,7 @@ class SuiteCompareTest(unittest.TestCase):
 
 
 def repeated(label, means, path, disturbed=(), start="2026-11-27T11:00:00.000Z",
-             every_s=1):
+             every_s=1, other_cpus=None):
     """A result of one invocation whose run's repetitions have these
     means, start every_s apart from start, and the disturbed ones (their
     indexes) say so as diskio writes it."""
@@ -317,6 +317,10 @@ def repeated(label, means, path, disturbed=(), start="2026-11-27T11:00:00.000Z",
         reps.append({"complete": True, "ops": 50, "ops_per_s": 1e9 / m,
                      "start_time": stamp, "disturbed": bool(why),
                      "disturbances": why, "latency": {"total": hist(m)}})
+        if other_cpus is not None:
+            # what diskio measured beside it: others' busy CPUs of 2
+            reps[-1]["interference"] = {"start_time": stamp, "cpus": 2,
+                                        "cpu": {"other_cpus": other_cpus}}
     r["repetitions"] = reps
     r["disturbed"] = bool(disturbed)
     r["disturbances"] = [dict(d, repetition=i + 1) for i, x in enumerate(reps)
@@ -359,6 +363,26 @@ class DisturbedCompareTest(unittest.TestCase):
         text = compare_render.render_text(c)
         self.assertIn("a: all 5 repetitions from one invocation within 4 s: widened "
                       "by the default between-invocation noise", text)
+
+
+class QuietMachineTest(unittest.TestCase):
+    def test_a_quiet_machines_single_invocations_show_a_large_change(self):
+        # one invocation of 5 repetitions a side, 1.5x apart: with the
+        # other CPUs a sixth busy (diskio's interference figures) the
+        # quiet machine's default lets the change show; with them 1.5 of 2
+        # busy it stays inconclusive
+        a = [100, 103, 97, 101, 99]
+        b = [150, 154, 146, 151, 149]
+        quiet = compare.compare([repeated("a", a, "/lab/a.json", other_cpus=0.34),
+                                 repeated("b", b, "/lab/b.json", other_cpus=0.3)])
+        self.assertEqual(quiet["rows"][0].judgement.verdict, "slower")
+        self.assertIn("a quiet machine's", compare_render.render_text(quiet))
+        busy = compare.compare([repeated("a", a, "/lab/a.json", other_cpus=0.34),
+                                repeated("b", b, "/lab/b.json", other_cpus=1.5)])
+        self.assertEqual(busy["rows"][0].judgement.verdict, "inconclusive")
+        self.assertIn("b: all 5 repetitions from one invocation within 4 s: widened by the "
+                      "default between-invocation noise 32% (a busy machine's",
+                      compare_render.render_text(busy))
 
 
 class RenderTest(unittest.TestCase):

@@ -7,7 +7,8 @@ interval lies beyond ±min_change, "same" only when the whole 90% interval
 more repetitions per side would decide; repetitions of several
 invocations bring their between-invocation spread into the interval, a
 side of one invocation in a short span is widened by the default
-between-invocation noise and says so; disturbed repetitions are left out
+between-invocation noise (the quiet machine's when every repetition saw
+the other CPUs under half busy, else the busy machine's) and says so; disturbed repetitions are left out
 when enough clean ones remain and otherwise make the verdict
 "disturbed", naming the side and the reason; the t quantiles are
 Student's (scipy.stats.t's), matching the printed tables."""
@@ -136,6 +137,41 @@ class InvocationTest(unittest.TestCase):
         self.assertTrue(any(n.startswith("a: all 5 repetitions from one invocation within 4 s")
                             for n in j.notes), j.notes)
         self.assertTrue(j.high / j.low > plain.high / plain.low)
+
+    def test_a_quiet_side_is_widened_by_the_quiet_machines_default(self):
+        # a 1.5x change of one invocation a side: on a quiet machine (the
+        # other CPUs under half busy in every repetition) the quiet
+        # default lets it show; busy, or not recorded, the busy default
+        # does not
+        def side(values, name, share):
+            return [noise.Sample(v, name, 1000.0 + i, (), share)
+                    for i, v in enumerate(values)]
+        base_values, other_values = [100, 103, 97, 101, 99], [150, 154, 146, 151, 149]
+        quiet = noise.judge(side(base_values, "a.json", 0.17),
+                            side(other_values, "b.json", 0.2), names=("a", "b"))
+        self.assertEqual(quiet.verdict, "slower")
+        self.assertTrue(any("noise 10% (a quiet machine's" in n for n in quiet.notes),
+                        quiet.notes)
+        busy = noise.judge(side(base_values, "a.json", 0.17),
+                           side(other_values, "b.json", 0.72), names=("a", "b"))
+        self.assertEqual(busy.verdict, "inconclusive")
+        self.assertTrue(any(n.startswith("b:") and "noise 32% (a busy machine's" in n
+                            for n in busy.notes), busy.notes)
+        unknown = noise.judge(side(base_values, "a.json", None),
+                              side(other_values, "b.json", None))
+        self.assertEqual(unknown.verdict, "inconclusive")
+
+    def test_the_quiet_default_needs_every_repetition_to_say(self):
+        shares = [0.1, 0.1, None, 0.1, 0.1]
+        samples = [noise.Sample(100.0 + i, "a.json", 1000.0 + i, (), s)
+                   for i, s in enumerate(shares)]
+        self.assertEqual(noise.default_between_noise(samples), noise.BETWEEN_INVOCATION_NOISE)
+        samples[2].other_cpu_share = 0.1
+        self.assertEqual(noise.default_between_noise(samples),
+                         noise.QUIET_BETWEEN_INVOCATION_NOISE)
+        for s in samples[:3]:
+            s.other_cpu_share = 0.6
+        self.assertEqual(noise.default_between_noise(samples), noise.BETWEEN_INVOCATION_NOISE)
 
     def test_one_invocation_over_a_long_span_is_not_widened(self):
         base = reps([100, 101, 99, 100, 100.5], "a.json", every=300.0)
