@@ -400,6 +400,14 @@ class Interference:
     memory: Optional[MemoryFigures] = key()
     devices: List[InterferenceDevice] = key_list()
 
+    @property
+    def other_cpu_share(self) -> Optional[float]:
+        """Others' busy CPUs over the machine's CPUs (0..1), or None where
+        the file does not say."""
+        if self.cpu is None or not self.cpus or self.cpu.other_cpus is None:
+            return None
+        return min(1.0, max(0.0, self.cpu.other_cpus / self.cpus))
+
 
 @dataclass
 class Disturbance:

@@ -184,16 +184,12 @@ def sample_of(result, sample, value):
     return noise.Sample(float(value), invocation=result.path,
                         start=noise.parse_start(start),
                         disturbed=tuple(d.message for d in sample.disturbances),
-                        other_cpu_share=other_cpu_share(sample.interference))
+                        other_cpu_share=other_cpu_share(sample))
 
 
-def other_cpu_share(interference):
-    """Others' busy CPUs over the machine's CPUs while a repetition ran
-    (0..1), or None where the result does not say."""
-    if interference is None or interference.cpu is None or not interference.cpus \
-            or interference.cpu.other_cpus is None:
-        return None
-    return min(1.0, max(0.0, interference.cpu.other_cpus / interference.cpus))
+def other_cpu_share(sample):
+    """A repetition's (or run's) other CPUs' share, None where unknown."""
+    return None if sample.interference is None else sample.interference.other_cpu_share
 
 
 def add_samples(env, result):

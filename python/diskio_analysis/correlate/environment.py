@@ -85,7 +85,8 @@ class Environment:
         """A metric read from path (at line).  repeat_of names the kind of
         source (a diskio run) whose metrics of the same name are
         repetitions: their values become samples of one metric.  meta:
-        (invocation, start, disturbances) of the sample, for noise.judge."""
+        (invocation, start, disturbances, other CPUs' share) of the
+        sample, for noise.judge."""
         existing = self.metrics.get(name)
         info = None if meta is None else noise.Sample(value, *meta)
         if existing is not None and repeat_of is not None \
@@ -139,7 +140,9 @@ def usable_run(env, path, run, sample=None):
                "mb_per_s": sample.mb_per_s,
                # what noise.judge weighs besides the value
                "meta": (path, noise.parse_start(start),
-                        tuple(d.message for d in sample.disturbances))}
+                        tuple(d.message for d in sample.disturbances),
+                        None if sample.interference is None
+                        else sample.interference.other_cpu_share)}
     for part, keys in (("write", ("mean", "count")),
                        ("sync", ("mean", "count", "p50", "p99")),
                        ("switch", ("mean", "count"))):
