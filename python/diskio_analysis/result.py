@@ -988,3 +988,9 @@ def result_from_json(path: str, text: str, doc: Any) -> Result:
     result = read_object(JsonFile(path, RESULT_TODO), doc, "", Result)
     result.path = path
     return result
+
+
+def other_cpu_share(measured) -> Optional[float]:
+    """A run's or repetition's other CPUs' share of the machine while it
+    ran (Interference.other_cpu_share), None where the file does not say."""
+    return None if measured.interference is None else measured.interference.other_cpu_share

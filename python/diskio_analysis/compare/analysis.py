@@ -23,6 +23,7 @@ from .. import noise
 from ..errors import InputError, UsageError
 from ..jsonfile import json_path
 from ..metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
+from ..result import other_cpu_share
 
 # metric name -> (where it comes from, higher is better, unit)
 METRICS = {
@@ -185,11 +186,6 @@ def sample_of(result, sample, value):
                         start=noise.parse_start(start),
                         disturbed=tuple(d.message for d in sample.disturbances),
                         other_cpu_share=other_cpu_share(sample))
-
-
-def other_cpu_share(sample):
-    """A repetition's (or run's) other CPUs' share, None where unknown."""
-    return None if sample.interference is None else sample.interference.other_cpu_share
 
 
 def add_samples(env, result):

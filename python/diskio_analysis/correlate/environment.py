@@ -18,7 +18,7 @@ from ..jsonfile import json_key_line, json_kind, json_value_text, read_json
 from ..metrics import (SYNC_PART_STATS, TOTAL_STATS, new_metric, qualified_names,
                        throughput_metric)
 from ..plainnumber import plain_number
-from ..result import is_result, result_from_json
+from ..result import is_result, other_cpu_share, result_from_json
 from ..textfile import unreadable
 
 
@@ -141,8 +141,7 @@ def usable_run(env, path, run, sample=None):
                # what noise.judge weighs besides the value
                "meta": (path, noise.parse_start(start),
                         tuple(d.message for d in sample.disturbances),
-                        None if sample.interference is None
-                        else sample.interference.other_cpu_share)}
+                        other_cpu_share(sample))}
     for part, keys in (("write", ("mean", "count")),
                        ("sync", ("mean", "count", "p50", "p99")),
                        ("switch", ("mean", "count"))):
@@ -300,12 +299,7 @@ def read_interference_csv(path, by_round=False):
     by_round, {(phase, round): (reasons, ...)} (round 1 where the file
     has no round column)."""
     flagged = {}
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as err:
-        raise InputError(path, None, f"cannot read: {err}",
-                         "regenerate it with diskio-pgphases")
+    rows = read_pgphases_csv(path)
     for line, row in enumerate(rows, start=2):
         if "phase" not in row or "disturbed" not in row:
             raise InputError(path, line, "no phase or disturbed column",
@@ -317,6 +311,16 @@ def read_interference_csv(path, by_round=False):
                 r for r in (row.get("reasons") or "").split("; ") if r) \
                 or ("disturbed",)
     return flagged
+
+
+def read_pgphases_csv(path):
+    """The rows of one of diskio-pgphases' CSV files, as dicts."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            return list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as err:
+        raise InputError(path, None, f"cannot read: {err}",
+                         "regenerate it with diskio-pgphases")
 
 
 def row_round(path, line, row):
@@ -332,12 +336,7 @@ def read_rounds_csv(path):
     """diskio-pgphases' rounds.csv (task_name,round,seconds):
     {phase: {round: seconds}}."""
     rounds = {}
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError, csv.Error) as err:
-        raise InputError(path, None, f"cannot read: {err}",
-                         "regenerate it with diskio-pgphases")
+    rows = read_pgphases_csv(path)
     for line, row in enumerate(rows, start=2):
         if not {"task_name", "round", "seconds"} <= set(row):
             raise InputError(path, line, "no task_name, round or seconds column",
