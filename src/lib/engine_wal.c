@@ -46,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -144,6 +145,7 @@ struct wal {
     uint64_t trace_origin_ns;
     bool tracing;
     bool single; /* one committer: its progress is the caller's */
+    uint64_t spin_margin_ns; /* a pause spins its last this much */
 
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
@@ -548,13 +550,12 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
         }
         if (end_ns >= ph->deadline_ns)
             break;
-        /* the transaction's own work until its next commit */
-        if (w->cfg->wal_gap_ns) {
-            struct timespec gap = {.tv_sec = (time_t)(w->cfg->wal_gap_ns / 1000000000u),
-                                   .tv_nsec = (long)(w->cfg->wal_gap_ns % 1000000000u)};
-            while (nanosleep(&gap, &gap) != 0 && errno == EINTR && !*w->stop)
-                ;
-        }
+        /* the transaction's own work until its next commit: exactly the
+         * pause asked for, from this commit's end (see pause_begin()) */
+        if (w->cfg->wal_gap_ns &&
+            !wait_until(end_ns + w->cfg->wal_gap_ns, ph->deadline_ns, w->spin_margin_ns, w->stop) &&
+            !*w->stop)
+            break;
     }
     job->done = op;
     job->end_ns = now_ns();
@@ -907,6 +908,29 @@ static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, unsigned
     return error;
 }
 
+/*
+ * The pause between a committer's commits (--wal-gap) stands for the
+ * transaction's own work, and it must last what was asked: a nanosleep
+ * overshoots by the timer slack (50 us by default) and the wake-up
+ * latency, about 80 us here for a 50 us pause, and the sharing of
+ * flushes among committers hangs on how the pause compares with a flush.
+ * So the committers (threads inherit the slack of the thread that makes
+ * them) sleep with a slack of 1 ns until shortly before the pause ends
+ * and spin the rest, as a paced run does, and the margin is measured,
+ * not guessed.  Returns the caller's slack to restore, or -1.
+ */
+static int pause_begin(struct wal *w)
+{
+    if (!w->cfg->wal_gap_ns)
+        return -1;
+    int old_slack = -1;
+    int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    if (slack >= 0 && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0)
+        old_slack = slack;
+    w->spin_margin_ns = wakeup_overshoot_ns() + 10000u;
+    return old_slack;
+}
+
 int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
                    struct diskio_run **out)
 {
@@ -914,6 +938,7 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
     struct diskio_run *run = NULL;
     struct wal_job *jobs = NULL;
     struct wal *w = NULL;
+    int old_slack = -1;
 
     /* the segments are made beside a file diskio created */
     if (!target->created || target->is_device)
@@ -925,6 +950,7 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
         rc = wal_run_new(w, n, &run);
     if (rc != 0)
         goto done;
+    old_slack = pause_begin(w);
     if ((rc = wal_first_segment(w)) < 0) {
         /* the segments could not be made: nothing was measured */
         run->info.error = rc;
@@ -959,6 +985,7 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
     run = NULL;
 
 done:
+    pacing_end(old_slack);
     wal_free(w, jobs, n);
     diskio_run_free(run);
     return rc;

@@ -36,6 +36,9 @@ t_expect_status 0 "four committers sharing one WAL" -- "$DISKIO" \
     --wal-segment-size 128k --trace "$t_scratch/four.csv" --output "$t_scratch/four.json" \
     "$t_scratch/dir"
 t_expect_empty_dir "$t_scratch/dir" "after four committers"
+t_expect_status 0 "two committers pausing 0.3 ms between commits" -- "$DISKIO" \
+    --pattern wal --mode fdatasync --jobs 2 --count 100 --warmup 0 --wal-gap 0.3ms \
+    --trace "$t_scratch/gap.csv" --output "$t_scratch/gap.json" "$t_scratch/dir"
 
 "${PYTHON3:-python3}" - "$t_scratch" <<'EOF' || t_fail "the WAL's shape (above)"
 import csv, json, os, sys
@@ -154,6 +157,20 @@ check(not uncovered, f"four: every commit covered by a flush begun before it ret
       f"({len(uncovered)} not)")
 check(run["per_job"] and all(j["ops"] == 300 for j in run["per_job"]),
       "four: each committer made its 300 commits")
+
+# --wal-gap: a committer's next commit starts no sooner than the pause
+# after its last one ended (the pause is never cut short by a wake-up,
+# and it is not inside any latency)
+rows, run = load("gap")
+check(run["wal"]["gap_ns"] == 300000, "gap: the pause is in the result")
+short = []
+for job in (0, 1):
+    mine = [r for r in rows if r["job"] == job]
+    short += [b for a, b in zip(mine, mine[1:])
+              if b["start_ns"] < a["start_ns"] + a["latency_ns"] + 300000]
+check(len(rows) == 200 and not short,
+      f"gap: every commit starts 0.3 ms or more after its committer's last ended "
+      f"({len(short)} sooner)")
 sys.exit(1 if failures else 0)
 EOF
 
