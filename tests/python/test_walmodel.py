@@ -18,7 +18,8 @@ import unittest
 
 from diskio_analysis import noise
 from diskio_analysis.correlate.environment import load_environment
-from diskio_analysis.correlate.walmodel import latency_metric, pick_run, wal_model
+from diskio_analysis.correlate.walmodel import commit_pause_ns, latency_metric, pick_run, \
+    wal_model
 from envlib import make_env
 
 ROW = {"wal_write": 1000.0, "wal_sync": 500.0, "wal_write_time_ms": 300.0,
@@ -270,6 +271,35 @@ RUNS_A = [("wal", "fdatasync", 1, 0, {"mean_us": 400, "sync_mean_us": 390}),
                                           "write_mean_us": 5})]
 RUNS_B = [(p, m, j, g, {k: 2 * v for k, v in parts.items()})
           for p, m, j, g, parts in RUNS_A]
+
+
+class CommitPauseTest(unittest.TestCase):
+    """The pause between one committer's commits, from a phase's time per
+    commit: the same transactions give the same pause alone and sharing
+    the WAL."""
+
+    def test_a_lone_committer_waits_for_its_own_flush(self):
+        # 500 us per commit, 330 us of it the WAL's
+        self.assertEqual(commit_pause_ns(500e-6, 1, 1.0, 330e-6), 170000)
+
+    def test_committers_sharing_the_wal_wait_for_the_flush_under_way_too(self):
+        # PostgreSQL's commit probes here, first round of
+        # bench/results/real-envs-duel-2026-11-27.json: on ext4 one
+        # session had 100 us between commits; four had 0.50 syncs per
+        # commit, 277 us per flush and 627 us per commit each.  The flush
+        # under way is not the transaction's work.
+        self.assertAlmostEqual(commit_pause_ns(627e-6, 4, 0.50, 277e-6) / 1000, 100, delta=10)
+        # btrfs: alone 80 us; four sessions 0.48, 662 us, 1.362 ms
+        self.assertAlmostEqual(commit_pause_ns(1362e-6, 4, 0.48, 662e-6) / 1000, 80, delta=10)
+
+    def test_an_idle_wal_adds_only_its_share(self):
+        # the WAL busy a fifth of the time: a commit waits 1.2 flushes
+        self.assertEqual(commit_pause_ns(1e-3, 2, 1.0, 100e-6), 880000)
+
+    def test_never_negative_or_from_nothing(self):
+        self.assertEqual(commit_pause_ns(300e-6, 4, 1.0, 200e-6), 0)
+        self.assertEqual(commit_pause_ns(0.0, 1, 1.0, 1e-4), 0)
+        self.assertEqual(commit_pause_ns(1e-3, 1, 1.0, 0.0), 0)
 
 
 class RunChoiceTest(unittest.TestCase):
