@@ -44,6 +44,10 @@ def leftovers(under):
 def check_summary(summary):
     if summary.get("judged") is not False:
         fail("the summary does not say it was not judged")
+    # how busy the machine was, the harness's own processes left out
+    others = summary.get("others_max")
+    if others is None or not 0 <= summary["others_median"] <= others <= 1:
+        fail("others' CPU share: %r, %r" % (summary.get("others_median"), others))
     pairs = summary["pairs"]
     if [(p["baseline"], p["other"]) for p in pairs] != [("ext4", "ext4-journal")]:
         fail("pairs: %s" % [(p["baseline"], p["other"]) for p in pairs])

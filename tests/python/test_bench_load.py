@@ -7,13 +7,14 @@ hypervisor took more than the threshold, and finds the mount that holds
 the measured directory."""
 
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 
-from peers.load import LoadMeter, cpu_ticks, is_busy  # noqa: E402
+from peers.load import LoadMeter, cpu_ticks, is_busy, live_descendants_cpu_s  # noqa: E402
 from peers.machine import mountinfo_for  # noqa: E402
 
 
@@ -41,6 +42,25 @@ class BusyTest(unittest.TestCase):
         for key in ("other_busy", "own_busy", "steal"):
             self.assertTrue(0 <= load[key] <= 1, (key, load[key]))
         self.assertGreaterEqual(load["wall_s"], 0)
+
+
+class OwnCpuTest(unittest.TestCase):
+    def test_a_running_child_is_the_harness_own_not_another_process(self):
+        # a server the harness started is not reaped while it measures:
+        # its CPU time is still the harness's own.  The child spins 0.3 s
+        # of its own CPU time, says so, and sleeps until told to go.
+        child = subprocess.Popen(
+            [sys.executable, "-c",
+             "import sys, time\n"
+             "while time.process_time() < 0.3: pass\n"
+             "print('spun', flush=True)\n"
+             "sys.stdin.read()"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            self.assertEqual(child.stdout.readline().strip(), "spun")
+            self.assertGreaterEqual(live_descendants_cpu_s(), 0.25)
+        finally:
+            child.communicate("")
 
 
 MOUNTINFO = """\
