@@ -50,7 +50,8 @@ def segment_size(env):
 # checkpoint.  Where an environment has such runs, a basis takes the one
 # that matches the cluster's wal_sync_method, the phase's committers
 # (settings.json's phase_committers) and the pause between a committer's
-# commits (the phase's time per commit less its WAL time), and the part
+# commits (the phase's time per commit less the WAL time a commit waits
+# for: commit_pause_ns()), and the part
 # PostgreSQL's counter counts: the sync part per wal_sync (fdatasync,
 # fsync), the write part per wal_write (open_*, whose writes sync), the
 # sync part per checkpoint file sync, the switch part per segment switch.
