@@ -55,14 +55,16 @@ t_expect_empty_dir() {
     fi
 }
 
-# Start a command in the background with SIGINT and SIGQUIT at their
-# default action: sh starts background jobs with both ignored, and diskio,
+# Start a command in the background with SIGINT, SIGQUIT and SIGHUP at
+# their default action: sh starts background jobs with the first two
+# ignored, a suite run under nohup(1) has the third ignored, and diskio,
 # like any well-behaved program, leaves an inherited "ignore" alone.
 # Sets t_pid.
 t_spawn() {
     "${PYTHON3:-python3}" -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "$@" &
     t_pid=$!
 }
