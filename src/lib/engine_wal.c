@@ -144,7 +144,7 @@ struct wal {
     int trace_error;
     uint64_t trace_origin_ns;
     bool tracing;
-    bool single; /* one committer: its progress is the caller's */
+    bool single;             /* one committer: its progress is the caller's */
     uint64_t spin_margin_ns; /* a pause spins its last this much */
 
     const volatile sig_atomic_t *stop;
