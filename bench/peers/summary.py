@@ -3,12 +3,32 @@
 per-round ratios of two tools' figures for one case, and the targets
 judged on the median of those ratios (PASS, MISS, or n/a without one)."""
 
+import math
 import statistics
 
 
 def median(xs):
     xs = [x for x in xs if x is not None]
     return statistics.median(xs) if xs else None
+
+
+def median_interval(xs, level=0.95):
+    """A distribution-free interval for the median of xs: the k-th lowest
+    and k-th highest values, k as large as keeps the chance that the true
+    median lies between them at level or above (the binomial count of
+    values below it).  (low, high, coverage), or None with fewer than 6
+    values, where even the lowest and highest cover less than 95%."""
+    xs = sorted(x for x in xs if x is not None)
+    n = len(xs)
+    best = None
+    below = 0      # P(at most k of the n values below the median)
+    for k in range(n // 2):
+        below += math.comb(n, k) / 2 ** n
+        coverage = 1 - 2 * below
+        if coverage < level:
+            break
+        best = (xs[k], xs[n - 1 - k], coverage)
+    return best
 
 
 def spread(xs):

@@ -91,6 +91,10 @@ def check_summary(summary):
             lo, hi = cell["ratio_range"]
             if not lo <= cell["ratio"] <= hi:
                 fail("side by side, %s %s: the ratio outside its range" % (name, n))
+            # one round says nothing about where the median lies
+            if "ratio_interval" not in cell or cell["ratio_interval"] is not None:
+                fail("side by side, %s %s: an interval from one round: %r"
+                     % (name, n, cell.get("ratio_interval")))
     if not isinstance(summary.get("duel_failures"), list):
         fail("the side-by-side judgement is not a list")
     log("ok: side-by-side rows for both environments at 1 and 4 committers")

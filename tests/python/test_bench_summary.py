@@ -11,8 +11,8 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench"))
 
-from peers.summary import (judge, median, memory_targets, paired,  # noqa: E402
-                           record_targets, spread, summarize, targets)
+from peers.summary import (judge, median, median_interval, memory_targets,  # noqa: E402
+                           paired, record_targets, spread, summarize, targets)
 
 
 def run(case, tool, ops_s=None, mean=None, p50=None, group="accuracy"):
@@ -144,6 +144,28 @@ class TargetsTest(unittest.TestCase):
                          [("record-ir", "MISS"), ("record-no-alloc-lock", "MISS")])
         self.assertEqual(got[1]["value"], "malloc")
         self.assertEqual(record_targets({"available": False}), [])
+
+
+class MedianIntervalTest(unittest.TestCase):
+    """The median's interval from order statistics, as a binomial count
+    gives it (for nine values: the 2nd lowest and 2nd highest, 96.1%)."""
+
+    def test_nine_values_take_the_second_from_each_end(self):
+        lo, hi, coverage = median_interval([9, 1, 8, 2, 7, 3, 6, 4, 5])
+        self.assertEqual((lo, hi), (2, 8))
+        self.assertAlmostEqual(coverage, 1 - 2 * 10 / 512)
+
+    def test_more_values_narrow_it(self):
+        lo, hi, coverage = median_interval(range(1, 26))
+        # 25 values: P(Bin(25, 1/2) <= 7) = 2.2%: the 8th from each end
+        self.assertEqual((lo, hi), (8, 18))
+        self.assertGreaterEqual(coverage, 0.95)
+
+    def test_too_few_values_give_none(self):
+        self.assertIsNone(median_interval([1, 2, 3, 4, 5]))
+        self.assertIsNotNone(median_interval([1, 2, 3, 4, 5, 6]))
+        self.assertIsNone(median_interval([1, None, 2]))
+
 
 
 if __name__ == "__main__":
