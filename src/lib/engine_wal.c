@@ -46,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -923,12 +922,7 @@ static int pause_begin(struct wal *w)
 {
     if (!w->cfg->wal_gap_ns)
         return -1;
-    int old_slack = -1;
-    int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
-    if (slack >= 0 && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0)
-        old_slack = slack;
-    w->spin_margin_ns = wakeup_overshoot_ns() + 10000u;
-    return old_slack;
+    return precise_sleep_begin(PRECISE_SPIN_MAX_NS, &w->spin_margin_ns);
 }
 
 int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,

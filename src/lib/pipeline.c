@@ -289,34 +289,43 @@ void probe_record(struct diskio_run *run, const struct run_probe *p, const struc
         ifr_record(run, &p->ifr_before, &p->ifr_after);
 }
 
-int pacing_begin(struct engine *e)
+int precise_sleep_begin(uint64_t cap_ns, uint64_t *spin_margin_ns)
 {
     /*
-     * A paced run sleeps between ops, and every microsecond its wake-up
-     * is late is charged to the storage (the op starts late).  The
-     * default timer slack (50 us) lets the kernel wake a sleeper that
+     * The default timer slack (50 us) lets the kernel wake a sleeper that
      * much late to batch timers: lowered to 1 ns for the run and restored
-     * after, as it is this thread's and the caller's.  The spin margin is
-     * then the measured wake-up latency (99th percentile) plus 10 us,
-     * measured here, outside the run's time, but at most a quarter
-     * interval and 500 us: a wake-up later than that is preemption on a
-     * busy machine, which spinning cannot prevent and makes worse (a
-     * thread that never sleeps loses its CPU sooner).  Starts it makes
-     * late show as late_start.
+     * after, as it is this thread's and the caller's (threads started
+     * meanwhile inherit it).  The spin margin is then the measured
+     * wake-up latency (99th percentile) plus 10 us, measured here,
+     * outside the run's time, but at most cap_ns: a wake-up later than
+     * that is preemption on a busy machine, which spinning cannot
+     * prevent and makes worse (a thread that never sleeps loses its CPU
+     * sooner).
      */
-    if (!e->rate_interval_ns)
-        return -1;
     int old_slack = -1;
     int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
     if (slack >= 0 && prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0) == 0)
         old_slack = slack;
-    uint64_t cap = e->rate_interval_ns / 4;
-    if (cap > 500000u)
-        cap = 500000u;
-    e->spin_margin_ns = wakeup_overshoot_ns() + 10000u;
-    if (e->spin_margin_ns > cap)
-        e->spin_margin_ns = cap;
+    *spin_margin_ns = wakeup_overshoot_ns() + 10000u;
+    if (*spin_margin_ns > cap_ns)
+        *spin_margin_ns = cap_ns;
     return old_slack;
+}
+
+int pacing_begin(struct engine *e)
+{
+    /*
+     * A paced run sleeps between ops, and every microsecond its wake-up
+     * is late is charged to the storage (the op starts late): it sleeps
+     * precisely, with a spin margin of at most a quarter interval and
+     * 500 us.  Starts it makes late show as late_start.
+     */
+    if (!e->rate_interval_ns)
+        return -1;
+    uint64_t cap = e->rate_interval_ns / 4;
+    if (cap > PRECISE_SPIN_MAX_NS)
+        cap = PRECISE_SPIN_MAX_NS;
+    return precise_sleep_begin(cap, &e->spin_margin_ns);
 }
 
 void pacing_end(int old_slack)

@@ -64,9 +64,13 @@ void probe_begin(struct run_probe *p, struct diskio_target *t);
 void probe_end(struct run_probe *p, const struct diskio_target *t);
 void probe_record(struct diskio_run *run, const struct run_probe *p, const struct diskio_target *t);
 
-/* A fixed rate (e->rate_interval_ns): the thread's timer slack lowered
- * and e->spin_margin_ns measured, before the run's time; returns the
- * slack pacing_end() puts back (-1: nothing to put back). */
+/* Sleeping to a due time with wait_until(): the thread's timer slack
+ * lowered to 1 ns and *spin_margin_ns measured (at most cap_ns), before
+ * the run's time; returns the slack pacing_end() puts back (-1: nothing
+ * to put back). */
+#define PRECISE_SPIN_MAX_NS 500000u
+int precise_sleep_begin(uint64_t cap_ns, uint64_t *spin_margin_ns);
+/* A fixed rate (e->rate_interval_ns): precise_sleep_begin() for it. */
 int pacing_begin(struct engine *e);
 void pacing_end(int old_slack);
 
