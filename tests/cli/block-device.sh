@@ -45,6 +45,20 @@ grep -q "in use" "$t_scratch/stderr" && grep -q "$loop" "$t_scratch/stderr" &&
 umount "$mnt" || t_fail "umount"
 fsck.ext4 -n "$loop" >/dev/null 2>&1 && t_ok "its filesystem is intact" ||
     t_fail "fsck finds the filesystem damaged"
+# A test running beside this one in a mount namespace of its own
+# (unshare -m, as planted-name.sh does) took a copy of the mount, and
+# with it holds the device until that namespace ends: wait (up to 30 s)
+# until nothing holds it exclusively, as diskio will.
+"${PYTHON3:-python3}" - "$loop" <<'PY' || t_fail "$loop still held 30 s after its umount"
+import os, sys, time
+for _ in range(600):
+    try:
+        os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))
+        sys.exit(0)
+    except OSError:
+        time.sleep(0.05)
+sys.exit(1)
+PY
 
 # not mounted: measured; while diskio holds it, it cannot be mounted
 "$DISKIO" --allow-device --mode fsync --runtime 2 --size 1m --quiet "$loop" \
