@@ -77,18 +77,21 @@ class Filesystems:
         self.mounted, self.loops = [], []
 
 
-def duel_pg(cluster, script, committers, commits):
+def duel_pg(cluster, script, committers, commits, client_threads=None):
     """One commit probe on a running cluster: committers pgbench sessions
     of commits small-insert commits each.  PostgreSQL's own time per WAL
     sync (us), its syncs per commit, and the pause between one
-    committer's commits (ns, as the WAL model reckons it)."""
+    committer's commits (ns, as the WAL model reckons it).  pgbench runs
+    client_threads threads (default: as diskio-pgphases' probe does)."""
     from diskio_analysis.correlate.walmodel import commit_pause_ns
     from diskio_analysis.pgphases import stats
     from diskio_analysis.pgphases.cluster import DBNAME, DBUSER, PORT
+    from diskio_analysis.pgphases.workload import PROBE_CLIENT_THREADS
     s0 = stats.snapshot(cluster)
     t0 = time.monotonic()
+    threads = min(committers, client_threads or PROBE_CLIENT_THREADS)
     cluster.run([os.path.join(cluster.bindir, "pgbench"), "-n", "-c", str(committers),
-                 "-j", str(committers), "-t", str(commits), "-f", script,
+                 "-j", str(threads), "-t", str(commits), "-f", script,
                  "-h", cluster.sock_dir, "-p", str(PORT), "-U", DBUSER, DBNAME],
                 env=dict(cluster.base_env(), HOME=cluster.work_dir), what="pgbench")
     elapsed = time.monotonic() - t0

@@ -87,6 +87,15 @@ def refresh_orders(norders):
 # RF2 2.5 s; without cache flushes 1.7 s and 1.1 s), within the orders the
 # load makes room for (refresh x (streams + 1): 5000 at SF 0.01).
 COMMIT_HEAVY_REFRESH_COMMITS = 4000
+# The commit probe's pgbench drives all its sessions from one thread: the
+# probe measures the server's WAL, and every client thread is one more
+# runnable task competing with the backends (and with the kernel threads
+# completing their I/O) for the CPUs.  With a thread per session, on 2
+# CPUs at 4 sessions, PostgreSQL's own time per WAL sync was longer in 22
+# of 31 paired rounds, by 0-10% in the median per filesystem and 13-19%
+# in one run (bench/wal-sync-anatomy --client-threads 1,4); the syncs per
+# commit stayed the same.
+PROBE_CLIENT_THREADS = 1
 
 
 def commit_heavy_refresh(norders, streams, commit_every):
@@ -233,7 +242,8 @@ class Workload:
             progress("%s: %d sessions, %d small-insert commits each"
                      % (name, n, self.probe))
             self.timed(name, lambda: self.cluster.run(
-                [pgbench, "-n", "-c", str(n), "-j", str(n), "-t", str(self.probe),
+                [pgbench, "-n", "-c", str(n), "-j", str(PROBE_CLIENT_THREADS),
+                 "-t", str(self.probe),
                  "-f", script, "-h", self.cluster.sock_dir, "-p", str(PORT),
                  "-U", DBUSER, DBNAME],
                 env=dict(self.cluster.base_env(), HOME=self.cluster.work_dir),
