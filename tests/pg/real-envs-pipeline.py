@@ -71,6 +71,14 @@ def check_summary(summary):
         lo, hi = r["measured_range"]
         if not lo <= hi:
             fail("the range of rounds is upside down, " + what)
+        # PostgreSQL timed its WAL flushes on both sides: the phase's
+        # change splits into theirs and the rest's
+        if r["phase"] in COMMIT_HEAVY and r["syncs_postgres_delta_s"] is None:
+            fail("no sync check where PostgreSQL timed the syncs, " + what)
+        if r["syncs_postgres_delta_s"] is not None and not close(
+                r["syncs_postgres_delta_s"] + r["rest_delta_s"],
+                r["actual_s"] - r["baseline_s"]):
+            fail("the syncs' change and the rest's do not add up, " + what)
     log("ok: %d rows, the commit-heavy refreshes among them, each consistent" % len(rows))
     for r in (rows[p] for p in COMMIT_HEAVY):
         log("   %s: measured %.2fx, predicted %.2fx (error %+.1f%%, mostly %s)"

@@ -18,6 +18,7 @@ import unittest
 
 from diskio_analysis import noise
 from diskio_analysis.correlate.environment import load_environment
+from diskio_analysis.correlate.details import prediction_rows
 from diskio_analysis.correlate.walmodel import commit_pause_ns, latency_metric, pick_run, \
     wal_model
 from envlib import make_env
@@ -148,6 +149,44 @@ class PredictionTest(unittest.TestCase):
         self.assertAlmostEqual(est["bases"]["wal_commit"]["pg_agreement"],
                                0.8)
         self.assertAlmostEqual(est["bases"]["wal_commit"]["est_s"], 0.05)
+
+    def test_the_syncs_postgresql_timed_are_told_apart_from_the_rest_of_the_phase(self):
+        # PostgreSQL's own sync time went from 50 to 150 ms, as the model
+        # predicts (500 × (300 − 100) us); the phase from 10 to 12 s
+        m = model(other_row=dict(ROW, wal_sync_time_ms=150.0))
+        t = m["predictions"][0]["phases"]["load"]["trust"]
+        self.assertAlmostEqual(t["syncs_predicted_delta_s"], 0.1)
+        self.assertAlmostEqual(t["syncs_postgres_delta_s"], 0.1)
+        self.assertAlmostEqual(t["rest_delta_s"], 1.9)
+        _, texts = prediction_rows(m, {"load"})
+        self.assertIn("the commit path's syncs changed by +0.100 s by PostgreSQL's own "
+                      "timing (predicted +0.100 s), the rest of the phase by +1.900 s",
+                      texts[0])
+
+    def test_untimed_syncs_fall_in_the_rest(self):
+        # segment switches are counted, never timed by PostgreSQL: the
+        # check holds the WAL flushes alone, the switches' change is rest
+        row = dict(ROW, wal_segment_switches=2.0)
+        m = model(row, dict(row, wal_sync_time_ms=150.0))
+        p = m["predictions"][0]["phases"]["load"]
+        self.assertIsNotNone(p["bases"]["segment_switch"]["delta_s"])
+        self.assertAlmostEqual(p["trust"]["syncs_predicted_delta_s"], 0.1)
+        self.assertAlmostEqual(p["trust"]["syncs_postgres_delta_s"], 0.1)
+        self.assertAlmostEqual(p["trust"]["rest_delta_s"], 1.9)
+
+    def test_syncs_postgresql_did_not_time_on_both_sides_are_not_told_apart(self):
+        for other in (dict(ROW, wal_sync_time_ms=0.0), None):
+            m = model(other_row=other) if other else model()
+            t = m["predictions"][0]["phases"]["load"]["trust"]
+            if other:
+                self.assertIsNone(t["syncs_postgres_delta_s"])
+                self.assertIsNone(t["rest_delta_s"])
+                _, texts = prediction_rows(m, {"load"})
+                self.assertNotIn("the rest of the phase", texts[0])
+            else:
+                # the same timing on both sides: the whole change is the rest
+                self.assertAlmostEqual(t["syncs_postgres_delta_s"], 0.0)
+                self.assertAlmostEqual(t["rest_delta_s"], 2.0)
 
     def test_times_too_small_to_compare_are_not_compared(self):
         tiny = dict(ROW, wal_sync=5.0, wal_sync_time_ms=0.01)

@@ -173,6 +173,13 @@ def prediction_rows(model, phases):
                                f"of {env}'s" if t["modelled_share_other"]
                                is not None else "")
                     + f"; {t['pg_check']}; {t['latency_noise']}")
+            if t.get("syncs_postgres_delta_s") is not None:
+                text += ("; the commit path's syncs changed by "
+                         f"{fmt_signed_seconds(t['syncs_postgres_delta_s'])} by "
+                         "PostgreSQL's own timing (predicted "
+                         f"{fmt_signed_seconds(t['syncs_predicted_delta_s'])}), "
+                         "the rest of the phase by "
+                         f"{fmt_signed_seconds(t['rest_delta_s'])}")
             if t["estimated_counts"]:
                 text += "; estimated counts: " + ", ".join(t["estimated_counts"])
             if t["not_measured"]:

@@ -118,7 +118,8 @@ def wal_csv_rows(model):
             rows += [("trust", env, base, phase, "", key, trust[key],
                       key_unit(key))
                      for key in ("modelled_share", "pg_check", "pg_agreement",
-                                 "residual_s")]
+                                 "residual_s", "syncs_predicted_delta_s",
+                                 "syncs_postgres_delta_s", "rest_delta_s")]
     return rows
 
 

@@ -351,12 +351,44 @@ def predict_phase(baseline, env, phase, base_est, other_est,
     prediction["trust"] = trust(prediction, {baseline.name: base_est,
                                              env.name: other_est},
                                 used, envs_incomplete)
+    prediction["trust"].update(sync_check(used, base_est, other_est,
+                                          prediction["actual_s"] - phase_base))
     phase_noise(prediction, baseline.phase_rounds.get(phase),
                 env.phase_rounds.get(phase))
     disturbed = [b["latency_disturbed"] for b in used.values()
                  if b["latency_disturbed"]]
     prediction["trust"]["disturbed"] = disturbed[0] if disturbed else None
     return prediction
+
+
+def sync_check(used, base_est, other_est, measured_delta_s):
+    """The commit path's syncs held against PostgreSQL's own timing of the
+    same syncs in both environments (wal_sync_time in each one's wal.csv):
+    the change the model predicts for the bases PostgreSQL timed on both
+    sides, the change PostgreSQL measured for them, and the rest of the
+    phase's measured change (everything else, the syncs PostgreSQL does not
+    time included: segment switches).  A phase whose syncs were predicted
+    but whose time was not moved elsewhere (other work, a writeback the
+    syncs no longer absorb): the model's part and the rest are then told
+    apart.  None for each where no commit-path basis was timed on both."""
+    result = {"syncs_predicted_delta_s": None, "syncs_postgres_delta_s": None,
+              "rest_delta_s": None}
+    if other_est is None:
+        return result
+    predicted, postgres = [], []
+    for name, b in used.items():
+        base_s = base_est["bases"][name]["pg_time_s"]
+        other_s = other_est["bases"].get(name, {}).get("pg_time_s")
+        if b["background"] or base_s is None or other_s is None:
+            continue
+        predicted.append(b["delta_s"])
+        postgres.append(other_s - base_s)
+    if not postgres:
+        return result
+    result["syncs_predicted_delta_s"] = sum(predicted)
+    result["syncs_postgres_delta_s"] = sum(postgres)
+    result["rest_delta_s"] = measured_delta_s - sum(postgres)
+    return result
 
 
 def phase_noise(prediction, base_rounds, other_rounds):
