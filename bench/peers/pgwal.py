@@ -8,6 +8,7 @@ and diskio --pattern wal with as many committers and the pause the probe
 had (duel_diskio).  Root only: losetup, mkfs, mount."""
 
 import os
+import signal
 import subprocess
 import time
 
@@ -24,6 +25,16 @@ ENVIRONMENTS = {
               "btrfs as mkfs makes it: copy-on-write, checksums"),
 }
 METHOD = "fdatasync"
+
+
+class Interrupted(Exception):
+    pass
+
+
+def on_signal(signum, frame):
+    """The handler for SIGINT, SIGTERM and SIGHUP while a bench runs: it
+    unwinds to the cleanup (servers, mounts, loop devices)."""
+    raise Interrupted(signal.Signals(signum).name)
 
 
 def log(text):
@@ -51,6 +62,7 @@ class Filesystems:
         self.image_size = image_size
         self.mounted = []       # mount points, to unmount
         self.loops = []         # loop devices, to detach
+        self.devices = {}       # environment -> its loop device
 
     def make(self, name):
         mkfs, options, _ = ENVIRONMENTS[name]
@@ -59,6 +71,7 @@ class Filesystems:
             f.truncate(self.image_size)
         loop = run(["losetup", "--find", "--show", image]).strip()
         self.loops.append(loop)
+        self.devices[name] = loop
         run(mkfs + [loop])
         mnt = os.path.join(self.top, name)
         os.mkdir(mnt)
