@@ -79,6 +79,10 @@ def check_summary(summary):
                 r["syncs_postgres_delta_s"] + r["rest_delta_s"],
                 r["actual_s"] - r["baseline_s"]):
             fail("the syncs' change and the rest's do not add up, " + what)
+        # the rounds' interference rows reach the model: each phase's CPU
+        # time on both sides, so its change is there beside the rest's
+        if r["phase"] in COMMIT_HEAVY and r.get("cpu_delta_s") is None:
+            fail("no change of the CPU time, " + what)
     log("ok: %d rows, the commit-heavy refreshes among them, each consistent" % len(rows))
     for r in (rows[p] for p in COMMIT_HEAVY):
         log("   %s: measured %.2fx, predicted %.2fx (error %+.1f%%, mostly %s)"

@@ -65,6 +65,39 @@ class DirectoryTest(TempDirTest):
         self.assertEqual([s.disturbed for s in env.phase_rounds["load"]],
                          [(), ("other processes used 1.96 CPUs (threshold 1.70)",), ()])
 
+    def test_the_cpu_time_of_each_round_of_a_phase_is_read_from_interference(self):
+        self.write("env/result.json", json.dumps(fixture_result()))
+        self.write("env/phases.csv", "load,11\n")
+        self.write("env/rounds.csv", "task_name,round,seconds\nLOAD,1,10.0\n"
+                   "LOAD,2,12.0\nLOAD,3,11.0\n")
+        self.write("env/interference.csv",
+                   "phase,wall_s,disturbed,reasons,round,server_cpus,client_cpus\n"
+                   "LOAD,10.0,false,,1,0.5,0.1\nLOAD,12.0,false,,2,0.5,0.25\n"
+                   "LOAD,11.0,false,,3,,\n")
+        env = load_environment(os.path.join(self.dir, "env"))
+        # 10 × 0.6 and 12 × 0.75; the round without figures is left out
+        self.assertEqual(env.phase_cpu_rounds["load"], [6.0, 9.0])
+        self.assertEqual(env.phase_cpu_s("load"), 7.5)
+        self.assertIsNone(env.phase_cpu_s("power.rf1"))
+
+    def test_round_subdirectories_give_the_cpu_time_of_each(self):
+        self.write("env/result.json", json.dumps(fixture_result()))
+        for n, cpus in ((1, "0.2"), (2, "0.4"), (3, "0.3")):
+            self.write(f"env/pg{n}/phases.csv", "load,10\n")
+            self.write(f"env/pg{n}/interference.csv",
+                       "phase,wall_s,disturbed,reasons,round,server_cpus,client_cpus\n"
+                       f"LOAD,10.0,false,,1,{cpus},0.1\n")
+        env = load_environment(os.path.join(self.dir, "env"))
+        self.assertEqual(env.phase_cpu_s("load"), 4.0)
+
+    def test_a_cpu_figure_that_is_not_a_number_is_refused(self):
+        with self.assertRaises(InputError) as ctx:
+            self.make(fixture_result(), files=[(
+                "interference.csv", "phase,wall_s,disturbed,reasons,round,server_cpus,"
+                "client_cpus\nLOAD,10.0,false,,1,lots,0.1\n")])
+        self.assertIn("server_cpus or client_cpus 10.0, lots, 0.1 not a number",
+                      str(ctx.exception))
+
     def test_a_round_that_is_not_a_number_is_refused(self):
         self.write("env/result.json", json.dumps(fixture_result()))
         self.write("env/phases.csv", "load,11\n")

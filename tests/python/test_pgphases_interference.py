@@ -7,6 +7,7 @@ the server's and its own CPU time, flags a phase beyond diskio's
 thresholds as disturbed with the reason, and writes every phase's
 figures to interference.csv."""
 
+import os
 import unittest
 
 from diskio_analysis.pgphases import interference
@@ -26,10 +27,14 @@ Writeback:            116 kB
 """
 
 
-def snap(elapsed, busy, steal=0, own=0.0, cpu_psi=0, dirty=0, devices=None):
-    return {"elapsed": elapsed, "own_s": own, "stat": (busy, steal, 2),
-            "hz": 100, "psi": {"cpu": cpu_psi, "io": 0, "memory": 0},
-            "dirty_kib": dirty, "devices": devices or {}}
+def snap(elapsed, busy, steal=0, own=0.0, cpu_psi=0, dirty=0, devices=None,
+         server=None, client=None):
+    s = {"elapsed": elapsed, "own_s": own, "stat": (busy, steal, 2),
+         "hz": 100, "psi": {"cpu": cpu_psi, "io": 0, "memory": 0},
+         "dirty_kib": dirty, "devices": devices or {}}
+    if server is not None:
+        s.update(server_s=server, client_s=client)
+    return s
 
 
 class ParseTest(unittest.TestCase):
@@ -58,7 +63,8 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(f["reasons"], ["other processes used 1.90 CPUs (threshold 1.70)"])
         row = interference.csv_row("PERF.POWER", f)
         self.assertEqual(row[0], "PERF.POWER")
-        self.assertEqual(row[-3:], ["true", "other processes used 1.90 CPUs (threshold 1.70)", "1"])
+        self.assertEqual(row[-5:], ["true", "other processes used 1.90 CPUs (threshold 1.70)", "1",
+                                    "", ""])
         self.assertEqual(len(row), len(interference.HEADER))
 
     def test_steal_pressure_and_dirty_pages_are_reasons(self):
@@ -74,6 +80,22 @@ class JudgeTest(unittest.TestCase):
                                  snap(10, 0, devices={"vda": (2048, 4096)}))
         self.assertEqual((f["device_read_mib"], f["device_written_mib"]), (1.0, 2.0))
         self.assertEqual(f["reasons"], [])
+
+    def test_the_server_and_client_cpus_are_recorded_apart(self):
+        # 4 s: the server's processes 3 s of CPU, the runner and its psql 1 s
+        f = interference.figures(snap(0, 0, server=10.0, client=2.0),
+                                 snap(4, 500, own=4.0, server=13.0, client=3.0))
+        self.assertEqual((f["server_cpus"], f["client_cpus"]), (0.75, 0.25))
+        self.assertAlmostEqual(f["other_cpus"], 0.25)
+        row = dict(zip(interference.HEADER, interference.csv_row("RF2", f)))
+        self.assertEqual((row["server_cpus"], row["client_cpus"]), ("0.750", "0.250"))
+
+    def test_snapshot_splits_the_server_from_this_process(self):
+        while sum(os.times()[:2]) < 0.05:     # a few clock ticks of CPU
+            pass
+        s = interference.snapshot(server_pids=[os.getpid()])
+        self.assertGreater(s["server_s"], 0.0)
+        self.assertAlmostEqual(s["own_s"], s["server_s"] + s["client_s"], places=6)
 
 
 if __name__ == "__main__":

@@ -163,6 +163,27 @@ class PredictionTest(unittest.TestCase):
                       "timing (predicted +0.100 s), the rest of the phase by +1.900 s",
                       texts[0])
 
+    def test_the_cpu_time_spent_beside_the_rest_is_its_change_in_the_median_round(self):
+        base = make_env("A", {"load": 10.0}, LAT, {"load": ROW})
+        other = make_env("B", {"load": 12.0}, LAT_B, {"load": dict(ROW, wal_sync_time_ms=150.0)})
+        base.phase_cpu_rounds["load"] = [4.0, 4.2, 9.0]
+        other.phase_cpu_rounds["load"] = [5.0, 4.9, 5.1]
+        m = wal_model(base, [base, other], "fdatasync", [])
+        t = m["predictions"][0]["phases"]["load"]["trust"]
+        self.assertAlmostEqual(t["cpu_delta_s"], 5.0 - 4.2)
+        _, texts = prediction_rows(m, {"load"})
+        self.assertIn("the rest of the phase by +1.900 s; the CPU time of the server's "
+                      "processes and their client changed by +0.800 s", texts[0])
+
+    def test_no_cpu_change_where_one_side_did_not_record_it(self):
+        base = make_env("A", {"load": 10.0}, LAT, {"load": ROW})
+        other = make_env("B", {"load": 12.0}, LAT_B, {"load": ROW})
+        other.phase_cpu_rounds["load"] = [5.0]
+        m = wal_model(base, [base, other], "fdatasync", [])
+        self.assertIsNone(m["predictions"][0]["phases"]["load"]["trust"]["cpu_delta_s"])
+        _, texts = prediction_rows(m, {"load"})
+        self.assertNotIn("CPU time", texts[0])
+
     def test_untimed_syncs_fall_in_the_rest(self):
         # segment switches are counted, never timed by PostgreSQL: the
         # check holds the WAL flushes alone, the switches' change is rest

@@ -180,6 +180,10 @@ def prediction_rows(model, phases):
                          f"{fmt_signed_seconds(t['syncs_predicted_delta_s'])}), "
                          "the rest of the phase by "
                          f"{fmt_signed_seconds(t['rest_delta_s'])}")
+            if t.get("cpu_delta_s") is not None:
+                text += ("; the CPU time of the server's processes and their "
+                         "client changed by "
+                         f"{fmt_signed_seconds(t['cpu_delta_s'])}")
             if t["estimated_counts"]:
                 text += "; estimated counts: " + ", ".join(t["estimated_counts"])
             if t["not_measured"]:

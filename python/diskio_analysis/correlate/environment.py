@@ -50,6 +50,16 @@ class Environment:
     phase_rounds: dict = field(default_factory=dict)
     # phase -> why it was disturbed (interference.csv), per round
     phase_disturbed: dict = field(default_factory=dict)
+    # phase -> [CPU seconds the server's processes and diskio-pgphases
+    # with its clients used, per round] (interference.csv's server_cpus +
+    # client_cpus over wall_s; empty where the file has no such columns)
+    phase_cpu_rounds: dict = field(default_factory=dict)
+
+    def phase_cpu_s(self, phase):
+        """The CPU time the database and its client spent in the phase
+        (the median over the rounds), or None where it was not recorded."""
+        rounds = self.phase_cpu_rounds.get(phase)
+        return statistics.median(rounds) if rounds else None
 
     @property
     def wal_sync_method(self):
@@ -313,6 +323,35 @@ def read_interference_csv(path, by_round=False):
     return flagged
 
 
+def read_interference_cpu(path):
+    """diskio-pgphases' interference.csv: {phase: [CPU seconds of each
+    round's row]}, the server's processes and the runner with its clients
+    together (server_cpus + client_cpus, CPUs on average, times wall_s);
+    rows without those figures (files from before they were recorded,
+    a phase too short to count) are left out."""
+    cpu = {}
+    rows = read_pgphases_csv(path)
+    for line, row in enumerate(rows, start=2):
+        figures = [row.get(k) for k in ("wall_s", "server_cpus", "client_cpus")]
+        if not all(figures) or "phase" not in row:
+            continue
+        values = [plain_number(v) for v in figures]
+        if any(v is None or v < 0 for v in values):
+            raise InputError(path, line, "wall_s, server_cpus or client_cpus "
+                             f"{', '.join(figures)} not a number",
+                             "regenerate it with diskio-pgphases")
+        wall, server, client = (float(v) for v in values)
+        cpu.setdefault(phase_name_from_task(row["phase"]), []).append(
+            wall * (server + client))
+    return cpu
+
+
+def add_phase_cpu(env, path):
+    """interference.csv's CPU time per phase and round into env."""
+    for phase, seconds in read_interference_cpu(path).items():
+        env.phase_cpu_rounds.setdefault(phase, []).extend(seconds)
+
+
 def read_pgphases_csv(path):
     """The rows of one of diskio-pgphases' CSV files, as dicts."""
     try:
@@ -369,6 +408,7 @@ def load_round_file(env, directory):
             env.phase_disturbed.setdefault(phase, []).append(why)
     env.sources.append(path)
     if os.path.isfile(interference):
+        add_phase_cpu(env, interference)
         env.sources.append(interference)
 
 
@@ -406,6 +446,7 @@ def load_rounds(env, rounds):
         interference = os.path.join(path, "interference.csv")
         if os.path.isfile(interference):
             flagged = read_interference_csv(interference)
+            add_phase_cpu(env, interference)
             env.sources.append(interference)
         for phase, seconds in part.phases.items():
             env.phase_rounds.setdefault(phase, []).append(noise.Sample(
@@ -470,6 +511,7 @@ def load_environment(directory, need_phases=True, lenient=False):
     elif not rounds and os.path.isfile(interference):
         for phase, why in read_interference_csv(interference).items():
             env.phase_disturbed[phase] = [why]
+        add_phase_cpu(env, interference)
         env.sources.append(interference)
     if env.skipped:
         env.notes.extend(env.skipped)

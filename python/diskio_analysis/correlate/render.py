@@ -119,7 +119,8 @@ def wal_csv_rows(model):
                       key_unit(key))
                      for key in ("modelled_share", "pg_check", "pg_agreement",
                                  "residual_s", "syncs_predicted_delta_s",
-                                 "syncs_postgres_delta_s", "rest_delta_s")]
+                                 "syncs_postgres_delta_s", "rest_delta_s",
+                                 "cpu_delta_s")]
     return rows
 
 

@@ -353,6 +353,7 @@ def predict_phase(baseline, env, phase, base_est, other_est,
                                 used, envs_incomplete)
     prediction["trust"].update(sync_check(used, base_est, other_est,
                                           prediction["actual_s"] - phase_base))
+    prediction["trust"]["cpu_delta_s"] = cpu_change(baseline, env, phase)
     phase_noise(prediction, baseline.phase_rounds.get(phase),
                 env.phase_rounds.get(phase))
     disturbed = [b["latency_disturbed"] for b in used.values()
@@ -389,6 +390,18 @@ def sync_check(used, base_est, other_est, measured_delta_s):
     result["syncs_postgres_delta_s"] = sum(postgres)
     result["rest_delta_s"] = measured_delta_s - sum(postgres)
     return result
+
+
+def cpu_change(baseline, env, phase):
+    """How much more CPU time (s) the database's processes and its client
+    spent in the phase in env than in the baseline (diskio-pgphases'
+    interference.csv, medians over the rounds), or None where either did
+    not record it.  Beside the rest of the phase (sync_check): a rest that
+    grew with the CPU time is work that got dearer, one that grew without
+    it is waiting the model does not hold (I/O other than the syncs, a
+    lock, the scheduler)."""
+    base, other = baseline.phase_cpu_s(phase), env.phase_cpu_s(phase)
+    return None if base is None or other is None else other - base
 
 
 def phase_noise(prediction, base_rounds, other_rounds):

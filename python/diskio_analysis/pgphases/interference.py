@@ -22,10 +22,14 @@ MEMORY_PRESSURE_MAX = 0.01
 DIRTY_MIB_MAX = 256.0
 
 # round: which of the run's rounds (--rounds; rounds.csv) the phase was
-# measured in, from 1
+# measured in, from 1; server_cpus, client_cpus: the CPUs the server's
+# processes and this runner with its psql or pgbench children used, on
+# average over the phase (what tells a phase that took longer on the CPU
+# from one that waited)
 HEADER = ["phase", "wall_s", "other_cpus", "steal_share", "cpu_pressure",
           "io_pressure", "memory_pressure", "dirty_mib", "device_read_mib",
-          "device_written_mib", "disturbed", "reasons", "round"]
+          "device_written_mib", "disturbed", "reasons", "round",
+          "server_cpus", "client_cpus"]
 PSI = ("cpu", "io", "memory")
 
 
@@ -131,6 +135,7 @@ def snapshot(server_pids=(), postmaster=None, devices=()):
     server = sum(proc_cpu_ticks(pid, children=pid == postmaster)
                  for pid in server_pids)
     return {"elapsed": times.elapsed, "own_s": own_s + server / hz,
+            "server_s": server / hz, "client_s": own_s,
             "stat": parse_stat(read("/proc/stat")), "hz": hz,
             "psi": {k: parse_psi(read(f"/proc/pressure/{k}")) for k in PSI},
             "dirty_kib": parse_meminfo(read("/proc/meminfo")),
@@ -143,9 +148,13 @@ def figures(before, after):
     f = {"wall_s": wall, "other_cpus": None, "steal_share": None,
          "cpu_pressure": None, "io_pressure": None, "memory_pressure": None,
          "dirty_mib": None, "device_read_mib": None,
-         "device_written_mib": None, "reasons": []}
+         "device_written_mib": None, "server_cpus": None,
+         "client_cpus": None, "reasons": []}
     if wall <= 0:
         return f
+    for key in ("server", "client"):
+        if f"{key}_s" in before and f"{key}_s" in after:
+            f[f"{key}_cpus"] = max(0.0, after[f"{key}_s"] - before[f"{key}_s"]) / wall
     if before["stat"] and after["stat"]:
         busy = (after["stat"][0] - before["stat"][0]) / after["hz"]
         other = max(0.0, busy - (after["own_s"] - before["own_s"]))
@@ -197,4 +206,5 @@ def csv_row(name, f):
             num(f["dirty_mib"], "%.1f"), num(f["device_read_mib"], "%.1f"),
             num(f["device_written_mib"], "%.1f"),
             "true" if f["reasons"] else "false", "; ".join(f["reasons"]),
-            str(f.get("round", 1))]
+            str(f.get("round", 1)), num(f["server_cpus"], "%.3f"),
+            num(f["client_cpus"], "%.3f")]
