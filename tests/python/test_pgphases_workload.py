@@ -13,9 +13,10 @@ documented order (run here against a fake cluster)."""
 import argparse
 import datetime
 import unittest
+from unittest import mock
 
 from diskio_analysis.errors import UsageError
-from diskio_analysis.pgphases import workload
+from diskio_analysis.pgphases import interference, stats, workload
 from diskio_analysis.pgphases.workload import Workload
 
 
@@ -153,6 +154,42 @@ class FakeCluster:
                 self.clock += 0.01
                 out.append("%s|%s|%.3f" % (line[8:11], line.split(", ")[1], self.clock))
         return "\n".join(out) + "\n" if capture else None
+
+
+class InterferenceWindowTest(unittest.TestCase):
+    def test_a_phases_interference_leaves_out_the_counters_reading(self):
+        # each reading of the server's counters takes 1 s (the statistics
+        # pause and a psql); RF1 and RF2 take 0.25 s each
+        clock = [0.0]
+
+        def machine():
+            return {"elapsed": clock[0], "own_s": clock[0] / 2, "server_s": clock[0] / 4,
+                    "client_s": clock[0] / 4, "stat": None, "hz": 100,
+                    "psi": {k: None for k in interference.PSI}, "dirty_kib": None,
+                    "devices": {}}
+
+        def counters(cluster):
+            clock[0] += 1.0
+            return dict({k: 0.0 for k in stats.COUNTERS}, checkpoint_sync_files=0.0)
+        cluster = FakeCluster()
+        psql = cluster.psql
+
+        def timed_psql(script, what, capture=False):
+            if what in ("RF1", "RF2"):
+                clock[0] += 0.25
+            return psql(script, what, capture)
+        cluster.psql = timed_psql
+        w = Workload(options(sf=0.001, streams=2, refresh_size=5))
+        w.cluster, w.interference_snapshot = cluster, machine
+        with mock.patch.object(workload.stats, "snapshot", counters):
+            w.phase_power(w.snapshot())
+        rows = dict(w.ifrrows)
+        self.assertEqual(rows["PERF.POWER.RF1"]["wall_s"], 0.25)
+        self.assertEqual(rows["PERF.POWER.RF2"]["wall_s"], 0.25)
+        self.assertEqual(rows["PERF.POWER.RF2"]["server_cpus"], 0.25)
+        # the power test: RF1, the queries and RF2, and the reading of the
+        # counters between them, which other phases' rows leave out
+        self.assertEqual(rows["PERF.POWER"]["wall_s"], 2.5)
 
 
 class PhasesTest(unittest.TestCase):

@@ -262,8 +262,14 @@ class Workload:
         return self.cluster.psql(script, what, capture)
 
     def snapshot(self):
+        """The server's counters between two phases, and the machine's
+        before and after reading them: reading them takes the statistics
+        pause and a psql, which are neither phase's, so a phase's
+        interference runs from the end of the snapshot before it to the
+        start of the one after (its wall_s is then the phase's time)."""
+        at_start = self.interference_snapshot()
         snap = stats.snapshot(self.cluster)
-        snap["_ifr"] = self.interference_snapshot()
+        snap["_ifr"] = (at_start, self.interference_snapshot())
         return snap
 
     def interference_snapshot(self):
@@ -286,7 +292,7 @@ class Workload:
         d = stats.delta(before, after)
         self.walrows.append((name, d))
         if "_ifr" in before and "_ifr" in after:
-            f = interference.figures(before["_ifr"], after["_ifr"])
+            f = interference.figures(before["_ifr"][1], after["_ifr"][0])
             self.ifrrows.append((name, f))
             if f["reasons"]:
                 progress("%s was disturbed: %s" % (name, "; ".join(f["reasons"])))
