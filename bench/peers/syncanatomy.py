@@ -11,7 +11,12 @@ kernel saw it and how the calling task spent it:
 - cpu_wait: runnable but not running - from a wake-up, or from being
   preempted, until it ran again (the run queue: other tasks had the CPUs);
 - on_cpu: the rest, the kernel's own work for the call (and the
-  interrupts it took meanwhile).
+  interrupts it took meanwhile);
+
+and how its sleeps ended: how many without a recorded wake-up (the CPU
+left idle for the task: on a VM whose idle vCPUs halt, a wake-up through
+the hypervisor, bench/wake-cost.c) and how many on another CPU than the
+one the task slept on.
 
 Beside that, the run-queue wait of the kernel's helpers (the loop
 device's and the filesystem's workers) over the whole recording.  The
@@ -40,10 +45,12 @@ FAMILY = re.compile(r"^([^/ ]+?)(?:/.*)?$")
 
 class Call:
     """One sync call: its duration and how the caller spent it (ns)."""
-    __slots__ = ("comm", "total", "asleep", "cpu_wait", "sleeps")
+    __slots__ = ("comm", "total", "asleep", "cpu_wait", "sleeps", "idle_wakes", "migrations")
 
     def __init__(self, comm):
         self.comm, self.total, self.asleep, self.cpu_wait, self.sleeps = comm, 0, 0, 0, 0
+        self.idle_wakes = 0     # sleeps that ended with no wake-up recorded
+        self.migrations = 0     # times off the CPU that ended on another CPU
 
     @property
     def on_cpu(self):
@@ -69,15 +76,15 @@ def anatomy(text, calls=SYNC_CALLS):
     enter = {"syscalls:sys_enter_" + c for c in calls}
     leave = {"syscalls:sys_exit_" + c for c in calls}
     open_calls = {}     # tid -> (entry ns, Call)
-    off = {}            # tid -> [switched out at, woken at or None, preempted]
+    off = {}            # tid -> [switched out at, woken at or None, preempted, CPU]
     done = []
     helpers = collections.defaultdict(lambda: [0, 0])
 
-    def runs_again(tid, comm, t):
+    def runs_again(tid, comm, t, cpu):
         since = off.pop(tid, None)
         if since is None:
             return
-        out_at, woken_at, preempted = since
+        out_at, woken_at, preempted, out_cpu = since
         ready_at = out_at if preempted else woken_at
         asleep = 0 if preempted else (woken_at if woken_at is not None else t) - out_at
         waited = t - ready_at if ready_at is not None else 0
@@ -86,6 +93,8 @@ def anatomy(text, calls=SYNC_CALLS):
             call.asleep += asleep
             call.cpu_wait += waited
             call.sleeps += not preempted
+            call.idle_wakes += not preempted and woken_at is None
+            call.migrations += cpu != out_cpu
         if ready_at is not None:
             h = helpers[family(comm)]
             h[0] += waited
@@ -96,11 +105,11 @@ def anatomy(text, calls=SYNC_CALLS):
         if not m:
             continue
         event = m.group("event")
-        tid = int(m.group("tid"))
+        tid, cpu = int(m.group("tid")), int(m.group("cpu"))
         sec, frac = m.group("time").split(".")
         t = int(sec) * 1000000000 + int(frac.ljust(9, "0")[:9])
         if tid:
-            runs_again(tid, m.group("comm"), t)     # it is the current task
+            runs_again(tid, m.group("comm"), t, cpu)    # it is the current task
         if event in enter:
             open_calls[tid] = (t, Call(m.group("comm")))
         elif event in leave:
@@ -120,9 +129,9 @@ def anatomy(text, calls=SYNC_CALLS):
                 continue
             prev, nxt = int(s.group("prev")), int(s.group("next"))
             if prev:
-                off[prev] = [t, None, s.group("state").startswith("R")]
+                off[prev] = [t, None, s.group("state").startswith("R"), cpu]
             if nxt:
-                runs_again(nxt, s.group("next_comm"), t)
+                runs_again(nxt, s.group("next_comm"), t, cpu)
     return done, dict(helpers)
 
 
@@ -166,5 +175,7 @@ def summarise(calls, helpers, comm):
     return {"calls": n, "total_us": mean_us("total"), "asleep_us": mean_us("asleep"),
             "cpu_wait_us": mean_us("cpu_wait"), "on_cpu_us": mean_us("on_cpu"),
             "sleeps": sum(c.sleeps for c in mine) / n,
+            "idle_wakes": sum(c.idle_wakes for c in mine) / n,
+            "migrations": sum(c.migrations for c in mine) / n,
             "helpers_wait_us": {k: v[0] / n / 1000.0 for k, v in helpers.items()
                                 if k not in (comm, "swapper")}}

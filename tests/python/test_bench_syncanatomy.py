@@ -55,6 +55,7 @@ class SyncAnatomyTest(unittest.TestCase):
         self.assertEqual(call.cpu_wait, 30000)     # woken at 150, ran at 180
         self.assertEqual(call.on_cpu, 30000)
         self.assertEqual(call.sleeps, 1)
+        self.assertEqual((call.idle_wakes, call.migrations), (0, 0))
         self.assertEqual(helpers["postgres"], [30000, 1])
 
     def test_unrecorded_wakeup_out_of_idle_counts_as_asleep(self):
@@ -88,6 +89,8 @@ class SyncAnatomyTest(unittest.TestCase):
                          + (30685840492466 - 30685840470473))
         self.assertEqual(call.cpu_wait, 0)
         self.assertEqual(call.sleeps, 2)
+        # neither sleep's end was recorded: the CPU left idle for it
+        self.assertEqual(call.idle_wakes, 2)
         # the kworker it woke waited 2.314 us for the CPU
         self.assertEqual(helpers["kworker"], [30685840470473 - 30685840468159, 1])
 
@@ -101,6 +104,18 @@ class SyncAnatomyTest(unittest.TestCase):
         (call,), _ = anatomy(text)
         self.assertEqual((call.total, call.asleep, call.cpu_wait, call.sleeps),
                          (100000, 0, 50000, 0))
+
+    def test_a_task_that_runs_again_elsewhere_migrated(self):
+        text = "\n".join([
+            enter("postgres", 700, 1, "100.000000000"),
+            switch("postgres", 700, 1, "100.000010000", "D", "swapper/1", 0),
+            wakeup("kworker/0:1H-kb", 54, 0, "100.000150000", "postgres", 700),
+            switch("pgbench", 800, 0, "100.000160000", "S", "postgres", 700),
+            leave("postgres", 700, 0, "100.000200000"),
+        ])
+        (call,), _ = anatomy(text)
+        self.assertEqual((call.sleeps, call.idle_wakes, call.migrations), (1, 0, 1))
+        self.assertEqual(summarise(*anatomy(text), "postgres")["migrations"], 1.0)
 
     def test_wakeup_of_a_running_task_changes_nothing(self):
         text = "\n".join([
