@@ -442,6 +442,19 @@ class RunChoiceTest(unittest.TestCase):
         self.assertIn("commit.c4 (4 committers): PostgreSQL 600 us per WAL sync, diskio "
                       "fdatasync@wal-jobs4-gap150us 600 us (1.00x)", cal["text"])
         self.assertEqual(cal["short"], "A 1.67x, 1.00x")
+        self.assertIsNone(c4["pg_cpus"])
+        self.assertNotIn("CPUs busy", cal["text"])
+
+    def test_the_calibration_says_how_busy_postgresql_kept_the_cpus(self):
+        a = self.env("A", RUNS_A)
+        # commit.c4 took 1 s; the server and pgbench used 1.3 s of CPU
+        a.phase_cpu_rounds["commit.c4"] = [1.3]
+        cal = wal_model(a, [a], "fdatasync", [])["calibration"]["A"]
+        c1, c4 = cal["wal"]
+        self.assertIsNone(c1["pg_cpus"])
+        self.assertAlmostEqual(c4["pg_cpus"], 1.3 / a.phases["commit.c4"])
+        self.assertIn("(1.00x), PostgreSQL and its client %.2f CPUs busy"
+                      % (1.3 / a.phases["commit.c4"]), cal["text"])
 
 
 class ResultFileTest(unittest.TestCase):

@@ -502,7 +502,12 @@ def calibration(env, est, method):
             continue
         pg_us = (row.get(time_column) or 0.0) * 1000.0 / count
         commits = row.get("xact_commit")
+        cpu_s, phase_s = env.phase_cpu_s(phase), env.phases.get(phase)
         wal.append({"phase": phase, "committers": p["context"]["committers"],
+                    # the CPUs the server and its client kept busy meanwhile:
+                    # where they contend, PostgreSQL's syncing backend waits
+                    # for one inside its sync, which diskio's does less
+                    "pg_cpus": cpu_s / phase_s if cpu_s is not None and phase_s else None,
                     "syncs": count, "pg_us": pg_us, "diskio_us": b["latency_us"],
                     "ratio": b["latency_us"] / pg_us if pg_us > 0 else None,
                     "metric": b["latency_metric"],
@@ -529,7 +534,9 @@ def calibration(env, est, method):
                      f"{c['pg_us']:.0f} us per WAL "
                      f"{'sync' if mode in SYNC_CALL_MODES else 'write'}, "
                      f"diskio {c['metric'].rsplit('.', 1)[0]} {c['diskio_us']:.0f} us "
-                     f"({fmt_factor(c['ratio'])}x)")
+                     f"({fmt_factor(c['ratio'])}x)"
+                     + (f", PostgreSQL and its client {c['pg_cpus']:.2f} CPUs busy"
+                        if c["pg_cpus"] is not None else ""))
     if ckpt:
         parts.append(f"checkpoint file sync: PostgreSQL {ckpt['pg_us']:.0f} us, diskio "
                      f"{ckpt['metric'].rsplit('.', 1)[0]} {ckpt['diskio_us']:.0f} us "
