@@ -121,7 +121,9 @@ def duel_pg(cluster, script, committers, commits, client_threads=None):
 def duel_diskio(args, target, committers, commits, gap_ns):
     """diskio --pattern wal with committers and the pause gap_ns: its mean
     time per sync (us), syncs per commit and the measured commits' device
-    counts ({device: {"writes", "kib", "flushes"}} per sync)."""
+    counts ({device: {"writes", "kib", "flushes"}} per sync, with the
+    device's "depth" and its own mean time per write and flush request,
+    "write_us" and "flush_us", None where unknown)."""
     out = run([args.diskio, "--quiet", "--pattern", "wal", "--mode", METHOD, "--jobs",
                str(committers), "--count", str(max(1, commits)), "--wal-gap",
                f"{gap_ns / 1e6}ms", "--format", "json", target], stderr=subprocess.PIPE)
@@ -131,5 +133,7 @@ def duel_diskio(args, target, committers, commits, gap_ns):
     return {"us": r.need_part("sync").need("mean") / 1000.0,
             "syncs_per_commit": r.wal.syncs_per_commit if r.wal else None, "gap_ns": gap_ns,
             "device": {d.name: {"writes": d.writes / syncs, "kib": d.write_sectors / 2.0 / syncs,
-                                "flushes": d.flushes / syncs if d.flushes is not None else None}
+                                "flushes": d.flushes / syncs if d.flushes is not None else None,
+                                "depth": d.depth, "write_us": d.us_per_write,
+                                "flush_us": d.us_per_flush}
                        for d in r.devices} if syncs else {}}

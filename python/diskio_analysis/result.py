@@ -499,9 +499,11 @@ class DeviceCounts:
     """What one block device (or, name "total", the devices the
     filesystem sits on) did during a run's measured ops: counters
     (flushes None where the kernel does not count them; read_merges None
-    in files written before it) and per-op figures (None where
+    in files written before it; the milliseconds the requests took None
+    in files written before device times) and per-op figures (None where
     undefined, and in files written before the read modes for the
-    reads')."""
+    reads'), and each request's mean time on the device (us; None where
+    undefined, under 20 ms of requests, or in older files)."""
     where: str = derived("")
     name: str = key("", required=True, nonempty=True)
     reads: int = key(0, required=True, minimum=0)
@@ -511,6 +513,9 @@ class DeviceCounts:
     write_merges: int = key(0, required=True, minimum=0)
     write_sectors: int = key(0, required=True, minimum=0)
     flushes: Optional[int] = key(minimum=0)
+    read_ms: Optional[int] = key(minimum=0)
+    write_ms: Optional[int] = key(minimum=0)
+    flush_ms: Optional[int] = key(minimum=0)
     writes_per_op: Optional[float] = key(minimum=0)
     merges_per_op: Optional[float] = key(minimum=0)
     kib_per_write: Optional[float] = key(minimum=0)
@@ -518,6 +523,9 @@ class DeviceCounts:
     reads_per_op: Optional[float] = key(minimum=0)
     read_merges_per_op: Optional[float] = key(minimum=0)
     kib_per_read: Optional[float] = key(minimum=0)
+    us_per_read: Optional[float] = key(minimum=0)
+    us_per_write: Optional[float] = key(minimum=0)
+    us_per_flush: Optional[float] = key(minimum=0)
 
 
 @dataclass

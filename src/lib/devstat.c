@@ -28,17 +28,27 @@
 
 #include "diskio_internal.h"
 
-/* stat fields, from 0: reads 0, read merges 1, read sectors 2, writes 4,
- * write merges 5, write sectors 6, flushes 15 (Linux 5.5 and later) */
+/* stat fields, from 0: reads 0, read merges 1, read sectors 2, ms reading
+ * 3, writes 4, write merges 5, write sectors 6, ms writing 7, flushes 15
+ * and ms flushing 16 (Linux 5.5 and later) */
 enum {
     F_READS = 0,
     F_RMERGES = 1,
     F_READ_SECTORS = 2,
+    F_READ_MS = 3,
     F_WRITES = 4,
     F_WMERGES = 5,
     F_WSECTORS = 6,
-    F_FLUSHES = 15
+    F_WRITE_MS = 7,
+    F_FLUSHES = 15,
+    F_FLUSH_MS = 16
 };
+
+/* The kernel sums each request's time, from its start to its completion,
+ * in nanoseconds but shows whole milliseconds: a difference of two
+ * readings is off by up to 1 ms, so a mean over fewer milliseconds than
+ * this could be off by more than 5%, and is not given. */
+#define REQUEST_MS_MIN 20
 
 /* A sync latency a rotational device cannot give: one revolution of a
  * 15k rpm disk. */
@@ -433,12 +443,25 @@ bool devstat_delta(const struct devstat_dev *dev, const struct devstat_sample *b
     out->writes = after->v[F_WRITES] - before->v[F_WRITES];
     out->write_merges = after->v[F_WMERGES] - before->v[F_WMERGES];
     out->write_sectors = after->v[F_WSECTORS] - before->v[F_WSECTORS];
+    out->read_ms = after->v[F_READ_MS] - before->v[F_READ_MS];
+    out->write_ms = after->v[F_WRITE_MS] - before->v[F_WRITE_MS];
     out->leaf = dev->leaf;
     out->own_io = dev->own_io;
     out->flushes_known = n >= 17;
-    if (out->flushes_known)
+    if (out->flushes_known) {
         out->flushes = after->v[F_FLUSHES] - before->v[F_FLUSHES];
+        out->flush_ms = after->v[F_FLUSH_MS] - before->v[F_FLUSH_MS];
+    }
     return true;
+}
+
+/* A request's mean time (us) from requests' summed milliseconds; NAN
+ * without requests or below what the milliseconds resolve. */
+static double request_us(uint64_t ms, uint64_t requests)
+{
+    if (!requests || ms < REQUEST_MS_MIN)
+        return NAN;
+    return 1000.0 * (double)ms / (double)requests;
 }
 
 void devstat_figures(const struct diskio_device_io *io, uint64_t ops, struct devstat_figures *out)
@@ -453,6 +476,9 @@ void devstat_figures(const struct diskio_device_io *io, uint64_t ops, struct dev
     out->read_merges_per_op = ops ? (double)io->read_merges / n : NAN;
     out->kib_per_read =
         io->reads ? (double)io->read_sectors * 512.0 / 1024.0 / (double)io->reads : NAN;
+    out->us_per_read = request_us(io->read_ms, io->reads);
+    out->us_per_write = request_us(io->write_ms, io->writes);
+    out->us_per_flush = io->flushes_known ? request_us(io->flush_ms, io->flushes) : NAN;
 }
 
 /* ---- verdicts ---- */
@@ -601,6 +627,9 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
         total->writes += d->writes;
         total->write_merges += d->write_merges;
         total->write_sectors += d->write_sectors;
+        total->read_ms += d->read_ms;
+        total->write_ms += d->write_ms;
+        total->flush_ms += d->flush_ms;
         total->flushes += d->flushes;
         total->flushes_known = total->flushes_known && d->flushes_known;
         total->volatile_cache = total->volatile_cache || d->volatile_cache;
@@ -685,6 +714,9 @@ void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition)
         d->writes += add->writes;
         d->write_merges += add->write_merges;
         d->write_sectors += add->write_sectors;
+        d->read_ms += add->read_ms;
+        d->write_ms += add->write_ms;
+        d->flush_ms += add->flush_ms;
         d->flushes += add->flushes;
         d->flushes_known = d->flushes_known && add->flushes_known;
     }

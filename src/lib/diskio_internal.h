@@ -92,6 +92,9 @@ struct devstat_figures {
     double writes_per_op, merges_per_op, kib_per_write, flushes_per_op;
     /* the same for reads; NAN where ops or reads is 0 */
     double reads_per_op, read_merges_per_op, kib_per_read;
+    /* a request's mean time from its start to its completion (us); NAN
+     * without requests or under 20 ms of them (the kernel shows whole ms) */
+    double us_per_read, us_per_write, us_per_flush;
 };
 /* Parse one line of /sys/block/NAME/stat: 0, or -EINVAL for fewer than 11
  * numbers or anything else in it. */

@@ -488,6 +488,13 @@ static void emit_device_io(FILE *out, const struct diskio_device_io *d, uint64_t
         fprintf(out, "%" PRIu64, d->flushes);
     else
         fputs("null", out);
+    fprintf(out,
+            ", \"read_ms\": %" PRIu64 ", \"write_ms\": %" PRIu64 ", \"flush_ms\": ", d->read_ms,
+            d->write_ms);
+    if (d->flushes_known)
+        fprintf(out, "%" PRIu64, d->flush_ms);
+    else
+        fputs("null", out);
     struct devstat_figures f;
     devstat_figures(d, ops, &f);
     json_per_op(out, "writes_per_op", f.writes_per_op);
@@ -497,6 +504,9 @@ static void emit_device_io(FILE *out, const struct diskio_device_io *d, uint64_t
     json_per_op(out, "reads_per_op", f.reads_per_op);
     json_per_op(out, "read_merges_per_op", f.read_merges_per_op);
     json_per_op(out, "kib_per_read", f.kib_per_read);
+    json_per_op(out, "us_per_read", f.us_per_read);
+    json_per_op(out, "us_per_write", f.us_per_write);
+    json_per_op(out, "us_per_flush", f.us_per_flush);
     fputs("}", out);
 }
 

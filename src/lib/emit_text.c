@@ -46,9 +46,27 @@ static size_t show(FILE *out, const char *s)
  * whole table (emit_text) */
 #define NAME_WIDTH 14
 
-/* "1.07 · 1.00": device write requests and flushes per op, from the
- * devices the filesystem sits on; "-" where the kernel does not count
- * flushes.  Empty when the run has no device figures. */
+/* The device column's heading; a row's figures are padded to its width
+ * (in display columns: the dot is one) before its request times. */
+#define DEVICE_HEADING "dev I/O/op \xc2\xb7 flush/op"
+#define DEVICE_HEADING_COLUMNS 21
+#define DEVICE_TIME_HEADING "us/I/O \xc2\xb7 us/flush"
+
+/* A request's mean time (us) for the device column; "-" when unknown. */
+static void format_request_us(char *buf, size_t size, double us)
+{
+    if (us != us)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, us < 10.0 ? "%.1f" : "%.0f", us);
+}
+
+/* "1.07 · 1.00    179 · 240": device write requests and flushes per op,
+ * from the devices the filesystem sits on ("-" where the kernel does not
+ * count flushes), then the devices' own mean time per write and per
+ * flush request, from its start to its completion, in us ("-" where
+ * unknown: fewer than 20 ms of them).  Empty when the run has no device
+ * figures. */
 static const char *format_device(char *buf, size_t size, const struct diskio_run *run)
 {
     size_t n = diskio_run_device_count(run);
@@ -64,8 +82,16 @@ static const char *format_device(char *buf, size_t size, const struct diskio_run
         snprintf(flushes, sizeof(flushes), "%.2f", f.flushes_per_op);
     /* a read mode: device read requests per op */
     const bool reads = run->info.has_config && diskio_mode_is_read(run->info.config.mode);
-    snprintf(buf, size, "%.2f%s \xc2\xb7 %s", reads ? f.reads_per_op : f.writes_per_op,
-             reads ? "r" : "", flushes);
+    int used = snprintf(buf, size, "%.2f%s \xc2\xb7 %s", reads ? f.reads_per_op : f.writes_per_op,
+                        reads ? "r" : "", flushes);
+    char request[16], flush[16];
+    format_request_us(request, sizeof(request), reads ? f.us_per_read : f.us_per_write);
+    format_request_us(flush, sizeof(flush), f.us_per_flush);
+    /* the dot is two bytes and one column */
+    const int pad = DEVICE_HEADING_COLUMNS - (used - 1);
+    if (used > 0 && (size_t)used < size)
+        snprintf(buf + used, size - (size_t)used, "%*s  %s%s \xc2\xb7 %s", pad > 0 ? pad : 0, "",
+                 request, reads ? "r" : "", flush);
     return buf;
 }
 
@@ -563,7 +589,8 @@ static void text_columns(FILE *out, const struct diskio_result *res, bool device
     for (size_t i = 0; i < cols->npcts; i++)
         fprintf(out, " %10s%s", pct_name(name, sizeof(name), cols->pcts[i], '.'),
                 cols->marks ? " " : "");
-    fprintf(out, " %10s%s\n", "max", device_column ? "  dev I/O/op \xc2\xb7 flush/op" : "");
+    fprintf(out, " %10s%s\n", "max",
+            device_column ? "  " DEVICE_HEADING "  " DEVICE_TIME_HEADING : "");
 }
 
 /* A run's row: its figures, and a custom run's own parameters. */
@@ -583,7 +610,7 @@ static void text_run_row(FILE *out, const struct diskio_result *res, const struc
                 seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
     char qual[64];
     run_qualifier(run, qual, sizeof(qual));
-    char device[48];
+    char device[64];
     row(out, cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
         format_device(device, sizeof(device), run), run_disturbed(run));
     if (run->nparams) {

@@ -7,7 +7,8 @@
 # two loop devices made here (4096-byte logical sectors): a journaled ext4
 # and an ext4 without a journal mounted nobarrier.  fsync and fdatasync
 # reach the device (at least one device write and one flush per op where
-# the loop device's cache is volatile); async leaves the device idle
+# the loop device's cache is volatile) and the device's time on the
+# flushes lies within the syncs'; async leaves the device idle
 # during the run; fdatasync on nobarrier sends no flush and is called
 # "not a durable latency" in the JSON and under the text table; the probe
 # names the loop device's backing file and the filesystem and disk under
@@ -27,7 +28,8 @@ echo "loop devices: $jname (write cache: $(cat /sys/block/$jname/queue/write_cac
 
 t_expect_status 0 "four modes on the journaled ext4" -- "$DISKIO" --mode fsync,fdatasync,async,aio \
     --count 200 --bs 8k --size 8M --format json --output "$t_scratch/j.json" "$t_scratch/journaled"
-grep -q "dev I/O/op · flush/op" "$t_scratch/stdout" && t_ok "the table shows dev I/O/op · flush/op" ||
+grep -q "dev I/O/op · flush/op  us/I/O · us/flush" "$t_scratch/stdout" &&
+    t_ok "the table shows dev I/O/op · flush/op and the device's us per request" ||
     t_fail "no device column: $(cat "$t_scratch/stdout")"
 
 t_expect_status 0 "fdatasync on ext4 without journal, nobarrier" -- "$DISKIO" --mode fdatasync \
@@ -90,6 +92,20 @@ for mode in ("fsync", "fdatasync"):
         check(t["flushes_per_op"] >= 0.95, f"{mode}: a device flush per op (volatile cache)")
     check("sync_not_flushed" not in [v["code"] for v in runs[mode]["verdicts"]],
           f"{mode}: no 'syncs did not reach the device' verdict")
+    # the device's own time: its requests ran inside the syncs, one at a
+    # time (one writer), so the flushes' summed milliseconds cannot exceed
+    # the syncs' (the kernel's whole milliseconds: 1 ms of slack)
+    sync_ms = runs[mode]["latency"]["sync"]["mean"] * runs[mode]["ops"] / 1e6
+    print(f"   {mode}: device {t['write_ms']} ms writing, {t['flush_ms']} ms flushing, "
+          f"{t['us_per_write']} us/write, {t['us_per_flush']} us/flush; syncs {sync_ms:.1f} ms")
+    check(t["write_ms"] + (t["flush_ms"] or 0) >= 1, f"{mode}: the device's requests took time")
+    if t["flushes"] is not None:
+        check(t["flush_ms"] <= sync_ms + 1, f"{mode}: the flushes' time lies within the syncs'")
+    for kind, count in (("write", t["writes"]), ("flush", t["flushes"])):
+        ms, mean = t[f"{kind}_ms"], t[f"us_per_{kind}"]
+        check(mean is None if not count or ms is None or ms < 20
+              else abs(mean - 1000.0 * ms / count) < 1e-6 * mean,
+              f"{mode}: us_per_{kind} is {kind}_ms over the requests, from 20 ms of them")
 check(runs["async"]["device"]["total"]["writes_per_op"] < 0.1,
       "async: the device stays (almost) idle during the run")
 check(runs["aio"]["device"]["total"]["write_sectors"] > 0, "aio: its O_DIRECT writes are counted")

@@ -107,6 +107,44 @@ START_TEST(test_delta_and_figures)
 }
 END_TEST
 
+/* The kernel's milliseconds spent in reads, writes and flushes (fields 4,
+ * 8 and 17) give each request's mean time from its start to its
+ * completion; under 20 ms of requests the whole milliseconds cannot
+ * resolve it to 5%, and no mean is given. */
+START_TEST(test_request_times_from_the_kernels_milliseconds)
+{
+    struct devstat_sample a, b;
+    ck_assert_int_eq(devstat_parse("10 0 80 7 100 20 1600 50 3 0 0 0 0 0 0 50 20", &a), 0);
+    ck_assert_int_eq(devstat_parse("410 0 880 107 300 60 4800 74 0 0 0 0 0 0 0 150 60", &b), 0);
+    struct devstat_dev dev = dev_of("loop0", 1, 0, 1);
+    struct diskio_device_io io;
+    ck_assert(devstat_delta(&dev, &a, &b, &io));
+    ck_assert_uint_eq(io.read_ms, 100);
+    ck_assert_uint_eq(io.write_ms, 24);
+    ck_assert_uint_eq(io.flush_ms, 40);
+    struct devstat_figures f;
+    devstat_figures(&io, 100, &f);
+    ck_assert(fabs(f.us_per_read - 250.0) < 1e-9);  /* 100 ms over 400 reads */
+    ck_assert(fabs(f.us_per_write - 120.0) < 1e-9); /* 24 ms over 200 writes */
+    ck_assert(fabs(f.us_per_flush - 400.0) < 1e-9); /* 40 ms over 100 flushes */
+
+    /* 19 ms of writes: too few to resolve; no requests: nothing to say */
+    io.write_ms = 19;
+    io.reads = 0;
+    devstat_figures(&io, 100, &f);
+    ck_assert(isnan(f.us_per_write) && isnan(f.us_per_read));
+    ck_assert(!isnan(f.us_per_flush));
+
+    /* a kernel that does not count flushes does not time them either */
+    struct devstat_sample c;
+    ck_assert_int_eq(devstat_parse(LINE15, &c), 0);
+    ck_assert(devstat_delta(&dev, &c, &c, &io));
+    ck_assert_uint_eq(io.flush_ms, 0);
+    devstat_figures(&io, 10, &f);
+    ck_assert(isnan(f.us_per_flush));
+}
+END_TEST
+
 /* One device's I/O for the verdict tests. */
 static struct diskio_device_io io_of(bool cache, bool fua, bool rot, bool leaf, bool own,
                                      uint64_t writes, uint64_t merges, uint64_t flushes)
@@ -410,6 +448,7 @@ int main(void)
     tcase_add_test(tc, test_parse_every_kernel_generation);
     tcase_add_test(tc, test_parse_refuses_what_is_not_a_stat_line);
     tcase_add_test(tc, test_delta_and_figures);
+    tcase_add_test(tc, test_request_times_from_the_kernels_milliseconds);
     tcase_add_test(tc, test_verdict_sync_not_flushed);
     tcase_add_test(tc, test_verdict_sync_flushed_by_group_commit_of_jobs);
     tcase_add_test(tc, test_verdict_merged);
