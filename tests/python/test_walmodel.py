@@ -305,10 +305,6 @@ class PredictionTest(unittest.TestCase):
         self.assertIsNone(wal_model(base, [base, other], "fdatasync", []))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 def wal_runs(env, runs):
     """Give env --pattern wal and checkpoint runs: (pattern, mode, jobs,
     gap_ns, {metric part: us})."""
@@ -490,3 +486,7 @@ class ResultFileTest(unittest.TestCase):
         self.assertIn("fsync@checkpoint.sync_mean_us", env.metrics)
         self.assertEqual(pick_run(env, "wal", "fdatasync", 2)["jobs"], 2)
         self.assertEqual(pick_run(env, "wal", "fdatasync", 1, 90000)["gap_ns"], 100000)
+
+
+if __name__ == "__main__":
+    unittest.main()
