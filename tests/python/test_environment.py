@@ -98,6 +98,30 @@ class DirectoryTest(TempDirTest):
         self.assertIn("server_cpus or client_cpus 10.0, lots, 0.1 not a number",
                       str(ctx.exception))
 
+    def test_the_devices_time_of_each_round_of_a_phase_is_read_from_interference(self):
+        self.write("env/result.json", json.dumps(fixture_result()))
+        self.write("env/phases.csv", "load,11\n")
+        self.write("env/interference.csv",
+                   "phase,wall_s,disturbed,reasons,round,server_cpus,client_cpus,"
+                   "device_us_per_write,device_us_per_flush\n"
+                   "LOAD,10.0,false,,1,0.5,0.1,110.0,170.0\n"
+                   "LOAD,12.0,false,,2,0.5,0.25,120.0,\n"
+                   "LOAD,11.0,false,,3,,,100.0,180.0\n")
+        env = load_environment(os.path.join(self.dir, "env"))
+        # a round too short to resolve its flushes is left out of theirs
+        self.assertEqual(env.phase_device_rounds["load"],
+                         {"write": [110.0, 120.0, 100.0], "flush": [170.0, 180.0]})
+        self.assertEqual((env.phase_device_us("load", "write"),
+                          env.phase_device_us("load", "flush")), (110.0, 175.0))
+        self.assertIsNone(env.phase_device_us("power.rf1", "flush"))
+
+    def test_a_device_time_that_is_not_a_number_is_refused(self):
+        with self.assertRaises(InputError) as ctx:
+            self.make(fixture_result(), files=[(
+                "interference.csv", "phase,wall_s,disturbed,reasons,round,"
+                "device_us_per_write,device_us_per_flush\nLOAD,10.0,false,,1,-3,\n")])
+        self.assertIn("device_us_per_write -3 is not a time (us, 0 or more)", str(ctx.exception))
+
     def test_a_round_that_is_not_a_number_is_refused(self):
         self.write("env/result.json", json.dumps(fixture_result()))
         self.write("env/phases.csv", "load,11\n")

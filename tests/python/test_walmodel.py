@@ -305,15 +305,17 @@ class PredictionTest(unittest.TestCase):
         self.assertIsNone(wal_model(base, [base, other], "fdatasync", []))
 
 
-def wal_runs(env, runs):
+def wal_runs(env, runs, device_us=None):
     """Give env --pattern wal and checkpoint runs: (pattern, mode, jobs,
-    gap_ns, {metric part: us})."""
+    gap_ns, {metric part: us}), the device's time per request under each
+    device_us ({"write": us, "flush": us}; unknown by default)."""
     for pattern, mode, jobs, gap_ns, parts in runs:
         prefix = f"{mode}@{pattern}" + (f"-jobs{jobs}" if jobs > 1 else "") + \
             (f"-gap{gap_ns // 1000}us" if gap_ns else "")
         env.pattern_runs.append({"prefix": prefix, "pattern": pattern, "mode": mode,
                                  "jobs": jobs, "gap_ns": gap_ns, "wal_bytes": 174,
-                                 "syncs_per_commit": 1.0, "source": "r.json"})
+                                 "syncs_per_commit": 1.0, "source": "r.json",
+                                 "device_us": device_us or {"write": None, "flush": None}})
         for part, us in parts.items():
             env.add_metric(f"{prefix}.{part}", us, "r.json", repeat_of="test")
     return env
@@ -451,6 +453,30 @@ class RunChoiceTest(unittest.TestCase):
         self.assertAlmostEqual(c4["pg_cpus"], 1.3 / a.phases["commit.c4"])
         self.assertIn("(1.00x), PostgreSQL and its client %.2f CPUs busy"
                       % (1.3 / a.phases["commit.c4"]), cal["text"])
+
+    def test_the_calibration_holds_the_devices_time_under_both(self):
+        # PostgreSQL's commit.c4 rounds: the data directory's device took
+        # 170-180 us per flush; under diskio's runs 165 us
+        a = wal_runs(self.env("A", []), RUNS_A, device_us={"write": 100.0, "flush": 165.0})
+        a.phase_device_rounds["commit.c4"] = {"write": [110.0, 115.0, 120.0],
+                                              "flush": [170.0, 180.0, 176.0]}
+        cal = wal_model(a, [a], "fdatasync", [])["calibration"]["A"]
+        c1, c4 = cal["wal"]
+        self.assertEqual(c4["device_us"], {"write": {"pg": 115.0, "diskio": 100.0},
+                                           "flush": {"pg": 176.0, "diskio": 165.0}})
+        self.assertIn("(1.00x), the device 176 us per flush under PostgreSQL, 165 us "
+                      "under diskio", cal["text"])
+        # commit.c1's rounds recorded none: nothing said of its device
+        self.assertEqual(c1["device_us"]["flush"], {"pg": None, "diskio": 165.0})
+        self.assertEqual(cal["text"].count("the device"), 1)
+
+    def test_without_flushes_the_calibration_holds_the_writes(self):
+        # a device that is never flushed (ext4 nobarrier): its writes
+        a = wal_runs(self.env("A", []), RUNS_A, device_us={"write": 30.0, "flush": None})
+        a.phase_device_rounds["commit.c4"] = {"write": [44.0]}
+        cal = wal_model(a, [a], "fdatasync", [])["calibration"]["A"]
+        self.assertIn("the device 44 us per write under PostgreSQL, 30 us under diskio",
+                      cal["text"])
 
 
 class ResultFileTest(unittest.TestCase):

@@ -54,11 +54,21 @@ class Environment:
     # with its clients used, per round] (interference.csv's server_cpus +
     # client_cpus over wall_s; empty where the file has no such columns)
     phase_cpu_rounds: dict = field(default_factory=dict)
+    # phase -> {"write": [us], "flush": [us]}: the data directory's
+    # device's mean time per request in each round (interference.csv's
+    # device_us_per_write, device_us_per_flush, where recorded)
+    phase_device_rounds: dict = field(default_factory=dict)
 
     def phase_cpu_s(self, phase):
         """The CPU time the database and its client spent in the phase
         (the median over the rounds), or None where it was not recorded."""
         rounds = self.phase_cpu_rounds.get(phase)
+        return statistics.median(rounds) if rounds else None
+
+    def phase_device_us(self, phase, kind):
+        """The device's mean time per request of kind ("write", "flush")
+        while the phase ran (the median over the rounds), or None."""
+        rounds = self.phase_device_rounds.get(phase, {}).get(kind)
         return statistics.median(rounds) if rounds else None
 
     @property
@@ -215,6 +225,10 @@ def load_diskio_result(env, path, text, doc):
                 "wal_bytes": wal.bytes_per_commit if wal else None,
                 "syncs_per_commit": None if wal is None or wal.syncs_per_commit is None
                 else float(wal.syncs_per_commit),
+                # the device's own mean time per request under the run
+                "device_us": {kind: getattr(run.device_total, f"us_per_{kind}")
+                              if run.device_total else None
+                              for kind in ("write", "flush")},
                 "source": path})
     return result.label
 
@@ -346,10 +360,37 @@ def read_interference_cpu(path):
     return cpu
 
 
-def add_phase_cpu(env, path):
-    """interference.csv's CPU time per phase and round into env."""
+def read_interference_device(path):
+    """diskio-pgphases' interference.csv: {phase: {"write": [us per
+    round], "flush": [...]}}, the data directory's device's mean time per
+    request; rounds without it (files from before it was recorded, too
+    few requests to resolve) are left out."""
+    out = {}
+    for line, row in enumerate(read_pgphases_csv(path), start=2):
+        if "phase" not in row:
+            continue
+        for kind in ("write", "flush"):
+            text = row.get(f"device_us_per_{kind}")
+            if not text:
+                continue
+            value = plain_number(text)
+            if value is None or value < 0:
+                raise InputError(path, line, f"device_us_per_{kind} {text} is not "
+                                 "a time (us, 0 or more)",
+                                 "regenerate it with diskio-pgphases")
+            out.setdefault(phase_name_from_task(row["phase"]), {}).setdefault(
+                kind, []).append(float(value))
+    return out
+
+
+def add_interference(env, path):
+    """interference.csv's CPU time and device times per phase and round
+    into env."""
     for phase, seconds in read_interference_cpu(path).items():
         env.phase_cpu_rounds.setdefault(phase, []).extend(seconds)
+    for phase, kinds in read_interference_device(path).items():
+        for kind, values in kinds.items():
+            env.phase_device_rounds.setdefault(phase, {}).setdefault(kind, []).extend(values)
 
 
 def read_pgphases_csv(path):
@@ -408,7 +449,7 @@ def load_round_file(env, directory):
             env.phase_disturbed.setdefault(phase, []).append(why)
     env.sources.append(path)
     if os.path.isfile(interference):
-        add_phase_cpu(env, interference)
+        add_interference(env, interference)
         env.sources.append(interference)
 
 
@@ -446,7 +487,7 @@ def load_rounds(env, rounds):
         interference = os.path.join(path, "interference.csv")
         if os.path.isfile(interference):
             flagged = read_interference_csv(interference)
-            add_phase_cpu(env, interference)
+            add_interference(env, interference)
             env.sources.append(interference)
         for phase, seconds in part.phases.items():
             env.phase_rounds.setdefault(phase, []).append(noise.Sample(
@@ -511,7 +552,7 @@ def load_environment(directory, need_phases=True, lenient=False):
     elif not rounds and os.path.isfile(interference):
         for phase, why in read_interference_csv(interference).items():
             env.phase_disturbed[phase] = [why]
-        add_phase_cpu(env, interference)
+        add_interference(env, interference)
         env.sources.append(interference)
     if env.skipped:
         env.notes.extend(env.skipped)

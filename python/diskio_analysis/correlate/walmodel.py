@@ -487,6 +487,18 @@ def implausible(prediction, trust):
             "moment when diskio ran)")
 
 
+def device_text(device_us):
+    """", the device 176 us per flush under PostgreSQL, 165 us under
+    diskio": the device's own time per flush request (per write where
+    there were no flushes) under both, or "" where either is unknown."""
+    for kind in ("flush", "write"):
+        pg, diskio = device_us[kind]["pg"], device_us[kind]["diskio"]
+        if pg is not None and diskio is not None:
+            return (f", the device {pg:.0f} us per {kind} under PostgreSQL, "
+                    f"{diskio:.0f} us under diskio")
+    return ""
+
+
 def calibration(env, est, method):
     """PostgreSQL's own time per WAL sync (and per checkpoint file sync)
     against the latency of the diskio run standing for it, in one
@@ -503,7 +515,15 @@ def calibration(env, est, method):
         pg_us = (row.get(time_column) or 0.0) * 1000.0 / count
         commits = row.get("xact_commit")
         cpu_s, phase_s = env.phase_cpu_s(phase), env.phases.get(phase)
+        prefix = b["latency_metric"].rsplit(".", 1)[0]
+        run = next((r for r in env.pattern_runs if r["prefix"] == prefix), None)
         wal.append({"phase": phase, "committers": p["context"]["committers"],
+                    # the device's own time per request under each: where
+                    # they agree and the syncs do not, the difference is
+                    # not the storage's
+                    "device_us": {kind: {"pg": env.phase_device_us(phase, kind),
+                                         "diskio": run["device_us"][kind] if run else None}
+                                  for kind in ("write", "flush")},
                     # the CPUs the server and its client kept busy meanwhile:
                     # where they contend, PostgreSQL's syncing backend waits
                     # for one inside its sync, which diskio's does less
@@ -536,7 +556,8 @@ def calibration(env, est, method):
                      f"diskio {c['metric'].rsplit('.', 1)[0]} {c['diskio_us']:.0f} us "
                      f"({fmt_factor(c['ratio'])}x)"
                      + (f", PostgreSQL and its client {c['pg_cpus']:.2f} CPUs busy"
-                        if c["pg_cpus"] is not None else ""))
+                        if c["pg_cpus"] is not None else "")
+                     + device_text(c["device_us"]))
     if ckpt:
         parts.append(f"checkpoint file sync: PostgreSQL {ckpt['pg_us']:.0f} us, diskio "
                      f"{ckpt['metric'].rsplit('.', 1)[0]} {ckpt['diskio_us']:.0f} us "

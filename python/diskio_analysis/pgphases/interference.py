@@ -8,9 +8,12 @@ dirty and writeback pages when the phase began (/proc/meminfo), and the
 bytes the cluster's block devices (the data directory's, a loop device's
 backing disk too) read and wrote.  The server's own device I/O cannot be
 told from another program's here (its backends come and go), so the
-device figures are recorded, not judged.  A phase beyond a threshold is
-"disturbed"; interference.csv holds every phase's figures and reasons,
-and the progress line says it beside the phase's time."""
+device figures are recorded, not judged; so is the data directory's own
+device's mean time per write and per flush request (what PostgreSQL's
+syncs waited for on it, beside diskio's us_per_write and us_per_flush).
+A phase beyond a threshold is "disturbed"; interference.csv holds every
+phase's figures and reasons, and the progress line says it beside the
+phase's time."""
 
 import os
 
@@ -20,16 +23,22 @@ STEAL_SHARE_MAX = 0.05
 CPU_PRESSURE_MAX = 0.6
 MEMORY_PRESSURE_MAX = 0.01
 DIRTY_MIB_MAX = 256.0
+# The kernel shows each device's time in requests in whole milliseconds:
+# under this many the mean is not given (diskio's REQUEST_MS_MIN)
+REQUEST_MS_MIN = 20
 
 # round: which of the run's rounds (--rounds; rounds.csv) the phase was
 # measured in, from 1; server_cpus, client_cpus: the CPUs the server's
 # processes and this runner with its psql or pgbench children used, on
 # average over the phase (what tells a phase that took longer on the CPU
-# from one that waited)
+# from one that waited); device_us_per_write, device_us_per_flush: the
+# data directory's device's mean time per request, from its start to its
+# completion (empty under 20 ms of such requests)
 HEADER = ["phase", "wall_s", "other_cpus", "steal_share", "cpu_pressure",
           "io_pressure", "memory_pressure", "dirty_mib", "device_read_mib",
           "device_written_mib", "disturbed", "reasons", "round",
-          "server_cpus", "client_cpus"]
+          "server_cpus", "client_cpus", "device_us_per_write",
+          "device_us_per_flush"]
 PSI = ("cpu", "io", "memory")
 
 
@@ -116,13 +125,28 @@ def devices_of(path):
 
 
 def device_sectors(names):
-    """{name: (read sectors, written sectors)} from /sys/block/NAME/stat."""
+    """{name: (read sectors, written sectors, writes, ms writing, flushes,
+    ms flushing)} from /sys/block/NAME/stat, in the order of names; the
+    flushes None before Linux 5.5."""
     out = {}
     for name in names:
         v = (read(f"/sys/block/{name}/stat") or "").split()
-        if len(v) >= 7:
-            out[name] = (int(v[2]), int(v[6]))
+        if len(v) >= 8:
+            flushes = (int(v[15]), int(v[16])) if len(v) >= 17 else (None, None)
+            out[name] = (int(v[2]), int(v[6]), int(v[4]), int(v[7])) + flushes
     return out
+
+
+def request_us(before, after, count_at):
+    """The mean time (us) of a device's requests between two readings:
+    count_at indexes the request count, the milliseconds follow it; None
+    without requests or under REQUEST_MS_MIN of them."""
+    if len(before) <= count_at + 1 or len(after) <= count_at + 1 or \
+            None in (before[count_at], after[count_at]):
+        return None
+    requests = after[count_at] - before[count_at]
+    ms = after[count_at + 1] - before[count_at + 1]
+    return 1000.0 * ms / requests if requests > 0 and ms >= REQUEST_MS_MIN else None
 
 
 def snapshot(server_pids=(), postmaster=None, devices=()):
@@ -149,7 +173,8 @@ def figures(before, after):
          "cpu_pressure": None, "io_pressure": None, "memory_pressure": None,
          "dirty_mib": None, "device_read_mib": None,
          "device_written_mib": None, "server_cpus": None,
-         "client_cpus": None, "reasons": []}
+         "client_cpus": None, "device_us_per_write": None,
+         "device_us_per_flush": None, "reasons": []}
     if wall <= 0:
         return f
     for key in ("server", "client"):
@@ -194,6 +219,13 @@ def figures(before, after):
         f["device_written_mib"] = sum(after["devices"][n][1] -
                                       before["devices"][n][1]
                                       for n in common) * 512 / 2 ** 20
+        # the data directory's own device: the first (the others are under it)
+        top = next(iter(after["devices"]))
+        if top in before["devices"]:
+            f["device_us_per_write"] = request_us(before["devices"][top],
+                                                  after["devices"][top], 2)
+            f["device_us_per_flush"] = request_us(before["devices"][top],
+                                                  after["devices"][top], 4)
     return f
 
 
@@ -207,4 +239,5 @@ def csv_row(name, f):
             num(f["device_written_mib"], "%.1f"),
             "true" if f["reasons"] else "false", "; ".join(f["reasons"]),
             str(f.get("round", 1)), num(f["server_cpus"], "%.3f"),
-            num(f["client_cpus"], "%.3f")]
+            num(f["client_cpus"], "%.3f"), num(f["device_us_per_write"], "%.1f"),
+            num(f["device_us_per_flush"], "%.1f")]
