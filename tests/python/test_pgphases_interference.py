@@ -101,6 +101,19 @@ class JudgeTest(unittest.TestCase):
                                  snap(10, 0, devices={"loop0": (0, 8, 500, 58, None, None)}))
         self.assertEqual((f["device_us_per_write"], f["device_us_per_flush"]), (120.0, None))
 
+    def test_a_btrfs_data_directory_is_found_through_its_mount(self):
+        # btrfs's files carry an anonymous device number (0:NN): the device
+        # is the mount's source, the innermost mount holding the path
+        mountinfo = ("22 1 254:1 / / rw,relatime - ext4 /dev/vda rw\n"
+                     "90 22 0:52 / /tmp/t/btrfs rw,relatime - btrfs /dev/loop3 rw\n"
+                     "91 22 0:53 / /tmp/t/btrfs2 rw,relatime - btrfs /dev/loop4 rw\n"
+                     "95 22 0:60 / /tmp/t/mem rw - tmpfs tmpfs rw\n")
+        found = interference.mount_source_device
+        self.assertEqual(found("/tmp/t/btrfs/pg/data", mountinfo), "loop3")
+        self.assertEqual(found("/tmp/t/btrfs", mountinfo), "loop3")
+        self.assertEqual(found("/tmp/t/btrfs2x", mountinfo), "vda")
+        self.assertIsNone(found("/tmp/t/mem/x", mountinfo))
+
     def test_the_server_and_client_cpus_are_recorded_apart(self):
         # 4 s: the server's processes 3 s of CPU, the runner and its psql 1 s
         f = interference.figures(snap(0, 0, server=10.0, client=2.0),

@@ -98,10 +98,33 @@ def proc_cpu_ticks(pid, children=False):
     return ticks
 
 
+def mount_source_device(path, mountinfo=None):
+    """The block device a path's filesystem was mounted from, as
+    /proc/self/mountinfo names it ("loop3" for /dev/loop3), or None: for
+    a filesystem whose files carry an anonymous device number (btrfs)."""
+    if mountinfo is None:
+        mountinfo = read("/proc/self/mountinfo") or ""
+    real = os.path.realpath(path)
+    best, source = "", None
+    for line in mountinfo.splitlines():
+        fields = line.split()
+        if " - " not in line or len(fields) < 5:
+            continue
+        point = fields[4].replace("\\040", " ")
+        after = line.split(" - ", 1)[1].split()
+        inside = real == point or real.startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best) and len(after) >= 2:
+            best, source = point, after[1]
+    if source and source.startswith("/dev/"):
+        return os.path.basename(os.path.realpath(source))
+    return None
+
+
 def devices_of(path):
     """The kernel names of the block devices under path: its filesystem's
-    disk (a partition counts as its disk) and, below a loop device, its
-    backing file's disk too."""
+    disk (a partition counts as its disk; for btrfs, whose files carry an
+    anonymous device number, the device it was mounted from) and, below a
+    loop device, its backing file's disk too."""
     names = []
     for _ in range(4):
         try:
@@ -109,6 +132,9 @@ def devices_of(path):
         except OSError:
             break
         sys = os.path.realpath(f"/sys/dev/block/{os.major(dev)}:{os.minor(dev)}")
+        if not os.path.isdir(sys) and os.major(dev) == 0:
+            source = mount_source_device(path)
+            sys = os.path.realpath(f"/sys/class/block/{source}") if source else sys
         if not os.path.isdir(sys):
             break
         if os.path.exists(os.path.join(sys, "partition")):
