@@ -135,6 +135,8 @@ class Kernel:
 class Cpu:
     model: Optional[str] = key()
     cores: Optional[int] = key(minimum=0)
+    idle_driver: Optional[str] = key()      # None also in files before it
+    wakeup_ns: Optional[int] = key(minimum=0)
 
 
 @dataclass

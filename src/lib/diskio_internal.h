@@ -411,6 +411,10 @@ struct env_kv {
 };
 struct env;
 struct env *env_probe(const char *dir);
+/* Half the median round trip of a byte between two threads pinned to two
+ * CPUs, each asleep in read() in turn: what waking a task on another CPU
+ * costs here (ns); -1 with fewer than two CPUs allowed or on failure. */
+int64_t wakeup_probe_ns(void);
 const char *env_get(const struct env *env, const char *key);
 int64_t env_get_int(const struct env *env, const char *key); /* -1 unknown */
 void env_free(struct env *env);

@@ -150,6 +150,10 @@ static void emit_environment(FILE *out, const struct env *env)
     env_str(out, env, "cpu.model");
     fputs(", \"cores\": ", out);
     env_int(out, env, "cpu.cores");
+    fputs(", \"idle_driver\": ", out);
+    env_str(out, env, "cpu.idle_driver");
+    fputs(", \"wakeup_ns\": ", out);
+    env_int(out, env, "cpu.wakeup_ns");
     fputs("},\n    \"memory_bytes\": ", out);
     env_int(out, env, "memory_bytes");
     fputs(",\n    \"timer\": {\"clock\": ", out);

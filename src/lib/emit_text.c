@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diskio_internal.h"
@@ -513,6 +514,23 @@ static void text_layers(FILE *out, const struct env *env)
     }
 }
 
+/* "a wake-up on another CPU takes 24.8 us (cpuidle haltpoll)": part of
+ * every sync's latency that is the machine's, not the storage's. */
+static void text_wakeup(FILE *out, const struct env *env)
+{
+    const char *wakeup = env_get(env, "cpu.wakeup_ns");
+    const char *driver = env_get(env, "cpu.idle_driver");
+    if (!wakeup)
+        return;
+    fprintf(out, "a wake-up on another CPU takes %.1f us", strtod(wakeup, NULL) / 1000.0);
+    if (driver) {
+        fputs(" (cpuidle ", out);
+        show(out, driver);
+        fputc(')', out);
+    }
+    fputc('\n', out);
+}
+
 /* The lines above the table: the version, label and host, the target's
  * filesystem and device (and what is under them), the timer. */
 static void text_header(FILE *out, const struct diskio_result *res)
@@ -563,6 +581,7 @@ static void text_header(FILE *out, const struct diskio_result *res)
         }
         fputc('\n', out);
     }
+    text_wakeup(out, env);
     fputc('\n', out);
 }
 

@@ -29,6 +29,8 @@ static const char *const env_keys[] = {
     "kernel.machine",
     "cpu.model",
     "cpu.cores",
+    "cpu.idle_driver",
+    "cpu.wakeup_ns",
     "memory_bytes",
     "timer.clock",
     "timer.resolution_ns",
@@ -157,6 +159,15 @@ static void probe_cpu(struct env *env)
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     if (cores > 0)
         env_set_u64(env, "cpu.cores", (uint64_t)cores);
+    /* how idle CPUs wait ("haltpoll", "intel_idle", "none"): whether a
+     * wake-up finds a CPU polling or halted */
+    char driver[64];
+    if (read_line("/sys/devices/system/cpu/cpuidle/current_driver", driver, sizeof(driver)) &&
+        driver[0])
+        env_set(env, "cpu.idle_driver", driver);
+    const int64_t wakeup_ns = wakeup_probe_ns();
+    if (wakeup_ns >= 0)
+        env_set_u64(env, "cpu.wakeup_ns", (uint64_t)wakeup_ns);
     long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page_size > 0)
         env_set_u64(env, "memory_bytes", (uint64_t)pages * (uint64_t)page_size);
