@@ -39,9 +39,9 @@ def run(mode, mean, bs=8192, complete=True, sync=None):
                         "service": None}}
 
 
-def result(label, runs, path=None):
+def result(label, runs, path=None, cpu=None):
     doc = {"schema": "diskio-result", "schema_version": 1, "label": label,
-           "complete": True, "environment": {}, "runs": runs}
+           "complete": True, "environment": {"cpu": cpu} if cpu else {}, "runs": runs}
     return result_from_json(path or f"/lab/{label}/result.json",
                             json.dumps(doc), doc)
 
@@ -129,6 +129,28 @@ class CompareTest(unittest.TestCase):
             result("b", [run("fsync", 200, sync=190), run("async", 5.05)], "/lab/b/1.json"),
             result("b", [run("fsync", 204, sync=193), run("async", 5.0)], "/lab/b/2.json")],
             **kw)
+
+    def test_a_machine_whose_wake_ups_cost_far_more_gets_a_note(self):
+        # a VM whose idle vCPUs halt against a machine that polls
+        vm = {"idle_driver": "haltpoll", "wakeup_ns": 18000}
+        metal = {"idle_driver": "intel_idle", "wakeup_ns": 4000}
+        c = compare.compare([
+            result("metal", [run("fsync", 100)], "/lab/m/1.json", cpu=metal),
+            result("vm", [run("fsync", 130)], "/lab/v/1.json", cpu=vm),
+            result("vm", [run("fsync", 131)], "/lab/v/2.json",
+                   cpu=dict(vm, wakeup_ns=20000))])
+        notes = compare_render.other_lines(c)
+        self.assertIn("a wake-up on another CPU takes 20.0 us in vm (cpuidle haltpoll) "
+                      "against 4.0 us in metal (cpuidle intel_idle): a sync whose completion "
+                      "wakes its task on another CPU differs by about that much whatever "
+                      "the storage", notes)
+        # the same machine's probes a fifth apart, or results without
+        # the figure (files from before it): nothing to say
+        for other in ({"wakeup_ns": 22000}, {}):
+            c = compare.compare([
+                result("a", [run("fsync", 100)], "/lab/a/1.json", cpu=vm),
+                result("b", [run("fsync", 100)], "/lab/b/1.json", cpu=other)])
+            self.assertFalse([n for n in compare_render.other_lines(c) if "wake-up" in n])
 
     def test_slower_disk_reads_slower_and_unchanged_mode_same(self):
         verdicts = {r.run[0]: r.judgement.verdict for r in self.comparison()["rows"]}

@@ -261,6 +261,41 @@ def environment_of(name, results):
     return env
 
 
+# Two machines' wake-up costs (environment.cpu.wakeup_ns) worth a note:
+# this many times apart, and by this much (ns); one machine's probes
+# scatter by about a fifth.
+WAKEUP_RATIO = 2.0
+WAKEUP_DIFFERENCE_NS = 5000
+
+
+def wakeup(env):
+    """The median wake-up cost of an environment's results (ns) and its
+    cpuidle drivers, or (None, ...) where no result measured one."""
+    cpus = [r.environment.cpu for r in env.results if r.environment and r.environment.cpu]
+    costs = sorted(c.wakeup_ns for c in cpus if c.wakeup_ns is not None)
+    drivers = sorted({c.idle_driver for c in cpus if c.idle_driver})
+    return (costs[len(costs) // 2] if costs else None), drivers
+
+
+def note_wakeup_difference(base, env):
+    """A note on env where waking a task on another CPU costs far more or
+    less than on the baseline: every sync woken from another CPU differs
+    by about that much, whatever the storage."""
+    (base_ns, base_drivers), (ns, drivers) = wakeup(base), wakeup(env)
+    if base_ns is None or ns is None or min(base_ns, ns) <= 0:
+        return
+    if max(base_ns, ns) / min(base_ns, ns) < WAKEUP_RATIO or \
+            abs(ns - base_ns) < WAKEUP_DIFFERENCE_NS:
+        return
+
+    def idle(names):
+        return f" (cpuidle {', '.join(names)})" if names else ""
+    env.notes.append(f"a wake-up on another CPU takes {ns / 1000:.1f} us in {env.name}"
+                     f"{idle(drivers)} against {base_ns / 1000:.1f} us in {base.name}"
+                     f"{idle(base_drivers)}: a sync whose completion wakes its task "
+                     "on another CPU differs by about that much whatever the storage")
+
+
 def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
                          min_change=noise.DEFAULT_MIN_CHANGE):
     base = choose_baseline(envs, baseline)
@@ -268,6 +303,7 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
     for env in envs:
         if env is base:
             continue
+        note_wakeup_difference(base, env)
         for key in base.run_order:
             if key not in env.samples:
                 missing.append((base.name, key, env.name))
