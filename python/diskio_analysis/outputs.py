@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: MIT
 """Where the commands write, written once for all of them: an output
-directory is created with its parents when missing (as mkdir -p does;
-diskio-correlate, diskio-compare, diskio-plot and diskio-pgphases all
-do it this way), and an output file is written whole or not at all,
-never over an existing file unless told to.  A failure names the path
-the user gave, never a temporary name."""
+directory is created with its parents when missing (as mkdir -p does),
+reached without following a symbolic link another user could have
+planted, and held by its descriptor (outdir.py says how); an output file
+is written whole or not at all, never over an existing file unless told
+to.  diskio-compare, diskio-correlate, diskio-plot, diskio-pgphases and
+diskio-fleet all write this way.  A failure names the path the user
+gave, never a temporary name, and says what to do."""
 
 import os
-import tempfile
+import stat
 
 from .errors import ToolError
+from .outdir import OutputDir, UntrustedLink
 
 
 class OutputError(ToolError):
@@ -24,75 +27,82 @@ def _reason(err):
     return err.strerror or str(err)
 
 
-def make_output_dir(path, option, status=None, todo=None):
-    """path as a directory, created with its missing parents (mode 0777
-    less the umask).  option names the command-line option, todo what to
-    do when something else is in the way, for the message."""
+def _untrusted(err, path):
+    """What an UntrustedLink met on the way to path was."""
+    same = os.path.normpath(err.filename) == os.path.normpath(path)
+    where = "" if same else f"{err.filename} is "
+    link = (f"; the link's owner uid {err.link_uid}"
+            if err.dir_mode & stat.S_ISVTX else "")
+    return (f"{where}a symbolic link in a directory another user can write "
+            f"(owner uid {err.dir_uid}, mode {err.dir_mode:04o}{link}); "
+            "not followed")
+
+
+def _dir_error(err, path, option, status, todo, own):
+    """The OutputError of an OSError met on the way to directory path."""
+    if isinstance(err, UntrustedLink):
+        return OutputError(path, _untrusted(err, path), own, status)
+    if isinstance(err, (NotADirectoryError, FileExistsError)) and \
+            os.path.normpath(err.filename or path) == os.path.normpath(path):
+        return OutputError(path, "exists and is not a directory", todo,
+                           status)
+    return OutputError(path, f"cannot create the directory: {_reason(err)}",
+                       f"check {option} and the permissions of its parent",
+                       status)
+
+
+def open_output_dir(path, option, status=None, todo=None, create=True,
+                    own=None):
+    """path as an OutputDir (close it when done), created with its
+    missing parents (mode 0777 less the umask) unless create is false:
+    then None when it does not exist yet.  option names the command-line
+    option, todo what to do when something else is in the way, own what
+    to do about a planted link, for the message."""
     todo = todo or f"give {option} a directory"
+    own = own or f"give {option} a directory of your own"
     try:
-        os.makedirs(path, exist_ok=True)
-    except FileExistsError:
-        raise OutputError(path, "exists and is not a directory", todo, status)
+        return OutputDir.open(path, create)
+    except FileNotFoundError as err:
+        if not create:
+            return None
+        raise _dir_error(err, path, option, status, todo, own)
     except OSError as err:
-        raise OutputError(path, f"cannot create the directory: "
-                          f"{_reason(err)}", f"check {option} and the "
-                          "permissions of its parent", status)
-    if not os.path.isdir(path):
-        raise OutputError(path, "is not a directory", todo, status)
-    return path
+        raise _dir_error(err, path, option, status, todo, own)
 
 
-def name_exclusively(temp, path, text):
-    """Give temp the name path unless path exists: link() refuses an
-    existing name where rename() would replace it.  A filesystem without
-    hard links gets an O_EXCL copy instead, removed if it cannot be
-    finished."""
+def open_output_subdir(parent, name, option, status=None, create=True):
+    """The directory name inside parent (an OutputDir), as
+    open_output_dir() makes one; None when create is false and it does
+    not exist."""
+    path = parent.name(name)
     try:
-        os.link(temp, path)
-        return
-    except FileExistsError:
-        raise
-    except OSError:
-        pass
-    with open(path, "x", encoding="utf-8", errors="surrogateescape") as out:
-        try:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        except OSError:
-            os.unlink(path)
-            raise
+        return parent.subdir(name, create)
+    except OSError as err:
+        raise _dir_error(err, path, option, status,
+                         f"give {option} a directory",
+                         f"give {option} a directory of your own")
 
 
-def write_output_file(path, text, option="--output", force=False,
-                      status=None):
-    """text into path: its directory created if need be; written under a
-    temporary name beside it and then given its name, so that path holds
-    the whole text or is left as it was.  Without force an existing path
-    (a symlink too) is refused, before and at the moment of naming."""
-    directory = os.path.dirname(path) or "."
-    make_output_dir(directory, option, status,
-                    f"give {option} a file name in a directory")
-    if os.path.lexists(path) and not force:
-        raise OutputError(path, "exists", f"remove it, choose another "
-                          f"{option} or pass --force", status)
-    if os.path.isdir(path):
+def write_output_in(directory, name, text, option="--output", force=False,
+                    status=None):
+    """text into the file name of directory (an OutputDir), written as
+    OutputDir.write() writes: the whole text or nothing, by descriptor.
+    Without force an existing name (a symlink too) is refused, before and
+    at the moment of naming; with force the name is replaced, never
+    written through.  Returns the file's path."""
+    path = directory.name(name)
+    if name in ("", ".", ".."):
         raise OutputError(path, "is a directory", f"give {option} a file "
                           "name", status)
-    handle, temp = None, None
+    st = directory.lstat(name)
+    if st is not None and not force:
+        raise OutputError(path, "exists", f"remove it, choose another "
+                          f"{option} or pass --force", status)
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise OutputError(path, "is a directory", f"give {option} a file "
+                          "name", status)
     try:
-        handle, temp = tempfile.mkstemp(
-            dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8",
-                       errors="surrogateescape") as out:
-            handle = None
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        if force:
-            os.replace(temp, path)
-        else:
-            name_exclusively(temp, path, text)
+        directory.write(name, text, replace=force)
     except FileExistsError:
         raise OutputError(path, "appeared while it was written; left as it "
                           "is", f"remove it, choose another {option} or pass "
@@ -101,9 +111,17 @@ def write_output_file(path, text, option="--output", force=False,
         raise OutputError(path, f"cannot write: {_reason(err)}",
                           "check the directory's permissions and free space",
                           status)
-    finally:
-        if handle is not None:
-            os.close(handle)
-        if temp is not None and os.path.lexists(temp):
-            os.unlink(temp)
+    return path
+
+
+def write_output_file(path, text, option="--output", force=False,
+                      status=None):
+    """text into path (its directory created if need be, as
+    open_output_dir() does), as write_output_in() writes it."""
+    parent, name = os.path.split(path)
+    with open_output_dir(parent, option, status,
+                         f"give {option} a file name in a directory",
+                         own=f"give {option} a file in a directory of your "
+                         "own") as directory:
+        write_output_in(directory, name, text, option, force, status)
     return path

@@ -14,6 +14,7 @@ import os
 import shutil
 import unittest
 
+from diskio_analysis.outdir import OutputDir
 from diskio_analysis.plot.charts import (bytes_label, histogram_rows,
                                          interval_rows, io_length_rows,
                                          percentile_rows, run_charts, safe_name,
@@ -200,7 +201,8 @@ class BuildTest(TempDirTest):
         chart = self.interval_chart()
         outdir = os.path.join(self.dir, "out")
         os.mkdir(outdir)
-        paths = render([chart], "svg", outdir, self.dir)
+        with OutputDir.open(outdir) as held:
+            paths = render([chart], "svg", held, self.dir)
         self.assertEqual(paths, [os.path.join(outdir, chart.filename)])
         with open(paths[0], encoding="utf-8") as image:
             svg = image.read()
@@ -257,7 +259,8 @@ class BuildTest(TempDirTest):
                   if c.filename == "diskio-sweep-io-length.svg"]
         outdir = os.path.join(self.dir, "out")
         os.mkdir(outdir)
-        paths = render(charts, "svg", outdir, self.dir)
+        with OutputDir.open(outdir) as held:
+            paths = render(charts, "svg", held, self.dir)
         self.assertEqual(paths, [os.path.join(outdir,
                                               "diskio-sweep-io-length.svg")])
         with open(paths[0], encoding="utf-8") as image:

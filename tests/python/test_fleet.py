@@ -19,9 +19,16 @@ from diskio_analysis.errors import UsageError
 from diskio_analysis.fleet import command
 from diskio_analysis.fleet import collect, hostlist, transport
 from diskio_analysis.fleet.transport import BEGIN, STATUS, HostOutput
+from diskio_analysis.outdir import OutputDir
 
 RESULT = ('{"schema": "diskio-result", "schema_version": 2, "label": "db1", '
           '"runs": []}')
+
+
+def save(lab, outcome, force=False):
+    """collect.save() into LAB/HOST, as diskio-fleet calls it."""
+    with OutputDir.open(os.path.join(lab, outcome.host), create=True) as d:
+        return collect.save(d, outcome, force)
 
 
 class HostList(unittest.TestCase):
@@ -394,7 +401,7 @@ class PgPhases(unittest.TestCase):
         o = collect.judge(session(self.lines(files)), pgphases=True)
         self.assertEqual(o.state, "ok")
         with tempfile.TemporaryDirectory() as lab:
-            collect.save(lab, o)
+            save(lab, o)
             self.assertEqual(sorted(os.listdir(os.path.join(lab, "db1"))),
                              ["q_time.csv", "result.json", "settings.json",
                               "wal.csv"])
@@ -425,7 +432,7 @@ class PgPhases(unittest.TestCase):
 class Lab(unittest.TestCase):
     def test_written_whole_never_over_an_existing_one(self):
         with tempfile.TemporaryDirectory() as lab:
-            o = collect.save(lab, collect.judge(
+            o = save(lab, collect.judge(
                 session([BEGIN, RESULT, f"{STATUS} 0"])))
             path = os.path.join(lab, "db1", "result.json")
             self.assertEqual(o.path, path)
@@ -433,7 +440,7 @@ class Lab(unittest.TestCase):
                 self.assertEqual(f.read(), RESULT + "\n")
             self.assertEqual(os.listdir(os.path.join(lab, "db1")),
                              ["result.json"])
-            again = collect.save(lab, collect.judge(
+            again = save(lab, collect.judge(
                 session([BEGIN, RESULT.replace("db1", "other"),
                          f"{STATUS} 0"])))
             self.assertEqual(again.state, "failed")
@@ -483,7 +490,7 @@ class Lab(unittest.TestCase):
                                                 "<a": b"z"}),
                                    f"{transport.PG_STATUS} 0"]), True)
         with tempfile.TemporaryDirectory() as lab:
-            collect.save(lab, o)
+            save(lab, o)
             self.assertEqual(sorted(os.listdir(os.path.join(lab, "db1"))),
                              ["q_time.csv", "result.json"])
         self.assertEqual(sorted(o.left_out), ["<a", "x`touch s`.csv"])

@@ -12,6 +12,7 @@ import unittest
 from unittest import mock
 
 from diskio_analysis.errors import InputError
+from diskio_analysis.outdir import OutputDir
 from diskio_analysis.plot.charts import Chart
 from diskio_analysis.plot.gnuplot import (GnuplotError, check_outputs, commit,
                                           fmt_latency_us, gnuplot_script,
@@ -91,28 +92,35 @@ class ScriptTest(TempDirTest):
 
     def test_existing_outputs_need_force(self):
         self.write("diskio-x.svg", "old")
-        with self.assertRaises(InputError) as ctx:
-            check_outputs([CHART], self.dir, False)
-        self.assertIn("would overwrite 1 existing file(s)", str(ctx.exception))
-        check_outputs([CHART], self.dir, True)
-        with self.assertRaises(InputError):
-            check_outputs([CHART], os.path.join(self.dir, "none"), True)
+        with OutputDir.open(self.dir) as outdir:
+            with self.assertRaises(InputError) as ctx:
+                check_outputs([CHART], outdir, False)
+            self.assertIn("would overwrite 1 existing file(s)", str(ctx.exception))
+            check_outputs([CHART], outdir, True)
 
 
 class CommitTest(TempDirTest):
+    def commit(self, text, force):
+        with OutputDir.open(self.dir) as outdir:
+            staged = outdir.stage(text.encode(), hint="diskio-x.svg")
+            try:
+                commit(staged, "diskio-x.svg", force)
+            finally:
+                staged.close()
+
     def test_an_image_that_appeared_meanwhile_is_not_replaced(self):
-        temp = self.write(".diskio-x.svg.tmp1", "new")
         final = self.write("diskio-x.svg", "appeared")
         with self.assertRaises(InputError) as ctx:
-            commit(temp, final, force=False)
+            self.commit("new", force=False)
         self.assertIn("appeared while the charts were drawn", str(ctx.exception))
         with open(final) as f:
             self.assertEqual(f.read(), "appeared")
+        self.assertEqual(os.listdir(self.dir), ["diskio-x.svg"])
 
     def test_force_replaces_and_no_force_links_into_place(self):
         final = os.path.join(self.dir, "diskio-x.svg")
-        commit(self.write(".a.tmp", "one"), final, force=False)
-        commit(self.write(".b.tmp", "two"), final, force=True)
+        self.commit("one", force=False)
+        self.commit("two", force=True)
         with open(final) as f:
             self.assertEqual(f.read(), "two")
         self.assertEqual(sorted(os.listdir(self.dir)), ["diskio-x.svg"])
@@ -120,8 +128,9 @@ class CommitTest(TempDirTest):
 
 class RunTest(TempDirTest):
     def render(self, gnuplot):
-        with mock.patch.dict(os.environ, {"GNUPLOT": gnuplot}):
-            return render([CHART], "svg", self.dir, self.dir)
+        with mock.patch.dict(os.environ, {"GNUPLOT": gnuplot}), \
+                OutputDir.open(self.dir) as outdir:
+            return render([CHART], "svg", outdir, self.dir)
 
     def test_missing_gnuplot_is_status_3(self):
         with self.assertRaises(GnuplotError) as ctx:
@@ -153,8 +162,9 @@ class RunTest(TempDirTest):
             os.chmod(fake, 0o755)
             with self.subTest(written=written), \
                     mock.patch.dict(os.environ, {"GNUPLOT": fake}), \
+                    OutputDir.open(outdir) as held, \
                     self.assertRaises(GnuplotError) as ctx:
-                render([CHART], "svg", outdir, self.dir)
+                render([CHART], "svg", held, self.dir)
             self.assertEqual(ctx.exception.exit_status, 4)
             self.assertIn("gnuplot wrote a", str(ctx.exception))
             self.assertEqual(os.listdir(outdir), [])

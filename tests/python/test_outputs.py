@@ -2,9 +2,10 @@
 """Description: every command creates its output directory and writes its files the same way.
 
 every command creates its output directory the same way
-(missing parents included) and writes an output file whole or not at
-all, never over an existing file without --force; a failure names the
-path the user gave, never a temporary file, and leaves no temporary
+(missing parents included, never through a link another user could
+have planted) and writes an output file whole or not at all, never over
+an existing file without --force; a failure names the path the user
+gave, never a temporary file, says what to do, and leaves no temporary
 behind."""
 
 import os
@@ -12,7 +13,7 @@ import resource
 import signal
 import unittest
 
-from diskio_analysis.outputs import (OutputError, make_output_dir,
+from diskio_analysis.outputs import (OutputError, open_output_dir,
                                      write_output_file)
 from filelib import TempDirTest
 
@@ -20,18 +21,43 @@ from filelib import TempDirTest
 class DirectoryTest(TempDirTest):
     def test_missing_parents_are_created(self):
         path = os.path.join(self.dir, "a", "b", "c")
-        self.assertEqual(make_output_dir(path, "--outdir"), path)
+        self.assertIsNone(open_output_dir(path, "--outdir", create=False))
+        with open_output_dir(path, "--outdir") as out:
+            self.assertEqual(out.path, path)
         self.assertTrue(os.path.isdir(path))
-        make_output_dir(path, "--outdir")       # existing: fine
+        open_output_dir(path, "--outdir").close()       # existing: fine
+
+    def test_a_planted_link_is_refused_naming_it_and_what_to_do(self):
+        os.chmod(self.dir, 0o777)       # anyone could have made the link
+        target = os.path.join(self.dir, "target")
+        os.mkdir(target)
+        link = os.path.join(self.dir, "out")
+        os.symlink(target, link)
+        what = ("a symbolic link in a directory another user can write "
+                f"(owner uid {os.getuid()}, mode 0777); not followed")
+        with self.assertRaises(OutputError) as ctx:
+            open_output_dir(link, "--outdir", status=3)
+        self.assertEqual(str(ctx.exception), f"{link}: {what}; give "
+                         "--outdir a directory of your own")
+        self.assertEqual(ctx.exception.exit_status, 3)
+        with self.assertRaises(OutputError) as ctx:
+            open_output_dir(os.path.join(link, "sub"), "--outdir")
+        self.assertEqual(str(ctx.exception), f"{link}/sub: {link} is {what}; "
+                         "give --outdir a directory of your own")
+        with self.assertRaises(OutputError) as ctx:
+            write_output_file(os.path.join(link, "report.txt"), "x")
+        self.assertEqual(str(ctx.exception), f"{link}: {what}; give --output "
+                         "a file in a directory of your own")
+        self.assertEqual(os.listdir(target), [])
 
     def test_a_file_in_the_way_is_named(self):
         path = self.write("file", "x")
         with self.assertRaises(OutputError) as ctx:
-            make_output_dir(os.path.join(path, "sub"), "--outdir")
+            open_output_dir(os.path.join(path, "sub"), "--outdir")
         self.assertIn(f"{path}/sub: cannot create the directory",
                       str(ctx.exception))
         with self.assertRaises(OutputError) as ctx:
-            make_output_dir(path, "--outdir")
+            open_output_dir(path, "--outdir")
         self.assertEqual(str(ctx.exception), f"{path}: exists and is not a "
                          "directory; give --outdir a directory")
 
@@ -40,7 +66,7 @@ class DirectoryTest(TempDirTest):
         os.chmod(self.dir, 0o500)
         try:
             with self.assertRaises(OutputError) as ctx:
-                make_output_dir(os.path.join(self.dir, "x"), "--outdir")
+                open_output_dir(os.path.join(self.dir, "x"), "--outdir")
             self.assertIn("Permission denied", str(ctx.exception))
         finally:
             os.chmod(self.dir, 0o700)

@@ -96,8 +96,9 @@ class OptionsTest(TempDirs):
     def test_an_output_that_is_a_file_is_refused(self):
         open(self.out, "w").close()
         status, _, err = call(["-o", self.out, self.store])
-        self.assertEqual((status, err), (2, "diskio-pgphases: --output %s exists and "
-                                            "is not a directory\n" % self.out))
+        self.assertEqual((status, err), (2, "diskio-pgphases: %s: exists and is not "
+                                            "a directory; give --output a "
+                                            "directory\n" % self.out))
 
     def test_the_output_directory_is_created_as_every_command_does(self):
         blocker = os.path.join(self.tmp, "file")

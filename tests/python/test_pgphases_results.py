@@ -18,7 +18,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from diskio_analysis import __version__
+from diskio_analysis import __version__, outdir
 from diskio_analysis.pgphases import results
 
 T0 = datetime.datetime(2026, 11, 23, 18, 48, 4, 123999)
@@ -79,10 +79,12 @@ class WriteTest(unittest.TestCase):
     def setUp(self):
         self.out = tempfile.mkdtemp(prefix="test-pgphases-results.")
         self.addCleanup(shutil.rmtree, self.out)
+        self.dir = outdir.OutputDir.open(self.out)
+        self.addCleanup(self.dir.close)
 
     def write(self):
         run = finished_run()
-        results.write(self.out, run.workload.tasks, run.workload.walrows,
+        results.write(self.dir, run.workload.tasks, run.workload.walrows,
                       results.settings(run, True))
 
     def read(self, name):
@@ -94,7 +96,7 @@ class WriteTest(unittest.TestCase):
         self.assertTrue(self.read("q_time.csv").startswith(
             "task_name,s_time,e_time,diff_time,seconds\nLOAD,"))
         self.assertTrue(self.read("wal.csv").startswith(",".join(results.WAL_HEADER)))
-        self.assertEqual(results.existing(self.out), results.RESULT_FILES[:4])
+        self.assertEqual(results.existing(self.dir), results.RESULT_FILES[:4])
 
     def test_settings_csv_flattens_server_settings_and_leaves_out_counters(self):
         self.write()
@@ -127,15 +129,15 @@ class WriteTest(unittest.TestCase):
         self.assertEqual(ctx.exception.failed,
                          [("wal.csv", "appeared during the run; left as it is")])
         self.assertEqual(self.read("wal.csv"), "mine\n")
-        self.assertEqual(results.existing(self.out), results.RESULT_FILES[:4])
+        self.assertEqual(results.existing(self.dir), results.RESULT_FILES[:4])
 
     def test_a_full_disk_leaves_whole_files_or_none_and_says_which(self):
         real_put = results.put
 
-        def full_at_settings_json(path, text):
-            if path.endswith("settings.json"):
+        def full_at_settings_json(out, name, text):
+            if name == "settings.json":
                 raise OSError(28, "No space left on device")
-            real_put(path, text)
+            real_put(out, name, text)
         with mock.patch.object(results, "put", full_at_settings_json):
             with self.assertRaises(results.NotWritten) as ctx:
                 self.write()
@@ -147,18 +149,18 @@ class WriteTest(unittest.TestCase):
     def test_a_file_that_cannot_be_finished_is_not_left_truncated(self):
         path = os.path.join(self.out, "wal.csv")
         for unnamed in (True, False):
-            with mock.patch.object(results, "_unnamed_files", return_value=unnamed), \
+            with mock.patch.object(outdir, "_unnamed_files", return_value=unnamed), \
                     mock.patch("os.fsync", side_effect=OSError(28, "No space left")):
                 with self.assertRaises(OSError) as ctx:
-                    results.put(path, "phase,wal_write\n")
+                    results.put(self.dir, "wal.csv", "phase,wal_write\n")
             self.assertEqual(ctx.exception.filename, path)
             self.assertEqual(os.listdir(self.out), [])
 
     def test_without_unnamed_files_a_random_temporary_is_used_and_removed(self):
         planted = os.path.join(self.out, "wal.csv.tmp.%d" % os.getpid())
         os.symlink(os.path.join(self.out, "victim"), planted)
-        with mock.patch.object(results, "_unnamed_files", return_value=False):
-            results.put(os.path.join(self.out, "wal.csv"), "phase\n")
+        with mock.patch.object(outdir, "_unnamed_files", return_value=False):
+            results.put(self.dir, "wal.csv", "phase\n")
         self.assertEqual(self.read("wal.csv"), "phase\n")
         self.assertEqual(sorted(os.listdir(self.out)),
                          ["wal.csv", "wal.csv.tmp.%d" % os.getpid()])
@@ -169,7 +171,7 @@ class WriteTest(unittest.TestCase):
         self.write()
         self.assertTrue(os.path.islink(planted))
         self.assertFalse(os.path.lexists(os.path.join(self.out, "victim")))
-        self.assertEqual(results.existing(self.out), results.RESULT_FILES[:4])
+        self.assertEqual(results.existing(self.dir), results.RESULT_FILES[:4])
 
     def log(self):
         path = os.path.join(self.out, "server.log")
@@ -178,13 +180,13 @@ class WriteTest(unittest.TestCase):
         return path
 
     def test_the_log_is_copied_beside_the_results(self):
-        results.copy_log(self.log(), self.out)
+        results.copy_log(self.log(), self.dir)
         self.assertEqual(self.read("postgres.log"), "LOG:  checkpoint complete\n")
 
     def test_the_log_copy_is_no_more_readable_than_the_log(self):
         log = self.log()
         os.chmod(log, 0o600)
-        results.copy_log(log, self.out)
+        results.copy_log(log, self.dir)
         self.assertEqual(stat.S_IMODE(os.stat(os.path.join(self.out, "postgres.log"))
                                       .st_mode), 0o600)
 
@@ -193,20 +195,20 @@ class WriteTest(unittest.TestCase):
         os.symlink(victim, os.path.join(self.out, "postgres.log"))
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            results.copy_log(self.log(), self.out)
+            results.copy_log(self.log(), self.dir)
         self.assertFalse(os.path.lexists(victim))
         self.assertIn("the server log was not kept", err.getvalue())
-        self.assertEqual(results.existing(self.out), ["postgres.log"])
+        self.assertEqual(results.existing(self.dir), ["postgres.log"])
 
     def test_another_runs_log_is_never_replaced(self):
         with open(os.path.join(self.out, "postgres.log"), "w") as f:
             f.write("the winner's log\n")
         with contextlib.redirect_stderr(io.StringIO()):
-            results.copy_log(self.log(), self.out)
+            results.copy_log(self.log(), self.dir)
         self.assertEqual(self.read("postgres.log"), "the winner's log\n")
 
     def test_a_log_that_cannot_be_copied_is_skipped_quietly(self):
-        results.copy_log("/nonexistent/postgres.log", self.out)
+        results.copy_log("/nonexistent/postgres.log", self.dir)
         self.assertEqual(os.listdir(self.out), [])
 
 

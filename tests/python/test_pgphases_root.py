@@ -23,6 +23,7 @@ import tempfile
 import unittest
 from unittest import mock
 
+from diskio_analysis.outdir import OutputDir
 from diskio_analysis.pgphases import RunError, results
 from diskio_analysis.pgphases.cluster import Cluster
 from diskio_analysis.pgphases.safefiles import NotOwned, open_owned, read_owned
@@ -86,6 +87,8 @@ class AsRootTest(unittest.TestCase):
         os.chmod(self.victim, 0o600)
         self.out = os.path.join(self.tmp, "out")
         os.mkdir(self.out)
+        self.outdir = OutputDir.open(self.out)
+        self.addCleanup(self.outdir.close)
         # a directory of the server user's, as the cluster directory is
         self.theirs = os.path.join(self.tmp, "theirs")
         os.mkdir(self.theirs, 0o700)
@@ -134,7 +137,7 @@ class AsRootTest(unittest.TestCase):
                 pass
             finally:
                 c.cleanup(failed=False,
-                          save_log=lambda log: results.copy_log(log, self.out))
+                          save_log=lambda log: results.copy_log(log, self.outdir))
         return argv
 
     def test_the_settings_never_go_through_a_link_in_the_data_directory(self):
@@ -177,7 +180,7 @@ class AsRootTest(unittest.TestCase):
         os.symlink(self.victim, log)
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            results.copy_log(log, self.out)
+            results.copy_log(log, self.outdir)
         self.assertIsNone(self.copied())
         self.assertIn("the server log was not kept: %s: a symlink" % log, err.getvalue())
         self.victim_untouched()
@@ -187,7 +190,7 @@ class AsRootTest(unittest.TestCase):
         os.link(self.victim, log)
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            results.copy_log(log, self.out)
+            results.copy_log(log, self.outdir)
         self.assertIsNone(self.copied())
         self.assertIn("2 hard links", err.getvalue())
 
@@ -197,7 +200,7 @@ class AsRootTest(unittest.TestCase):
             f.write("LOG:  theirs\n")
         os.chown(log, self.nobody.pw_uid, self.nobody.pw_gid)
         with contextlib.redirect_stderr(io.StringIO()):
-            results.copy_log(log, self.out)
+            results.copy_log(log, self.outdir)
         self.assertIsNone(self.copied())
 
 

@@ -14,6 +14,7 @@ import re
 import shutil
 import unittest
 
+from diskio_analysis.outdir import OutputDir
 from diskio_analysis.plot.gnuplot import render
 from diskio_analysis.plot.report_charts import (bar_rows, ratio_chart, ratio_tics,
                                                 report_charts, select)
@@ -94,7 +95,9 @@ class RatioTest(TempDirTest):
         os.mkdir(outdir)
         charts = report_charts([("r.json", REPORT)], "png", "all", "all",
                                self.dir)
-        for path in render(charts, "png", outdir, self.dir):
+        with OutputDir.open(outdir) as held:
+            paths = render(charts, "png", held, self.dir)
+        for path in paths:
             with open(path, "rb") as image:
                 self.assertEqual(image.read(8), b"\x89PNG\r\n\x1a\n")
 

@@ -5,14 +5,13 @@ existing file unless --force), and the per-host summary."""
 
 import base64
 import io
-import os
 import re
 import tarfile
 from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..jsonfile import json_kind, parse_json
-from ..outputs import OutputError, make_output_dir, write_output_file
+from ..outputs import OutputError, write_output_in
 from ..plainnumber import plain_number
 from ..result import is_result, result_from_json
 from ..textfile import MAX_INPUT_BYTES
@@ -184,19 +183,16 @@ def reply_damage(host, text):
 PG_FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}", re.ASCII)
 
 
-def host_dir(lab, host):
-    return os.path.join(lab, host)
-
-
 # names diskio-fleet writes itself in LAB/HOST: a file of diskio-pgphases
 # by one of these names is not taken
 OWN_NAMES = ("result.json", "diskio.log")
 
 
-def save(lab, outcome, force=False):
-    """The host's result into LAB/HOST/result.json (a partial result of a
-    failed run too: diskio's exit status 1 writes one) and the files of
-    its diskio-pgphases beside it.  An output that cannot be written
+def save(directory, outcome, force=False):
+    """The host's result into LAB/HOST/result.json (directory: LAB/HOST,
+    an OutputDir; a partial result of a failed run too: diskio's exit
+    status 1 writes one) and the files of its diskio-pgphases beside it,
+    each by the directory's descriptor.  An output that cannot be written
     turns the host into a failure."""
     pg_files = {}
     for name, data in getattr(outcome, "pg_files", {}).items():
@@ -208,18 +204,14 @@ def save(lab, outcome, force=False):
             outcome.left_out.append(name)
     if outcome.result_text is None and not pg_files:
         return outcome
-    directory = host_dir(lab, outcome.host)
     try:
-        make_output_dir(directory, "--lab")
         if outcome.result_text is not None:
-            path = os.path.join(directory, "result.json")
-            write_output_file(path, outcome.result_text, option="--lab",
-                              force=force)
-            outcome.path = path
+            outcome.path = write_output_in(directory, "result.json",
+                                           outcome.result_text,
+                                           option="--lab", force=force)
         for name, data in sorted(pg_files.items()):
-            write_output_file(os.path.join(directory, name),
-                              data.decode("utf-8", "surrogateescape"),
-                              option="--lab", force=force)
+            write_output_in(directory, name, data, option="--lab",
+                            force=force)
     except OutputError as err:
         outcome.state, outcome.reason = FAILED, str(err)
     return outcome

@@ -13,9 +13,10 @@ from ..compare.render import RENDERERS
 from ..errors import ToolError, UsageError
 from ..fleet import collect, hostlist, transport
 from ..noise import DEFAULT_MIN_CHANGE
-from ..outputs import OutputError, make_output_dir, write_output_file
+from ..outputs import (OutputError, open_output_dir, open_output_subdir,
+                       write_output_in)
 from ..plainnumber import plain_number
-from ..result import load_result
+from ..result import result_from_text
 from ..textsafe import shown
 
 PROG = "diskio-fleet"
@@ -153,15 +154,27 @@ def parse_args(argv):
 
 
 def prepare_lab(lab, hosts, force):
-    """The lab directory, created; refused before anything runs when a
+    """The lab directory, created and held open (an OutputDir: every file
+    goes in by its descriptor); refused before anything runs when it is
+    reached through a link another user could have planted, or when a
     host's result is already there (without --force)."""
-    make_output_dir(lab, "--lab", EXIT_LAB)
-    for host in hosts:
-        for name in collect.OWN_NAMES:
-            path = os.path.join(lab, host, name)
-            if os.path.lexists(path) and not force:
-                raise OutputError(path, "exists", "choose another --lab or "
-                                  "pass --force to replace it", EXIT_LAB)
+    lab_dir = open_output_dir(lab, "--lab", EXIT_LAB)
+    try:
+        for host in hosts:
+            host_dir = open_output_subdir(lab_dir, host, "--lab", EXIT_LAB,
+                                          create=False)
+            if host_dir is None:
+                continue
+            with host_dir:
+                for name in collect.OWN_NAMES:
+                    if host_dir.lstat(name) is not None and not force:
+                        raise OutputError(host_dir.name(name), "exists",
+                                          "choose another --lab or pass "
+                                          "--force to replace it", EXIT_LAB)
+    except BaseException:
+        lab_dir.close()
+        raise
+    return lab_dir
 
 
 def run_hosts(args, engine):
@@ -186,18 +199,19 @@ def run_hosts(args, engine):
     return transport.run_engine(engine, args.host_list, command, **common)
 
 
-def save_logs(lab, outputs, force):
+def save_logs(host_dirs, outputs, force):
     """Each host's stderr (diskio's table and messages, ssh's) and what
-    pdsh or clush said about its session into LAB/HOST/diskio.log, for the
-    failure the summary names in one line."""
+    pdsh or clush said about its session into LAB/HOST/diskio.log
+    (host_dirs: {host: OutputDir}), for the failure the summary names in
+    one line."""
     for host, out in outputs.items():
         lines = out.stderr + out.engine
         if not lines:
             continue
         try:
-            write_output_file(os.path.join(lab, host, "diskio.log"),
-                              "\n".join(lines) + "\n", option="--lab",
-                              force=force)
+            write_output_in(host_dirs[host], "diskio.log",
+                            "\n".join(lines) + "\n", option="--lab",
+                            force=force)
         except OutputError as err:
             report(PROG, f"{host}: {err}")
 
@@ -211,7 +225,8 @@ def comparison(outcomes, baseline):
                 "diskio-compare needs two\n")
     if baseline and baseline not in [o.host for o in collected]:
         return f"no comparison: baseline {baseline} gave no result\n"
-    results = [load_result(o.path) for o in collected]
+    # from the text that was written, never read back through the lab
+    results = [result_from_text(o.path, o.result_text) for o in collected]
     base_label = None
     if baseline:
         base_label = results[[o.host for o in collected].index(baseline)] \
@@ -220,20 +235,32 @@ def comparison(outcomes, baseline):
                                      DEFAULT_MIN_CHANGE))
 
 
+def collect_all(lab, args, outputs):
+    """Each host's outcome, its files saved in its directory of lab (an
+    OutputDir), and its log."""
+    outcomes, host_dirs = [], {}
+    pgphases = args.pgphases_args is not None
+    try:
+        for host in args.host_list:
+            host_dirs[host] = open_output_subdir(lab, host, "--lab", EXIT_LAB)
+            outcome = collect.judge(outputs[host], pgphases=pgphases)
+            outcomes.append(collect.save(host_dirs[host], outcome,
+                                         args.force))
+        save_logs(host_dirs, outputs, args.force)
+    finally:
+        for host_dir in host_dirs.values():
+            host_dir.close()
+    return outcomes
+
+
 def run(argv):
     args = parse_args(argv)
     engine = transport.choose(args.transport)
-    prepare_lab(args.lab, args.host_list, args.force)
-    report(PROG, f"running diskio on {len(args.host_list)} host(s) through "
-                 f"{engine}")
-    outputs = run_hosts(args, engine)
-    outcomes = []
-    pgphases = args.pgphases_args is not None
-    for host in args.host_list:
-        make_output_dir(os.path.join(args.lab, host), "--lab", EXIT_LAB)
-        outcome = collect.judge(outputs[host], pgphases=pgphases)
-        outcomes.append(collect.save(args.lab, outcome, args.force))
-    save_logs(args.lab, outputs, args.force)
+    with prepare_lab(args.lab, args.host_list, args.force) as lab:
+        report(PROG, f"running diskio on {len(args.host_list)} host(s) "
+                     f"through {engine}")
+        outputs = run_hosts(args, engine)
+        outcomes = collect_all(lab, args, outputs)
     text = "per host:\n" + collect.summary(outcomes)
     try:
         text += "\n" + comparison(outcomes, args.baseline)

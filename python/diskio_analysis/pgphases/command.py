@@ -10,14 +10,13 @@ import argparse
 import atexit
 import datetime
 import math
-import os
 import re
 import signal
 
 from .. import __version__
 from ..cli import run_command
 from ..errors import EXIT_INTERRUPTED, EXIT_OK, ToolError, UsageError
-from ..outputs import make_output_dir
+from ..outputs import open_output_dir
 from ..textsafe import shown
 from . import PROG, RunError, progress, results, rounds
 from .cluster import Cluster
@@ -147,6 +146,7 @@ class Run:
         self.workload = Workload(args)
         self.cluster = Cluster(args)
         self.round_no = 1
+        self.outdir = None      # the output directory, once made (OutputDir)
         self.finished = []      # the workloads of the rounds that completed
         self.rounds_done = 0
         self.round_spread = None
@@ -174,7 +174,7 @@ class Run:
         name = results.log_name(self.round_no)
         self.cluster.cleanup(
             failed=bool(self.interrupted_by or self.error),
-            save_log=lambda log: results.copy_log(log, self.args.output, name))
+            save_log=lambda log: results.copy_log(log, self.outdir, name))
 
     def write_results(self, complete):
         """The rounds that completed (their medians), else what the one
@@ -191,14 +191,21 @@ class Run:
         else:
             tasks, walrows, round_rows = self.workload.tasks, self.workload.walrows, None
             ifrrows = self.workload.ifrrows
-        results.write(self.args.output, tasks, walrows,
+        results.write(self.outdir, tasks, walrows,
                       results.settings(self, complete), ifrrows, round_rows)
 
 
 def check_output(out, nrounds=1):
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise UsageError("--output %s exists and is not a directory" % out)
-    existing = results.existing(out, nrounds)
+    """Refuse an --output that cannot be used, before anything is made:
+    one reached through a link another user could have planted (as
+    every command's output directory is reached, outdir.py), one that
+    is not a directory, or one holding results already."""
+    found = open_output_dir(out, "--output", status=UsageError.exit_status,
+                            create=False)
+    if found is None:
+        return
+    with found:
+        existing = results.existing(found, nrounds)
     if existing:
         raise UsageError("refusing to overwrite %s in %s; choose another --output"
                          % (", ".join(existing), out))
@@ -212,8 +219,9 @@ def execute(argv):
     run = Run(args)
     run.cluster.check_target()
     # created the way every analysis command creates its output directory,
-    # once nothing is left to refuse
-    make_output_dir(out, "--output", status=UsageError.exit_status)
+    # once nothing is left to refuse, and held open: every result is
+    # written by its descriptor
+    run.outdir = open_output_dir(out, "--output", status=UsageError.exit_status)
 
     def on_signal(signum, frame):
         if run.interrupted_by is None and not run.cluster.cleaned:
@@ -264,6 +272,7 @@ def execute(argv):
             progress("cannot write results to %s: %s" % (out, e.strerror))
             if status == EXIT_OK:
                 status = RunError.exit_status
+        run.outdir.close()
     if written is None:     # else the message above said what there is
         progress(("results in %s" if status == EXIT_OK else
                   "partial results (marked incomplete) in %s") % out)

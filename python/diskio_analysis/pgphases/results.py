@@ -10,10 +10,8 @@ import errno
 import io
 import json
 import os
-import shutil
 import socket
 import stat
-import tempfile
 
 from .. import __version__
 from . import PROG, interference, progress
@@ -46,10 +44,10 @@ def log_name(round_no):
 
 
 def existing(out, rounds=1):
-    """The result files already in out (a symlink counts, dangling or not:
-    nothing is ever written through one)."""
+    """The result files already in out, an OutputDir (a symlink counts,
+    dangling or not: nothing is ever written through one)."""
     names = RESULT_FILES + [log_name(r) for r in range(2, rounds + 1)]
-    return [f for f in names if os.path.lexists(os.path.join(out, f))]
+    return [f for f in names if out.lstat(f) is not None]
 
 
 def qtime_row(name, t0, t1, sec):
@@ -141,81 +139,25 @@ def reason(err):
     return err.strerror or str(err)
 
 
-def _umask():
-    mask = os.umask(0o077)
-    os.umask(mask)
-    return mask
-
-
-def _unlink_own(temp, fd):
-    """Remove temp if it still names the file open at fd."""
-    try:
-        st, own = os.lstat(temp), os.fstat(fd)
-    except OSError:
-        return
-    if (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino):
-        os.unlink(temp)
-
-
-def _unnamed_files():
-    """Whether an unnamed file can be linked in (through /proc)."""
-    return os.path.isdir("/proc/self/fd")
-
-
-def put(path, data, mode=0o666):
-    """A new file at path holding data (text, bytes or a binary file to
-    copy), whole, or no file at all.  Written without a name (O_TMPFILE)
-    and linked in with linkat(), which never replaces a name, a symlink
-    included; where the filesystem has no unnamed files, under a random
-    temporary name beside it (O_EXCL), linked in, and that name removed
-    only while it is still the file written.  mode less the umask; an
-    OSError names path, never a temporary."""
-    directory = os.path.dirname(path) or "."
-    name = os.path.basename(path)
-    dfd, fd, temp = None, None, None
-    try:
-        dfd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        if _unnamed_files():
-            try:
-                fd = os.open(".", os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, mode,
-                             dir_fd=dfd)
-            except OSError as err:
-                if err.errno not in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
-                    raise
-        if fd is None:
-            fd, temp = tempfile.mkstemp(dir=directory, prefix=".%s." % name,
-                                        suffix=".tmp")
-            os.fchmod(fd, mode & ~_umask())
-        with os.fdopen(fd, "wb", closefd=False) as f:
-            if isinstance(data, str):
-                f.write(data.encode("utf-8", "surrogateescape"))
-            elif isinstance(data, bytes):
-                f.write(data)
-            else:
-                shutil.copyfileobj(data, f)
-        os.fsync(fd)
-        # linkat(AT_SYMLINK_FOLLOW) through /proc for the unnamed file
-        os.link("/proc/self/fd/%d" % fd if temp is None else temp, name,
-                dst_dir_fd=dfd, follow_symlinks=True)
-    except OSError as err:
-        err.filename, err.filename2 = path, None
-        raise
-    finally:
-        if fd is not None:
-            if temp is not None:
-                _unlink_own(temp, fd)
-            os.close(fd)
-        if dfd is not None:
-            os.close(dfd)
+def put(out, name, data, mode=0o666):
+    """A new file name in out (an OutputDir) holding data (text, bytes or
+    a binary file to copy), whole, or no file at all: written without a
+    name (O_TMPFILE) and linked in with linkat(), which never replaces a
+    name, a symlink included; where the filesystem has no unnamed files,
+    under a random temporary name beside it (O_EXCL), linked in from its
+    descriptor, and that name removed only while it is still the file
+    written.  All by out's descriptor, never by path (outdir.py).  mode
+    less the umask; an OSError names the file's path, never a
+    temporary."""
+    out.write(name, data, mode=mode)
 
 
 def write(out, tasks, walrows, record, ifrrows=None, round_rows=None):
-    """Write the result files into out (created if need be), each whole or
-    not at all, each whatever happened to the others: interference.csv
-    when ifrrows are given, rounds.csv (task_name,round,seconds) when
+    """Write the result files into out (an OutputDir), each whole or not
+    at all, each whatever happened to the others: interference.csv when
+    ifrrows are given, rounds.csv (task_name,round,seconds) when
     round_rows are.  NotWritten says which could not be written, and
     why."""
-    os.makedirs(out, exist_ok=True)
     files = [
         ("q_time.csv", csv_text(QTIME_HEADER, [qtime_row(*t) for t in tasks])),
         ("wal.csv", csv_text(WAL_HEADER, [wal_row(name, d) for name, d in walrows])),
@@ -233,7 +175,7 @@ def write(out, tasks, walrows, record, ifrrows=None, round_rows=None):
     written, failed = [], []
     for name, text in files:
         try:
-            put(os.path.join(out, name), text)
+            put(out, name, text)
         except OSError as err:
             failed.append((name, reason(err)))
         else:
@@ -243,7 +185,8 @@ def write(out, tasks, walrows, record, ifrrows=None, round_rows=None):
 
 
 def copy_log(log_file, out, name="postgres.log", owner=None):
-    """Keep the server log beside the results (as name), as put() writes a result
+    """Keep the server log beside the results (as name in out, an
+    OutputDir), as put() writes a result
     (never over a file, never through a symlink, whole or not at all),
     with the log's own permissions or fewer.  The log is read only if it
     is a regular file with one link owned by owner (default: the runner,
@@ -252,7 +195,7 @@ def copy_log(log_file, out, name="postgres.log", owner=None):
     log that does not exist is skipped quietly, one that cannot be kept
     is said on stderr."""
     owner = os.geteuid() if owner is None else owner
-    dest = os.path.join(out, name)
+    dest = out.name(name)
     try:
         fd = open_owned(log_file, owner)
     except NotOwned as err:
@@ -262,6 +205,6 @@ def copy_log(log_file, out, name="postgres.log", owner=None):
         return
     with os.fdopen(fd, "rb") as src:
         try:
-            put(dest, src, stat.S_IMODE(os.fstat(fd).st_mode) & 0o666)
+            put(out, name, src, stat.S_IMODE(os.fstat(fd).st_mode) & 0o666)
         except OSError as err:
             progress("the server log was not kept: %s: %s" % (dest, reason(err)))

@@ -10,7 +10,7 @@ import tempfile
 from ..cli import new_parser, report, run_command, write_stdout
 from ..correlate.report import DEFAULT_METRICS
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
-from ..outputs import make_output_dir
+from ..outputs import open_output_dir
 from ..textsafe import shown
 from .charts import run_charts, unique_filenames
 from .compare_charts import compare_charts
@@ -83,9 +83,9 @@ def run(argv):
             raise InputError(" ".join(args.inputs), None, "nothing to plot",
                              "give results with recorded ops or a report "
                              "with comparisons")
-        make_output_dir(args.outdir, "--outdir")
-        check_outputs(charts, args.outdir, args.force)
-        paths = render(charts, args.format, args.outdir, workdir, args.force)
+        with open_output_dir(args.outdir, "--outdir") as outdir:
+            check_outputs(charts, outdir, args.force)
+            paths = render(charts, args.format, outdir, workdir, args.force)
         write_stdout("".join(f"{shown(path)}\n" for path in paths))
     finally:
         if args.keep_temp:

@@ -2,7 +2,8 @@
 """gnuplot for diskio-plot: quoting, the settings and plot clauses every
 chart shares, and one script for all charts, run once in the work
 directory; each image is checked whole, copied into the output directory
-under a temporary name and given its name only when every image was.
+(by its descriptor, unnamed or under a temporary name) and given its name
+only when every image was.
 
 Nothing read from an input is ever run.  gnuplot substitutes `command`
 and expands @macros inside double-quoted strings, and takes a file name
@@ -17,7 +18,6 @@ data tables and the images (never the user's --outdir)."""
 import math
 import os
 import re
-import secrets
 import shutil
 import subprocess
 
@@ -242,13 +242,12 @@ def terminal(fmt, size=None):
 
 
 def check_outputs(charts, outdir, force):
-    if not os.path.isdir(outdir):
-        raise InputError(outdir, None, "output directory does not exist",
-                         "create it or give another --outdir")
+    """Refuse (without force) images that would replace files of outdir
+    (an OutputDir; a symlink counts, dangling or not)."""
     existing = [c.filename for c in charts
-                if os.path.exists(os.path.join(outdir, c.filename))]
+                if outdir.lstat(c.filename) is not None]
     if existing and not force:
-        raise InputError(os.path.join(outdir, existing[0]), None,
+        raise InputError(outdir.name(existing[0]), None,
                          f"would overwrite {len(existing)} existing file(s) "
                          f"({', '.join(existing)})",
                          "remove them, pick another --outdir or pass --force")
@@ -312,33 +311,17 @@ def check_image(path, fmt):
                            EXIT_GNUPLOT_FAILED)
 
 
-def stage(image, outdir, final):
-    """A copy of the work directory's image in outdir under a temporary
-    name of its own (created O_EXCL, mode 0666 less the umask, as gnuplot
-    would make it), written whole and synced; OutputError (exit 1) when it
-    cannot be (a full disk: the partial copy is removed)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-    for _ in range(100):
-        temp = os.path.join(outdir, f".{os.path.basename(final)}."
-                            f"{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        try:
-            handle = os.open(temp, flags, 0o666)
-            break
-        except FileExistsError:
-            continue
-        except OSError as err:
-            raise cannot_write(final, err)
-    else:
-        raise cannot_write(final, FileExistsError("no free temporary name"))
+def stage(image, outdir, name):
+    """A copy of the work directory's image in outdir (an OutputDir),
+    written by its descriptor as every output is (outdir.py: unnamed, or
+    under a temporary name of its own, mode 0666 less the umask, as
+    gnuplot would make it), whole and synced, not yet named; OutputError
+    (exit 1) when it cannot be (a full disk: nothing is left)."""
     try:
-        with os.fdopen(handle, "wb") as out, open(image, "rb") as src:
-            shutil.copyfileobj(src, out)
-            out.flush()
-            os.fsync(out.fileno())
+        with open(image, "rb") as src:
+            return outdir.stage(src, 0o666, name)
     except OSError as err:
-        os.unlink(temp)
-        raise cannot_write(final, err)
-    return temp
+        raise cannot_write(outdir.name(name), err)
 
 
 def cannot_write(final, err):
@@ -347,26 +330,23 @@ def cannot_write(final, err):
                        "no image was put there")
 
 
-def commit(temp, final, force):
-    """Give the finished image its name.  Without force, never replace a
-    file that appeared since check_outputs() looked: link() fails when the
-    name exists, where a rename would replace it (a filesystem without hard
-    links gets an O_EXCL copy, which refuses an existing name too)."""
-    if force:
-        os.replace(temp, final)
-        return
+def commit(staged, name, force):
+    """Give the finished image its name in its directory.  Without force,
+    never replace a file that appeared since check_outputs() looked:
+    linkat() fails when the name exists, where a rename would replace it
+    (a filesystem without hard links gets an O_EXCL copy, which refuses
+    an existing name too); with force the name is replaced, never
+    written through."""
+    final = staged.dir.name(name)
     try:
-        os.link(temp, final)
+        if force:
+            staged.replace(name)
+        else:
+            staged.link(name)
     except FileExistsError:
         raise appeared(final)
-    except OSError:
-        with open(temp, "rb") as src:
-            try:
-                with open(final, "xb") as dst:
-                    shutil.copyfileobj(src, dst)
-            except FileExistsError:
-                raise appeared(final)
-    os.unlink(temp)
+    except OSError as err:
+        raise cannot_write(final, err)
 
 
 def appeared(final):
@@ -379,10 +359,10 @@ SCRIPT_NAME = "diskio-plot.gp"
 
 
 def render(charts, fmt, outdir, workdir, force=False):
-    """Draw charts into outdir as fmt images (gnuplot script, data and
-    images in workdir); returns the images' paths.  Every image is
-    checked whole and copied into outdir under a temporary name before
-    the first is given its name."""
+    """Draw charts into outdir (an OutputDir) as fmt images (gnuplot
+    script, data and images in workdir); returns the images' paths.
+    Every image is checked whole and copied into outdir, by its
+    descriptor, before the first is given its name."""
     gnuplot = os.environ.get("GNUPLOT", "gnuplot")
     found = shutil.which(gnuplot)
     if found is None:
@@ -394,17 +374,16 @@ def render(charts, fmt, outdir, workdir, force=False):
               encoding="utf-8") as out:
         out.write(script)
     run_gnuplot(gnuplot, workdir, SCRIPT_NAME)
-    finals = [os.path.join(outdir, chart.filename) for chart in charts]
     for image in images:
         check_image(os.path.join(workdir, image), fmt)
-    temps = []
+    staged = []
     try:
-        for image, final in zip(images, finals):
-            temps.append(stage(os.path.join(workdir, image), outdir, final))
-        for temp, final in zip(temps, finals):
-            commit(temp, final, force)
+        for image, chart in zip(images, charts):
+            staged.append(stage(os.path.join(workdir, image), outdir,
+                                chart.filename))
+        for done, chart in zip(staged, charts):
+            commit(done, chart.filename, force)
     finally:
-        for temp in temps:
-            if os.path.exists(temp):
-                os.unlink(temp)
-    return finals
+        for done in staged:
+            done.close()
+    return [outdir.name(chart.filename) for chart in charts]
