@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -224,6 +225,27 @@ static bool report_create_failure(const char *target, int err)
     return fs || err == ENOENT;
 }
 
+/* A target no open() takes by its length (diskio_target_open(3),
+ * ENAMETOOLONG): the name in it that is too long, or the whole path. */
+static void report_long_name(const char *target)
+{
+    unsigned part = 0;
+    for (const char *name = target; *name;) {
+        const size_t len = strcspn(name, "/");
+        part += len > 0;
+        if (len > NAME_MAX) {
+            cli_msg("%s: name %u of the path ('%.32s...') is %zu bytes long, and a file or "
+                    "directory name is at most %d bytes (NAME_MAX); give a shorter name",
+                    target, part, name, len, NAME_MAX);
+            return;
+        }
+        name += len + (name[len] == '/');
+    }
+    cli_msg("%s: the path is %zu bytes long, and a path is at most %d bytes (PATH_MAX - 1); give "
+            "a shorter path, or cd to a directory nearer the target first",
+            target, strlen(target), PATH_MAX - 1);
+}
+
 static int report_target_error(const char *target, int rc)
 {
     if ((rc == -ENOENT || rc == -EACCES || rc == -EPERM || rc == -EROFS) &&
@@ -272,6 +294,7 @@ static int report_target_error(const char *target, int rc)
                     target);
         break;
     case ENOENT: cli_msg("%s: the directory does not exist; create it first.", target); break;
+    case ENAMETOOLONG: report_long_name(target); break;
     default:
         cli_msg("cannot create a test file at %s: %s; check that the directory exists, is writable "
                 "and has space.",
