@@ -741,8 +741,10 @@ const struct cli_option cli_option_table[] = {
      FIELD(verify_durability),
      .flags = CLI_NOT_IN_ROW,
      .section = CLI_SECTION_DURABILITY,
-     .help = "after the power cut: check FILE against what the listener holds; exit 0 durable, "
-             "4 acknowledged writes lost or torn, 5 the file or run id does not match"},
+     .help = "after the power cut: check FILE against what the listener holds; exit 0 durable "
+             "(at least one acknowledged write checked), 1 the answer broke off or passed its "
+             "bounds, 4 acknowledged writes lost or torn, 5 the file or run id does not match "
+             "(or the run acknowledged nothing)"},
 
     {.name = "help",
      .short_name = 'h',
