@@ -456,7 +456,7 @@ static const char *storage_notes(const char *path, char *qualifier, size_t size)
  * after a message. */
 static int open_file(const char *path, int *fd, uint64_t *size)
 {
-    struct stat st;
+    struct stat st = {.st_mode = 0};
     *fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     int rc = *fd < 0 || fstat(*fd, &st) != 0 ? -errno : 0;
     if (rc == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {

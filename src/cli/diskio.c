@@ -977,8 +977,9 @@ static int check_direct_alignment(const struct session *s)
 static void list_runs(struct session *s)
 {
     const struct cli_options *opt = &s->opt;
-    s->plans = calloc(s->is_suite ? s->suite.nrows : opt->nsizes * opt->nmodes * opt->njobs,
-                      sizeof(*s->plans));
+    const size_t most = s->is_suite ? s->suite.nrows : opt->nsizes * opt->nmodes * opt->njobs;
+    /* never calloc(0), which may return NULL: "out of memory" */
+    s->plans = calloc(most ? most : 1, sizeof(*s->plans));
     for (size_t r = 0; s->plans && s->is_suite && r < s->suite.nrows; r++) {
         const struct cli_options *row = &s->suite.rows[r].opt;
         if (!s->suite.rows[r].note)

@@ -27,6 +27,8 @@
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
 [ -f "$preload" ] || d_skip "no fault preload (tests/.libs/fault-preload.so) in this build"
 command -v timeout >/dev/null 2>&1 || d_skip "timeout (coreutils) is not installed"
+# d_cleanup (the EXIT trap) removes t_scratch; the tmpfs directory too
+d_extra_cleanup='rm -rf $t_more_scratch'
 
 # check WANT WHAT ARGS...: diskio --verify-durability ARGS, 256 MiB of
 # address space at most, stopped after 300 s if it has not stopped itself
