@@ -100,6 +100,12 @@ int cli_durable_check(const struct cli_options *o, bool *verify_only, char *err,
     if (o->nsizes != 1 || o->njobs != 1 || o->jobs[0] != 1 || o->repeat != 1)
         return cli_fail(err, size, "--durability checks one run: one --bs, one job, no --repeat");
     const uint64_t blocks = o->file_size / o->block_sizes[0];
+    if (blocks > DURABLE_BLOCKS_MAX)
+        return cli_fail(err, size,
+                        "--durability: --size of %" PRIu64
+                        " blocks of --bs; a check handles %" PRIu64
+                        " at most: give a smaller --size or a larger --bs",
+                        blocks, DURABLE_BLOCKS_MAX);
     if (o->count && blocks && o->count / blocks >= DURABLE_WRITES_PER_BLOCK_MAX &&
         o->count > blocks * DURABLE_WRITES_PER_BLOCK_MAX)
         return cli_fail(err, size,

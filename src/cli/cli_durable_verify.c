@@ -35,17 +35,13 @@
 #include "cli_msg.h"
 #include "durable.h"
 
-/* Blocks of the file the check keeps a slot for: 16 bytes each, so a
- * 64 Mi-block file (512 GiB in 8 KiB records) needs 1 GiB. */
-#define MAX_BLOCKS (UINT64_C(1) << 26)
-
-/* How long the check reads the listener's answer, all of it.  A real
- * answer arrives at a million lines a second over loopback or a
- * gigabit link, and at 400 000 over 100 Mbit/s (about 30 bytes a line):
- * a 30-minute run acknowledged at tmpfs speed (80 000 a second) is read
- * in 6 minutes on the slowest.  A listener still sending after this is
- * not answering for a run. */
-#define ANSWER_SECONDS 600
+/* How long the check reads the listener's answer, all of it: as long as
+ * the listener sends it (diskio-durable(1), BOUNDS: 30 minutes, 100
+ * million acknowledgements at 2 MB/s).  A real answer arrives at ten
+ * million lines a second over loopback, at 400 000 over 100 Mbit/s
+ * (about 30 bytes a line); a listener still sending after this is not
+ * answering for a run. */
+#define ANSWER_SECONDS (30 * 60)
 
 struct expect {
     uint64_t seq; /* the last acknowledged write of the block, 0: none */
@@ -129,8 +125,8 @@ static int file_size_of(int fd, const struct stat *st, uint64_t *bytes)
 }
 
 /* The answer's first line, "RUN ID RECORD_BYTES FILE_BYTES NAME", and a
- * slot for each block of the run's file that FILE has: 0, or -EPROTO,
- * -EFBIG (more than MAX_BLOCKS), -ENOMEM. */
+ * slot (16 bytes) for each block of the run's file that FILE has: 0, or
+ * -EPROTO, -EFBIG (more than DURABLE_BLOCKS_MAX), -ENOMEM. */
 static int take_header(const char *run_id, char *reply, struct listened *L)
 {
     char *w[7];
@@ -148,7 +144,7 @@ static int take_header(const char *run_id, char *reply, struct listened *L)
     const uint64_t own = L->file_size / L->record_bytes + (L->file_size % L->record_bytes != 0);
     L->nblocks = own < claimed ? own : claimed;
     L->max_acks = (L->nblocks ? L->nblocks : 1) * DURABLE_WRITES_PER_BLOCK_MAX;
-    if (L->nblocks > MAX_BLOCKS)
+    if (L->nblocks > DURABLE_BLOCKS_MAX)
         return -EFBIG;
     L->blocks = calloc(L->nblocks ? L->nblocks : 1, sizeof(*L->blocks));
     return L->blocks ? 0 : -ENOMEM;
@@ -207,15 +203,15 @@ static int answer_failed(const struct cli_options *o, const char *run_id, const 
                 l, run_id, L->max_acks, DURABLE_WRITES_PER_BLOCK_MAX, L->record_bytes, o->target,
                 L->nblocks, DURABLE_WRITES_PER_BLOCK_MAX, l);
     else if (rc == -ETIME)
-        cli_msg("--verify-durability %s: the listener's answer for run %s took more than %d s, "
-                "the most the check reads it for (%" PRIu64
+        cli_msg("--verify-durability %s: the listener's answer for run %s took more than %d "
+                "minutes, the most the check reads it for (%" PRIu64
                 " acknowledgements came by then); check that %s is a diskio-durable listener and "
                 "the network to it",
-                l, run_id, ANSWER_SECONDS, L->acks, l);
+                l, run_id, ANSWER_SECONDS / 60, L->acks, l);
     else if (rc == -EFBIG)
         cli_msg("--verify-durability: %s has %" PRIu64 " blocks of run %s's %" PRIu64
                 " bytes; the check handles %" PRIu64 " at most",
-                o->target, L->nblocks, run_id, L->record_bytes, MAX_BLOCKS);
+                o->target, L->nblocks, run_id, L->record_bytes, DURABLE_BLOCKS_MAX);
     else if (rc == -ENOMEM)
         cli_msg("out of memory for %" PRIu64 " blocks", L->nblocks);
     else

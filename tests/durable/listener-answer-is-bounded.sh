@@ -13,11 +13,11 @@
 #     FILE: past 65536 acknowledgements (the most a run writes a block)
 #     the check stops, naming the bound (exit 1);
 #   - a listener sending an acknowledgement every 50 ms, never DONE: the
-#     check stops at its 600 s deadline, naming it (exit 1); the fault
-#     preload runs CLOCK_MONOTONIC 1000 times as fast, so the deadline
-#     passes in well under a second of the test's time.
-# A run stops at that bound too: a --count above 65536 writes a block is
-# a usage error (exit 2), and a --runtime run of a one-block file on a
+#     check stops at its 30-minute deadline, naming it (exit 1); the
+#     fault preload runs CLOCK_MONOTONIC 10000 times as fast, so the
+#     deadline passes in well under a second of the test's time.
+# A run stops at that bound too: a --count above 65536 writes a block (or
+# a --size of more than 2^26 blocks) is a usage error (exit 2), and a --runtime run of a one-block file on a
 # tmpfs stops after 65536 acknowledgements (exit 1, saying why), its
 # file checking durable.  Every check runs under a watchdog (timeout) so
 # that a check that does not stop fails instead of hanging.  No root
@@ -63,9 +63,9 @@ grep -q "the listener's answer for run forever holds more than 65536 acknowledge
 # ---- an answer that never ends: the deadline ----
 d_fake_listen trickle slow
 check 1 "an answer that trickles on past the deadline: the check stops" \
-    env LD_PRELOAD="$preload" DISKIO_TEST_CLOCK_SPEED=1000 \
+    env LD_PRELOAD="$preload" DISKIO_TEST_CLOCK_SPEED=10000 \
     "$DISKIO" --verify-durability "$d_fake" --run-id slow "$t_scratch/one"
-grep -q "the listener's answer for run slow took more than 600 s, the most the check reads it for" \
+grep -q "the listener's answer for run slow took more than 30 minutes, the most the check reads it for" \
     "$t_scratch/stderr" && t_ok "the message names the deadline" ||
     t_fail "stderr: $(cat "$t_scratch/stderr")"
 
@@ -76,6 +76,12 @@ t_expect_status 2 "a --count above 65536 writes a block is refused" -- "$DISKIO"
     --durability "$d_listener" --run-id capped --mode fdatasync --count 65537 --size 4k \
     --bs 4k --quiet "$t_memory"
 grep -q -- '--count 65537 writes each of the 1 blocks of --size more than 65536 times' \
+    "$t_scratch/stderr" && t_ok "the refusal names the bound" ||
+    t_fail "stderr: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "a --size of more than 2^26 blocks is refused" -- "$DISKIO" \
+    --durability "$d_listener" --run-id capped --mode fdatasync --count 5 --size 40g \
+    --bs 512 --quiet "$t_memory"
+grep -q -- '--size of 83886080 blocks of --bs; a check handles 67108864 at most' \
     "$t_scratch/stderr" && t_ok "the refusal names the bound" ||
     t_fail "stderr: $(cat "$t_scratch/stderr")"
 t_expect_status 1 "a one-block run stops at 65536 acknowledgements" -- "$DISKIO" \
