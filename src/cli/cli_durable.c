@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli_durable.h"
@@ -98,6 +99,20 @@ int cli_durable_check(const struct cli_options *o, bool *verify_only, char *err,
                             : "");
     if (o->nsizes != 1 || o->njobs != 1 || o->jobs[0] != 1 || o->repeat != 1)
         return cli_fail(err, size, "--durability checks one run: one --bs, one job, no --repeat");
+    const uint64_t blocks = o->file_size / o->block_sizes[0];
+    if (blocks > DURABLE_BLOCKS_MAX)
+        return cli_fail(err, size,
+                        "--durability: --size of %" PRIu64
+                        " blocks of --bs; a check handles %" PRIu64
+                        " at most: give a smaller --size or a larger --bs",
+                        blocks, DURABLE_BLOCKS_MAX);
+    if (o->count && blocks && o->count / blocks >= DURABLE_WRITES_PER_BLOCK_MAX &&
+        o->count > blocks * DURABLE_WRITES_PER_BLOCK_MAX)
+        return cli_fail(err, size,
+                        "--durability: --count %" PRIu64 " writes each of the %" PRIu64
+                        " blocks of --size more than %d times, the most a check reads; give a "
+                        "larger --size or a smaller --count",
+                        o->count, blocks, DURABLE_WRITES_PER_BLOCK_MAX);
     if (o->pattern == DISKIO_PATTERN_APPEND)
         return cli_fail(err, size,
                         "--durability: the append pattern truncates its file when it is full, "
@@ -183,7 +198,34 @@ int cli_durable_send(int fd, const char *text, size_t len)
     return 0;
 }
 
-int cli_durable_line(int fd, struct durable_in *in, char **line)
+uint64_t cli_durable_now_ns(void)
+{
+    struct timespec ts;
+    (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Wait for bytes until deadline_ns, 30 s at most (the socket's own
+ * time-out): 0 when there are some, -ETIME or -ETIMEDOUT. */
+static int wait_for_bytes(int fd, uint64_t deadline_ns)
+{
+    for (;;) {
+        const uint64_t now = cli_durable_now_ns();
+        if (now >= deadline_ns)
+            return -ETIME;
+        const uint64_t left_ms = (deadline_ns - now + 999999) / 1000000;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        const int got = poll(&p, 1, left_ms < 30000 ? (int)left_ms : 30000);
+        if (got > 0)
+            return 0;
+        if (got < 0 && errno != EINTR)
+            return -errno;
+        if (got == 0 && left_ms >= 30000)
+            return -ETIMEDOUT;
+    }
+}
+
+int cli_durable_line(int fd, struct durable_in *in, char **line, uint64_t deadline_ns)
 {
     for (;;) {
         int got = durable_in_line(in, line);
@@ -193,9 +235,19 @@ int cli_durable_line(int fd, struct durable_in *in, char **line)
             return -EPROTO;
         size_t room;
         char *space = durable_in_space(in, &room);
-        ssize_t n = recv(fd, space, room, 0);
+        /* with a deadline, the clock is read once a read, and a wait
+         * for more bytes ends at it */
+        if (deadline_ns && cli_durable_now_ns() >= deadline_ns)
+            return -ETIME;
+        ssize_t n = recv(fd, space, room, deadline_ns ? MSG_DONTWAIT : 0);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n < 0 && deadline_ns && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            const int rc = wait_for_bytes(fd, deadline_ns);
+            if (rc < 0)
+                return rc;
+            continue;
+        }
         if (n < 0)
             return errno == EAGAIN || errno == EWOULDBLOCK ? -ETIMEDOUT : -errno;
         if (n == 0)
@@ -238,7 +290,10 @@ struct cli_durable {
     size_t npending, max_pending;
     char *out;      /* max_pending lines */
     int send_error; /* the send that failed, -errno */
-    bool began;
+    /* DURABLE_WRITES_PER_BLOCK_MAX per block of the file: the most a
+     * check reads, so the most the run acknowledges */
+    uint64_t max_acks;
+    bool began, at_max_acks;
 };
 
 static void hook_prepare(void *ctx, unsigned char *buf, uint64_t len, uint64_t offset)
@@ -256,6 +311,10 @@ static int hook_done(void *ctx, bool synced)
     struct cli_durable *d = ctx;
     if (!synced)
         return 0;
+    if (d->npending > d->max_acks - d->acks) {
+        d->at_max_acks = true; /* said by cli_durable_finish() */
+        return -ECANCELED;
+    }
     size_t len = 0;
     for (size_t i = 0; i < d->npending; i++)
         len += durable_format_ack(d->out + len, d->pending[i].seq, d->pending[i].offset,
@@ -320,6 +379,7 @@ static int durable_begin(struct cli_durable *d, const struct cli_options *o,
 {
     const uint64_t bs = o->block_sizes[0];
     const uint64_t file_bytes = o->file_size - o->file_size % bs;
+    d->max_acks = file_bytes / bs * DURABLE_WRITES_PER_BLOCK_MAX;
     /* the test file's own name, when it is one the protocol can carry */
     const char *path = diskio_target_path(target);
     const char *slash = strrchr(path, '/');
@@ -333,7 +393,7 @@ static int durable_begin(struct cli_durable *d, const struct cli_options *o,
     char *reply = NULL;
     int rc = cli_durable_send(d->fd, line, (size_t)len);
     if (rc == 0)
-        rc = cli_durable_line(d->fd, &in, &reply);
+        rc = cli_durable_line(d->fd, &in, &reply, 0);
     if (rc == 0 && !reply)
         rc = -EPROTO;
     if (rc != 0 || !reply) {
@@ -406,7 +466,7 @@ int cli_durable_finish(struct cli_durable *d, int status, const struct diskio_ta
         char *reply = NULL;
         int rc = cli_durable_send(d->fd, line, (size_t)len);
         if (rc == 0)
-            rc = cli_durable_line(d->fd, &in, &reply);
+            rc = cli_durable_line(d->fd, &in, &reply, 0);
         uint64_t recorded = 0;
         if (rc == 0 && (strncmp(reply, "DONE ", 5) != 0 ||
                         !durable_parse_u64(reply + 5, &recorded) || recorded != d->acks))
@@ -427,6 +487,11 @@ int cli_durable_finish(struct cli_durable *d, int status, const struct diskio_ta
                     "during the run.",
                     d->run.id, d->acks, d->listener);
         }
+    } else if (d->at_max_acks) {
+        cli_msg("durability run %s: %" PRIu64 " writes acknowledged to %s, %d for each block of "
+                "the test file: the most a check reads (diskio(1), --verify-durability), so the "
+                "run stopped there; cut the power now, or run again with a larger --size",
+                d->run.id, d->acks, d->listener, DURABLE_WRITES_PER_BLOCK_MAX);
     } else if (d->send_error) {
         cli_msg("durability run %s: an acknowledgement to the listener at %s failed: %s (the "
                 "listener stopped, or the network between the machines broke); the %" PRIu64

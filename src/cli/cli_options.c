@@ -41,6 +41,14 @@ static void mode_list(char *out, size_t size)
     snprintf(out, size, "%s, all, %s, all-reads", writes, reads);
 }
 
+/* An item of a list option (--mode, --bs, --jobs, --percentiles) given
+ * twice: the same usage error for every list, saying why once is all. */
+static int listed_twice(char *err, size_t size, const char *option, const char *item,
+                        const char *text, const char *why)
+{
+    return cli_fail(err, size, "%s: %s is listed twice in '%s' (%s)", option, item, text, why);
+}
+
 /* A mode listed twice would be measured twice, its second trace over the
  * first's: a usage error, found before anything is made. */
 static int add_mode(struct cli_options *o, enum diskio_mode mode, const char *text, char *err,
@@ -48,13 +56,11 @@ static int add_mode(struct cli_options *o, enum diskio_mode mode, const char *te
 {
     for (size_t i = 0; i < o->nmodes; i++)
         if (o->modes[i] == mode)
-            return cli_fail(err, size,
-                            "--mode: %s is listed twice in '%s' (each mode runs once per "
-                            "block size%s)",
-                            diskio_mode_name(mode), text,
-                            strstr(text, "all") ? "; 'all' is every write mode, 'all-reads' "
-                                                  "every read mode"
-                                                : "");
+            return listed_twice(err, size, "--mode", diskio_mode_name(mode), text,
+                                strstr(text, "all") ? "each mode runs once per block size; 'all' "
+                                                      "is every write mode, 'all-reads' every "
+                                                      "read mode"
+                                                    : "each mode runs once per block size");
     if (o->nmodes == sizeof(o->modes) / sizeof(o->modes[0]))
         return cli_fail(err, size, "--mode: too many modes (at most %zu)",
                         sizeof(o->modes) / sizeof(o->modes[0]));
@@ -99,12 +105,12 @@ static int parse_modes(const char *text, struct cli_options *o, char *err, size_
 /* Like a mode, a block size listed twice is a usage error. */
 static int add_size(struct cli_options *o, uint64_t bs, const char *text, char *err, size_t size)
 {
+    char item[24];
+    snprintf(item, sizeof(item), "%" PRIu64, bs);
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] == bs)
-            return cli_fail(err, size,
-                            "--bs: %" PRIu64 " is listed twice in '%s' (each block size runs "
-                            "once per mode)",
-                            bs, text);
+            return listed_twice(err, size, "--bs", item, text,
+                                "each block size runs once per mode");
     if (o->nsizes == CLI_MAX_SIZES)
         return cli_fail(err, size, "--bs: too many sizes (at most %d)", CLI_MAX_SIZES);
     o->block_sizes[o->nsizes++] = bs;
@@ -158,12 +164,12 @@ static int parse_jobs(const char *text, struct cli_options *o, char *err, size_t
                           item, DISKIO_JOBS_MAX);
             break;
         }
+        char count[24];
+        snprintf(count, sizeof(count), "%u", (unsigned)n);
         for (size_t i = 0; i < o->njobs && rc == 0; i++)
             if (o->jobs[i] == n)
-                rc = cli_fail(err, size,
-                              "--jobs: %u is listed twice in '%s' (each count runs once per "
-                              "mode and size)",
-                              (unsigned)n, text);
+                rc = listed_twice(err, size, "--jobs", count, text,
+                                  "each count runs once per mode and size");
         if (rc == 0 && o->njobs == CLI_MAX_JOBS)
             rc = cli_fail(err, size, "--jobs: too many counts (at most %d)", CLI_MAX_JOBS);
         if (rc == 0)
@@ -213,7 +219,8 @@ static int check_label(const char *label, char *err, size_t size)
 }
 
 /* --percentiles 50,99,99.9: decimal numbers above 0 and at most 100
- * (1e-5 too), sorted, a repeated one dropped; no signs, hex, inf or nan. */
+ * (1e-5 too), sorted; no signs, hex, inf or nan, and (like a mode or a
+ * size) none listed twice, however it is spelled. */
 static int parse_percentiles(const char *text, struct cli_options *o, char *err, size_t size)
 {
     static const char accepted[] = "accepted: up to 8 numbers above 0 and at most 100 "
@@ -238,19 +245,19 @@ static int parse_percentiles(const char *text, struct cli_options *o, char *err,
                             len > 40 ? 40 : (int)len, p, accepted);
         if (!(v > 0.0 && v <= 100.0))
             return cli_fail(err, size, "--percentiles: '%s' is out of range (%s)", item, accepted);
-        /* insert in order, once */
+        /* insert in order */
         size_t i = 0;
         while (i < o->npercentiles && o->percentiles[i] < v)
             i++;
-        if (i == o->npercentiles || o->percentiles[i] != v) {
-            if (o->npercentiles == DISKIO_PERCENTILES_MAX)
-                return cli_fail(err, size, "--percentiles: more than %d in '%s' (%s)",
-                                DISKIO_PERCENTILES_MAX, text, accepted);
-            memmove(o->percentiles + i + 1, o->percentiles + i,
-                    (o->npercentiles - i) * sizeof(double));
-            o->percentiles[i] = v;
-            o->npercentiles++;
-        }
+        if (i < o->npercentiles && o->percentiles[i] == v)
+            return listed_twice(err, size, "--percentiles", item, text,
+                                "each percentile is one column of the table");
+        if (o->npercentiles == DISKIO_PERCENTILES_MAX)
+            return cli_fail(err, size, "--percentiles: more than %d in '%s' (%s)",
+                            DISKIO_PERCENTILES_MAX, text, accepted);
+        memmove(o->percentiles + i + 1, o->percentiles + i, (o->npercentiles - i) * sizeof(double));
+        o->percentiles[i] = v;
+        o->npercentiles++;
         if (p[len] == '\0')
             return 0;
         p += len + 1;
@@ -734,8 +741,10 @@ const struct cli_option cli_option_table[] = {
      FIELD(verify_durability),
      .flags = CLI_NOT_IN_ROW,
      .section = CLI_SECTION_DURABILITY,
-     .help = "after the power cut: check FILE against what the listener holds; exit 0 durable, "
-             "4 acknowledged writes lost or torn, 5 the file or run id does not match"},
+     .help = "after the power cut: check FILE against what the listener holds; exit 0 durable "
+             "(at least one acknowledged write checked), 1 the answer broke off or passed its "
+             "bounds, 4 acknowledged writes lost or torn, 5 the file or run id does not match "
+             "(or the run acknowledged nothing)"},
 
     {.name = "help",
      .short_name = 'h',

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -224,6 +225,27 @@ static bool report_create_failure(const char *target, int err)
     return fs || err == ENOENT;
 }
 
+/* A target no open() takes by its length (diskio_target_open(3),
+ * ENAMETOOLONG): the name in it that is too long, or the whole path. */
+static void report_long_name(const char *target)
+{
+    unsigned part = 0;
+    for (const char *name = target; *name;) {
+        const size_t len = strcspn(name, "/");
+        part += len > 0;
+        if (len > NAME_MAX) {
+            cli_msg("%s: name %u of the path ('%.32s...') is %zu bytes long, and a file or "
+                    "directory name is at most %d bytes (NAME_MAX); give a shorter name",
+                    target, part, name, len, NAME_MAX);
+            return;
+        }
+        name += len + (name[len] == '/');
+    }
+    cli_msg("%s: the path is %zu bytes long, and a path is at most %d bytes (PATH_MAX - 1); give "
+            "a shorter path, or cd to a directory nearer the target first",
+            target, strlen(target), PATH_MAX - 1);
+}
+
 static int report_target_error(const char *target, int rc)
 {
     if ((rc == -ENOENT || rc == -EACCES || rc == -EPERM || rc == -EROFS) &&
@@ -272,6 +294,7 @@ static int report_target_error(const char *target, int rc)
                     target);
         break;
     case ENOENT: cli_msg("%s: the directory does not exist; create it first.", target); break;
+    case ENAMETOOLONG: report_long_name(target); break;
     default:
         cli_msg("cannot create a test file at %s: %s; check that the directory exists, is writable "
                 "and has space.",
@@ -342,6 +365,51 @@ static void release_target(struct diskio_target *target)
 /* What can be known about the target before anything is measured: a
  * device smaller than a block, a filesystem without room for the file.
  * 0, or EXIT_TARGET with a message. */
+/* What a run's files take of the free space, in the words of the
+ * options that set it (the message of check_target_fits()). */
+struct space_use {
+    unsigned files;       /* files of --size each beside the first */
+    uint64_t first_bytes; /* what the first file (or the WAL) takes */
+    const char *what;     /* "test file", "test files", "WAL segments" */
+    bool what_is_one;
+    char how[96];       /* the options that make the bytes */
+    const char *remedy; /* the options that make them fewer */
+};
+
+static struct space_use space_use_of(const struct cli_options *opt)
+{
+    struct space_use use = {.files = 1,
+                            .first_bytes = opt->file_size,
+                            .what = "test file",
+                            .what_is_one = true,
+                            .remedy = "a smaller --size"};
+    snprintf(use.how, sizeof(use.how), "--size %" PRIu64, opt->file_size);
+    if (opt->pattern == DISKIO_PATTERN_WAL) {
+        use.first_bytes = 3 * opt->wal_segment_size;
+        use.what = "WAL segments";
+        use.what_is_one = false;
+        snprintf(use.how, sizeof(use.how), "3 segments of --wal-segment-size %" PRIu64,
+                 opt->wal_segment_size);
+        use.remedy = "a smaller --wal-segment-size";
+        return use;
+    }
+    const bool checkpoint = opt->pattern == DISKIO_PATTERN_CHECKPOINT;
+    for (size_t j = 0; j < opt->njobs && !opt->shared_file && !checkpoint; j++)
+        if (opt->jobs[j] > use.files)
+            use.files = opt->jobs[j];
+    if (checkpoint)
+        use.files = opt->checkpoint_files;
+    if (use.files > 1) {
+        use.what = "test files";
+        use.what_is_one = false;
+        snprintf(use.how, sizeof(use.how), "--size %" PRIu64 " for each of the %s", opt->file_size,
+                 checkpoint ? "--checkpoint-files" : "--jobs");
+        use.remedy = checkpoint ? "a smaller --size, fewer --checkpoint-files"
+                                : "a smaller --size, fewer --jobs, --shared-file";
+    }
+    return use;
+}
+
 static int check_target_fits(const struct cli_options *opt, const struct diskio_target *target)
 {
     if (diskio_target_is_device(target)) {
@@ -370,32 +438,21 @@ static int check_target_fits(const struct cli_options *opt, const struct diskio_
     /* --jobs without --shared-file: a file per job, each of --size; a
      * checkpoint's files; the WAL's three segments (the one written, the
      * next, and one to recycle or remove) */
-    unsigned files = 1;
-    for (size_t j = 0; j < opt->njobs && !opt->shared_file && opt->pattern != DISKIO_PATTERN_WAL;
-         j++)
-        if (opt->jobs[j] > files)
-            files = opt->jobs[j];
-    if (opt->pattern == DISKIO_PATTERN_CHECKPOINT)
-        files = opt->checkpoint_files;
+    struct space_use use = space_use_of(opt);
     uint64_t needed = 0, available = 0, reserve = 0;
-    int rc = diskio_target_check_space(
-        target, opt->pattern == DISKIO_PATTERN_WAL ? 3 * opt->wal_segment_size : opt->file_size,
-        &needed, &available, &reserve);
+    int rc = diskio_target_check_space(target, use.first_bytes, &needed, &available, &reserve);
     /* the other jobs' files are not made yet: each needs all of --size */
-    uint64_t more = (uint64_t)(files - 1) * opt->file_size;
-    if (rc == 0 && files > 1 && needed + more > 0 && available > reserve &&
+    uint64_t more = (uint64_t)(use.files - 1) * opt->file_size;
+    if (rc == 0 && use.files > 1 && needed + more > 0 && available > reserve &&
         needed + more > available - reserve)
         rc = -DISKIO_E_NO_SPACE;
     needed += more;
     if (rc == -DISKIO_E_NO_SPACE) {
-        cli_msg(
-            "the test file%s need%s %" PRIu64 " more bytes (--size %" PRIu64
-            "%s) but the filesystem at %s has %" PRIu64
-            " bytes available, of which diskio leaves %" PRIu64
-            " free (5%% of its size, at most 1 GiB); give a smaller --size%s or free some space.",
-            files > 1 ? "s" : "", files > 1 ? "" : "s", needed, opt->file_size,
-            files > 1 ? " for each of the --jobs" : "", diskio_target_dir(target), available,
-            reserve, files > 1 ? ", fewer --jobs, --shared-file" : "");
+        cli_msg("the %s need%s %" PRIu64 " more bytes (%s) but the filesystem at %s has %" PRIu64
+                " bytes available, of which diskio leaves %" PRIu64
+                " free (5%% of its size, at most 1 GiB); give %s or free some space.",
+                use.what, use.what_is_one ? "s" : "", needed, use.how, diskio_target_dir(target),
+                available, reserve, use.remedy);
         return EXIT_TARGET;
     }
     /* a filesystem that cannot say (rc < 0) is left to the writes */
@@ -920,8 +977,9 @@ static int check_direct_alignment(const struct session *s)
 static void list_runs(struct session *s)
 {
     const struct cli_options *opt = &s->opt;
-    s->plans = calloc(s->is_suite ? s->suite.nrows : opt->nsizes * opt->nmodes * opt->njobs,
-                      sizeof(*s->plans));
+    const size_t most = s->is_suite ? s->suite.nrows : opt->nsizes * opt->nmodes * opt->njobs;
+    /* never calloc(0), which may return NULL: "out of memory" */
+    s->plans = calloc(most ? most : 1, sizeof(*s->plans));
     for (size_t r = 0; s->plans && s->is_suite && r < s->suite.nrows; r++) {
         const struct cli_options *row = &s->suite.rows[r].opt;
         if (!s->suite.rows[r].note)

@@ -90,10 +90,19 @@ enum durable_found durable_classify(const unsigned char *buf, uint64_t got, uint
 #define DURABLE_PROTOCOL_VERSION 1
 /* The longest line either side sends or accepts, LF included. */
 #define DURABLE_LINE_MAX 160
+/* The most records a run's file may hold (FILE_BYTES / RECORD_BYTES):
+ * the check keeps 16 bytes for each, 1 GiB for these; the listener
+ * refuses a run that claims more, before anything is written. */
+#define DURABLE_BLOCKS_MAX (UINT64_C(1) << 26)
 /* A test file's name as the run reports it: 1 to 64 of the run id's
  * characters, else "-" (unknown). */
 #define DURABLE_NAME_MAX 64
 bool durable_name_valid(const char *name);
+
+/* The most writes a run acknowledges per block of its file (a run with
+ * more stops there): a check reads at most this many acknowledgements
+ * per block of the file it checks (diskio(1), --verify-durability). */
+#define DURABLE_WRITES_PER_BLOCK_MAX 65536
 
 /* Split line (NUL-terminated, no LF) at single spaces into at most max
  * words, in place.  Returns how many, or -1 for an empty word (two

@@ -387,9 +387,9 @@ struct diskio_run {
     struct diskio_run_info info;
     struct run_job *jobs; /* njobs > 1: each job's figures; NULL otherwise */
     size_t njobs;
-    struct run_param *params; /* custom runs: diskio_run_set_param() */
-    size_t nparams;
-    char *name_owned; /* custom runs */
+    struct run_param *params;    /* custom runs: diskio_run_set_param() */
+    size_t nparams, params_room; /* nparams <= params_room <= DISKIO_RUN_PARAMS_MAX */
+    char *name_owned;            /* custom runs */
     const char *open_flags_text;
     struct diskio_hist *hist[DISKIO_PART_COUNT];
     struct run_repetition *reps; /* NULL until the first diskio_run_merge() */

@@ -84,10 +84,14 @@ void diskio_hist_record(struct diskio_hist *h, uint64_t value_ns)
         hist_record(h, value_ns);
 }
 
+/* n values at once could take the count (the sum of the counters, read
+ * as a uint64_t) past 2^64 - 1 and wrap it: then nothing is recorded.
+ * The pass over the counters is this function's, never the record
+ * path's (hist_record() stays as it is). */
 bool diskio_hist_record_n(struct diskio_hist *h, uint64_t value_ns, uint64_t n)
 {
     bool in_range = value_ns <= DISKIO_HIST_MAX_TRACKABLE_NS;
-    if (!h)
+    if (!h || n > UINT64_MAX - hist_count(h))
         return false;
     if (n == 0)
         return in_range;

@@ -201,28 +201,49 @@ static bool param_key_ok(const char *key)
     return true;
 }
 
+/* Room for one more parameter: doubled as it fills, so that n keys cost
+ * O(n) copies; DISKIO_RUN_PARAMS_MAX at most, so that finding a key (a
+ * pass over them) stays bounded too. */
+static int params_grow(struct diskio_run *run)
+{
+    if (run->nparams < run->params_room)
+        return 0;
+    if (run->nparams >= DISKIO_RUN_PARAMS_MAX)
+        return -E2BIG;
+    size_t room = run->params_room ? 2 * run->params_room : 8;
+    if (room > DISKIO_RUN_PARAMS_MAX)
+        room = DISKIO_RUN_PARAMS_MAX;
+    struct run_param *grown = realloc(run->params, room * sizeof(*grown));
+    if (!grown)
+        return -ENOMEM;
+    run->params = grown;
+    run->params_room = room;
+    return 0;
+}
+
 int diskio_run_set_param(struct diskio_run *run, const char *key, const char *value)
 {
     if (!run || !key || !value || !param_key_ok(key))
         return -EINVAL;
+    size_t i = 0;
+    while (i < run->nparams && strcmp(run->params[i].key, key) != 0)
+        i++;
+    const int rc = i < run->nparams ? 0 : params_grow(run);
+    if (rc < 0)
+        return rc;
     char *v = strdup(value);
-    if (!v)
-        return -ENOMEM;
-    for (size_t i = 0; i < run->nparams; i++)
-        if (strcmp(run->params[i].key, key) == 0) {
-            free(run->params[i].value);
-            run->params[i].value = v;
-            return 0;
-        }
-    char *k = strdup(key);
-    struct run_param *grown = k ? realloc(run->params, (run->nparams + 1) * sizeof(*grown)) : NULL;
-    if (!grown) {
+    char *k = i < run->nparams ? NULL : strdup(key);
+    if (!v || (i == run->nparams && !k)) {
         free(k);
         free(v);
         return -ENOMEM;
     }
-    run->params = grown;
-    run->params[run->nparams++] = (struct run_param){k, v};
+    if (i < run->nparams) {
+        free(run->params[i].value);
+        run->params[i].value = v;
+    } else {
+        run->params[run->nparams++] = (struct run_param){k, v};
+    }
     return 0;
 }
 

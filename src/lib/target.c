@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,11 +257,30 @@ static char *parent_dir(const char *path)
 
 enum target_kind { TARGET_NEW, TARGET_DIR, TARGET_FILE, TARGET_DEVICE };
 
+/* Whether open() could take path by its length alone: a name between
+ * slashes of at most NAME_MAX bytes, the whole shorter than PATH_MAX.
+ * lstat() says so only when it reaches the long name (a missing
+ * directory before it answers ENOENT first). */
+static bool path_length_ok(const char *path)
+{
+    if (strlen(path) >= PATH_MAX)
+        return false;
+    for (const char *name = path; *name;) {
+        const size_t len = strcspn(name, "/");
+        if (len > NAME_MAX)
+            return false;
+        name += len + (name[len] == '/');
+    }
+    return true;
+}
+
 /* What path is, and whether flags let it be used: 0 with *kind, or a
  * negative code.  The one place that decides which targets are refused. */
 static int classify(const char *path, unsigned flags, enum target_kind *kind, struct stat *seen)
 {
     struct stat st;
+    if (!path_length_ok(path))
+        return -ENAMETOOLONG;
     if (lstat(path, &st) != 0) {
         *kind = TARGET_NEW;
         return errno == ENOENT ? 0 : -errno;

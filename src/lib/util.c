@@ -12,10 +12,18 @@ const char *diskio_version(void)
     return PACKAGE_VERSION;
 }
 
+/* Component by component, major first: packing them into one number
+ * (DISKIO_VERSION_HEX's way) would shift a large component into its
+ * neighbour's place or overflow. */
 bool diskio_check_version(int major, int minor, int micro)
 {
-    int wanted = (major << 16) | (minor << 8) | micro;
-    return DISKIO_VERSION_HEX >= wanted;
+    if (major < 0 || minor < 0 || micro < 0)
+        return false;
+    if (major != DISKIO_VERSION_MAJOR)
+        return major < DISKIO_VERSION_MAJOR;
+    if (minor != DISKIO_VERSION_MINOR)
+        return minor < DISKIO_VERSION_MINOR;
+    return micro <= DISKIO_VERSION_MICRO;
 }
 
 const char *diskio_strerror(int err)

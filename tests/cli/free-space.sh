@@ -7,7 +7,9 @@
 # message naming the bytes needed and available, before any byte is
 # written: on the scratch filesystem (a --size above its free space) and,
 # as root, on a 32 MiB tmpfs made by the test, where a size that fits
-# still runs.
+# still runs.  The message names the options that apply to the pattern:
+# --checkpoint-files for the checkpoint pattern (not --jobs), three
+# segments of --wal-segment-size for the WAL pattern (not --size).
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 
 # too_big DIR SIZE WHAT: refused, quickly, with nothing written.  On a
@@ -45,6 +47,15 @@ mkdir "$dir"
 avail=$(df -P -B1 "$dir" | awk 'NR == 2 {print $4}')
 # the free space plus 1 GiB: more than there is, whatever the margin
 too_big "$dir" "$((avail + 1073741824))" "scratch: --size above the free space ($avail bytes)"
+# the checkpoint pattern's files are its --checkpoint-files: the message
+# names them, not --jobs, which that pattern does not use
+t_expect_status 3 "checkpoint: --size above the free space" -- "$DISKIO" --pattern checkpoint \
+    --checkpoint-files 4 --count 5 --size "$((avail + 1073741824))" --quiet "$dir"
+grep -q -- "--size [0-9]* for each of the --checkpoint-files).*give a smaller --size, fewer --checkpoint-files or free" \
+    "$t_scratch/stderr" && ! grep -q -- "--jobs" "$t_scratch/stderr" &&
+    t_ok "checkpoint: the message names --checkpoint-files, not --jobs" ||
+    t_fail "checkpoint: message: $(cat "$t_scratch/stderr")"
+t_expect_empty_dir "$dir" "checkpoint: nothing left"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v mount >/dev/null 2>&1; then
     echo "note: not root: the tmpfs case was not run"
@@ -68,5 +79,13 @@ rm -f "$mnt/other"
 t_expect_status 0 "tmpfs: --size 16m of 32m runs" -- "$DISKIO" --mode fsync --count 5 \
     --size 16m --quiet "$too_big_dir"
 t_expect_empty_dir "$too_big_dir" "tmpfs: test file removed"
+# the WAL pattern takes three segments, whatever --size says: the
+# message names --wal-segment-size
+t_expect_status 3 "tmpfs: three WAL segments of 16m in 32m" -- "$DISKIO" --pattern wal \
+    --mode fdatasync --wal-segment-size 16m --count 5 --size 1m --quiet "$too_big_dir"
+grep -q -- "the WAL segments need [0-9]* more bytes (3 segments of --wal-segment-size 16777216).*give a smaller --wal-segment-size or free" \
+    "$t_scratch/stderr" && t_ok "WAL: the message names --wal-segment-size" ||
+    t_fail "WAL: message: $(cat "$t_scratch/stderr")"
+t_expect_empty_dir "$too_big_dir" "WAL: nothing left"
 umount "$mnt" || t_fail "could not unmount $mnt"
 t_done

@@ -7,7 +7,7 @@
 # diskio_analysis.result.percentile_key() derives from the same
 # percentiles: the summary's five (p50 p90 p99 p99_9 p99_99, numbers in
 # src/lib/result.c and result.py, keys derived in both) and --percentiles
-# of every shape: repeated, out of order, one of the summary's, with ten
+# of every shape: out of order, one of the summary's, with ten
 # significant digits and more, below 1e-4 (printed without an exponent)
 # and 100.
 . "${top_srcdir:-.}/tests/lib/cli.sh"

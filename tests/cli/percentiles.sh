@@ -3,9 +3,10 @@
 # Description: --percentiles chooses the percentiles the table, CSV and JSON hold.
 #
 # --percentiles chooses the latency percentiles the table
-# shows (sorted, a repeated one dropped; the default stays p50 p99 p99.9),
-# the CSV and JSON hold each of them beside their own, a bad list is a
-# usage error (exit 2) naming the option; and a percentile that can only
+# shows (sorted; the default stays p50 p99 p99.9), the CSV and JSON hold
+# each of them beside their own, a bad list (one listed twice included,
+# as a mode listed twice) is a usage error (exit 2) naming the option;
+# and a percentile that can only
 # be the max because the run had too few ops (p99.9 of fewer than 1000)
 # is marked '*' with a note in the table and listed in the JSON's
 # percentiles_limited_by_ops.
@@ -20,9 +21,9 @@ grep -Eq '^mode .* mean +p50 +p99 +p99\.9 +max' "$t_scratch/stdout" &&
     t_ok "default columns p50 p99 p99.9 max" ||
     t_fail "default header changed: $(grep '^mode ' "$t_scratch/stdout")"
 
-# chosen, out of order and repeated: shown sorted, once
-t_expect_status 0 "--percentiles 99.99,50,90,99.9,50,99.999" -- "$DISKIO" --mode async \
-    --count 50 --size 1M --percentiles 99.99,50,90,99.9,50,99.999 "$dir"
+# chosen, out of order: shown sorted
+t_expect_status 0 "--percentiles 99.99,50,90,99.9,99.999" -- "$DISKIO" --mode async \
+    --count 50 --size 1M --percentiles 99.99,50,90,99.9,99.999 "$dir"
 grep -Eq '^mode .* mean +p50 +p90 +p99\.9 +p99\.99 +p99\.999 +max' "$t_scratch/stdout" &&
     t_ok "the table shows p50 p90 p99.9 p99.99 p99.999, in order" ||
     t_fail "header: $(grep '^mode' "$t_scratch/stdout")"
@@ -53,15 +54,23 @@ for bad in 0 -1 100.5 abc 1e3 0x10 nan inf 50,,99 , . 1,2,3,4,5,6,7,8,9; do
     grep -q -- "--percentiles" "$t_scratch/stderr" || t_fail "'$bad': message does not name --percentiles"
 done
 t_expect_status 2 "--percentiles without a value" -- "$DISKIO" "$dir" --percentiles
+# one listed twice, as a mode or a size listed twice: the same message
+for twice in 50,99,50 99.9,50,99.90; do
+    t_expect_status 2 "--percentiles $twice refused" -- "$DISKIO" --mode async --count 10 \
+        --percentiles "$twice" "$dir" &&
+        grep -q -- "--percentiles: [0-9.]* is listed twice in '$twice' (" "$t_scratch/stderr" &&
+        t_ok "$twice: the message says which is listed twice, as --mode's does" ||
+        t_fail "$twice: $(cat "$t_scratch/stderr")"
+done
 # an exponent is a decimal number too, read by the reader every option uses
 t_expect_status 0 "--percentiles 1e-5,99.9" -- "$DISKIO" --mode async --count 10 --size 1M \
     --percentiles 1e-5,99.9 "$dir"
 grep -q "p0.00001 .*p99.9" "$t_scratch/stdout" && t_ok "the table shows p0.00001 and p99.9" ||
     t_fail "table: $(cat "$t_scratch/stdout")"
 t_expect_empty_dir "$dir" "nothing created by refused lists"
-# exactly 8, with 100 and a repeat: accepted
-t_expect_status 0 "8 percentiles (a repeat not counted)" -- "$DISKIO" --mode async --count 10 \
-    --size 1M --percentiles 1,10,50,90,99,99.9,99.99,100,50 "$dir"
+# exactly 8, with 100: accepted
+t_expect_status 0 "8 percentiles" -- "$DISKIO" --mode async --count 10 \
+    --size 1M --percentiles 1,10,50,90,99,99.9,99.99,100 "$dir"
 
 # too few ops: 300 ops cannot tell p99.9 (1000) or p99.99 (10000) from the
 # max, but can p99 (100)

@@ -7,7 +7,8 @@
 # are refused with exit 3 and left untouched (checksum and mtime); a
 # block device is refused without --allow-device (checked by type only,
 # nothing is opened for writing).  With --force an existing file is used and
-# kept.  The test file is removed after a run.
+# kept.  The test file is removed after a run.  A name longer than 255
+# bytes is refused (exit 3) with a message naming it.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
@@ -43,6 +44,15 @@ fi
 t_expect_status 0 "--force uses an existing file" -- "$DISKIO" --force --mode fdatasync \
     --count 5 --size 64k --quiet "$dir/precious"
 [ -f "$dir/precious" ] && t_ok "forced file kept" || t_fail "forced file was removed"
+
+# a name no open() takes: refused by its length, the message names it,
+# even under a directory that does not exist
+long=$(printf '%0300d' 0)
+t_expect_status 3 "a 300-byte name is refused" -- "$DISKIO" --mode fsync --count 5 --quiet \
+    "$dir/missing/$long"
+grep -q "name [0-9]* of the path ('0000.*') is 300 bytes long, and a file or directory name is at most 255 bytes" \
+    "$t_scratch/stderr" && t_ok "the message names the name that is too long" ||
+    t_fail "long name message: $(cat "$t_scratch/stderr")"
 
 # a new path is created and removed; nothing else is left behind
 t_expect_status 0 "new file path" -- "$DISKIO" --mode fsync --count 5 --quiet "$dir/newfile"

@@ -135,3 +135,23 @@ d_expect_counts() {
     done
     $d_ok && t_ok "$what: $*"
 }
+
+# d_fake_listen ANSWER RUNID: a hostile listener (tests/lib/fake-listener.py)
+# on 127.0.0.1, answering every query with ANSWER (empty, endless, huge,
+# trickle); its address in d_fake.  One at a time: a new one replaces the
+# last; the last is stopped when the test exits.
+d_fpid=""
+d_fake_listen() {
+    [ -n "$d_fpid" ] && kill "$d_fpid" 2>/dev/null && wait "$d_fpid" 2>/dev/null
+    [ -z "$d_fpid" ] && d_extra_cleanup="${d_extra_cleanup:+$d_extra_cleanup; }"'[ -n "$d_fpid" ] && kill "$d_fpid" 2>/dev/null'
+    rm -f "$t_scratch/fake.port"
+    "${PYTHON3:-python3}" "${top_srcdir:-.}/tests/lib/fake-listener.py" "$t_scratch/fake.port" \
+        "$1" "$2" 2>"$t_scratch/fake.log" &
+    d_fpid=$!
+    for _ in $(seq 100); do
+        [ -s "$t_scratch/fake.port" ] && break
+        sleep 0.05
+    done
+    [ -s "$t_scratch/fake.port" ] || { t_fail "the fake listener did not start: $(cat "$t_scratch/fake.log")"; t_done; }
+    d_fake="127.0.0.1:$(cat "$t_scratch/fake.port")"
+}

@@ -32,7 +32,11 @@
  *     contains S while libaio requests are in flight (submitted by
  *     io_submit(), not yet returned by io_getevents()) is reported on
  *     stderr as "fault-preload: write to PATH with N requests in flight"
- *     (a trace written while the ops it times are running).
+ *     (a trace written while the ops it times are running);
+ *   DISKIO_TEST_CLOCK_SPEED=K: CLOCK_MONOTONIC runs K times as fast from
+ *     the process's first reading of it (a deadline of minutes passes in
+ *     a fraction of a second of the test's time, sleeps and time-outs of
+ *     the kernel unchanged).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -42,6 +46,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,4 +334,27 @@ ssize_t write(int fd, const void *buf, size_t len)
         }
     }
     return real(fd, buf, len);
+}
+
+int clock_gettime(clockid_t clock, struct timespec *ts)
+{
+    static int (*real)(clockid_t, struct timespec *);
+    static long speed = -1;
+    static uint64_t first; /* ns of the first reading, 0: none yet */
+    if (!real)
+        real = (int (*)(clockid_t, struct timespec *))dlsym(RTLD_NEXT, "clock_gettime");
+    const int rc = real(clock, ts);
+    if (speed < 0)
+        speed = (long)env_number("DISKIO_TEST_CLOCK_SPEED");
+    if (rc != 0 || speed <= 1 || clock != CLOCK_MONOTONIC)
+        return rc;
+    const uint64_t now = (uint64_t)ts->tv_sec * 1000000000u + (uint64_t)ts->tv_nsec;
+    uint64_t expected = 0;
+    (void)__atomic_compare_exchange_n(&first, &expected, now, false, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED);
+    const uint64_t base = expected ? expected : now;
+    const uint64_t fast = base + (now - base) * (uint64_t)speed;
+    ts->tv_sec = (time_t)(fast / 1000000000u);
+    ts->tv_nsec = (long)(fast % 1000000000u);
+    return rc;
 }

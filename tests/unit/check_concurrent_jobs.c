@@ -282,6 +282,33 @@ START_TEST(test_params_show_in_json_and_text)
 }
 END_TEST
 
+/* A run's parameters are bounded: DISKIO_RUN_PARAMS_MAX keys, then a new
+ * key is refused (-E2BIG, the run unchanged) while a key it holds can
+ * still be set; many refused calls stay cheap (each a bounded pass). */
+START_TEST(test_params_are_bounded_and_a_held_key_can_still_be_set)
+{
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_new("many", &run), 0);
+    char key[32];
+    for (unsigned i = 0; i < DISKIO_RUN_PARAMS_MAX; i++) {
+        snprintf(key, sizeof(key), "k%u", i);
+        ck_assert_int_eq(diskio_run_set_param(run, key, "v"), 0);
+    }
+    for (unsigned i = 0; i < 200000; i++) {
+        snprintf(key, sizeof(key), "more%u", i);
+        ck_assert_int_eq(diskio_run_set_param(run, key, "v"), -E2BIG);
+    }
+    ck_assert_ptr_null(diskio_run_param(run, "more0"));
+    ck_assert_int_eq(diskio_run_set_param(run, "k0", "again"), 0);
+    ck_assert_str_eq(diskio_run_param(run, "k0"), "again");
+    snprintf(key, sizeof(key), "k%u", DISKIO_RUN_PARAMS_MAX - 1);
+    ck_assert_int_eq(diskio_run_set_param(run, key, "last"), 0);
+    ck_assert_str_eq(diskio_run_param(run, key), "last");
+    ck_assert_str_eq(diskio_run_param(run, "k1"), "v");
+    diskio_run_free(run);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("jobs");
@@ -295,6 +322,7 @@ int main(void)
     tcase_add_test(tc, test_an_op_error_stops_every_thread_and_names_it);
     tcase_add_test(tc, test_threads_refuse_bad_arguments);
     tcase_add_test(tc, test_params_show_in_json_and_text);
+    tcase_add_test(tc, test_params_are_bounded_and_a_held_key_can_still_be_set);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

@@ -11,13 +11,15 @@
  * rules, write/sync parts and group commit,
  * runtime limits, the trace, stopping a run, and the target's refusals.
  * The target writes only its own inode: a file planted at its name is
- * neither written by a run nor removed, and a file that does not fit the
- * free space is refused before a byte is written.
+ * neither written by a run nor removed, a file that does not fit the
+ * free space is refused before a byte is written, and so is a name
+ * longer than NAME_MAX (or a path of PATH_MAX bytes).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -495,6 +497,45 @@ static void t_assert_content(const char *path, const char *text)
     ck_assert_str_eq(buf, text);
 }
 
+/* path of name bytes of 'n' after dir/ (and missing/ when deeper) */
+static void t_long_name(char *out, size_t size, const char *dir, bool deeper, size_t len)
+{
+    int at = snprintf(out, size, "%s/%s", dir, deeper ? "missing/" : "");
+    memset(out + at, 'n', len);
+    out[at + (int)len] = '\0';
+}
+
+/* A name no open() takes is refused by its length, whether the
+ * directories before it exist or not, and nothing is created. */
+START_TEST(test_target_refuses_a_name_longer_than_name_max)
+{
+    char *dir = t_mkdtemp("longname");
+    char path[PATH_MAX + 64];
+    struct diskio_target *t = NULL;
+    for (int deeper = 0; deeper < 2; deeper++) {
+        t_long_name(path, sizeof(path), dir, deeper, NAME_MAX + 1);
+        ck_assert_int_eq(diskio_target_check(path, 0), -ENAMETOOLONG);
+        ck_assert_int_eq(diskio_target_open(path, 1 << 16, 0, &t), -ENAMETOOLONG);
+        ck_assert_ptr_null(t);
+        /* the longest name is not refused for its length */
+        t_long_name(path, sizeof(path), dir, deeper, NAME_MAX);
+        ck_assert_int_eq(diskio_target_check(path, 0), 0);
+    }
+    /* a whole path of PATH_MAX bytes and more: names of 200 bytes */
+    int at = snprintf(path, sizeof(path), "%s", dir);
+    while (at < PATH_MAX) {
+        path[at++] = '/';
+        for (int i = 0; i < 200 && at < PATH_MAX; i++)
+            path[at++] = 'p';
+    }
+    path[at] = '\0';
+    ck_assert_int_eq(diskio_target_check(path, 0), -ENAMETOOLONG);
+    path[PATH_MAX - 1] = '\0';
+    ck_assert_int_ne(diskio_target_check(path, 0), -ENAMETOOLONG);
+    t_rmdir_empty(dir);
+}
+END_TEST
+
 START_TEST(test_target_writes_only_its_own_inode)
 {
     char *dir = t_mkdtemp("planted");
@@ -943,6 +984,7 @@ int main(void)
     tcase_add_test(tc, test_stop_during_preallocation_ends_before_measuring);
     tcase_add_test(tc, test_append_never_truncates_a_file_diskio_did_not_create);
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
+    tcase_add_test(tc, test_target_refuses_a_name_longer_than_name_max);
     tcase_add_test(tc, test_target_writes_only_its_own_inode);
     tcase_add_test(tc, test_target_is_locked_while_open);
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);

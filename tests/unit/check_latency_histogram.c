@@ -8,7 +8,8 @@
  * caller memory and coordinated-omission correction; a percentile whose
  * nearest rank is the last value is the max exactly; a live copy taken
  * while another thread records is a readable histogram between what was
- * recorded before and after it.
+ * recorded before and after it; recording n at once never wraps the
+ * count.
  */
 #include "config.h"
 
@@ -449,6 +450,32 @@ START_TEST(test_corrected_recording_fills_in_missed_intervals)
 }
 END_TEST
 
+/* Recording n at once never wraps the count: n that would take it past
+ * UINT64_MAX records nothing (false, the histogram unchanged); up to
+ * UINT64_MAX exactly is taken. */
+START_TEST(test_record_n_never_wraps_the_count)
+{
+    struct diskio_hist *h;
+    ck_assert_int_eq(diskio_hist_new(&h), 0);
+    ck_assert(diskio_hist_record_n(h, 1000, UINT64_MAX));
+    ck_assert_uint_eq(diskio_hist_count(h), UINT64_MAX);
+    ck_assert(!diskio_hist_record_n(h, 1000, UINT64_MAX));
+    ck_assert(!diskio_hist_record_n(h, 2000, 1));
+    ck_assert_uint_eq(diskio_hist_count(h), UINT64_MAX);
+    ck_assert_uint_eq(diskio_hist_max(h), 1000);
+    ck_assert(diskio_hist_record_n(h, 2000, 0)); /* nothing to record */
+    diskio_hist_reset(h);
+    /* across buckets: the count is the sum of them all */
+    ck_assert(diskio_hist_record_n(h, 5, UINT64_MAX - 10));
+    ck_assert(!diskio_hist_record_n(h, 5000000, 11));
+    ck_assert_uint_eq(diskio_hist_count(h), UINT64_MAX - 10);
+    ck_assert(diskio_hist_record_n(h, 5000000, 10));
+    ck_assert_uint_eq(diskio_hist_count(h), UINT64_MAX);
+    ck_assert_uint_eq(diskio_hist_max(h), 5000000);
+    diskio_hist_free(h);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("histogram");
@@ -469,6 +496,7 @@ int main(void)
     tcase_add_test(tc, test_iterator_walks_nonempty_buckets_ascending);
     tcase_add_test(tc, test_init_uses_caller_memory);
     tcase_add_test(tc, test_corrected_recording_fills_in_missed_intervals);
+    tcase_add_test(tc, test_record_n_never_wraps_the_count);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

@@ -14,12 +14,14 @@
  * marks a percentile that can only be the max; a run publishes its
  * histogram through config.live_hist while it measures, and takes it back.
  * a suite's rows (diskio_result_set_suite) are copied into the JSON, each
- * naming its run or why it has none.
+ * naming its run or why it has none.  diskio_check_version() compares
+ * each component on its own, refusing negative ones.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sys/stat.h>
 
@@ -393,6 +395,35 @@ START_TEST(test_strerror_names_library_codes_and_errno)
 }
 END_TEST
 
+/* Versions compare component by component: no component overflows or
+ * spills into its neighbour, and a negative one is never "at least". */
+START_TEST(test_check_version_compares_each_component)
+{
+    const int major = DISKIO_VERSION_MAJOR, minor = DISKIO_VERSION_MINOR;
+    const int micro = DISKIO_VERSION_MICRO;
+    ck_assert(diskio_check_version(major, minor, micro));
+    ck_assert(!diskio_check_version(major, minor, micro + 1));
+    ck_assert(!diskio_check_version(major, minor + 1, 0));
+    ck_assert(!diskio_check_version(major + 1, 0, 0));
+    /* a large lower component does not outweigh a higher one */
+    if (micro < 300)
+        ck_assert(!diskio_check_version(major, minor, 300));
+    if (minor > 0)
+        ck_assert(diskio_check_version(major, minor - 1, 300));
+    if (major > 0)
+        ck_assert(diskio_check_version(major - 1, 300, 300));
+    ck_assert(!diskio_check_version(major, minor, INT_MAX));
+    ck_assert(!diskio_check_version(major, INT_MAX, 0));
+    ck_assert(!diskio_check_version(INT_MAX, 0, 0));
+    ck_assert(!diskio_check_version(INT_MAX, INT_MAX, INT_MAX));
+    ck_assert(!diskio_check_version(-1, -1, -1));
+    ck_assert(!diskio_check_version(-1, 0, 0));
+    ck_assert(!diskio_check_version(major, -1, 0));
+    ck_assert(!diskio_check_version(major, minor, -1));
+    ck_assert(!diskio_check_version(INT_MIN, INT_MIN, INT_MIN));
+}
+END_TEST
+
 /* ---- strings: whatever bytes a label, a run's name or the target's
  * path holds, every output is valid UTF-8 and holds no control character
  * a terminal would act on (issue 11, item 6) ---- */
@@ -741,6 +772,7 @@ int main(void)
     tcase_add_test(tc, test_probe_finds_kernel_filesystem_and_timer);
     tcase_add_test(tc, test_format_names_list_every_format_once);
     tcase_add_test(tc, test_strerror_names_library_codes_and_errno);
+    tcase_add_test(tc, test_check_version_compares_each_component);
     tcase_add_test(tc, test_hostile_strings_give_valid_utf8_without_controls);
     tcase_add_test(tc, test_text_shows_hostile_bytes_escaped);
     tcase_add_test(tc, test_text_and_csv_show_a_backslash_doubled);
