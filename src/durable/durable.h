@@ -90,6 +90,10 @@ enum durable_found durable_classify(const unsigned char *buf, uint64_t got, uint
 #define DURABLE_PROTOCOL_VERSION 1
 /* The longest line either side sends or accepts, LF included. */
 #define DURABLE_LINE_MAX 160
+/* The most records a run's file may hold (FILE_BYTES / RECORD_BYTES):
+ * the check keeps 16 bytes for each, 1 GiB for these; the listener
+ * refuses a run that claims more, before anything is written. */
+#define DURABLE_BLOCKS_MAX (UINT64_C(1) << 26)
 /* A test file's name as the run reports it: 1 to 64 of the run id's
  * characters, else "-" (unknown). */
 #define DURABLE_NAME_MAX 64
