@@ -22,6 +22,7 @@
 #include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -249,6 +250,19 @@ static int listen_on(struct listener *l, const char *bind_addr, const char *port
     return 0;
 }
 
+/* Room for a socket and a file per connection, and a few more: the soft
+ * limit raised as far as the hard one allows.  Short of that, an accept
+ * would fail with EMFILE while the connection waits, again and again. */
+static void fd_room(void)
+{
+    const rlim_t need = 2 * MAX_CONNS + 16;
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) != 0 || r.rlim_cur >= need)
+        return;
+    r.rlim_cur = r.rlim_max == RLIM_INFINITY || r.rlim_max >= need ? need : r.rlim_max;
+    (void)setrlimit(RLIMIT_NOFILE, &r);
+}
+
 /* The first line: where it listens, where it records, what it expects;
  * and a word when the runs it expects could need more than DIR has. */
 static void announce(const struct listener *l)
@@ -303,6 +317,7 @@ int main(int argc, char **argv)
     if ((rc = open_dir(&l)) != 0)
         return rc;
     listener_signals();
+    fd_room();
     if ((rc = listen_on(&l, bind_addr, port)) != 0) {
         close(l.dir_fd);
         return rc;
