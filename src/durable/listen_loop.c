@@ -257,7 +257,7 @@ static void conn_setup(struct conn *c, int fd, const struct sockaddr_storage *sa
     c->kind = CONN_NEW;
     c->fd = fd;
     c->opened_ns = listener_now_ns();
-    c->deadline_ns = c->opened_ns + FIRST_LINE_S * NS_PER_S;
+    c->deadline_ns = c->opened_ns + (uint64_t)FIRST_LINE_S * NS_PER_S;
     char host[48], port[8];
     if (getnameinfo((const struct sockaddr *)sa, salen, host, sizeof(host), port, sizeof(port),
                     NI_NUMERICHOST | NI_NUMERICSERV) == 0)
@@ -313,9 +313,11 @@ static nfds_t poll_set(const struct listener *l, struct pollfd *p, int *map)
         const struct conn *c = &l->conns[i];
         if (c->kind == CONN_FREE)
             continue;
-        const short events = c->kind == CONN_QUERY                       ? POLLOUT
-                             : c->kind == CONN_NEW || run_wants_lines(c) ? POLLIN
-                                                                         : 0;
+        short events = 0;
+        if (c->kind == CONN_QUERY)
+            events = POLLOUT;
+        else if (c->kind == CONN_NEW || run_wants_lines(c))
+            events = POLLIN;
         p[n] = (struct pollfd){.fd = c->fd, .events = events};
         map[n++] = i;
     }

@@ -73,7 +73,7 @@ void query_start(struct listener *l, struct conn *c, char **w, int n)
     q->acks = 0;
     q->header = q->ended = q->done = false;
     q->out_used = q->out_sent = 0;
-    c->deadline_ns = listener_now_ns() + QUERY_DEADLINE_S * NS_PER_S;
+    c->deadline_ns = listener_now_ns() + (uint64_t)QUERY_DEADLINE_S * NS_PER_S;
     query_pump(l, c);
 }
 

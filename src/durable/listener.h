@@ -114,18 +114,18 @@ struct query_state {
 };
 
 struct conn {
-    enum conn_kind kind;
-    int fd;
-    int file_fd;          /* the run's file (a run's or a query's) */
     uint64_t opened_ns;   /* when it was accepted */
     uint64_t deadline_ns; /* first line (CONN_NEW), whole answer (CONN_QUERY) */
     struct durable_in in; /* what the peer sent */
-    char peer[64];
-    char run_id[DURABLE_RUN_ID_MAX + 1];
     union {
         struct run_state run;
         struct query_state query;
     } u;
+    enum conn_kind kind;
+    int fd;
+    int file_fd; /* the run's file (a run's or a query's) */
+    char peer[64];
+    char run_id[DURABLE_RUN_ID_MAX + 1];
 };
 
 /* SIGINT, SIGTERM and SIGHUP stop listener_serve(); SIGPIPE is ignored. */
