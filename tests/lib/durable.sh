@@ -24,7 +24,7 @@ d_cleanup() {
     done
     [ -n "$d_lpid" ] && kill -TERM "$d_lpid" 2>/dev/null && wait "$d_lpid" 2>/dev/null
     [ -n "$d_extra_cleanup" ] && eval "$d_extra_cleanup"
-    rm -rf "$t_scratch"
+    t_remove_scratch
 }
 trap d_cleanup EXIT
 trap 'exit 129' HUP
