@@ -27,7 +27,7 @@ status=$t_scratch/slow.status
 "$PYTHON" "$client" slow-query "$d_port" big "$status" "$stop" 2>"$t_scratch/slow.err" &
 slow=$!
 d_extra_cleanup="touch '$stop'; wait $slow"
-for _ in $(seq 200); do
+for _ in $(seq 600); do
     grep -q '^bytes [1-9]' "$status" 2>/dev/null && break
     sleep 0.05
 done
