@@ -24,7 +24,7 @@ d_cleanup() {
     done
     [ -n "$d_lpid" ] && kill -TERM "$d_lpid" 2>/dev/null && wait "$d_lpid" 2>/dev/null
     [ -n "$d_extra_cleanup" ] && eval "$d_extra_cleanup"
-    rm -rf "$t_scratch"
+    t_remove_scratch
 }
 trap d_cleanup EXIT
 trap 'exit 129' HUP
@@ -47,7 +47,8 @@ d_need_fuse() {
 }
 
 # d_listen RUNID...: a listener on 127.0.0.1, any free port (d_port),
-# recording in $d_acks, expecting the run ids given.
+# recording in $d_acks, expecting the run ids given, with the options in
+# $d_listen_opts (e.g. its bounds) if set.
 # Its output goes to $d_log ($t_scratch/listener.log for the first, a
 # file of its own for each later one).
 d_nlisteners=0
@@ -57,7 +58,8 @@ d_listen() {
     [ "$d_nlisteners" -gt 0 ] && d_log=$t_scratch/listener-$d_nlisteners.log
     d_nlisteners=$((d_nlisteners + 1))
     set -- $(for id in "$@"; do printf -- '--expect %s ' "$id"; done)
-    "$DISKIO_DURABLE" listen --dir "$d_acks" --port 0 "$@" >"$d_log" 2>&1 &
+    # shellcheck disable=SC2086
+    "$DISKIO_DURABLE" listen --dir "$d_acks" --port 0 ${d_listen_opts:-} "$@" >"$d_log" 2>&1 &
     d_lpid=$!
     d_port=""
     for _ in $(seq 100); do
