@@ -5,7 +5,9 @@
  * batch, each written and fdatasync'ed before the next is read.
  *
  * A run may claim a file of at most DURABLE_BLOCKS_MAX records, send at
- * most --max-run-acks acknowledgements, and its file takes at most
+ * most DURABLE_WRITES_PER_BLOCK_MAX acknowledgements per record of that
+ * file (a real run stops there; the check reads no more) and at most
+ * --max-run-acks in all, and its file takes at most
  * --max-run-bytes; past a bound, and when the disk is full, that run is
  * refused (what it sent within the bound is recorded) and the listener
  * goes on.  The file only ever holds whole lines: a batch the disk could
@@ -229,6 +231,16 @@ static void run_ack(struct listener *l, struct conn *c, uint64_t seq, uint64_t o
 {
     struct run_state *r = &c->u.run;
     char why[DURABLE_LINE_MAX];
+    /* a real run stops at DURABLE_WRITES_PER_BLOCK_MAX writes per block
+     * of its file (the check reads no more), whatever --max-run-acks */
+    if (r->acks >= r->file_bytes / r->record_bytes * DURABLE_WRITES_PER_BLOCK_MAX) {
+        snprintf(why, sizeof(why),
+                 "a run sends at most %d acknowledgements per block of its file; the ones "
+                 "before are recorded",
+                 DURABLE_WRITES_PER_BLOCK_MAX);
+        run_refuse(c, "limit-acks", why);
+        return;
+    }
     if (r->acks >= l->max_run_acks) {
         snprintf(why, sizeof(why),
                  "a run sends at most %" PRIu64 " acknowledgements to this listener "

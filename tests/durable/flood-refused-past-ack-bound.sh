@@ -7,7 +7,9 @@
 # limit-acks" and closed; its file keeps the first 5000, whole, and a
 # query answers them (DONE 5000 0).  A run claiming a file of 2^64-1
 # bytes, more records than any check holds, is told "NO limit-blocks"
-# before anything is written.  A real diskio --durability run past the
+# before anything is written.  A run claiming a one-record file is
+# refused past 65536 acknowledgements (a real run stops there, the check
+# reads no more).  A real diskio --durability run past the
 # bound stops (exit 1), the 5000 recorded are checked; the listener
 # still takes and confirms a real run and its check.  No root needed.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
@@ -16,6 +18,30 @@ PYTHON=${PYTHON3:-python3}
 client="${top_srcdir:-.}/tests/lib/listenerlib.py"
 t_memory_dir
 mkdir "$t_memory/real" "$t_memory/late"
+
+# ---- the bound per block: a one-record file, 65536 writes of it ----
+# (a listener with the default bounds of its own, stopped after)
+d_listen oneblock
+"$PYTHON" - "$d_port" >"$t_scratch/oneblock" 2>&1 <<'PY'
+import sys
+import listenerlib
+s = listenerlib.connect(int(sys.argv[1]))
+s.sendall(b"DISKIO-DURABLE 1 RUN oneblock 512 512 -\n")
+lines = b"".join(b"A %d 0 0000abcd\n" % seq for seq in range(1, 65538))
+try:
+    s.sendall(lines)
+except OSError:
+    pass
+print(listenerlib.read_all(s).decode("ascii", "replace"), end="")
+PY
+grep -q '^NO limit-acks a run sends at most 65536 acknowledgements per block' \
+    "$t_scratch/oneblock" && t_ok "a one-record run is refused past 65536 acknowledgements" ||
+    t_fail "the one-record run: $(cat "$t_scratch/oneblock")"
+acks=$(grep -c '^A ' "$d_acks/oneblock.acks")
+[ "$acks" -eq 65536 ] && t_ok "its file keeps the first 65536" ||
+    t_fail "oneblock.acks holds $acks acknowledgements"
+
+kill -TERM "$d_lpid" && wait "$d_lpid"
 
 d_listen_opts="--max-run-acks 5000"
 d_listen flood absurd late real
@@ -55,6 +81,9 @@ grep -q 'run flood: refused (limit-acks: ' "$d_log" && t_ok "the listener logs t
 t_expect_status 1 "a real run past the bound stops" -- \
     "$DISKIO" --durability "$d_listener" --run-id late --mode fdatasync --count 6000 --size 256k \
     --bs 4k --quiet "$t_memory/late"
+grep -q 'refused the run after [0-9]* acknowledgements were sent: limit-acks a run sends at most 5000' \
+    "$t_scratch/stderr" && t_ok "the run says the listener refused it, and why" ||
+    t_fail "stderr: $(cat "$t_scratch/stderr")"
 t_expect_status 0 "what it recorded checks durable" -- \
     "$DISKIO" --verify-durability "$d_listener" "$t_memory/late"/diskio-test.*
 grep -q '^acknowledged writes: 5000 ' "$t_scratch/stdout" && t_ok "5000 acknowledgements checked" ||
