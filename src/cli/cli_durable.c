@@ -450,6 +450,27 @@ void cli_durable_note_run(const struct cli_durable *d, struct diskio_run *run)
     (void)diskio_run_set_param(run, "durability.acknowledged", acks);
 }
 
+/* An acknowledgement could not be sent: the listener's refusal, when it
+ * said one before it closed (a bound of its own, a full disk), else the
+ * failure.  Either way only the listener knows how many it recorded. */
+static void send_failed(const struct cli_durable *d)
+{
+    struct durable_in in = {.used = 0};
+    char *reply = NULL;
+    const uint64_t deadline_ns = cli_durable_now_ns() + UINT64_C(1000000000);
+    if (cli_durable_line(d->fd, &in, &reply, deadline_ns) == 0 && strncmp(reply, "NO ", 3) == 0) {
+        cli_msg("durability run %s: the listener at %s refused the run after %" PRIu64
+                " acknowledgements were sent: %s; what it recorded before is kept there "
+                "(--verify-durability counts it)",
+                d->run.id, d->listener, d->acks, reply + 3);
+        return;
+    }
+    cli_msg("durability run %s: an acknowledgement to the listener at %s failed: %s (the "
+            "listener stopped, or the network between the machines broke); of the %" PRIu64
+            " sent before, it keeps what it received (--verify-durability counts it)",
+            d->run.id, d->listener, strerror(-d->send_error), d->acks);
+}
+
 int cli_durable_finish(struct cli_durable *d, int status, const struct diskio_target *target)
 {
     if (!d)
@@ -493,10 +514,7 @@ int cli_durable_finish(struct cli_durable *d, int status, const struct diskio_ta
                 "run stopped there; cut the power now, or run again with a larger --size",
                 d->run.id, d->acks, d->listener, DURABLE_WRITES_PER_BLOCK_MAX);
     } else if (d->send_error) {
-        cli_msg("durability run %s: an acknowledgement to the listener at %s failed: %s (the "
-                "listener stopped, or the network between the machines broke); the %" PRIu64
-                " sent before are recorded there",
-                d->run.id, d->listener, strerror(-d->send_error), d->acks);
+        send_failed(d);
     } else {
         cli_msg("durability run %s: %" PRIu64 " writes acknowledged to %s before the run stopped",
                 d->run.id, d->acks, d->listener);
