@@ -129,6 +129,9 @@ int diskio_hist_merge(struct diskio_hist *dst, const struct diskio_hist *src)
 {
     if (!dst || !src)
         return -EINVAL;
+    /* the two counts together must still fit: dst is left as it was */
+    if (hist_count(src) > UINT64_MAX - hist_count(dst))
+        return -EOVERFLOW;
     for (size_t i = 0; i < HIST_ALL_BUCKETS; i++)
         dst->counts[i] += src->counts[i];
     dst->sum += src->sum;

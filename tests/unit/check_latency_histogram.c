@@ -476,6 +476,26 @@ START_TEST(test_record_n_never_wraps_the_count)
 }
 END_TEST
 
+START_TEST(test_merge_never_wraps_the_count)
+{
+    struct diskio_hist *a, *b;
+    ck_assert_int_eq(diskio_hist_new(&a), 0);
+    ck_assert_int_eq(diskio_hist_new(&b), 0);
+    ck_assert(diskio_hist_record_n(a, 1000, UINT64_MAX - 1));
+    ck_assert(diskio_hist_record_n(b, 7, 2));
+    ck_assert_int_eq(diskio_hist_merge(a, b), -EOVERFLOW);
+    ck_assert_uint_eq(diskio_hist_count(a), UINT64_MAX - 1);
+    ck_assert_uint_eq(diskio_hist_min(a), 1000); /* left as it was */
+    diskio_hist_reset(b);
+    ck_assert(diskio_hist_record_n(b, 7, 1));
+    ck_assert_int_eq(diskio_hist_merge(a, b), 0);
+    ck_assert_uint_eq(diskio_hist_count(a), UINT64_MAX);
+    ck_assert_uint_eq(diskio_hist_min(a), 7);
+    diskio_hist_free(a);
+    diskio_hist_free(b);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("histogram");
@@ -497,6 +517,7 @@ int main(void)
     tcase_add_test(tc, test_init_uses_caller_memory);
     tcase_add_test(tc, test_corrected_recording_fills_in_missed_intervals);
     tcase_add_test(tc, test_record_n_never_wraps_the_count);
+    tcase_add_test(tc, test_merge_never_wraps_the_count);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }
