@@ -24,6 +24,18 @@ def is_fio_output(doc):
     return isinstance(doc, dict) and "fio version" in doc
 
 
+# fio's tables of the options a job was given: fio writes an option given
+# twice (--filename twice, an option in a job file and on the command
+# line) twice in them, and runs with the last, as JSON readers read it.
+FIO_OPTION_TABLES = ("global options", "job options")
+
+
+def fio_repeated_option(doc, keys):
+    """read_json's repeated_ok for fio output: a key given twice in one of
+    its option tables (JSON path keys) is fio's way, not a contradiction."""
+    return is_fio_output(doc) and bool(keys) and keys[-1] in FIO_OPTION_TABLES
+
+
 class FioOptions:
     """A job's options (its global options overlaid by its job options) as
     stripped text, remembering the JSON path each came from."""

@@ -21,6 +21,12 @@ InputError (file, JSON path, what to do) a missing value always raises.
 So each tool keeps its own notion of what is required while the file is
 read, and judged, in one place.
 
+The objects are slotted dataclasses and a HIST's buckets compact Triples
+(jsonfile.py): a large result is many small objects, and what each takes
+is what bounds reading one (doc/threat-model.md, 39).  A count (ops,
+bytes, requests, a histogram's values) is a count_key(), read as a whole
+number from 0 up wherever it is.
+
 Percentile keys follow one rule, percentile_key(), the same as the C
 library's pct_name(): tests/cli/percentile-keys-one-rule.sh holds the two
 together.
@@ -28,14 +34,16 @@ together.
 
 import dataclasses
 import math
+import operator
 import re
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
 
 from .errors import InputError
-from .jsonfile import (MISSING, JsonFile, check_version, json_key_line,
-                       json_kind, json_path, parse_json, read_json)
+from .jsonfile import (MISSING, JsonFile, Triples, check_version,
+                       json_key_line, json_kind, json_path, parse_json,
+                       read_json)
 
 RESULT_SCHEMA = "diskio-result"
 SUPPORTED_RESULT_VERSIONS = (1, 2)
@@ -50,6 +58,10 @@ SUMMARY_PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)
 PERCENTILE_KEY = re.compile(r"^p[0-9]+(_[0-9]+)?$")
 # what parameters.direction may be (absent before the read modes: "write")
 DIRECTIONS = ("write", "read")
+# The most repetitions a run has: diskio --repeat's limit (CLI_REPEAT_MAX,
+# src/cli/cli_options.h; test_result.py holds the two together).  More
+# is no measurement diskio made.
+MAX_REPETITIONS = 1000
 
 
 def percentile_key(pct: float, sep: str = "_") -> str:
@@ -74,13 +86,22 @@ PERCENTILES = tuple(percentile_key(p) for p in SUMMARY_PERCENTILES)
 
 def key(default: Any = None, *, required: bool = False,
         minimum: Optional[float] = None, nonempty: bool = False,
-        choices: Tuple[str, ...] = ()) -> Any:
+        choices: Tuple[str, ...] = (), most: Optional[Tuple[int, str]] = None) -> Any:
     """A field read from the JSON key of its name: required (missing or
     null is an error; else the default stands), numbers not below
-    minimum, strings nonempty or one of choices."""
+    minimum, strings nonempty or one of choices, lists of at most
+    most[0] items (most[1] says whose limit that is)."""
     meta = {"required": required, "minimum": minimum, "nonempty": nonempty,
-            "choices": choices}
+            "choices": choices, "most": most}
     return field(default=default, metadata=meta)
+
+
+def count_key(default: Any = None, *, required: bool = False) -> Any:
+    """A count (ops, bytes, requests, a histogram's values, errors, ...):
+    a field declared int and read as a whole number from 0 up, so that
+    2.5, -1 or "3" is refused naming its JSON path (JsonFile.as_count),
+    whatever the field."""
+    return field(default=default, metadata={"required": required, "count": True})
 
 
 def key_list(*, required: bool = False,
@@ -115,14 +136,14 @@ def json_key(f: "dataclasses.Field[Any]") -> str:
 
 # ---- the schema's objects ----
 
-@dataclass
+@dataclass(slots=True)
 class Tool:
     """The program that wrote the file."""
     name: Optional[str] = key()
     version: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Kernel:
     """uname(2)."""
     sysname: Optional[str] = key()
@@ -131,15 +152,15 @@ class Kernel:
     machine: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Cpu:
     model: Optional[str] = key()
-    cores: Optional[int] = key(minimum=0)
+    cores: Optional[int] = count_key()
     idle_driver: Optional[str] = key()      # None also in files before it
     wakeup_ns: Optional[int] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Timer:
     """The clock every latency is read from."""
     clock: Optional[str] = key()
@@ -148,7 +169,7 @@ class Timer:
     clocksource: Optional[str] = key()          # schema 2
 
 
-@dataclass
+@dataclass(slots=True)
 class TargetDevice:
     """The block device under the target's filesystem."""
     name: Optional[str] = key()
@@ -162,13 +183,13 @@ class TargetDevice:
     fua: Optional[bool] = key()                 # schema 2
 
 
-@dataclass
+@dataclass(slots=True)
 class Ext4:
     journal: Optional[bool] = key()
     data_mode: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Loop:
     backing_file: Optional[str] = key()
     backing_filesystem: Optional[str] = key()
@@ -176,14 +197,14 @@ class Loop:
     backing_device: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Overlay:
     upperdir: Optional[str] = key()
     upper_filesystem: Optional[str] = key()
     upper_mount_point: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class EnvDevice:
     """A DEVICE: one block device under the target."""
     name: str = key("", required=True, nonempty=True)
@@ -195,7 +216,7 @@ class EnvDevice:
     rotational: Optional[bool] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Target:
     directory: Optional[str] = key()
     filesystem: Optional[str] = key()
@@ -210,7 +231,7 @@ class Target:
     devices: List[EnvDevice] = key_list()
 
 
-@dataclass
+@dataclass(slots=True)
 class Environment:
     """The environment probe: the machine and the target; None where a
     value could not be read."""
@@ -222,7 +243,7 @@ class Environment:
     target: Optional[Target] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Parameters:
     """A measured run's parameters.  A custom run (parameters null: a
     program's own operations, timed with libdiskio) has none of diskio's:
@@ -249,7 +270,7 @@ class Parameters:
     custom: bool = derived(False)
 
 
-@dataclass
+@dataclass(slots=True)
 class RunError:
     """The error that stopped a run."""
     op: Optional[int] = key(minimum=0)
@@ -259,23 +280,23 @@ class RunError:
     job: Optional[int] = key(minimum=0)         # runs of several jobs
 
 
-@dataclass
+@dataclass(slots=True)
 class LateStart:
     """With --rate, the ops whose lag is diskio's own lateness."""
-    ops: Optional[int] = key(minimum=0)
+    ops: Optional[int] = count_key()
     p50: Optional[int] = key(minimum=0)
     p99: Optional[int] = key(minimum=0)
     max: Optional[int] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Backlog:
     """With --rate, the ops that waited for the device."""
-    ops: Optional[int] = key(minimum=0)
+    ops: Optional[int] = count_key()
     max_lag_ns: Optional[int] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Rate:
     """With --rate: how the fixed schedule was kept (older files lack
     the figures from start_lag_p99_ns on: None)."""
@@ -289,7 +310,7 @@ class Rate:
     spin_margin_ns: Optional[int] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class JobError:
     """Why one job stopped early."""
     message: Optional[str] = key()
@@ -297,58 +318,58 @@ class JobError:
     during: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class JobFigures:
     """One entry of a run's per_job[]: what one of its concurrent jobs
     (or threads) did.  errors is 1 for a job that stopped at an error of
     its own."""
     where: str = derived("")                    # runs[0].per_job[3]
     job: int = key(0, required=True, minimum=0)
-    ops: int = key(0, required=True, minimum=0)
-    bytes: int = key(0, required=True, minimum=0)
+    ops: int = count_key(0, required=True)
+    bytes: int = count_key(0, required=True)
     duration_ns: int = key(0, required=True, minimum=0)
     mean_ns: float = key(0.0, required=True, minimum=0)
     p50_ns: int = key(0, required=True, minimum=0)
     p99_ns: int = key(0, required=True, minimum=0)
     max_ns: int = key(0, required=True, minimum=0)
-    errors: int = key(0, minimum=0)
+    errors: int = count_key(0)
     error: Optional[JobError] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Wal:
     """--pattern wal: what the run did (diskio(1), PATTERNS)."""
     bytes_per_commit: Optional[int] = key(minimum=0)
     segment_size: Optional[int] = key(minimum=0)
     page_size: Optional[int] = key(minimum=0)
     recycle: Optional[bool] = key()
-    committers: Optional[int] = key(minimum=0)
+    committers: Optional[int] = count_key()
     gap_ns: Optional[int] = key(minimum=0)
-    commits: Optional[int] = key(minimum=0)
-    flushes: Optional[int] = key(minimum=0)
-    writes: Optional[int] = key(minimum=0)
-    syncs: Optional[int] = key(minimum=0)
-    pages: Optional[int] = key(minimum=0)
-    page_rewrites: Optional[int] = key(minimum=0)
-    segment_switches: Optional[int] = key(minimum=0)
-    insert_bytes: Optional[int] = key(minimum=0)
+    commits: Optional[int] = count_key()
+    flushes: Optional[int] = count_key()
+    writes: Optional[int] = count_key()
+    syncs: Optional[int] = count_key()
+    pages: Optional[int] = count_key()
+    page_rewrites: Optional[int] = count_key()
+    segment_switches: Optional[int] = count_key()
+    insert_bytes: Optional[int] = count_key()
     syncs_per_commit: Optional[float] = key(minimum=0)
     flushes_per_commit: Optional[float] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Checkpoint:
     """--pattern checkpoint: what the run did; its ops are pages."""
-    files: Optional[int] = key(minimum=0)
+    files: Optional[int] = count_key()
     pages_per_checkpoint: Optional[int] = key(minimum=0)
     flush_after_pages: Optional[int] = key(minimum=0)
-    checkpoints: Optional[int] = key(minimum=0)
-    pages: Optional[int] = key(minimum=0)
-    file_syncs: Optional[int] = key(minimum=0)
-    writebacks: Optional[int] = key(minimum=0)
+    checkpoints: Optional[int] = count_key()
+    pages: Optional[int] = count_key()
+    file_syncs: Optional[int] = count_key()
+    writebacks: Optional[int] = count_key()
 
 
-@dataclass
+@dataclass(slots=True)
 class InterferenceCpu:
     own_s: Optional[float] = key()
     other_s: Optional[float] = key()
@@ -356,13 +377,13 @@ class InterferenceCpu:
     steal_share: Optional[float] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class RunQueue:
-    before: Optional[int] = key()
-    after: Optional[int] = key()
+    before: Optional[int] = count_key()
+    after: Optional[int] = count_key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Pressure:
     cpu_some: Optional[float] = key()
     cpu_full: Optional[float] = key()
@@ -372,7 +393,7 @@ class Pressure:
     memory_full: Optional[float] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class MemoryFigures:
     dirty_kib_before: Optional[int] = key(minimum=0)
     writeback_kib_before: Optional[int] = key(minimum=0)
@@ -380,22 +401,22 @@ class MemoryFigures:
     writeback_kib_after: Optional[int] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class InterferenceDevice:
     name: str = key("", required=True, nonempty=True)
     depth: Optional[int] = key(minimum=0)
-    bytes: Optional[int] = key(minimum=0)
-    foreign_bytes: Optional[int] = key(minimum=0)
+    bytes: Optional[int] = count_key()
+    foreign_bytes: Optional[int] = count_key()
     foreign_share: Optional[float] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class Interference:
     """What else the machine did while a run's (or a repetition's)
     measured ops ran (doc/verdicts.md); None where unreadable."""
     start_time: Optional[str] = key()
     wall_s: Optional[float] = key(minimum=0)
-    cpus: Optional[int] = key(minimum=0)
+    cpus: Optional[int] = count_key()
     cpu: Optional[InterferenceCpu] = key()
     run_queue: Optional[RunQueue] = key()
     pressure: Optional[Pressure] = key()
@@ -411,7 +432,7 @@ class Interference:
         return min(1.0, max(0.0, self.cpu.other_cpus / self.cpus))
 
 
-@dataclass
+@dataclass(slots=True)
 class Disturbance:
     """One reason a run or repetition was disturbed: its kind
     ("other_cpu", "steal", "cpu_pressure", "memory_pressure", "dirty",
@@ -427,12 +448,12 @@ class Disturbance:
     repetition: Optional[int] = key(minimum=1)  # a run's list: which one
 
 
-@dataclass
+@dataclass(slots=True)
 class Summary:
     """A SUMMARY (a repetition's part): count, min, mean, stddev, max
     (ns) and the percentiles the file gives ({'p50': ns, ...})."""
     where: str = derived("")                    # runs[0].latency.total
-    count: Optional[float] = key(minimum=0)
+    count: Optional[int] = count_key()
     min: Optional[float] = key(minimum=0)
     mean: Optional[float] = key(minimum=0)
     stddev: Optional[float] = key(minimum=0)
@@ -467,21 +488,21 @@ class Summary:
                 self.percentiles[name] = value
 
 
-@dataclass
+@dataclass(slots=True)
 class Hist(Summary):
     """A HIST: a SUMMARY with the percentiles diskio --percentiles added,
     the keys among them that are the max only for want of values
     (percentiles_limited_by_ops: p99_9 with fewer than 1000), and the
-    buckets [(lowest_ns, highest_ns, count), ...] (None when the file
-    gives none)."""
+    buckets, compact Triples read as (lowest_ns, highest_ns, count)
+    tuples (None when the file gives none)."""
     limited_by_ops: List[str] = own("percentiles_limited_by_ops", factory=list)
-    overflow: Optional[int] = key(minimum=0)
+    overflow: Optional[int] = count_key()
     max_trackable_ns: Optional[int] = key(minimum=0)
     sub_buckets: Optional[int] = key(minimum=0)
-    buckets: Optional[List[Tuple[int, int, int]]] = own()
+    buckets: Optional[Triples] = own()
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
-        super()._read_rest(src, node)
+        Summary._read_rest(self, src, node)  # slots: no zero-argument super()
         lwhere = json_path(self.where, "percentiles_limited_by_ops")
         limited = src.get_list(node, self.where, "percentiles_limited_by_ops",
                                optional=True)
@@ -496,7 +517,7 @@ class Hist(Summary):
                                         json_path(self.where, "buckets"))
 
 
-@dataclass
+@dataclass(slots=True)
 class DeviceCounts:
     """What one block device (or, name "total", the devices the
     filesystem sits on) did during a run's measured ops: counters
@@ -508,13 +529,13 @@ class DeviceCounts:
     undefined, under 20 ms of requests, or in older files)."""
     where: str = derived("")
     name: str = key("", required=True, nonempty=True)
-    reads: int = key(0, required=True, minimum=0)
-    read_merges: Optional[int] = key(minimum=0)
-    read_sectors: int = key(0, required=True, minimum=0)
-    writes: int = key(0, required=True, minimum=0)
-    write_merges: int = key(0, required=True, minimum=0)
-    write_sectors: int = key(0, required=True, minimum=0)
-    flushes: Optional[int] = key(minimum=0)
+    reads: int = count_key(0, required=True)
+    read_merges: Optional[int] = count_key()
+    read_sectors: int = count_key(0, required=True)
+    writes: int = count_key(0, required=True)
+    write_merges: int = count_key(0, required=True)
+    write_sectors: int = count_key(0, required=True)
+    flushes: Optional[int] = count_key()
     read_ms: Optional[int] = key(minimum=0)
     write_ms: Optional[int] = key(minimum=0)
     flush_ms: Optional[int] = key(minimum=0)
@@ -530,7 +551,7 @@ class DeviceCounts:
     us_per_flush: Optional[float] = key(minimum=0)
 
 
-@dataclass
+@dataclass(slots=True)
 class DeviceIO(DeviceCounts):
     """A DEVICE_IO: one device's counters, with its depth and flags."""
     depth: Optional[int] = key(minimum=0)
@@ -541,14 +562,14 @@ class DeviceIO(DeviceCounts):
     rotational: Optional[bool] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Verdict:
     """What the device figures say about the latencies."""
     code: str = key("", required=True, nonempty=True)
     message: Optional[str] = key()
 
 
-@dataclass
+@dataclass(slots=True)
 class Interval:
     """One entry of a run's intervals.series (diskio --interval): the ops
     that completed in it and their latencies (ns; None when ops is 0)."""
@@ -556,8 +577,8 @@ class Interval:
     repetition: int = key(1, minimum=1)         # which repetition (from 1)
     start_ns: int = key(0, required=True, minimum=0)
     duration_ns: int = key(0, required=True, minimum=0)
-    ops: int = key(0, required=True, minimum=0)
-    bytes: int = key(0, minimum=0)
+    ops: int = count_key(0, required=True)
+    bytes: int = count_key(0)
     ops_per_s: Optional[float] = key(required=True, minimum=0)
     mb_per_s: Optional[float] = key(minimum=0)
     min_ns: Optional[float] = key(minimum=0)
@@ -577,7 +598,7 @@ class Interval:
 INTERVAL_LATENCIES = ("min_ns", "mean_ns", "p50_ns", "p99_ns", "max_ns")
 
 
-@dataclass
+@dataclass(slots=True)
 class Repetition:
     """One entry of a run's repetitions[]: what one repetition measured,
     with the same attributes a Run has for its figures (complete, ops,
@@ -587,8 +608,8 @@ class Repetition:
     duration_ns."""
     where: str = derived("")                    # runs[0].repetitions[2]
     complete: bool = key(True)
-    ops: Optional[float] = key(minimum=0)
-    bytes: Optional[float] = key(minimum=0)
+    ops: Optional[int] = count_key()
+    bytes: Optional[int] = count_key()
     duration_ns: Optional[float] = key(minimum=0)
     start_offset_ns: Optional[float] = key(minimum=0)  # from the first run
     ops_per_s: Optional[float] = key(minimum=0)
@@ -615,7 +636,7 @@ class Repetition:
         check_disturbed(src, self.where, self.disturbed, self.disturbances)
 
 
-@dataclass
+@dataclass(slots=True)
 class Run:
     """One entry of runs[].  parts are the latency parts the file gives,
     {'total': Hist, 'write': ..., 'sync': ..., 'service': ...,
@@ -630,10 +651,10 @@ class Run:
     # diskio --durability's: name -> text
     params: Dict[str, str] = key_list(factory=dict)
     complete: bool = key(True)
-    errors: int = key(0, minimum=0)
+    errors: int = count_key(0)
     error: Optional[RunError] = key()
-    ops: Optional[float] = key(minimum=0)
-    bytes: Optional[int] = key(minimum=0)
+    ops: Optional[int] = count_key()
+    bytes: Optional[int] = count_key()
     duration_ns: Optional[int] = key(minimum=0)
     ops_per_s: Optional[float] = key(minimum=0)
     mb_per_s: Optional[float] = key(minimum=0)
@@ -650,12 +671,13 @@ class Run:
     # how many repetitions were, the reasons, the figures of a run
     # measured once
     disturbed: Optional[bool] = key()
-    disturbed_repetitions: Optional[int] = key(minimum=0)
+    disturbed_repetitions: Optional[int] = count_key()
     interference: Optional[Interference] = key()
     disturbances: List[Disturbance] = key_list()
     # diskio --repeat: each repetition's own figures, in the order they
     # ran; None when the run was measured once
-    repetitions: Optional[List[Repetition]] = key()
+    repetitions: Optional[List[Repetition]] = key(
+        most=(MAX_REPETITIONS, "repetitions diskio --repeat makes"))
     interval_ns: Optional[int] = own("intervals.interval_ns")
     intervals: Optional[List[Interval]] = own("intervals.series")
     parts: Dict[str, Hist] = own("latency", keys=PARTS, factory=dict)
@@ -752,7 +774,7 @@ class Run:
                             src.get_list(device, dwhere, "devices"))]
 
 
-@dataclass
+@dataclass(slots=True)
 class SuiteRow:
     """One entry of suite.rows[]: a row of a suite file, its run (the Run
     its index names, or None for a row that was not run, with the reason
@@ -769,7 +791,7 @@ class SuiteRow:
         return f"{self.label} {self.column}"
 
 
-@dataclass
+@dataclass(slots=True)
 class Suite:
     """diskio --suite: the suite's name, title, how its rows are summarised
     ("best" or "mean") and its rows, in the file's order."""
@@ -779,7 +801,7 @@ class Suite:
     rows: List[SuiteRow] = key_list(required=True)
 
 
-@dataclass
+@dataclass(slots=True)
 class Result:
     """One diskio result file: one environment and its runs."""
     path: str = derived("")
@@ -877,6 +899,10 @@ def value_reader(hint: Any, meta: Any) -> Reader:
                 src.fail(where, f"{json_kind(value)}, expected true or false")
             return value
         return read_bool
+    if meta.get("count"):
+        if kind is not int:
+            raise TypeError(f"a count is declared int, not {hint!r}")
+        return lambda src, value, where: src.as_count(value, where, optional=optional)
     if kind is int:
         return lambda src, value, where: src.as_int(value, where, optional=optional,
                                                     minimum=minimum)
@@ -900,9 +926,14 @@ def value_reader(hint: Any, meta: Any) -> Reader:
     if origin in (list, dict):
         item = value_reader(typing.get_args(kind)[-1], {"required": True})
 
+        most = meta.get("most")
+
         def read_items(src: JsonFile, value: Any, where: str) -> Any:
             if origin is list:
                 items = src.as_list(value, where, optional=optional)
+                if most is not None and items is not None and len(items) > most[0]:
+                    src.fail(where, f"{len(items)} items, more than the "
+                             f"{most[0]} {most[1]}: no measurement")
                 return None if items is None else [
                     item(src, v, f"{where}[{i}]") for i, v in enumerate(items)]
             node = src.as_object(value, where, optional=optional)
@@ -928,22 +959,30 @@ def read_parts(src: JsonFile, latency: Dict[str, Any], where: str,
             parts[name] = read_object(src, node, json_path(where, name), cls)
 
 
-def read_buckets(src: JsonFile, buckets: List[Any],
-                 where: str) -> List[Tuple[int, int, int]]:
-    """buckets as [(lowest_ns, highest_ns, count), ...]."""
-    checked = []
-    for index, bucket in enumerate(buckets):
-        bucket_where = json_path(where, index)
-        if not (isinstance(bucket, list) and len(bucket) == 3):
-            src.fail(bucket_where, f"{json_kind(bucket)}, expected "
-                     "[lowest, highest, count]")
-        low, high, count = (src.as_int(value, json_path(bucket_where, k),
-                                       minimum=0)
-                            for k, value in enumerate(bucket))
-        if high < low:
-            src.fail(bucket_where, f"highest {high} is below lowest {low}")
-        checked.append((low, high, count))
-    return checked
+def read_buckets(src: JsonFile, buckets: Any, where: str) -> Triples:
+    """buckets, [[lowest_ns, highest_ns, count], ...] (the Triples
+    parse_json made of them, or a list), as Triples of (lowest_ns,
+    highest_ns, count): whole numbers from 0 up, no bucket's highest
+    below its lowest."""
+    triples = buckets if isinstance(buckets, Triples) else Triples.of(buckets)
+    if triples is None:
+        # an item that is no [integer, integer, integer]: find it
+        for index, bucket in enumerate(buckets):
+            bucket_where = json_path(where, index)
+            if not (isinstance(bucket, list) and len(bucket) == 3):
+                src.fail(bucket_where, f"{json_kind(bucket)}, expected "
+                         "[lowest, highest, count]")
+            for k, value in enumerate(bucket):
+                src.as_count(value, json_path(bucket_where, k))
+        raise AssertionError(f"{where}: buckets neither Triples nor refused")
+    flat = triples.flat
+    if flat and min(flat) < 0:
+        index = next(i for i, value in enumerate(flat) if value < 0)
+        src.as_count(flat[index], json_path(json_path(where, index // 3), index % 3))
+    if any(map(operator.lt, flat[1::3], flat[0::3])):
+        index, (low, high, _) = next((i, b) for i, b in enumerate(triples) if b[1] < b[0])
+        src.fail(json_path(where, index), f"highest {high} is below lowest {low}")
+    return triples
 
 
 def read_suite(src: JsonFile, node: Dict[str, Any], runs: List[Run]) -> Suite:

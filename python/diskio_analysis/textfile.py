@@ -31,23 +31,25 @@ def unreadable(err):
     return err.strerror or type(err).__name__
 
 
-def read_text(path, newline=None):
-    """The whole of path as str (newline as open() takes it)."""
+def read_text(path, newline=None, limit=MAX_INPUT_BYTES, kind="input"):
+    """The whole of path as str (newline as open() takes it), refused when
+    larger than limit bytes (a kind of input may have a lower limit than
+    MAX_INPUT_BYTES: JSON, jsonfile.MAX_JSON_BYTES)."""
     try:
         with open(path, newline=newline, encoding="utf-8-sig") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > MAX_INPUT_BYTES:
+            if size > limit:
                 raise InputError(path, None, f"{size} bytes, more than the "
-                                 f"{MAX_INPUT_BYTES >> 20} MiB any input of "
-                                 "these tools holds",
+                                 f"{limit >> 20} MiB any {kind} of these "
+                                 "tools holds",
                                  "check that this is the file you meant")
             # read one byte past the limit: a file that grows (or a pipe)
             # is caught as well
-            text = handle.read(MAX_INPUT_BYTES + 1)
+            text = handle.read(limit + 1)
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(path, None, f"cannot read: {unreadable(err)}",
                          "check the file exists and is readable UTF-8 text")
-    if len(text) > MAX_INPUT_BYTES:
-        raise InputError(path, None, f"more than {MAX_INPUT_BYTES >> 20} MiB",
+    if len(text) > limit:
+        raise InputError(path, None, f"more than {limit >> 20} MiB",
                          "check that this is the file you meant")
     return text

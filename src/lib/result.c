@@ -14,6 +14,17 @@
 const double summary_pcts[SUMMARY_PCTS] = {50.0, 90.0, 99.0, 99.9, 99.99};
 const double table_pcts[TABLE_PCTS] = {50.0, 99.0, 99.9};
 
+/* Whether pct is named as the last of the n percentiles in list: two
+ * that agree to the ten significant digits of their key (99.99999999991
+ * and 100 are both p100) are one key of the JSON and one CSV column, so
+ * the second is dropped. */
+static bool same_key_as_last(const double *list, size_t n, double pct)
+{
+    char last[32], key[32];
+    return n > 0 && strcmp(pct_name(last, sizeof(last), list[n - 1], '_'),
+                           pct_name(key, sizeof(key), pct, '_')) == 0;
+}
+
 int diskio_result_set_percentiles(struct diskio_result *res, const double *pcts, size_t n)
 {
     if (!res || !pcts || n == 0 || n > DISKIO_PERCENTILES_MAX)
@@ -21,8 +32,10 @@ int diskio_result_set_percentiles(struct diskio_result *res, const double *pcts,
     for (size_t i = 0; i < n; i++)
         if (!(pcts[i] > 0.0 && pcts[i] <= 100.0) || (i > 0 && !(pcts[i] > pcts[i - 1])))
             return -EINVAL;
-    memcpy(res->pcts, pcts, n * sizeof(*pcts));
-    res->npcts = n;
+    res->npcts = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!same_key_as_last(res->pcts, res->npcts, pcts[i]))
+            res->pcts[res->npcts++] = pcts[i];
     return 0;
 }
 
@@ -51,7 +64,7 @@ size_t result_pcts(const struct diskio_result *res, double *out)
             next = summary_pcts[i++];
         else
             next = table[j++];
-        if (n == 0 || out[n - 1] != next)
+        if (!same_key_as_last(out, n, next))
             out[n++] = next;
     }
     return n;

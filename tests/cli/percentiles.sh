@@ -3,10 +3,10 @@
 # Description: --percentiles chooses the percentiles the table, CSV and JSON hold.
 #
 # --percentiles chooses the latency percentiles the table
-# shows (sorted; the default stays p50 p99 p99.9), the CSV and JSON hold
-# each of them beside their own, a bad list (one listed twice included,
-# as a mode listed twice) is a usage error (exit 2) naming the option;
-# and a percentile that can only
+# shows (sorted; one whose key another has is shown once; the default
+# stays p50 p99 p99.9), the CSV and JSON hold each of them beside their
+# own, a bad list (one listed twice included, as a mode listed twice) is
+# a usage error (exit 2) naming the option; and a percentile that can only
 # be the max because the run had too few ops (p99.9 of fewer than 1000)
 # is marked '*' with a note in the table and listed in the JSON's
 # percentiles_limited_by_ops.
@@ -71,6 +71,32 @@ t_expect_empty_dir "$dir" "nothing created by refused lists"
 # exactly 8, with 100: accepted
 t_expect_status 0 "8 percentiles" -- "$DISKIO" --mode async --count 10 \
     --size 1M --percentiles 1,10,50,90,99,99.9,99.99,100 "$dir"
+
+# percentiles whose keys agree to ten significant digits (99.99999999991,
+# 99.99999999992 and 100 are all p100; 99.9900000000001 is the summary's
+# p99_99): each key and column once, in the JSON, the CSV and the table
+same_keys=99.99999999991,99.99999999992,100,99.9900000000001
+t_expect_status 0 "percentiles of one key, CSV" -- "$DISKIO" --mode fsync --count 20 --size 1M \
+    --percentiles "$same_keys" --format csv "$dir"
+cp "$t_scratch/stdout" "$t_scratch/keys.csv"
+t_expect_status 0 "percentiles of one key" -- "$DISKIO" --mode fsync --count 20 --size 1M \
+    --percentiles "$same_keys" --output "$t_scratch/keys.json" "$dir"
+"$PY" - "$t_scratch/keys.json" "$t_scratch/keys.csv" <<'EOF' && t_ok "no key or column written twice" || t_fail "a key or column written twice"
+import json, sys
+def once(pairs):
+    keys = [k for k, _ in pairs]
+    assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
+    return dict(pairs)
+with open(sys.argv[1]) as f:
+    total = json.load(f, object_pairs_hook=once)["runs"][0]["latency"]["total"]
+assert "p100" in total and "p99_99" in total, sorted(total)
+with open(sys.argv[2]) as f:
+    header = f.readline().strip().split(",")
+assert len(header) == len(set(header)), header
+EOF
+grep -Eq '^mode .* mean +p99\.99 +p100 +max' "$t_scratch/stdout" &&
+    t_ok "the table shows p99.99 and p100 once each" ||
+    t_fail "header: $(grep '^mode' "$t_scratch/stdout")"
 
 # too few ops: 300 ops cannot tell p99.9 (1000) or p99.99 (10000) from the
 # max, but can p99 (100)

@@ -13,7 +13,8 @@
 # run's and a job's) and the custom runs of the example programs.  Each
 # result validates against the schema (python3-jsonschema, draft
 # 2020-12: every object closed, every key required that diskio always
-# writes), is read by the analysis package's reader, and the kinds it
+# writes), is read by the analysis package's reader (which refuses a key
+# given twice in an object, as two percentiles of one key wrote), and the kinds it
 # was made for are in it.  Then results broken one way each (an unknown
 # key at each level, a percentile key spelt with a point, a value of the
 # wrong type, a required key left out, another schema_version) fail
@@ -62,7 +63,7 @@ run repeat --mode fdatasync,async --repeat 2
 t_expect_status 0 "intervals" -- "$DISKIO" --mode async --runtime 60ms --interval 20ms \
     --repeat 2 --size 256k --bs 4k --quiet --output "$out/intervals.json" "$dir"
 run rate --mode fdatasync --rate 2000
-run percentiles --mode fsync --percentiles 95,99.999,100,0.001
+run percentiles --mode fsync --percentiles 95,99.999,100,0.001,99.99999999991,99.9900000000001
 run wal --mode fdatasync --pattern wal --jobs 2 --wal-segment-size 64k --wal-bytes 4k
 run checkpoint --mode fsync --pattern checkpoint --checkpoint-files 2 --checkpoint-pages 8 \
     --checkpoint-flush-after 4 --count 16

@@ -9,7 +9,8 @@ deterministic (seeded) mutations of every input kind the scripts read
 wal.csv, per-op trace CSV, diskio-correlate JSON report): truncation,
 byte flips, deleted/duplicated/swapped lines, swapped columns, bad cell
 values (non-numeric, negative, zero, huge, NaN, inf), wrong JSON types,
-unknown schema versions, empty files, binary garbage, deep nesting...
+keys given twice, unknown schema versions, empty files, binary garbage,
+deep nesting...
 
 Each mutated file goes into a temporary environment directory beside a
 valid baseline environment; diskio-correlate runs on the pair, and
@@ -416,8 +417,24 @@ def m_json_duplicate_runs(rng, doc):
     return m_json_delete(rng, doc)
 
 
+def m_json_repeated_key(rng, doc):
+    """A key of an object given twice, the second time with another value
+    (json.dumps cannot write it: the object is written raw)."""
+    paths = [p for p in json_paths(doc) if isinstance(json_get(doc, p), dict)
+             and json_get(doc, p)]
+    if not paths:
+        return m_json_bad_value(rng, doc)
+    path = rng.choice(paths)
+    node = json_get(doc, path)
+    key = rng.choice(list(node))
+    pairs = list(node.items()) + [(key, rng.choice(BAD_JSON_VALUES[:12]))]
+    raw = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in pairs) + "}"
+    return json_dump(json_set(doc, path, PLACEHOLDER), raw), \
+        f"{fmt_path(path)}/{key} given twice"
+
+
 JSON_MUTATORS = [m_json_bad_value, m_json_bad_value, m_json_bad_value,
-                 m_json_bad_value, m_json_raw_token, m_json_delete,
+                 m_json_bad_value, m_json_raw_token, m_json_delete, m_json_repeated_key,
                  m_json_delete, m_json_empty_container, m_json_null_everywhere,
                  m_json_numbers_as_strings, m_json_negate,
                  m_json_lists_for_objects, m_json_lists_for_objects,

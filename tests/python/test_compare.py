@@ -387,6 +387,91 @@ class DisturbedCompareTest(unittest.TestCase):
                       "by the default between-invocation noise", text)
 
 
+def measured(label, means, path, start=0):
+    """A result as diskio writes one: a run of repetitions with their
+    start times and durations, and the run's own."""
+    r = run("fsync", sum(means) / len(means))
+    r.update(duration_ns=7000000, interference={"start_time": "2026-12-01T10:00:00.000Z"})
+    r["repetitions"] = [
+        {"complete": True, "ops": 50, "ops_per_s": 1e9 / m, "duration_ns": 5000000 + i,
+         "start_offset_ns": 6000000 * i,
+         "start_time": f"2026-12-01T10:00:{start + i:02d}.000Z",
+         "latency": {"total": hist(m)}} for i, m in enumerate(means)]
+    return result(label, [r], path)
+
+
+class CopiesTest(unittest.TestCase):
+    """A measurement given twice as a run's sample in one environment is
+    refused: copies agree to the nanosecond and would narrow the band
+    without measuring noise."""
+
+    def refused(self, results):
+        with self.assertRaises(InputError) as ctx:
+            compare.compare(results)
+        return str(ctx.exception)
+
+    def test_a_repetition_copied_is_refused_naming_both(self):
+        a = measured("a", [100, 101, 99], "/lab/a.json")
+        a.runs[0].repetitions.append(a.runs[0].repetitions[0])
+        message = self.refused([a, measured("b", [200, 201, 199], "/lab/b.json")])
+        self.assertEqual(
+            message, "/lab/a.json: runs[0].repetitions[0]: the same measurement as "
+            "runs[0].repetitions[0] of this file, named twice (began "
+            "2026-12-01T10:00:00.000Z; the same duration, ops and latencies to the "
+            "nanosecond): a copy, not another repetition, would narrow the noise band "
+            "without measuring any noise; give each measurement once: leave out the "
+            "copied repetition or run, or the result file given twice")
+
+    def test_a_copy_in_the_file_is_refused(self):
+        doc = measured("a", [100, 101], "/lab/a.json")
+        copy = json.loads(json.dumps(doc.runs[0].repetitions[0]._node))
+        raw = {"schema": "diskio-result", "schema_version": 1, "label": "a",
+               "runs": [dict(doc.runs[0]._node, repetitions=[
+                   doc.runs[0].repetitions[0]._node, doc.runs[0].repetitions[1]._node, copy])]}
+        a = result_from_json("/lab/a.json", json.dumps(raw), raw)
+        self.assertIn("/lab/a.json: runs[0].repetitions[2]: the same measurement as "
+                      "runs[0].repetitions[0] (began 2026-12-01T10:00:00.000Z;",
+                      self.refused([a, measured("b", [200, 201], "/lab/b.json")]))
+
+    def test_a_result_copied_into_its_environment_is_refused(self):
+        message = self.refused([measured("a", [100, 101, 99], "/lab/a.json"),
+                                measured("b", [200, 201, 199], "/lab/b.json"),
+                                measured("a", [100, 101, 99], "/lab/a-copy.json")])
+        self.assertIn("/lab/a-copy.json: runs[0].repetitions[0]: the same measurement as "
+                      "runs[0].repetitions[0] of /lab/a.json", message)
+
+    def test_a_copy_as_another_environment_or_run_is_no_repetition_of_it(self):
+        """A result against a relabelled copy of itself is an A/A
+        comparison, each side's band its own; a measurement copied as a
+        run of other parameters adds no sample to any run's band."""
+        c = compare.compare([measured("a", [100, 101, 99], "/lab/a.json"),
+                             measured("again", [100, 101, 99], "/lab/again.json")])
+        self.assertEqual([r.judgement.ratio for r in c["rows"]], [1.0])
+        other = measured("a", [100, 101, 99], "/lab/a-4k.json")
+        other.runs[0].parameters.block_size = 4096
+        c = compare.compare([measured("a", [100, 101, 99], "/lab/a.json"), other,
+                             measured("b", [200, 201, 199], "/lab/b.json")])
+        self.assertEqual(len(c["rows"][0].base_values), 3)
+
+    def test_one_result_of_5000_copies_is_refused(self):
+        """One run copied 5,000 times is one measurement, not 5,000
+        repetitions with no spread."""
+        copies = [measured("a", [100], f"/lab/a/{i}.json") for i in range(5000)]
+        for copy in copies:
+            copy.runs[0].repetitions = None     # measured once
+        self.assertIn("/lab/a/1.json: runs[0]: the same measurement as runs[0] of "
+                      "/lab/a/0.json", self.refused(
+                          copies + [measured("b", [200], "/lab/b.json")]))
+
+    def test_repetitions_alike_but_for_their_times_are_measurements(self):
+        same = measured("a", [100, 100, 100], "/lab/a.json")
+        later = measured("a", [100, 100, 100], "/lab/a2.json", start=30)
+        for rep in later.runs[0].repetitions:
+            rep.start_offset_ns += 1
+        c = compare.compare([same, later, measured("b", [200, 201, 199], "/lab/b.json")])
+        self.assertEqual(len(c["rows"][0].base_values), 6)
+
+
 class QuietMachineTest(unittest.TestCase):
     def test_a_quiet_machines_single_invocations_show_a_large_change(self):
         # one invocation of 5 repetitions a side, 1.5x apart: with the

@@ -3,16 +3,22 @@
 
 the typed JSON accessors name the file and the JSON path
 of every missing, mistyped, non-finite or out-of-range value, and
-read_json turns every parse failure into an InputError."""
+read_json turns every parse failure into an InputError: a key given twice
+in an object (fio's option tables aside), a document too large or too
+dense in values to read within the memory promised; a HIST's buckets are
+kept compact."""
 
 import os
 import unittest
+from unittest import mock
 
+from diskio_analysis import jsonfile
 from diskio_analysis.errors import InputError
-from diskio_analysis.jsonfile import (MISSING, JsonFile, check_version,
-                                      json_key_line, json_kind, json_path,
-                                      json_short, read_json)
-from diskio_analysis.textfile import MAX_INPUT_BYTES
+from diskio_analysis.fio import fio_repeated_option
+from diskio_analysis.jsonfile import (MAX_JSON_BYTES, MISSING, JsonFile,
+                                      Triples, check_version, json_key_line,
+                                      json_kind, json_path, json_short,
+                                      parse_json, read_json)
 from filelib import TempDirTest
 
 
@@ -77,6 +83,18 @@ class AccessorTest(unittest.TestCase):
         self.assertIn("0 is below 1",
                       self.fails(self.src.as_int, 0, "x", minimum=1))
 
+    def test_counts_are_whole_numbers_from_0(self):
+        self.assertEqual(self.src.as_count(0, "x"), 0)
+        self.assertEqual(self.src.as_count(2 ** 63 - 1, "x"), 2 ** 63 - 1)
+        for bad, said in ((2.5, "2.5"), (-1, "-1"), ("3", '"3"'), (True, "true"),
+                          (2.0, "2.0"), ([], "a list")):
+            with self.subTest(bad=bad):
+                self.assertEqual(self.fails(self.src.as_count, bad, "runs[0].ops"),
+                                 f"f.json: runs[0].ops: {said}, expected a count "
+                                 "(a whole number, 0 or more); fix it")
+        self.assertIn("integer too large", self.fails(self.src.as_count, 2 ** 63, "x"))
+        self.assertIsNone(self.src.as_count(None, "x", optional=True))
+
     def test_strings_objects_lists(self):
         self.assertIn("empty string", self.fails(self.src.as_string, "", "x",
                                                  nonempty=True))
@@ -98,10 +116,11 @@ class ReadJsonTest(TempDirTest):
     def test_a_file_beyond_the_size_limit_is_refused_before_it_is_read(self):
         path = os.path.join(self.dir, "huge.json")
         with open(path, "wb") as f:
-            f.truncate(MAX_INPUT_BYTES + 1)     # sparse: no disk used
+            f.truncate(MAX_JSON_BYTES + 1)      # sparse: no disk used
         with self.assertRaises(InputError) as ctx:
             read_json(path)
-        self.assertIn("more than the 256 MiB", str(ctx.exception))
+        self.assertIn(f"more than the {MAX_JSON_BYTES >> 20} MiB any JSON input",
+                      str(ctx.exception))
 
     def test_returns_text_and_document(self):
         self.assertEqual(self.read(b'{"a": 1}'), ('{"a": 1}', {"a": 1}))
@@ -142,6 +161,82 @@ class ReadJsonTest(TempDirTest):
         with self.assertRaises(InputError) as ctx:
             read_json(os.path.join(self.dir, "none.json"))
         self.assertIn("cannot read", str(ctx.exception))
+
+
+class StrictParseTest(unittest.TestCase):
+    def fails(self, text, repeated_ok=None):
+        with self.assertRaises(InputError) as ctx:
+            parse_json("r.json", text, repeated_ok)
+        return str(ctx.exception)
+
+    def test_a_key_given_twice_is_refused_naming_its_path(self):
+        """json.loads keeps the last of two values of a key and drops the
+        other unseen: the file says two things, and is refused."""
+        self.assertEqual(
+            self.fails('{"runs": [{"mode": "fsync"}, {"latency": {"total": '
+                       '{"count": 4, "mean": 5, "count": 2.5}}}]}'),
+            "r.json: runs[1].latency.total.count: given twice in one object (a "
+            "JSON reader keeps one of the two values and drops the other unseen); "
+            "the file says two things there: regenerate it, or remove the value "
+            "that is wrong")
+        self.assertIn('r.json: ["job options"]: given twice',
+                      self.fails('{"job options": 1, "job options": 2}'))
+        # the first in the document's order, however deep the other
+        self.assertIn("r.json: a.b: given twice", self.fails(
+            '{"a": {"b": 1, "b": 1}, "c": [{"d": {"e": 1, "e": 1}}]}'))
+
+    def test_fio_may_repeat_an_option_in_its_option_tables(self):
+        """fio writes an option given twice twice in its option tables
+        and runs with the last: read as fio ran; anywhere else, and in a
+        document that is not fio's, refused."""
+        fio = ('{"fio version": "fio-3.33", "global options": {"bs": "4k", "bs": "8k"}, '
+               '"jobs": [{"job options": {"filename": "a", "filename": "b"}%s}]}')
+        doc = parse_json("fio.json", fio % "", fio_repeated_option)
+        self.assertEqual((doc["global options"]["bs"],
+                          doc["jobs"][0]["job options"]["filename"]), ("8k", "b"))
+        self.assertIn('jobs[0].sync.lat_ns: given twice', self.fails(
+            fio % ', "sync": {"lat_ns": 1, "lat_ns": 2}', fio_repeated_option))
+        self.assertIn('["job options"].filename: given twice', self.fails(
+            '{"schema": "diskio-result", "job options": {"filename": "a", '
+            '"filename": "b"}}', fio_repeated_option))
+
+    def test_buckets_are_kept_compact(self):
+        doc = parse_json("r.json", '{"buckets": [[800, 803, 1], [990, 997, 2]], '
+                         '"other": [[1, 2, 3]]}')
+        buckets = doc["buckets"]
+        self.assertIsInstance(buckets, Triples)
+        self.assertEqual(list(buckets), [(800, 803, 1), (990, 997, 2)])
+        self.assertEqual((len(buckets), buckets[1], buckets[-1][0]), (2, (990, 997, 2), 990))
+        self.assertEqual(buckets, [[800, 803, 1], [990, 997, 2]])
+        self.assertEqual(json_kind(buckets), "a list")
+        self.assertIs(JsonFile("r.json", "x").as_list(buckets, "buckets"), buckets)
+        self.assertEqual(doc["other"], [[1, 2, 3]])
+        # what is no list of three integers stays as it is, for a reader
+        # to name the item at fault
+        for text in ('[[1, 2, true]]', '[[1, 2]]', '[[1, 2, 3.5]]', '[[1, 2, 3], 4]',
+                     '[[1, 2, 99999999999999999999]]', '[[1, 2, "3"]]'):
+            with self.subTest(buckets=text):
+                self.assertIsInstance(parse_json("r.json", '{"buckets": %s}' % text)
+                                      ["buckets"], list)
+
+    def test_a_document_too_large_or_too_dense_is_refused_before_it_is_parsed(self):
+        with mock.patch.object(jsonfile, "MAX_JSON_BYTES", 100):
+            self.assertEqual(self.fails(" " * 101 + "[]"),
+                             "r.json: 103 characters of JSON, more than the 0 MiB any JSON "
+                             "input of these tools holds; check that this is the file you "
+                             "meant: no diskio result, fio output or report of these tools "
+                             "is so large")
+        # 30 MB of empty lists would take 640 MB: what its characters
+        # cost by the estimate, refused before json.loads makes them
+        dense = "[" + "[]," * 1000 + "[]]"
+        with mock.patch.object(jsonfile, "MAX_PARSED_BYTES", 1 << 17):
+            message = self.fails(dense)
+            self.assertIn("r.json: 3004 characters of JSON so dense in values that "
+                          "reading them could take 0 MiB of memory, more than the 0 MiB",
+                          message)
+            self.assertIn("no diskio result, fio output or report of these tools is so "
+                          "dense", message)
+            self.assertEqual(len(parse_json("r.json", "[" + "1," * 1000 + "1]")), 1001)
 
 
 class VersionTest(unittest.TestCase):

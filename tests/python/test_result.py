@@ -3,16 +3,21 @@
 
 load_result, the one reader of diskio's result JSON,
 returns Result/Run/Hist objects and rejects an unknown schema, a wrong
-type or an out-of-range value naming the file and the JSON path."""
+type or an out-of-range value naming the file and the JSON path: a key
+given twice, a count that is no whole number from 0 up, more repetitions
+than diskio makes."""
 
 import copy
 import json
+import os
+import re
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.result import is_result, load_result
+from diskio_analysis.jsonfile import Triples
+from diskio_analysis.result import MAX_REPETITIONS, is_result, load_result
 from diskio_analysis.textfile import MAX_STRING_CHARS
-from filelib import TempDirTest
+from filelib import FIXTURES, TempDirTest
 
 HIST = {"count": 4, "min": 800, "mean": 1000.5, "stddev": 90.0, "max": 1300,
         "p50": 990, "p90": 1100, "p99": 1300, "p99_9": 1300, "p99_99": 1300,
@@ -123,6 +128,7 @@ class AcceptedTest(ResultFileTest):
         self.assertEqual(list(hist.percentiles),
                          ["p50", "p90", "p99", "p99_9", "p99_99"])
         self.assertEqual(hist.buckets[1], (990, 997, 2))
+        self.assertIsInstance(hist.buckets, Triples)    # compact
 
     def test_incomplete_run_and_result(self):
         def mutate(doc):
@@ -356,7 +362,7 @@ class RejectedTest(ResultFileTest):
              "runs[0].repetitions: an object, expected a list"),
             (lambda d: d["runs"][0].update(repetitions=[{"ops": -2,
                                                          "latency": {}}]),
-             "runs[0].repetitions[0].ops: -2 is below 0"),
+             "runs[0].repetitions[0].ops: -2, expected a count (a whole number, 0 or more)"),
             (lambda d: d["runs"][0].update(repetitions=[{"ops": 2}]),
              "runs[0].repetitions[0].latency: missing, expected an object"),
             (lambda d: d["runs"][0]["latency"]["total"].update(p50=True),
@@ -373,6 +379,71 @@ class RejectedTest(ResultFileTest):
                 message = self.rejects(mutate)
                 self.assertIn(f"{self.path}: {expected}", message)
                 self.assertIn("doc/result-schema.md", message)
+
+    def test_a_key_given_twice_is_refused_naming_its_path(self):
+        text = json.dumps(DOC, indent=1).replace('"mode": "fsync",',
+                                                 '"mode": "fsync", "mode": "async",')
+        message = self.rejects(text=text)
+        self.assertIn(f"{self.path}: runs[0].mode: given twice in one object", message)
+        self.assertIn("regenerate it, or remove the value that is wrong", message)
+
+    def test_a_count_that_is_no_whole_number_from_0_is_refused(self):
+        """A count (ops, bytes, a histogram's count or bucket, errors, a
+        device's requests) of 2.5, -1 or "3" names its path, wherever."""
+        def device(doc):
+            version_2(doc)
+            return doc["runs"][0]["device"]["total"]
+
+        def repetition(doc):
+            doc["runs"][0]["repetitions"] = [{"ops": 2, "duration_ns": 5, "latency": {
+                "total": {k: v for k, v in HIST.items() if k != "buckets"}}}]
+            return doc["runs"][0]["repetitions"][0]
+        places = [
+            (lambda d: d["runs"][0]["latency"]["total"], "count",
+             "runs[0].latency.total.count"),
+            (lambda d: d["runs"][0], "ops", "runs[0].ops"),
+            (lambda d: d["runs"][0], "errors", "runs[0].errors"),
+            (lambda d: d["runs"][0]["latency"]["total"], "overflow",
+             "runs[0].latency.total.overflow"),
+            (repetition, "ops", "runs[0].repetitions[0].ops"),
+            (lambda d: repetition(d)["latency"]["total"], "count",
+             "runs[0].repetitions[0].latency.total.count"),
+            (device, "writes", "runs[0].device.total.writes"),
+            (device, "flushes", "runs[0].device.total.flushes"),
+            (lambda d: d["runs"][0]["latency"]["total"]["buckets"][1], 2,
+             "runs[0].latency.total.buckets[1][2]"),
+        ]
+        for where, key, path in places:
+            for bad, said in ((2.5, "2.5"), (-1, "-1"), ("3", '"3"')):
+                def mutate(doc):
+                    where(doc)[key] = bad
+                with self.subTest(path=path, bad=bad):
+                    message = self.rejects(mutate)
+                    self.assertIn(f"{self.path}: {path}: {said}, expected a count "
+                                  "(a whole number, 0 or more)", message)
+                    self.assertIn("regenerate it with diskio", message)
+
+    def test_more_repetitions_than_diskio_makes_are_refused(self):
+        summary = {k: v for k, v in HIST.items() if k not in ("buckets", "overflow")}
+
+        def many(n):
+            def mutate(doc):
+                doc["runs"][0]["repetitions"] = [
+                    {"ops": 2, "duration_ns": 2000 + i, "latency": {"total": summary}}
+                    for i in range(n)]
+            return mutate
+        self.assertEqual(len(self.load(mutate=many(MAX_REPETITIONS)).runs[0].repetitions),
+                         MAX_REPETITIONS)
+        message = self.rejects(many(MAX_REPETITIONS + 1))
+        self.assertIn(f"{self.path}: runs[0].repetitions: {MAX_REPETITIONS + 1} items, "
+                      f"more than the {MAX_REPETITIONS} repetitions diskio --repeat "
+                      "makes: no measurement", message)
+
+    def test_the_most_repetitions_are_diskio_repeats_limit(self):
+        header = os.path.join(FIXTURES, "..", "..", "..", "src", "cli", "cli_options.h")
+        with open(header, encoding="utf-8") as f:
+            limit = re.search(r"#define CLI_REPEAT_MAX (\d+)", f.read())
+        self.assertEqual(int(limit.group(1)), MAX_REPETITIONS)
 
     def test_huge_number_is_too_large(self):
         text = json.dumps(DOC).replace('"mean": 1000.5', '"mean": ' + "9" * 400)

@@ -22,6 +22,7 @@ import unittest
 
 import schemalib
 from diskio_analysis import result
+from diskio_analysis.jsonfile import Triples
 from diskio_analysis.result import (PARTS, PERCENTILE_KEY, PERCENTILES,
                                     RESULT_SCHEMA, SUPPORTED_RESULT_VERSIONS,
                                     Result, json_key, unwrap_optional)
@@ -30,7 +31,8 @@ SCHEMA = schemalib.load_schema()
 # the JSON types a reader's field may stand for: an integer key may be
 # read as a number (what files of every release hold, floats included)
 JSON_TYPES = {bool: {"boolean"}, int: {"integer"}, float: {"number", "integer"},
-              str: {"string"}, list: {"array"}, dict: {"object"}}
+              str: {"string"}, list: {"array"}, dict: {"object"},
+              Triples: {"array"}}
 
 
 def reader_types(cls=Result, prefix="", out=None):

@@ -13,6 +13,13 @@ the submission batch, the concurrent jobs (and whether they shared
 one file), and for the runs of a suite (diskio --suite) the row they are
 ("SEQ1M Q8T1 read"), so that two results of one suite are compared row
 by row.
+
+A repetition is one measurement: one given twice among the samples of a
+run in an environment (a repetition or a run copied, a whole result
+copied or named twice) is refused, not counted twice, for copies agree
+exactly and would narrow the noise band without a measurement of the
+noise behind it.  (A result compared with a relabelled copy of itself,
+another environment, is an A/A comparison: each side's band is its own.)
 """
 
 import os
@@ -56,6 +63,8 @@ class Environment:
     samples: dict = field(default_factory=dict)
     run_order: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    # (run key, measurement) -> (file, JSON path) of each sample taken
+    measured: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -167,7 +176,8 @@ def environment_name(result):
 
 
 def group_environments(results):
-    """Results grouped by environment, in the order first named."""
+    """Results grouped by environment, in the order first named; a
+    measurement given twice in one is refused (add_samples)."""
     envs = {}
     for result in results:
         name = environment_name(result)
@@ -175,6 +185,48 @@ def group_environments(results):
         env.results.append(result)
         add_samples(env, result)
     return list(envs.values())
+
+
+def measurement(sample):
+    """What tells one measurement (a run measured once, or a repetition)
+    from another: when it began (its wall clock; a repetition's offset
+    from its result's first run), how long it took, what it did and each
+    part's count, extremes, mean, spread and percentiles.  Two real ones
+    never agree in all of it: their times and latencies are nanoseconds
+    from clocks that move on."""
+    parts = tuple((name, hist.count, hist.min, hist.max, hist.mean, hist.stddev,
+                   tuple(sorted(hist.percentiles.items())))
+                  for name, hist in sorted(sample.parts.items()))
+    return (sample.start_time, getattr(sample, "start_offset_ns", None),
+            sample.duration_ns, sample.ops, sample.bytes, parts)
+
+
+def refuse_copies(result, key, sample, measured):
+    """Note sample's measurement, a sample of the run key, in measured
+    ({(key, measurement): (file, JSON path)}), refusing one already
+    there.  diskio writes every run's and repetition's duration; one
+    without (written by hand) is not told from another that agrees with
+    it by chance."""
+    if sample.duration_ns is None:
+        return
+    what = (key, measurement(sample))
+    if what not in measured:
+        measured[what] = (result.path, sample.where)
+        return
+    path, where = measured[what]
+    if path != result.path:
+        first = f"{where} of {path}"
+    else:
+        first = where if where != sample.where else f"{where} of this file, named twice"
+    began = (f"began {sample.start_time}" if sample.start_time
+             else "its start not recorded")
+    raise InputError(
+        result.path, None,
+        f"{sample.where}: the same measurement as {first} ({began}; the same "
+        "duration, ops and latencies to the nanosecond): a copy, not another "
+        "repetition, would narrow the noise band without measuring any noise",
+        "give each measurement once: leave out the copied repetition or run, "
+        "or the result file given twice")
 
 
 def sample_of(result, sample, value):
@@ -189,6 +241,8 @@ def sample_of(result, sample, value):
 
 
 def add_samples(env, result):
+    """The samples of result's runs into env; a sample of a run that is a
+    measurement env already has for it is refused (refuse_copies)."""
     if not result.complete:
         env.notes.append(f"{result.path}: marked incomplete; its complete "
                          "runs are used")
@@ -203,6 +257,7 @@ def add_samples(env, result):
                                  f"{reason}; left out")
                 continue
             key = run_key(run)
+            refuse_copies(result, key, sample, env.measured)
             if key not in env.samples:
                 env.samples[key] = {}
                 env.run_order.append(key)
@@ -253,7 +308,8 @@ def compare(results, metrics=DEFAULT_METRICS, baseline=None,
 
 def environment_of(name, results):
     """An environment made of the given results, whatever their labels
-    (diskio-correlate: one environment per directory)."""
+    (diskio-correlate: one environment per directory); a measurement given
+    twice among them is refused."""
     env = Environment(name)
     for result in results:
         env.results.append(result)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from .. import noise
 from ..errors import InputError, UsageError
-from ..fio import is_fio_output, load_fio_result
+from ..fio import fio_repeated_option, is_fio_output, load_fio_result
 from ..inputs import (is_settings, phase_name_from_task, read_metrics_csv,
                       read_phases_csv, read_q_time_csv, read_settings, read_wal_csv)
 from ..jsonfile import json_key_line, json_kind, json_value_text, read_json
@@ -274,7 +274,8 @@ def load_json_source(env, path):
     result.json that is null or of another schema is not to be passed
     over); returns (handled, label)."""
     # fio prints "note: ..." lines before its JSON on the same output
-    text, doc = read_json(path, preamble_ok=is_fio_output, notes=env.notes)
+    text, doc = read_json(path, preamble_ok=is_fio_output, notes=env.notes,
+                          repeated_ok=fio_repeated_option)
     if is_result(doc):
         return True, load_diskio_result(env, path, text, doc)
     if is_fio_output(doc):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..compare.analysis import RunKey, run_key
 from ..errors import InputError
-from ..fio import is_fio_output
+from ..fio import fio_repeated_option, is_fio_output
 from ..jsonfile import json_key_line, read_json
 from ..metrics import size_label
 from ..result import is_result, result_from_json
@@ -109,7 +109,8 @@ def load_inputs(paths):
         if path.endswith(".csv"):
             traces.append(load_trace(path))
             continue
-        text, doc = read_json(path, preamble_ok=is_fio_output)
+        text, doc = read_json(path, preamble_ok=is_fio_output,
+                              repeated_ok=fio_repeated_option)
         if is_result(doc):
             runs.extend(plot_runs(result_from_json(path, text, doc)))
         elif is_report(doc):
