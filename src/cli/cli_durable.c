@@ -408,6 +408,16 @@ static int durable_begin(struct cli_durable *d, const struct cli_options *o,
                 d->listener);
         return EXIT_TARGET;
     }
+    /* this boot, for the check to tell whether the power was cut since;
+     * a kernel without the id: the check says it cannot tell */
+    char boot[DURABLE_BOOT_ID_LEN + 1];
+    if (durable_boot_id(boot) == 0) {
+        len = snprintf(line, sizeof(line), "BOOT %s\n", boot);
+        if ((rc = cli_durable_send(d->fd, line, (size_t)len)) != 0) {
+            cli_msg("--durability %s: the listener went away: %s", d->listener, strerror(-rc));
+            return EXIT_TARGET;
+        }
+    }
     /* from now on the file is the check's: never removed */
     (void)diskio_target_keep(target);
     d->began = true;

@@ -33,6 +33,7 @@
 #include "cli_durable.h"
 #include "cli_durable_net.h"
 #include "cli_msg.h"
+#include "cli_progress.h"
 #include "durable.h"
 
 /* How long the check reads the listener's answer, all of it: as long as
@@ -59,6 +60,7 @@ struct listened {
     uint64_t overwritten; /* acknowledged, then written again and acknowledged */
     uint64_t beyond;      /* acknowledged for a block beyond FILE's end: lost */
     bool ended;
+    char boot[DURABLE_BOOT_ID_LEN + 1]; /* the run's boot id, "" when it sent none */
     struct expect *blocks;
 };
 
@@ -164,9 +166,13 @@ static int take_acks(int fd, struct durable_in *in, uint64_t deadline_ns, struct
         const int n = durable_split(reply, w, 4);
         uint64_t seq, offset, done_acks;
         uint32_t crc;
-        if (n == 4 && strcmp(w[0], "A") == 0 && durable_parse_u64(w[1], &seq) &&
-            durable_parse_u64(w[2], &offset) && durable_parse_crc(w[3], &crc) && seq > last_seq &&
-            offset % L->record_bytes == 0 && offset / L->record_bytes < claimed) {
+        if (n == 2 && strcmp(w[0], "BOOT") == 0 && durable_boot_id_valid(w[1]) && !L->boot[0] &&
+            L->acks == 0) {
+            memcpy(L->boot, w[1], DURABLE_BOOT_ID_LEN + 1);
+        } else if (n == 4 && strcmp(w[0], "A") == 0 && durable_parse_u64(w[1], &seq) &&
+                   durable_parse_u64(w[2], &offset) && durable_parse_crc(w[3], &crc) &&
+                   seq > last_seq && offset % L->record_bytes == 0 &&
+                   offset / L->record_bytes < claimed) {
             if (L->acks == L->max_acks)
                 return -E2BIG;
             last_seq = seq;
@@ -355,10 +361,12 @@ static void report(const struct cli_options *o, const char *run_id, const struct
     const char *base = slash ? slash + 1 : path;
     cli_report("diskio: durability check of %s against run %s (listener %s)", path, run_id,
                o->verify_durability);
-    cli_report(
-        "acknowledged writes: %" PRIu64 " of %" PRIu64 " bytes (%s)", L->acks, L->record_bytes,
-        L->ended ? "the run ended and said so"
-                 : "the run did not end: the power was cut during it, or it failed or stopped");
+    char size[32];
+    cli_report("acknowledged writes: %" PRIu64 " (of %s each; %s)", L->acks,
+               progress_size(size, sizeof(size), L->record_bytes),
+               L->ended ? "the run ended and said so"
+                        : "the run did not end: the power was cut during it, or it failed or "
+                          "stopped");
     cli_report("acknowledged and present: %" PRIu64, c->present);
     cli_report("acknowledged and present under a later write: %" PRIu64
                " (allowed: a write after it, never acknowledged, covers it%s)",
@@ -388,7 +396,8 @@ static void report(const struct cli_options *o, const char *run_id, const struct
 
 /* The verdict, after the report: durable only when at least one
  * acknowledged write was checked and none was lost or torn. */
-static int verdict(const struct listened *L, const struct counts *c, const char *qualifier)
+static int verdict(const struct listened *L, const struct counts *c, const char *qualifier,
+                   bool no_cut)
 {
     const uint64_t lost = c->lost + L->beyond + c->torn;
     const uint64_t checked = c->present + c->later + c->later_torn + lost;
@@ -397,7 +406,9 @@ static int verdict(const struct listened *L, const struct counts *c, const char 
         return EXIT_DURABILITY_MISMATCH;
     }
     if (lost == 0) {
-        cli_report("verdict: durable%s", qualifier);
+        cli_report("verdict: durable%s%s", qualifier,
+                   no_cut ? " (but no power cut since the run: nothing about the cache is shown)"
+                          : "");
         cli_report("note: one power cut is one sample; cut it again to trust it more");
         return EXIT_OK;
     }
@@ -405,6 +416,37 @@ static int verdict(const struct listened *L, const struct counts *c, const char 
                " torn)%s",
                lost, lost == 1 ? "" : "s", c->lost + L->beyond, c->torn, qualifier);
     return EXIT_DURABILITY_LOST;
+}
+
+/* Whether this machine lost its power since the run: its boot id then
+ * differs from the run's.  The same id means no reboot: unless the
+ * storage lost its power on its own (a remote or external one can),
+ * no cut was tested, and a verdict of durable shows nothing about the
+ * caches; true then (a lost write is lost whatever cut it). */
+static bool same_boot(const struct listened *L)
+{
+    char boot[DURABLE_BOOT_ID_LEN + 1];
+    if (!L->boot[0]) {
+        cli_report("note: the run did not say which boot it ran in (an older diskio, or a "
+                   "kernel without /proc/sys/kernel/random/boot_id): whether the power was cut "
+                   "since cannot be told");
+        return false;
+    }
+    if (durable_boot_id(boot) != 0) {
+        cli_report("note: this kernel does not say which boot this is: whether the power was cut "
+                   "since the run cannot be told");
+        return false;
+    }
+    if (strcmp(boot, L->boot) != 0) {
+        cli_report("note: this machine has rebooted since the run (its boot id changed): a power "
+                   "cut is tested only if that reboot was one, not a clean shutdown, which "
+                   "writes every cache out first");
+        return false;
+    }
+    cli_report("note: no power cut happened to this machine: it has not rebooted since the run "
+               "(the same boot id); unless the storage lost its power on its own, nothing its "
+               "caches held was lost; cut the power during a run, then check after the reboot");
+    return true;
 }
 
 /* What the storage under the file is, as far as it bounds the verdict:
@@ -515,5 +557,7 @@ int cli_durable_verify(const struct cli_options *o)
     report(o, run_id, &L, &c);
     char qualifier[160];
     storage_notes(path, qualifier, sizeof(qualifier));
-    return verdict(&L, &c, qualifier);
+    const bool no_cut = same_boot(&L);
+    /* one qualifier: a tmpfs proves nothing, cut or not */
+    return verdict(&L, &c, qualifier, no_cut && !qualifier[0]);
 }

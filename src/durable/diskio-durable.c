@@ -190,7 +190,8 @@ static int parse_options(int argc, char **argv, struct listener *l, const char *
         }
     }
     if (!bytes_given)
-        l->max_run_bytes = DURABLE_LINE_MAX + l->max_run_acks * ACK_LINE_MAX + END_LINE_MAX;
+        l->max_run_bytes =
+            DURABLE_LINE_MAX + BOOT_LINE_MAX + l->max_run_acks * ACK_LINE_MAX + END_LINE_MAX;
     const char *missing = !l->dir       ? "--dir DIR"
                           : !*port      ? "--port PORT"
                           : !l->nexpect ? "--expect RUNID"

@@ -133,6 +133,17 @@ int durable_in_line(struct durable_in *in, char **line);
 char *durable_in_space(struct durable_in *in, size_t *room);
 void durable_in_added(struct durable_in *in, size_t n);
 
+/* The boot a run was made in: Linux's /proc/sys/kernel/random/boot_id,
+ * 36 characters (8-4-4-4-12 lowercase hexadecimal digits and dashes),
+ * new at every boot.  A run sends it (BOOT ID, before its first
+ * acknowledgement) and the check compares it with its own: the same id
+ * means the machine never lost its power in between. */
+#define DURABLE_BOOT_ID_LEN 36
+bool durable_boot_id_valid(const char *id);
+/* This boot's id into out (DURABLE_BOOT_ID_LEN + 1 bytes): 0, or -errno
+ * (-EPROTO when the kernel's file does not hold one). */
+int durable_boot_id(char *out);
+
 /* "HOST:PORT" or "[IPV6]:PORT" into host and port (decimal 1-65535;
  * port 0 only when allow_zero).  0, or -1 when malformed. */
 int durable_split_hostport(const char *text, char *host, size_t host_size, char *port,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A query (listener.h): DISKIO-DURABLE 1 QUERY ID, answered with what
- * DIR/ID.acks holds: RUN ID RECORD_BYTES FILE_BYTES NAME, every
- * acknowledgement line, DONE COUNT ENDED.  The answer is made from the
+ * DIR/ID.acks holds: RUN ID RECORD_BYTES FILE_BYTES NAME, the run's BOOT
+ * ID when it sent one, every acknowledgement line, DONE COUNT ENDED.  The answer is made from the
  * file QUERY_OUT_BYTES at a time and sent as the socket takes it: a
  * reader that takes it slowly holds its own connection and nothing else,
  * and one that has not taken it all within QUERY_DEADLINE_S is dropped.
@@ -71,7 +71,7 @@ void query_start(struct listener *l, struct conn *c, char **w, int n)
     struct query_state *q = &c->u.query;
     q->file.used = q->file.taken = 0;
     q->acks = 0;
-    q->header = q->ended = q->done = false;
+    q->header = q->ended = q->done = q->boot = false;
     q->out_used = q->out_sent = 0;
     c->deadline_ns = listener_now_ns() + (uint64_t)QUERY_DEADLINE_S * NS_PER_S;
     query_pump(l, c);
@@ -121,6 +121,10 @@ static int query_line(struct conn *c)
         q->out_used +=
             (size_t)snprintf(out, DURABLE_LINE_MAX, "RUN %s %s %s %s\n", w[3], w[4], w[5], w[6]);
         q->header = true;
+    } else if (n == 2 && strcmp(w[0], "BOOT") == 0 && durable_boot_id_valid(w[1]) && !q->boot &&
+               q->acks == 0) {
+        q->out_used += (size_t)snprintf(out, DURABLE_LINE_MAX, "BOOT %s\n", w[1]);
+        q->boot = true;
     } else if (n == 4 && strcmp(w[0], "A") == 0 && durable_parse_u64(w[1], &seq) &&
                durable_parse_u64(w[2], &offset) && durable_parse_crc(w[3], &crc)) {
         q->out_used += durable_format_ack(out, seq, offset, crc);

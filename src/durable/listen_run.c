@@ -278,6 +278,21 @@ void run_line(struct listener *l, struct conn *c, char *line)
         run_ack(l, c, seq, offset, crc);
         return;
     }
+    /* the run's boot, once, before its first acknowledgement: what the
+     * check compares with its own to know whether the power was cut */
+    if (n == 2 && strcmp(w[0], "BOOT") == 0 && durable_boot_id_valid(w[1]) && !r->boot &&
+        r->acks == 0) {
+        if (!run_room(l, r, BOOT_LINE_MAX)) {
+            run_refuse(c, "limit-bytes",
+                       "a run's file cannot take its BOOT line on this "
+                       "listener (--max-run-bytes)");
+            return;
+        }
+        r->batch_used +=
+            (size_t)snprintf(r->batch + r->batch_used, BOOT_LINE_MAX + 1, "BOOT %s\n", w[1]);
+        r->boot = true;
+        return;
+    }
     if (n == 2 && strcmp(w[0], "END") == 0 && durable_parse_u64(w[1], &count) && count == r->acks) {
         r->batch_used += (size_t)snprintf(r->batch + r->batch_used, END_LINE_MAX + 1,
                                           "END %" PRIu64 "\n", count);
@@ -288,7 +303,7 @@ void run_line(struct listener *l, struct conn *c, char *line)
                n == 2 && strcmp(w[0], "END") == 0
                    ? "END does not give the number of acknowledgements sent"
                    : "an acknowledgement is: A SEQ OFFSET CRC, SEQ rising, OFFSET a whole "
-                     "record inside the file");
+                     "record inside the file (BOOT ID once, before the first)");
 }
 
 /* ---- recording ---- */

@@ -71,6 +71,7 @@ enum {
  * take of its file beyond its first line (at most DURABLE_LINE_MAX). */
 #define ACK_LINE_MAX (2 + 20 + 1 + 20 + 1 + 8 + 1)
 #define END_LINE_MAX (4 + 20 + 1)
+#define BOOT_LINE_MAX (5 + DURABLE_BOOT_ID_LEN + 1)
 
 struct conn;
 
@@ -97,6 +98,7 @@ struct run_state {
     uint64_t recorded_bytes;             /* the file's size, all of it synced */
     size_t batch_used;                   /* lines taken, not yet written */
     bool ended;                          /* END taken */
+    bool boot;                           /* BOOT taken */
     bool closed;                         /* the peer closed, or broke the protocol */
     const char *refusal;                 /* a bound reached or a full disk: NO's WORD */
     char refusal_text[DURABLE_LINE_MAX]; /* and its TEXT */
@@ -108,6 +110,7 @@ struct query_state {
     struct durable_in file; /* the run's file, line by line */
     uint64_t acks;          /* acknowledgement lines made */
     bool header, ended;     /* its first line sent; its END read */
+    bool boot;              /* its BOOT line sent */
     bool done;              /* the DONE line made: nothing more to read */
     size_t out_used, out_sent;
     char out[QUERY_OUT_BYTES];

@@ -5,7 +5,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "durable.h"
 
@@ -163,5 +166,40 @@ int durable_split_hostport(const char *text, char *host, size_t host_size, char 
     memcpy(host, h, hlen);
     host[hlen] = '\0';
     memcpy(port, p, strlen(p) + 1);
+    return 0;
+}
+
+bool durable_boot_id_valid(const char *id)
+{
+    for (int i = 0; i < DURABLE_BOOT_ID_LEN; i++) {
+        const char c = id[i];
+        const bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return false;
+    }
+    return id[DURABLE_BOOT_ID_LEN] == '\0';
+}
+
+int durable_boot_id(char *out)
+{
+    const int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    char buf[DURABLE_BOOT_ID_LEN + 2];
+    ssize_t got;
+    do
+        got = read(fd, buf, sizeof(buf));
+    while (got < 0 && errno == EINTR);
+    const int err = got < 0 ? errno : 0;
+    close(fd);
+    if (got < 0)
+        return -err;
+    /* the id and a newline */
+    if (got != DURABLE_BOOT_ID_LEN + 1 || buf[DURABLE_BOOT_ID_LEN] != '\n')
+        return -EPROTO;
+    buf[DURABLE_BOOT_ID_LEN] = '\0';
+    if (!durable_boot_id_valid(buf))
+        return -EPROTO;
+    memcpy(out, buf, DURABLE_BOOT_ID_LEN + 1);
     return 0;
 }

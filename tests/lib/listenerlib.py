@@ -8,8 +8,8 @@ tests of tests/durable as
     python3 listenerlib.py slow-query PORT RUNID STATUS STOP
 
 query prints the answer's first line, "acks N" and its last line, and
-exits 0 only for a whole answer (RUN, A lines rising, DONE N ENDED with
-N the lines sent).  flood starts a run of 4096-byte records in a 1 GiB
+exits 0 only for a whole answer (RUN, the run's BOOT if it sent one, A
+lines rising, DONE N ENDED with N the A lines sent).  flood starts a run of 4096-byte records in a 1 GiB
 file and sends COUNT acknowledgements (long: with 20-digit sequence
 numbers, the longest lines; end: then END COUNT), then prints every
 line the listener sent back and "sent N": how many lines went before the
@@ -70,13 +70,17 @@ def check_answer(data, run_id):
     first, last = lines[0], lines[-1]
     if not first.startswith(b"RUN " + run_id.encode() + b" "):
         return (first, 0, last, "the first line is not RUN " + run_id)
+    body = lines[1:-1]
+    # the run's boot id, when it sent one, comes before its acknowledgements
+    if body and body[0].startswith(b"BOOT "):
+        body = body[1:]
     last_seq = 0
-    for line in lines[1:-1]:
+    for line in body:
         w = line.split(b" ")
         if len(w) != 4 or w[0] != b"A" or int(w[1]) <= last_seq:
             return (first, 0, last, "not a rising acknowledgement: %r" % line)
         last_seq = int(w[1])
-    n = len(lines) - 2
+    n = len(body)
     if last not in (b"DONE %d 0" % n, b"DONE %d 1" % n):
         return (first, n, last, "the last line is not DONE %d ENDED" % n)
     return (first, n, last, None)

@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "durable.h"
 #include "t_helpers.h"
@@ -146,6 +147,24 @@ START_TEST(test_run_ids_and_names_are_words_never_paths)
 }
 END_TEST
 
+START_TEST(test_boot_ids_are_the_kernels_form_only)
+{
+    ck_assert(durable_boot_id_valid("0a1b2c3d-4e5f-6789-abcd-ef0123456789"));
+    ck_assert(!durable_boot_id_valid("0A1B2C3D-4E5F-6789-ABCD-EF0123456789"));  /* upper case */
+    ck_assert(!durable_boot_id_valid("0a1b2c3d-4e5f-6789-abcd-ef012345678"));   /* short */
+    ck_assert(!durable_boot_id_valid("0a1b2c3d-4e5f-6789-abcd-ef01234567890")); /* long */
+    ck_assert(!durable_boot_id_valid("0a1b2c3d04e5f-6789-abcd-ef0123456789"));  /* no dash */
+    ck_assert(!durable_boot_id_valid("0a1b2c3d-4e5f-6789-abcd-ef012345678/"));
+    ck_assert(!durable_boot_id_valid(""));
+    /* this machine's own, where the kernel has one */
+    char boot[DURABLE_BOOT_ID_LEN + 1];
+    if (access("/proc/sys/kernel/random/boot_id", R_OK) == 0) {
+        ck_assert_int_eq(durable_boot_id(boot), 0);
+        ck_assert(durable_boot_id_valid(boot));
+    }
+}
+END_TEST
+
 START_TEST(test_lines_are_bounded_printable_and_split_strictly)
 {
     struct durable_in in = {.used = 0};
@@ -238,6 +257,7 @@ int main(void)
     tcase_add_test(tc, test_run_ids_and_names_are_words_never_paths);
     tcase_add_test(tc, test_lines_are_bounded_printable_and_split_strictly);
     tcase_add_test(tc, test_hostport_is_parsed_strictly);
+    tcase_add_test(tc, test_boot_ids_are_the_kernels_form_only);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }
