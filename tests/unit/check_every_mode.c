@@ -646,6 +646,54 @@ START_TEST(test_read_modes_are_rows_of_the_mode_table)
 }
 END_TEST
 
+/* What the mode table says of the modes a durability check and
+ * PostgreSQL know: which are durable (a sync call after the write, or a
+ * flag making the write durable), which sync with a call, and the
+ * wal_sync_method each is (O_DIRECT: the method with O_DIRECT). */
+START_TEST(test_the_mode_table_says_which_modes_are_durable_and_postgresql_s)
+{
+    static const struct {
+        enum diskio_mode mode;
+        bool durable, syncs;
+        const char *wal_sync_method;
+    } known[] = {
+        {DISKIO_MODE_ASYNC, false, false, NULL},
+        {DISKIO_MODE_FSYNC, true, true, "fsync"},
+        {DISKIO_MODE_FDATASYNC, true, true, "fdatasync"},
+        {DISKIO_MODE_OSYNC, true, false, "open_sync"},
+        {DISKIO_MODE_ODSYNC, true, false, "open_datasync"},
+        {DISKIO_MODE_DIRECT, false, false, NULL},
+        {DISKIO_MODE_DIRECT_DSYNC, true, false, "open_datasync"},
+        {DISKIO_MODE_AIO, false, false, NULL},
+        {DISKIO_MODE_URING, false, false, NULL},
+        {DISKIO_MODE_READ, false, false, NULL},
+        {DISKIO_MODE_DIRECT_READ, false, false, NULL},
+        {DISKIO_MODE_AIO_READ, false, false, NULL},
+        {DISKIO_MODE_URING_READ, false, false, NULL},
+    };
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        const enum diskio_mode m = known[i].mode;
+        const char *method = diskio_mode_pg_wal_sync_method(m);
+        ck_assert_msg(diskio_mode_is_durable(m) == known[i].durable, "%s", diskio_mode_name(m));
+        ck_assert_msg(diskio_mode_syncs(m) == known[i].syncs, "%s", diskio_mode_name(m));
+        if (known[i].wal_sync_method)
+            ck_assert_str_eq(method ? method : "(null)", known[i].wal_sync_method);
+        else
+            ck_assert_msg(method == NULL, "%s: %s", diskio_mode_name(m), method);
+    }
+    /* a sync call makes a mode durable; a mode that reads is not */
+    for (unsigned m = 0; m < diskio_mode_count(); m++) {
+        ck_assert(!diskio_mode_syncs((enum diskio_mode)m) ||
+                  diskio_mode_is_durable((enum diskio_mode)m));
+        ck_assert(!diskio_mode_is_read((enum diskio_mode)m) ||
+                  !diskio_mode_is_durable((enum diskio_mode)m));
+    }
+    const enum diskio_mode unknown = (enum diskio_mode)diskio_mode_count();
+    ck_assert(!diskio_mode_is_durable(unknown));
+    ck_assert_ptr_null(diskio_mode_pg_wal_sync_method(unknown));
+}
+END_TEST
+
 static void t_expect_rule(const struct diskio_config *cfg, enum diskio_config_rule rule,
                           enum diskio_config_field field)
 {
@@ -948,6 +996,7 @@ int main(void)
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
     tcase_add_test(tc, test_modes_patterns_parts_and_formats_are_listed_by_the_library);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
+    tcase_add_test(tc, test_the_mode_table_says_which_modes_are_durable_and_postgresql_s);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
     tcase_add_test(tc, test_config_rule_of_verify_on_a_device);
     tcase_add_test(tc, test_config_rules_of_write_back);
