@@ -10,6 +10,7 @@ from .errors import InputError
 from .jsonfile import (MAX_JSON_INT, JsonFile, json_kind, json_path,
                        json_value_text)
 from .metrics import SYNC_PART_NAMES, unique_run_names
+from .modes import syncs
 from .plainnumber import plain_number
 
 FIO_TODO = "produce it with fio --output-format=json"
@@ -223,15 +224,15 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
     write_mean = src.get_number(write_lat, lat_where, "mean")
     sync_where = json_path(where, "sync")
     sync = src.get_object(job, where, "sync", optional=True) or {}
-    syncs = fio_sync_count(src, sync, sync_where)
+    sync_count = fio_sync_count(src, sync, sync_where)
     env.add_metric(f"{prefix}.ops_per_s",
                    float(src.get_number(write, write_where, "iops")), path)
-    if mode in ("fsync", "fdatasync"):
+    if syncs(mode):
         # fio times the write and the sync separately; their percentiles
         # cannot be combined, only their means.
         env.add_metric(f"{prefix}.write_mean_us", write_mean / 1000.0, path)
         mean_ns = write_mean
-        if syncs:
+        if sync_count:
             sync_lat = src.get_object(sync, sync_where, "lat_ns")
             sync_lat_where = json_path(sync_where, "lat_ns")
             sync_mean = src.get_number(sync_lat, sync_lat_where, "mean")
@@ -276,4 +277,4 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
     env.runs.append({"source": path, "tool": "fio", "metric_prefix": prefix,
                      "mode": mode, "block_size": desc["block_size"],
                      "ops": ops,
-                     "syncs": syncs if mode in ("fsync", "fdatasync") else None})
+                     "syncs": sync_count if syncs(mode) else None})
