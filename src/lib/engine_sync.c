@@ -2,13 +2,16 @@
 /*
  * The synchronous loops the mode table points at: engine_loop.h
  * instantiated for each sync call a row can name (none, fsync(2),
- * fdatasync(2)), and the read loop (pread(2)).
- * Each instance has its sync call as a compile-time constant, so no mode
- * pays for a test of which sync to call; which instance a mode runs is
- * decided once per phase, from its row.
+ * fdatasync(2)) and each per-write flag a row names (pwritev2(2) with
+ * it), and the read loop (pread(2)).
+ * Each instance has its sync call and write flags as compile-time
+ * constants, so no mode pays for a test of which sync to call or how to
+ * write; which instance a mode runs is decided once per phase, from its
+ * row.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <unistd.h>
 
 #include "engine_loop.h"
@@ -16,23 +19,35 @@
 
 static __attribute__((noinline)) void run_write_only(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, NULL, false);
+    engine_dispatch(e, ph, NULL, 0, false);
 }
 
 static __attribute__((noinline)) void run_write_fsync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, fsync, false);
+    engine_dispatch(e, ph, fsync, 0, false);
 }
 
 static __attribute__((noinline)) void run_write_fdatasync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, fdatasync, false);
+    engine_dispatch(e, ph, fdatasync, 0, false);
 }
 
-/* The synchronous write modes: the instance of the row's sync call. */
+/* The synchronous write modes: the instance of the row's per-write flags
+ * and sync call.  A row whose flags no instance here writes with fails
+ * its run rather than writing without them. */
 void engine_run_write(struct engine *e, struct engine_phase *ph)
 {
-    switch (mode_ops_of(e->cfg->mode)->sync) {
+    const struct mode_ops *ops = mode_ops_of(e->cfg->mode);
+    switch (ops->write_flags) {
+    case 0: break;
+    default:
+        e->error = -EOPNOTSUPP;
+        e->error_during = "write";
+        e->error_op = 0;
+        ph->done = 0;
+        return;
+    }
+    switch (ops->sync) {
     case MODE_SYNC_FSYNC: run_write_fsync(e, ph); break;
     case MODE_SYNC_FDATASYNC: run_write_fdatasync(e, ph); break;
     case MODE_SYNC_NONE:
@@ -43,5 +58,5 @@ void engine_run_write(struct engine *e, struct engine_phase *ph)
 /* The read modes read and direct-read: pread, nothing else. */
 void engine_run_read(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, NULL, true);
+    engine_dispatch(e, ph, NULL, 0, true);
 }

@@ -37,6 +37,9 @@ struct mode_ops {
      * debug_io_direct = wal from 16), or NULL */
     const char *pg_wal_sync_method;
     int open_flags; /* or-ed into O_WRONLY (O_RDONLY: reads) */
+    /* RWF_* each write carries (pwritev2; 0: pwrite), a compile-time
+     * constant of the synchronous loop's instance */
+    int write_flags;
     /* the sync call after the writes (the synchronous loop is specialised
      * on it): with one, sync_every applies, and the write and sync parts
      * are recorded separately */
@@ -45,7 +48,7 @@ struct mode_ops {
     bool queued; /* several ops in flight (iodepth applies) */
     /* every write it acknowledges the storage called durable: a sync call
      * after it, or a flag that makes the write itself durable (O_SYNC,
-     * O_DSYNC) */
+     * O_DSYNC, an RWF_ flag) */
     bool durable;
     bool reads;        /* reads the filled file (opened O_RDONLY) instead of writing */
     bool pg_fsync_off; /* PostgreSQL writes its WAL this way with fsync = off */
