@@ -3,7 +3,7 @@
  * The synchronous loops the mode table points at: engine_loop.h
  * instantiated for each sync call a row can name (none, fsync(2),
  * fdatasync(2)) and each per-write flag a row names (pwritev2(2) with
- * it), and the read loop (pread(2)).
+ * it: RWF_DSYNC), and the read loop (pread(2)).
  * Each instance has its sync call and write flags as compile-time
  * constants, so no mode pays for a test of which sync to call or how to
  * write; which instance a mode runs is decided once per phase, from its
@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "engine_loop.h"
@@ -32,6 +33,11 @@ static __attribute__((noinline)) void run_write_fdatasync(struct engine *e, stru
     engine_dispatch(e, ph, fdatasync, 0, false);
 }
 
+static __attribute__((noinline)) void run_write_rwf_dsync(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, NULL, RWF_DSYNC, false);
+}
+
 /* The synchronous write modes: the instance of the row's per-write flags
  * and sync call.  A row whose flags no instance here writes with fails
  * its run rather than writing without them. */
@@ -40,6 +46,7 @@ void engine_run_write(struct engine *e, struct engine_phase *ph)
     const struct mode_ops *ops = mode_ops_of(e->cfg->mode);
     switch (ops->write_flags) {
     case 0: break;
+    case RWF_DSYNC: run_write_rwf_dsync(e, ph); return;
     default:
         e->error = -EOPNOTSUPP;
         e->error_during = "write";

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "modes.h"
@@ -77,6 +78,15 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
                                   .durable = true,
                                   .pg_wal_sync_method = "open_datasync",
                                   .run = engine_run_write},
+    /* pwritev2(2) with RWF_DSYNC: this one write returns only after its
+     * data and the metadata needed to read it back are durable, as on
+     * O_DSYNC, without the file being opened so (Linux 4.7) */
+    [DISKIO_MODE_PWRITEV2_DSYNC] = {.name = "pwritev2-dsync",
+                                    .open_flags = 0,
+                                    .open_flags_text = "O_WRONLY",
+                                    .write_flags = RWF_DSYNC,
+                                    .durable = true,
+                                    .run = engine_run_write},
     /* libaio, iodepth writes in flight (backend: mode_aio.c) */
     [DISKIO_MODE_AIO] = {.name = "aio",
                          .open_flags = O_DIRECT,
