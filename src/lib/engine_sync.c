@@ -3,7 +3,7 @@
  * The synchronous loops the mode table points at: engine_loop.h
  * instantiated for each sync call a row can name (none, fsync(2),
  * fdatasync(2)) and each per-write flag a row names (pwritev2(2) with
- * it: RWF_DSYNC), and the read loop (pread(2)).
+ * it: RWF_DSYNC, RWF_SYNC), and the read loop (pread(2)).
  * Each instance has its sync call and write flags as compile-time
  * constants, so no mode pays for a test of which sync to call or how to
  * write; which instance a mode runs is decided once per phase, from its
@@ -38,6 +38,11 @@ static __attribute__((noinline)) void run_write_rwf_dsync(struct engine *e, stru
     engine_dispatch(e, ph, NULL, RWF_DSYNC, false);
 }
 
+static __attribute__((noinline)) void run_write_rwf_sync(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, NULL, RWF_SYNC, false);
+}
+
 /* The synchronous write modes: the instance of the row's per-write flags
  * and sync call.  A row whose flags no instance here writes with fails
  * its run rather than writing without them. */
@@ -47,6 +52,7 @@ void engine_run_write(struct engine *e, struct engine_phase *ph)
     switch (ops->write_flags) {
     case 0: break;
     case RWF_DSYNC: run_write_rwf_dsync(e, ph); return;
+    case RWF_SYNC: run_write_rwf_sync(e, ph); return;
     default:
         e->error = -EOPNOTSUPP;
         e->error_during = "write";

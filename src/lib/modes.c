@@ -87,6 +87,14 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
                                     .write_flags = RWF_DSYNC,
                                     .durable = true,
                                     .run = engine_run_write},
+    /* pwritev2(2) with RWF_SYNC: this write and all the file's metadata
+     * (mtime included) durable when it returns, as on O_SYNC */
+    [DISKIO_MODE_PWRITEV2_SYNC] = {.name = "pwritev2-sync",
+                                   .open_flags = 0,
+                                   .open_flags_text = "O_WRONLY",
+                                   .write_flags = RWF_SYNC,
+                                   .durable = true,
+                                   .run = engine_run_write},
     /* libaio, iodepth writes in flight (backend: mode_aio.c) */
     [DISKIO_MODE_AIO] = {.name = "aio",
                          .open_flags = O_DIRECT,
