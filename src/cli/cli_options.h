@@ -214,7 +214,8 @@ void cli_expand(const struct cli_option *opt, const char *text, char *out, size_
 enum cli_list {
     CLI_WRITE_MODES,
     CLI_READ_MODES,
-    CLI_DURABLE_MODES, /* diskio_mode_is_durable() */
+    CLI_DURABLE_MODES,          /* diskio_mode_is_durable() */
+    CLI_BUFFERED_DURABLE_MODES, /* the durable ones not diskio_mode_is_direct() */
     CLI_PATTERNS,
     CLI_FORMATS,
 };

@@ -37,6 +37,8 @@ static bool mode_listed(enum cli_list list, enum diskio_mode mode)
     switch (list) {
     case CLI_READ_MODES: return diskio_mode_is_read(mode);
     case CLI_DURABLE_MODES: return diskio_mode_is_durable(mode);
+    case CLI_BUFFERED_DURABLE_MODES:
+        return diskio_mode_is_durable(mode) && !diskio_mode_is_direct(mode);
     case CLI_WRITE_MODES:
     default: return !diskio_mode_is_read(mode);
     }

@@ -871,10 +871,11 @@ static int check_modes(struct session *s)
         if (rc == 0)
             continue;
         s->usable[m] = false;
+        char buffered[256];
+        cli_names(CLI_BUFFERED_DURABLE_MODES, ", ", " or ", buffered, sizeof(buffered));
         if (rc == -DISKIO_E_NO_DIRECT)
-            cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode osync, "
-                    "odsync, fsync or fdatasync there%s",
-                    diskio_mode_name(mode), opt->target, fs ? fs : "unknown",
+            cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode %s there%s",
+                    diskio_mode_name(mode), opt->target, fs ? fs : "unknown", buffered,
                     opt->modes_explicit ? "" : " (skipped)");
         else
             cli_msg("mode %s cannot open %s: %s%s", diskio_mode_name(mode),

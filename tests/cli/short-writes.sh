@@ -16,7 +16,8 @@ command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the fi
 preload="${top_builddir:-.}/tests/.libs/shortwrite-preload.so"
 [ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
 
-for mode in fsync fdatasync osync odsync direct direct-dsync pwritev2-dsync pwritev2-sync; do
+# every synchronous write mode of the library's (tests/mode-facts)
+for mode in $(t_modes writes | grep -vxF "$(t_modes queued)"); do
     file="$t_scratch/$mode.dat"
     head -c 524288 /dev/zero > "$file"
     t_expect_status 0 "$mode through short writes and EINTR" -- env LD_PRELOAD="$preload" \
