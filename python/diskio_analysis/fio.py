@@ -10,6 +10,7 @@ from .errors import InputError
 from .jsonfile import (MAX_JSON_INT, JsonFile, json_kind, json_path,
                        json_value_text)
 from .metrics import SYNC_PART_NAMES, unique_run_names
+from .modes import syncs
 from .plainnumber import plain_number
 
 FIO_TODO = "produce it with fio --output-format=json"
@@ -95,23 +96,36 @@ def parse_fio_size(text):
     return int(match.group(1)) << scale
 
 
+# fio's direct=1 with sync=1 opens O_DIRECT|O_SYNC, which no diskio mode
+# does (as PostgreSQL's open_sync at wal_level minimal: diskio(1), "The
+# wal pattern"): it is compared as the nearest, direct-dsync, and says so.
+DIRECT_SYNC_NOTE = (
+    "direct=1 with sync=1 writes O_DIRECT|O_SYNC, which no diskio mode does; "
+    "it is compared as direct-dsync (O_DIRECT|O_DSYNC), the nearest, which "
+    "may be faster: O_SYNC also makes the modification time durable (a "
+    "journal commit per write) and keeps a FUA write from standing for the "
+    "cache flush; give the job sync=dsync to measure what direct-dsync does")
+
+
 def fio_job_mode(options):
-    """The diskio mode a fio job measures, from its job options."""
+    """The diskio mode a fio job measures, from its job options: (mode,
+    writes per sync, a note when the mode is only the nearest, or
+    None)."""
     engine = options.text("ioengine", "psync").lower()
     direct = options.truthy("direct", "0") or options.text("buffered", "1") == "0"
     sync = options.text("sync", "0").lower()
     if options.integer("fsync") > 0:
-        return "fsync", options.integer("fsync")
+        return "fsync", options.integer("fsync"), None
     if options.integer("fdatasync") > 0:
-        return "fdatasync", options.integer("fdatasync")
+        return "fdatasync", options.integer("fdatasync"), None
     if engine in ("libaio", "io_uring", "posixaio"):
         # diskio's aio mode is O_DIRECT + libaio; others keep their own name.
-        return ("aio" if engine == "libaio" and direct else f"fio-{engine}"), 1
+        return ("aio" if engine == "libaio" and direct else f"fio-{engine}"), 1, None
     if sync in ("1", "sync"):
-        return ("direct-osync" if direct else "osync"), 1
+        return ("direct-dsync", 1, DIRECT_SYNC_NOTE) if direct else ("osync", 1, None)
     if sync == "dsync":
-        return ("direct-dsync" if direct else "odsync"), 1
-    return ("direct" if direct else "async"), 1
+        return ("direct-dsync" if direct else "odsync"), 1, None
+    return ("direct" if direct else "async"), 1, None
 
 
 def fio_percentiles(src, part, where):
@@ -167,7 +181,9 @@ def load_fio_result(env, path, doc):
                               "N", optional=True, minimum=0):
             env.notes.append(f"{path}: fio job {name} did no writes; skipped")
             continue
-        mode, sync_interval = fio_job_mode(options)
+        mode, sync_interval, mode_note = fio_job_mode(options)
+        if mode_note:
+            env.notes.append(f"{path}: fio job {name}: {mode_note}")
         if options.integer("numjobs") > 1:
             env.notes.append(f"{path}: fio job {name} ran "
                              f"{options.integer('numjobs')} clones at once "
@@ -235,15 +251,15 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
     write_mean = src.get_number(write_lat, lat_where, "mean")
     sync_where = json_path(where, "sync")
     sync = src.get_object(job, where, "sync", optional=True) or {}
-    syncs = fio_sync_count(src, sync, sync_where)
+    sync_count = fio_sync_count(src, sync, sync_where)
     env.add_metric(f"{prefix}.ops_per_s",
                    float(src.get_number(write, write_where, "iops")), path)
-    if mode in ("fsync", "fdatasync"):
+    if syncs(mode):
         # fio times the write and the sync separately; their percentiles
         # cannot be combined, only their means.
         env.add_metric(f"{prefix}.write_mean_us", write_mean / 1000.0, path)
         mean_ns = write_mean
-        if syncs:
+        if sync_count:
             sync_lat = src.get_object(sync, sync_where, "lat_ns")
             sync_lat_where = json_path(sync_where, "lat_ns")
             sync_mean = src.get_number(sync_lat, sync_lat_where, "mean")
@@ -288,4 +304,4 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
     env.runs.append({"source": path, "tool": "fio", "metric_prefix": prefix,
                      "mode": mode, "block_size": desc["block_size"],
                      "ops": ops,
-                     "syncs": syncs if mode in ("fsync", "fdatasync") else None})
+                     "syncs": sync_count if syncs(mode) else None})

@@ -18,20 +18,20 @@ from dataclasses import dataclass
 from .errors import InputError
 from .jsonfile import MISSING, JsonFile, json_value_text
 from .metrics import MAX_VALUE, MIN_POSITIVE
+from .modes import syncs, wal_sync_method_modes
 from .plainnumber import plain_number
 from .textfile import MAX_STRING_CHARS, read_text
 from .textsafe import clipped
 
 # PostgreSQL wal_sync_method -> (diskio mode whose mean latency one WAL
 # flush costs, wal.csv column counting those flushes, column with
-# PostgreSQL's own time for them).  With open_* the sync happens inside
-# the write, so the writes are what must be counted.
+# PostgreSQL's own time for them), from the mode table (modes.py).  A
+# mode without a sync call (open_*) syncs inside the write, so the writes
+# are what must be counted.
 WAL_SYNC_METHODS = {
-    "fdatasync": ("fdatasync", "wal_sync", "wal_sync_time_ms"),
-    "fsync": ("fsync", "wal_sync", "wal_sync_time_ms"),
-    "open_datasync": ("odsync", "wal_write", "wal_write_time_ms"),
-    "open_sync": ("osync", "wal_write", "wal_write_time_ms"),
-}
+    method: (mode, "wal_sync", "wal_sync_time_ms") if syncs(mode)
+    else (mode, "wal_write", "wal_write_time_ms")
+    for method, mode in wal_sync_method_modes().items()}
 
 WAL_REQUIRED_COLUMNS = ("phase", "wal_write", "wal_sync", "wal_write_time_ms",
                         "wal_sync_time_ms", "wal_bytes")

@@ -20,23 +20,17 @@ TOTAL_STATS = (("mean", "mean_us"), ("p50", "p50_us"), ("p90", "p90_us"),
 SYNC_PART_STATS = (("p50", "sync_p50_us"), ("p99", "sync_p99_us"))
 SYNC_PART_NAMES = {name for _, name in SYNC_PART_STATS}
 
-# The direction a run moves its data in, by its mode: every mode not
-# listed here writes.  A run's throughput is the metric DIRECTION.mb_per_s
-# (write.mb_per_s, read.mb_per_s): megabytes (10^6 bytes) per second,
-# higher is better.
-READ_MODES = frozenset(("read", "direct-read", "aio-read", "uring-read"))
+# The directions a run moves its data in (a result's run says which:
+# parameters.direction, from its mode's row of the mode table).  A run's
+# throughput is the metric DIRECTION.mb_per_s (write.mb_per_s,
+# read.mb_per_s): megabytes (10^6 bytes) per second, higher is better.
 DIRECTIONS = ("write", "read")
 
 
-def data_direction(mode):
-    """'read' or 'write': what a run of mode does with its data."""
-    return "read" if mode in READ_MODES else "write"
-
-
-def throughput_metric(mode):
-    """The name of a run's throughput metric: write.mb_per_s for the
-    write modes."""
-    return f"{data_direction(mode)}.mb_per_s"
+def throughput_metric(direction):
+    """The name of the throughput metric of a run moving its data in
+    direction: write.mb_per_s for the write modes."""
+    return f"{direction}.mb_per_s"
 
 
 @dataclass

@@ -198,6 +198,43 @@ static int check_scopes(const struct cli_options *o, char *err, size_t size)
     return 0;
 }
 
+/* A mode the library takes for pattern, as a refusal names it: a WAL's
+ * with its wal_sync_method where that is another name ("odsync
+ * (open_datasync)", "async (fsync off)"). */
+static void pattern_mode_text(enum diskio_pattern pattern, enum diskio_mode mode, char *out,
+                              size_t size)
+{
+    const char *method = diskio_mode_pg_wal_sync_method(mode);
+    if (pattern != DISKIO_PATTERN_WAL ||
+        (method && strcmp(method, diskio_mode_name(mode)) == 0 && !diskio_mode_is_direct(mode)))
+        snprintf(out, size, "%s", diskio_mode_name(mode));
+    else
+        snprintf(out, size, "%s (%s%s)", diskio_mode_name(mode), method ? method : "fsync off",
+                 method && diskio_mode_is_direct(mode) ? " with O_DIRECT" : "");
+}
+
+/* The modes the library takes for pattern: "a, b or c". */
+static void pattern_modes(enum diskio_pattern pattern, char *out, size_t size)
+{
+    char text[CLI_MAX_MODES][64];
+    size_t n = 0, used = 0;
+    for (unsigned m = 0; m < diskio_mode_count() && n < CLI_MAX_MODES; m++) {
+        struct diskio_config cfg;
+        diskio_config_init(&cfg);
+        cfg.mode = (enum diskio_mode)m;
+        cfg.pattern = pattern;
+        if (diskio_config_check(&cfg) == 0)
+            pattern_mode_text(pattern, cfg.mode, text[n++], sizeof(text[0]));
+    }
+    out[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s",
+                                 i == 0       ? ""
+                                 : i + 1 == n ? " or "
+                                              : ", ",
+                                 text[i]);
+}
+
 /* The library's verdict on the runs, against the option that caused it. */
 static int report_rule(const struct cli_options *o, const struct runs_verdict *r,
                        uint64_t largest_bs, char *err, size_t size)
@@ -218,14 +255,16 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
         return cli_fail(err, size,
                         "--verify: checks the data diskio filled its test file with; a block "
                         "device is not filled");
-    case DISKIO_RULE_PATTERN_MODE:
+    case DISKIO_RULE_PATTERN_MODE: {
+        char modes[512];
+        pattern_modes(o->pattern, modes, sizeof(modes));
         return cli_fail(err, size,
                         o->pattern == DISKIO_PATTERN_WAL
-                            ? "--pattern wal: --mode takes PostgreSQL's wal_sync_method: "
-                              "fdatasync, fsync, odsync (open_datasync), osync (open_sync), "
-                              "direct-dsync (open_datasync with O_DIRECT) or async (fsync off)"
-                            : "--pattern checkpoint: --mode takes fsync (what PostgreSQL's "
-                              "checkpointer calls) or fdatasync");
+                            ? "--pattern wal: --mode takes PostgreSQL's wal_sync_method: %s"
+                            : "--pattern checkpoint: --mode takes a mode with a sync call (fsync "
+                              "is what PostgreSQL's checkpointer calls): %s",
+                        modes);
+    }
     case DISKIO_RULE_PATTERN_OPTIONS:
         return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
                         o->rate_interval_ns ? "--rate does not apply (commits go back to back)"

@@ -32,19 +32,27 @@
 
 /* ---- the options ---- */
 
-/* The modes whose every acknowledged write the storage called durable:
- * a sync after it, or a flag that makes the write itself durable. */
-static bool mode_is_durable(enum diskio_mode mode)
-{
-    return mode == DISKIO_MODE_FSYNC || mode == DISKIO_MODE_FDATASYNC ||
-           mode == DISKIO_MODE_OSYNC || mode == DISKIO_MODE_ODSYNC ||
-           mode == DISKIO_MODE_DIRECT_DSYNC;
-}
-
 static bool hostport_ok(const char *text)
 {
     char host[256], port[8];
     return durable_split_hostport(text, host, sizeof(host), port, sizeof(port), false) == 0;
+}
+
+/* --durability without one durable mode (diskio_mode_is_durable()): the
+ * modes it takes, and why an O_DIRECT one given is not among them. */
+static int durability_mode_refused(const struct cli_options *o, char *err, size_t size)
+{
+    char durable[256];
+    cli_names(CLI_DURABLE_MODES, ", ", " or ", durable, sizeof(durable));
+    const bool direct = o->modes_explicit && o->nmodes == 1 && !diskio_mode_is_read(o->modes[0]) &&
+                        diskio_mode_is_direct(o->modes[0]);
+    return cli_fail(err, size,
+                    "--durability needs one --mode whose writes the storage acknowledges as "
+                    "durable: %s%s%s%s",
+                    durable, direct ? " (" : "", direct ? diskio_mode_name(o->modes[0]) : "",
+                    direct ? " writes with O_DIRECT and no sync: on a device with a volatile "
+                             "cache nothing it acknowledges is durable)"
+                           : "");
 }
 
 int cli_durable_check(const struct cli_options *o, bool *verify_only, char *err, size_t size)
@@ -88,15 +96,8 @@ int cli_durable_check(const struct cli_options *o, bool *verify_only, char *err,
                         "expect (diskio-durable listen --expect RUNID)");
     if (o->suite)
         return cli_fail(err, size, "--durability checks one run: not a --suite");
-    if (!o->modes_explicit || o->nmodes != 1 || !mode_is_durable(o->modes[0]))
-        return cli_fail(err, size,
-                        "--durability needs one --mode whose writes the storage acknowledges as "
-                        "durable: fsync, fdatasync, osync, odsync or direct-dsync%s",
-                        o->modes_explicit && o->nmodes == 1 &&
-                                (o->modes[0] == DISKIO_MODE_AIO || o->modes[0] == DISKIO_MODE_URING)
-                            ? " (aio and uring write with O_DIRECT and no sync: nothing they "
-                              "acknowledge is durable)"
-                            : "");
+    if (!o->modes_explicit || o->nmodes != 1 || !diskio_mode_is_durable(o->modes[0]))
+        return durability_mode_refused(o, err, size);
     if (o->nsizes != 1 || o->njobs != 1 || o->jobs[0] != 1 || o->repeat != 1)
         return cli_fail(err, size, "--durability checks one run: one --bs, one job, no --repeat");
     const uint64_t blocks = o->file_size / o->block_sizes[0];

@@ -725,7 +725,7 @@ const struct cli_option cli_option_table[] = {
      FIELD(durability),
      .flags = CLI_NOT_IN_ROW,
      .section = CLI_SECTION_DURABILITY,
-     .help = "every write of the one --mode (fsync, fdatasync, osync, odsync or direct-dsync) "
+     .help = "every write of the one --mode ({durable-modes}) "
              "is a checkable record, acknowledged to the listener once its sync returned "
              "(outside its timed section); the test file is kept"},
     {.name = "run-id",
@@ -936,13 +936,14 @@ static bool ends_with(const char *s, const char *suffix)
 static int resolve_runs(struct cli_options *o, char *err, size_t size)
 {
     /* PostgreSQL's WAL and checkpoints: the modes PostgreSQL syncs them
-     * with by default (every wal_sync_method; the checkpointer's fsync) */
+     * with by default (every wal_sync_method, as it opens its WAL by
+     * default: without O_DIRECT; the checkpointer's fsync) */
     if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_WAL) {
-        static const enum diskio_mode wal_modes[] = {DISKIO_MODE_FDATASYNC, DISKIO_MODE_FSYNC,
-                                                     DISKIO_MODE_ODSYNC, DISKIO_MODE_OSYNC};
         o->nmodes = 0;
-        for (size_t i = 0; i < sizeof(wal_modes) / sizeof(wal_modes[0]); i++)
-            o->modes[o->nmodes++] = wal_modes[i];
+        for (unsigned m = 0; m < diskio_mode_count(); m++)
+            if (diskio_mode_pg_wal_sync_method((enum diskio_mode)m) &&
+                !diskio_mode_is_direct((enum diskio_mode)m))
+                o->modes[o->nmodes++] = (enum diskio_mode)m;
     } else if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_CHECKPOINT) {
         o->modes[0] = DISKIO_MODE_FSYNC;
         o->nmodes = 1;

@@ -211,7 +211,14 @@ bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
 /* The lists the library names, in its order (each name of 0, 1, 2...
  * until NULL). */
-enum cli_list { CLI_WRITE_MODES, CLI_READ_MODES, CLI_PATTERNS, CLI_FORMATS };
+enum cli_list {
+    CLI_WRITE_MODES,
+    CLI_READ_MODES,
+    CLI_DURABLE_MODES,          /* diskio_mode_is_durable() */
+    CLI_BUFFERED_DURABLE_MODES, /* the durable ones not diskio_mode_is_direct() */
+    CLI_PATTERNS,
+    CLI_FORMATS,
+};
 /* A list's names joined into out: sep between them, last before the
  * last one ("a, b or c"). */
 void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size);

@@ -31,6 +31,19 @@ static void join(const char *const *names, size_t n, const char *sep, const char
 
 #define NAMES_MAX 64
 
+/* Whether mode is in a list of modes. */
+static bool mode_listed(enum cli_list list, enum diskio_mode mode)
+{
+    switch (list) {
+    case CLI_READ_MODES: return diskio_mode_is_read(mode);
+    case CLI_DURABLE_MODES: return diskio_mode_is_durable(mode);
+    case CLI_BUFFERED_DURABLE_MODES:
+        return diskio_mode_is_durable(mode) && !diskio_mode_is_direct(mode);
+    case CLI_WRITE_MODES:
+    default: return !diskio_mode_is_read(mode);
+    }
+}
+
 void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size)
 {
     const char *names[NAMES_MAX];
@@ -41,8 +54,7 @@ void cli_names(enum cli_list list, const char *sep, const char *last, char *out,
                                                  : diskio_mode_name((enum diskio_mode)i);
         if (!name)
             break;
-        if (list == CLI_PATTERNS || list == CLI_FORMATS ||
-            diskio_mode_is_read((enum diskio_mode)i) == (list == CLI_READ_MODES))
+        if (list == CLI_PATTERNS || list == CLI_FORMATS || mode_listed(list, (enum diskio_mode)i))
             names[n++] = name;
     }
     join(names, n, sep, last, out, size);
@@ -67,8 +79,9 @@ void cli_expand(const struct cli_option *opt, const char *text, char *out, size_
     while (*text && used + 1 < size) {
         char list[512] = "";
         const char *marker = NULL;
-        static const char *const markers[] = {"{modes}",       "{modes,}",     "{modes/}",
-                                              "{write-modes}", "{read-modes}", "{formats}"};
+        static const char *const markers[] = {"{modes}",        "{modes,}",     "{modes/}",
+                                              "{write-modes}",  "{read-modes}", "{formats}",
+                                              "{durable-modes}"};
         for (size_t i = 0; i < sizeof(markers) / sizeof(markers[0]) && !marker; i++)
             if (strncmp(text, markers[i], strlen(markers[i])) == 0)
                 marker = markers[i];
@@ -85,6 +98,8 @@ void cli_expand(const struct cli_option *opt, const char *text, char *out, size_
             scope_modes(opt, "/", "/", list, sizeof(list));
         else if (strcmp(marker, "{formats}") == 0)
             cli_names(CLI_FORMATS, ", ", " or ", list, sizeof(list));
+        else if (strcmp(marker, "{durable-modes}") == 0)
+            cli_names(CLI_DURABLE_MODES, ", ", " or ", list, sizeof(list));
         else
             cli_names(strcmp(marker, "{read-modes}") == 0 ? CLI_READ_MODES : CLI_WRITE_MODES, ", ",
                       ", ", list, sizeof(list));

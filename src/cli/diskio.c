@@ -303,6 +303,16 @@ static int report_target_error(const char *target, int rc)
     return EXIT_TARGET;
 }
 
+/* What a run's failure asks of the user beyond its errno: a call the
+ * kernel or filesystem does not take (a per-write flag before Linux 4.7,
+ * say) is the mode's, not the storage's. */
+static const char *run_error_hint(int rc)
+{
+    return rc == -EOPNOTSUPP ? "; the kernel or the filesystem does not support the way this "
+                               "mode writes (diskio(1), MODES, says what it needs)"
+                             : "";
+}
+
 /* Why a run failed: the op and what it was doing, or why it could not
  * start. */
 static void report_run_error(const struct diskio_config *cfg, const struct diskio_run *run, int rc)
@@ -316,7 +326,7 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
                 diskio_strerror(rc),
                 rc == -DISKIO_E_VERIFY ? "; the storage returned other data than diskio wrote: "
                                          "check it (kernel log, SMART) before trusting data on it"
-                                       : "");
+                                       : run_error_hint(rc));
     else if (info && rc == -DISKIO_E_VERIFY) {
         /* a sequential run's op says where: it wraps at the file's end */
         char where[96] = "";
@@ -329,9 +339,9 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
                 "SMART) before trusting data on it",
                 diskio_mode_name(cfg->mode), info->error_op, diskio_strerror(rc), where);
     } else if (info)
-        cli_msg("mode %s: %s failed at op %" PRIu64 ": %s", diskio_mode_name(cfg->mode),
+        cli_msg("mode %s: %s failed at op %" PRIu64 ": %s%s", diskio_mode_name(cfg->mode),
                 info->error_during ? info->error_during : "run", info->error_op,
-                diskio_strerror(rc));
+                diskio_strerror(rc), run_error_hint(rc));
     else
         cli_msg("mode %s could not start: %s (preparing or opening its %llu-byte test file%s)",
                 diskio_mode_name(cfg->mode), diskio_strerror(rc),
@@ -918,10 +928,11 @@ static int check_modes(struct session *s)
         if (rc == 0)
             continue;
         s->usable[m] = false;
+        char buffered[256];
+        cli_names(CLI_BUFFERED_DURABLE_MODES, ", ", " or ", buffered, sizeof(buffered));
         if (rc == -DISKIO_E_NO_DIRECT)
-            cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode osync, "
-                    "odsync, fsync or fdatasync there%s",
-                    diskio_mode_name(mode), opt->target, fs ? fs : "unknown",
+            cli_msg("mode %s: the filesystem at %s (%s) refuses O_DIRECT; use --mode %s there%s",
+                    diskio_mode_name(mode), opt->target, fs ? fs : "unknown", buffered,
                     opt->modes_explicit ? "" : " (skipped)");
         else
             cli_msg("mode %s cannot open %s: %s%s", diskio_mode_name(mode),

@@ -31,18 +31,15 @@ void diskio_config_init(struct diskio_config *cfg)
     cfg->checkpoint_flush_after = 32;
 }
 
-/* The modes a pattern of PostgreSQL's takes: its wal_sync_method (and
- * fsync = off: async) for the WAL, the checkpointer's fsync (or
- * fdatasync) for the data files; every mode for the others. */
-static bool pattern_takes_mode(enum diskio_pattern pattern, enum diskio_mode mode)
+/* The modes a pattern of PostgreSQL's takes (the mode table's columns):
+ * the ways PostgreSQL writes its WAL (its wal_sync_method, or fsync =
+ * off) for the WAL, a sync call (the checkpointer's fsync, or fdatasync)
+ * for the data files; every mode for the others. */
+static bool pattern_takes_mode(enum diskio_pattern pattern, const struct mode_ops *ops)
 {
     switch (pattern) {
-    case DISKIO_PATTERN_WAL:
-        return mode == DISKIO_MODE_FDATASYNC || mode == DISKIO_MODE_FSYNC ||
-               mode == DISKIO_MODE_ODSYNC || mode == DISKIO_MODE_OSYNC ||
-               mode == DISKIO_MODE_DIRECT_DSYNC || mode == DISKIO_MODE_ASYNC;
-    case DISKIO_PATTERN_CHECKPOINT:
-        return mode == DISKIO_MODE_FSYNC || mode == DISKIO_MODE_FDATASYNC;
+    case DISKIO_PATTERN_WAL: return mode_is_pg_wal(ops);
+    case DISKIO_PATTERN_CHECKPOINT: return ops->sync != MODE_SYNC_NONE;
     default: return true;
     }
 }
@@ -97,9 +94,9 @@ static const struct {
                              "an op hook applies to the synchronous write modes (not aio, "
                              "uring or the read modes) with one job"},
     [DISKIO_RULE_PATTERN_MODE] = {DISKIO_FIELD_MODE,
-                                  "the wal pattern takes modes fdatasync, fsync, odsync, osync, "
-                                  "direct-dsync and async; the checkpoint pattern fsync and "
-                                  "fdatasync"},
+                                  "the wal pattern takes the modes PostgreSQL writes its WAL "
+                                  "with (a wal_sync_method, or fsync off: async); the "
+                                  "checkpoint pattern the modes with a sync call"},
     [DISKIO_RULE_PATTERN_OPTIONS] = {DISKIO_FIELD_PATTERN,
                                      "the wal and checkpoint patterns take no fixed rate, "
                                      "interval series, sync_every or shared_file, and the "
@@ -165,20 +162,19 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
     if (ops->reads &&
         (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
         return DISKIO_RULE_READ_PATTERN;
-    if (cfg->cached && cfg->mode != DISKIO_MODE_READ)
+    /* the reads through the page cache */
+    if (cfg->cached && !(ops->reads && !ops->direct))
         return DISKIO_RULE_CACHED;
     if (cfg->verify && !ops->reads)
         return DISKIO_RULE_VERIFY;
     /* the synchronous read loops only (the queued ones have no slot to
      * write from); a block written back no longer holds the fill */
-    if (cfg->write_back &&
-        (cfg->write_back > 100 || cfg->verify ||
-         (cfg->mode != DISKIO_MODE_READ && cfg->mode != DISKIO_MODE_DIRECT_READ)))
+    if (cfg->write_back && (cfg->write_back > 100 || cfg->verify || !(ops->reads && !ops->queued)))
         return DISKIO_RULE_WRITE_BACK;
     /* the hook runs between one op and the next of one op stream */
     if (cfg->op_hook && (ops->reads || ops->queued || cfg->jobs > 1))
         return DISKIO_RULE_OP_HOOK;
-    if (!pattern_takes_mode(cfg->pattern, cfg->mode))
+    if (!pattern_takes_mode(cfg->pattern, ops))
         return DISKIO_RULE_PATTERN_MODE;
     const bool wal = cfg->pattern == DISKIO_PATTERN_WAL;
     const bool checkpoint = cfg->pattern == DISKIO_PATTERN_CHECKPOINT;

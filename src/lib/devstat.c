@@ -483,12 +483,6 @@ void devstat_figures(const struct diskio_device_io *io, uint64_t ops, struct dev
 
 /* ---- verdicts ---- */
 
-static bool mode_is_sync(enum diskio_mode m)
-{
-    return m == DISKIO_MODE_FSYNC || m == DISKIO_MODE_FDATASYNC || m == DISKIO_MODE_OSYNC ||
-           m == DISKIO_MODE_ODSYNC || m == DISKIO_MODE_DIRECT_DSYNC;
-}
-
 /* The O_DIRECT modes: each op is one device request of its size. */
 static bool mode_claims_each_op(enum diskio_mode m)
 {
@@ -533,7 +527,8 @@ unsigned devstat_judge(const struct devstat_facts *f)
     if (f->ndev == 0 || f->ops == 0)
         return 0;
     const double ops = (double)f->ops;
-    const bool sync = f->has_config && mode_is_sync(f->mode);
+    /* a durable mode's syncs (a sync call, or a flag on its writes) */
+    const bool sync = f->has_config && diskio_mode_is_durable(f->mode);
     const double syncs =
         f->syncs ? (double)f->syncs
                  : (diskio_mode_syncs(f->mode) && f->sync_every > 1 ? ops / (double)f->sync_every
@@ -550,7 +545,7 @@ unsigned devstat_judge(const struct devstat_facts *f)
         2.0 * ((double)f->bytes + (double)f->extra_bytes + ops * (double)JOURNAL_BYTES_PER_OP) +
         (double)SHARED_SLACK_BYTES;
     const double readahead =
-        f->has_config && f->mode == DISKIO_MODE_READ ? 4.0 * (double)f->read_ahead : 0.0;
+        reads && !diskio_mode_is_direct(f->mode) ? 4.0 * (double)f->read_ahead : 0.0;
     const double read_bytes_allowed =
         reads ? 2.0 * (double)f->bytes + readahead + (double)SHARED_SLACK_BYTES
               : SHARED_READ_SECTORS * 512.0;
@@ -563,10 +558,10 @@ unsigned devstat_judge(const struct devstat_facts *f)
               : bytes_allowed;
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
-        /* a volatile cache the syncs did not flush; O_DIRECT|O_DSYNC may
-         * be served by FUA writes instead of flushes */
+        /* a volatile cache the syncs did not flush; a durable O_DIRECT
+         * mode's writes (O_DIRECT|O_DSYNC) may carry FUA instead */
         if (sync && d->volatile_cache && d->flushes_known &&
-            !(d->fua && f->mode == DISKIO_MODE_DIRECT_DSYNC) && (double)d->flushes < 0.5 * syncs)
+            !(d->fua && diskio_mode_is_direct(f->mode)) && (double)d->flushes < 0.5 * syncs)
             v |= DISKIO_VERDICT_SYNC_NOT_FLUSHED;
         if (f->has_config && mode_claims_each_op(f->mode) && d->own_io &&
             (double)(reads ? d->read_merges : d->write_merges) > MERGES_PER_OP_MAX * ops)
@@ -590,8 +585,10 @@ void devstat_own_bytes(const struct diskio_run *run, const struct diskio_device_
     const bool reads = info->has_config && diskio_mode_is_read(info->config.mode);
     const double journals = d->depth > 0 ? 2.0 : 1.0;
     if (reads) {
+        /* through the page cache: readahead's too */
         *read_own =
-            bytes + (info->config.mode == DISKIO_MODE_READ ? 4.0 * (double)run->read_ahead : 0.0);
+            bytes +
+            (diskio_mode_is_direct(info->config.mode) ? 0.0 : 4.0 * (double)run->read_ahead);
         *write_own = 0.0;
     } else {
         *read_own = 0.0;

@@ -13,7 +13,7 @@
  * the others, answered by the library it runs with, not the header it was
  * built with).  A new mode, pattern or part goes last in its enum and
  * moves its line here. */
-#define DISKIO_MODE_COUNT (DISKIO_MODE_URING_READ + 1)
+#define DISKIO_MODE_COUNT (DISKIO_MODE_PWRITEV2_SYNC + 1)
 #define DISKIO_PATTERN_LAST DISKIO_PATTERN_CHECKPOINT
 #define DISKIO_PART_COUNT (DISKIO_PART_SWITCH + 1)
 

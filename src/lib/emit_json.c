@@ -645,7 +645,9 @@ static void emit_run_pattern(FILE *out, const struct diskio_run *run)
         const struct diskio_config *c = &info->config;
         const struct diskio_wal_counts *w = &info->wal;
         /* the writes sync where the mode's flags make them durable */
-        const uint64_t durable = w->syncs ? w->syncs : c->mode == DISKIO_MODE_ASYNC ? 0 : w->writes;
+        const uint64_t durable = w->syncs                          ? w->syncs
+                                 : diskio_mode_is_durable(c->mode) ? w->writes
+                                                                   : 0;
         fprintf(out,
                 "{\"bytes_per_commit\": %" PRIu64 ", \"segment_size\": %" PRIu64
                 ", \"page_size\": %" PRIu64 ", \"recycle\": %s, \"committers\": %u, "

@@ -437,7 +437,9 @@ static void pattern_line(FILE *out, const struct diskio_run *run)
     const struct diskio_config *c = &info->config;
     if (c->pattern == DISKIO_PATTERN_WAL) {
         const struct diskio_wal_counts *w = &info->wal;
-        const uint64_t durable = w->syncs ? w->syncs : c->mode == DISKIO_MODE_ASYNC ? 0 : w->writes;
+        const uint64_t durable = w->syncs                          ? w->syncs
+                                 : diskio_mode_is_durable(c->mode) ? w->writes
+                                                                   : 0;
         fprintf(out,
                 "  ^ wal: %" PRIu64 " commits of %" PRIu64 " bytes, %.3f %s per commit, %" PRIu64
                 " pages written (%" PRIu64 " rewrites), %" PRIu64 " segment switches (%s, %" PRIu64

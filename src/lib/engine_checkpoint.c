@@ -249,7 +249,7 @@ static int ckpt_new(const struct diskio_config *cfg, struct ckpt **out)
     c->bs = cfg->block_size;
     c->nblocks = cfg->file_size / cfg->block_size;
     c->rng = seed_state(cfg->seed);
-    c->sync_fn = cfg->mode == DISKIO_MODE_FDATASYNC ? fdatasync : fsync;
+    c->sync_fn = mode_sync_fn(mode_ops_of(cfg->mode)); /* a checkpoint's modes sync */
     c->trace_fd = cfg->trace_fd;
     c->stop = cfg->stop ? cfg->stop : &never_stop;
     c->progress = cfg->progress ? cfg->progress : &c->progress_sink;

@@ -70,7 +70,7 @@ static int hist_new_if(bool wanted, struct diskio_hist **out)
 static int job_records(struct job *job, struct diskio_run *run, int trace_error)
 {
     const struct diskio_config *cfg = job->e.cfg;
-    const bool parts = job->ops->syncs, paced = cfg->rate_interval_ns != 0;
+    const bool parts = job->ops->sync != MODE_SYNC_NONE, paced = cfg->rate_interval_ns != 0;
     struct engine_phase *w = &job->warm, *m = &job->measured;
     int rc;
     if ((rc = hist_new_if(true, &w->total)) < 0 || (rc = hist_new_if(parts, &w->write)) < 0 ||
@@ -487,7 +487,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
         job->e.stop = user_stop; /* the fill's; several jobs then the gate's */
         job->e.progress = n == 1 && cfg->progress ? cfg->progress : &job->progress;
     }
-    if ((rc = run_new(cfg, ops, file_size, ops->syncs, &run)) < 0)
+    if ((rc = run_new(cfg, ops, file_size, ops->sync != MODE_SYNC_NONE, &run)) < 0)
         goto fail;
     if (n > 1 && !(run->jobs = calloc(n, sizeof(*run->jobs)))) {
         rc = -ENOMEM;

@@ -14,6 +14,7 @@
 #define DISKIO_ENGINE_LOOP_H
 
 #include <errno.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -107,12 +108,23 @@ static DISKIO_ALWAYS_INLINE void stamp_sectors(unsigned char *buf, uint64_t len,
     }
 }
 
+/* One block written: pwrite(2), or with per-write flags (the mode
+ * table's write_flags: RWF_DSYNC...) pwritev2(2) with them.  The flags
+ * are a compile-time constant of each loop, so a pwrite mode's loop has
+ * no trace of the other call. */
 static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf, uint64_t len,
-                                                uint64_t offset)
+                                                uint64_t offset, const int write_flags)
 {
-    ssize_t written = pwrite(fd, buf, len, (off_t)offset);
+    ssize_t written;
+    if (write_flags) {
+        const struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
+        written = pwritev2(fd, &iov, 1, (off_t)offset, write_flags);
+    } else {
+        written = pwrite(fd, buf, len, (off_t)offset);
+    }
     if (DISKIO_UNLIKELY((uint64_t)written != len))
-        written = write_rest(fd, buf, len, offset, written);
+        written = write_flags ? write_rest_flags(fd, buf, len, offset, written, write_flags)
+                              : write_rest(fd, buf, len, offset, written);
     return written;
 }
 
@@ -173,13 +185,14 @@ struct op_result {
 };
 
 /* One op.  Between its two clock reads there is the op and nothing
- * else: the write (and the sync when it is due: sync_every), or the read
- * (and with writing_back the write of its block, stamp_op in its stamp,
- * when write_back_due() picks it). */
+ * else: the write (with write_flags; and the sync when it is due:
+ * sync_every), or the read (and with writing_back the write of its block,
+ * stamp_op in its stamp, when write_back_due() picks it). */
 static DISKIO_ALWAYS_INLINE void timed_op(struct op_result *r, int fd, unsigned char *buf,
                                           uint64_t len, uint64_t offset, int (*const sync_fn)(int),
-                                          const bool reading, const bool writing_back,
-                                          uint64_t *wb_rng, unsigned write_back, uint64_t stamp_op,
+                                          const int write_flags, const bool reading,
+                                          const bool writing_back, uint64_t *wb_rng,
+                                          unsigned write_back, uint64_t stamp_op,
                                           unsigned *writes_until_sync, unsigned sync_every)
 {
     r->synced = 0;
@@ -190,7 +203,7 @@ static DISKIO_ALWAYS_INLINE void timed_op(struct op_result *r, int fd, unsigned 
         r->written = read_block(fd, buf, len, offset);
         if ((uint64_t)r->written == len && write_back_due(wb_rng, write_back)) {
             stamp_block(buf, offset, stamp_op);
-            r->written = write_block(fd, buf, len, offset);
+            r->written = write_block(fd, buf, len, offset, 0);
             r->wrote_back = true;
         }
         r->end_ns = now_ns();
@@ -204,13 +217,13 @@ static DISKIO_ALWAYS_INLINE void timed_op(struct op_result *r, int fd, unsigned 
         *writes_until_sync = sync_every;
         r->carried_sync = true;
         r->start_ns = now_ns();
-        r->written = write_block(fd, buf, len, offset);
+        r->written = write_block(fd, buf, len, offset, write_flags);
         r->write_done_ns = now_ns();
         r->synced = sync_file(fd, sync_fn);
         r->end_ns = now_ns();
     } else {
         r->start_ns = now_ns();
-        r->written = write_block(fd, buf, len, offset);
+        r->written = write_block(fd, buf, len, offset, write_flags);
         r->end_ns = now_ns();
         r->write_done_ns = r->end_ns;
     }
@@ -291,11 +304,11 @@ static DISKIO_ALWAYS_INLINE bool iv_record(struct engine *e, struct series *s, s
  * (config.write_back); hooked: ph->hook's prepare before the op's first
  * clock read, its done after the op was recorded (config.op_hook). */
 static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
-                                             int (*const sync_fn)(int), const bool reading,
-                                             const enum diskio_pattern pattern, const bool tracing,
-                                             const bool paced, const bool interval,
-                                             const bool verifying, const bool writing_back,
-                                             const bool hooked)
+                                             int (*const sync_fn)(int), const int write_flags,
+                                             const bool reading, const enum diskio_pattern pattern,
+                                             const bool tracing, const bool paced,
+                                             const bool interval, const bool verifying,
+                                             const bool writing_back, const bool hooked)
 {
     const struct diskio_op_hook *const hook = ph->hook;
     const int fd = e->fd;
@@ -356,8 +369,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
         }
 
         struct op_result r;
-        timed_op(&r, fd, buf, len, offset, sync_fn, reading, writing_back, &wb_rng, write_back,
-                 op_base + op, &writes_until_sync, e->sync_every);
+        timed_op(&r, fd, buf, len, offset, sync_fn, write_flags, reading, writing_back, &wb_rng,
+                 write_back, op_base + op, &writes_until_sync, e->sync_every);
 
         if (DISKIO_UNLIKELY(r.written < 0 || r.synced < 0)) {
             if (r.written < 0)
@@ -443,19 +456,23 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     } while (0)
 
 static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct engine_phase *ph,
-                                                     int (*const sync_fn)(int), const bool reading,
+                                                     int (*const sync_fn)(int),
+                                                     const int write_flags, const bool reading,
                                                      const enum diskio_pattern pattern,
                                                      const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, false, false, false, false);
+    engine_loop(e, ph, sync_fn, write_flags, reading, pattern, tracing, false, false, false, false,
+                false);
 }
 
 static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct engine_phase *ph,
-                                                      int (*const sync_fn)(int), const bool reading,
+                                                      int (*const sync_fn)(int),
+                                                      const int write_flags, const bool reading,
                                                       const enum diskio_pattern pattern,
                                                       const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, reading, pattern, tracing, false, true, false, false, false);
+    engine_loop(e, ph, sync_fn, write_flags, reading, pattern, tracing, false, true, false, false,
+                false);
 }
 
 /* The synchronous modes' dispatch.  Pacing, verifying, writing back and
@@ -464,7 +481,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct e
  * and the hook decided at run time outside the timed region.  A run
  * without a series gets the loop it had before series existed. */
 static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine_phase *ph,
-                                                 int (*const sync_fn)(int), const bool reading)
+                                                 int (*const sync_fn)(int), const int write_flags,
+                                                 const bool reading)
 {
     const bool verifying = reading && e->cfg->verify;
     const bool writing_back = reading && e->write_back;
@@ -472,19 +490,19 @@ static DISKIO_ALWAYS_INLINE void engine_dispatch(struct engine *e, struct engine
     if (ph->service != NULL || verifying || writing_back || hooked) {
         const bool paced = ph->service != NULL;
         if (ph->series != NULL)
-            engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, true,
-                        verifying, writing_back, hooked);
+            engine_loop(e, ph, sync_fn, write_flags, reading, e->cfg->pattern, ph->trace != NULL,
+                        paced, true, verifying, writing_back, hooked);
         else
-            engine_loop(e, ph, sync_fn, reading, e->cfg->pattern, ph->trace != NULL, paced, false,
-                        verifying, writing_back, hooked);
+            engine_loop(e, ph, sync_fn, write_flags, reading, e->cfg->pattern, ph->trace != NULL,
+                        paced, false, verifying, writing_back, hooked);
         return;
     }
     if (ph->series != NULL)
         ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_interval, e, ph, sync_fn,
-                          reading);
+                          write_flags, reading);
     else
         ENGINE_SPECIALISE(e->cfg->pattern, ph->trace != NULL, engine_loop_unpaced, e, ph, sync_fn,
-                          reading);
+                          write_flags, reading);
 }
 
 #endif

@@ -11,12 +11,19 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "engine_slow.h"
 
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first)
+{
+    return write_rest_flags(fd, buf, len, offset, first, 0);
+}
+
+ssize_t write_rest_flags(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
+                         ssize_t first, int write_flags)
 {
     uint64_t done = 0;
     ssize_t n = first;
@@ -35,7 +42,12 @@ ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offs
             /* a short write: the rest still has to go out for the op to be
              * the op we claim to time */
         }
-        n = pwrite(fd, buf + done, len - done, (off_t)(offset + done));
+        if (write_flags) {
+            const struct iovec iov = {.iov_base = (void *)(buf + done), .iov_len = len - done};
+            n = pwritev2(fd, &iov, 1, (off_t)(offset + done), write_flags);
+        } else {
+            n = pwrite(fd, buf + done, len - done, (off_t)(offset + done));
+        }
     }
 }
 

@@ -13,6 +13,10 @@
  * what pwrite returned): the length written, or -errno, or
  * -DISKIO_E_SHORT_WRITE when no progress is made. */
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first);
+/* The same for pwritev2 with write_flags (RWF_DSYNC...): the rest is
+ * written with the same flags, or it would not be the op it claims. */
+ssize_t write_rest_flags(int fd, const unsigned char *buf, uint64_t len, uint64_t offset,
+                         ssize_t first, int write_flags);
 /* Finish a read that came back short or interrupted: the length read,
  * -errno, or -DISKIO_E_SHORT_READ at the end of the file. */
 ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first);

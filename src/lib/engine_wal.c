@@ -104,8 +104,7 @@ struct wal {
     const struct mode_ops *ops;
     struct diskio_target *target;
     uint64_t page, segsize;
-    bool sync_call; /* fdatasync or fsync after the writes */
-    int (*sync_fn)(int);
+    int (*sync_fn)(int); /* the mode's sync call after the writes, or NULL */
 
     /* the WAL's shared state, under lock */
     pthread_mutex_t lock;
@@ -368,7 +367,7 @@ static int write_range(struct wal *w, uint64_t from, uint64_t to, uint64_t *writ
 
 static int sync_segment(struct wal *w, uint64_t *sync_ns)
 {
-    if (!w->sync_call)
+    if (!w->sync_fn)
         return 0;
     const uint64_t t0 = now_ns();
     int rc = do_sync(w->fd, w->sync_fn);
@@ -655,8 +654,7 @@ static int wal_new(const struct diskio_config *cfg, struct diskio_target *target
         .target = target,
         .page = cfg->block_size,
         .segsize = cfg->wal_segment_size,
-        .sync_call = cfg->mode == DISKIO_MODE_FDATASYNC || cfg->mode == DISKIO_MODE_FSYNC,
-        .sync_fn = cfg->mode == DISKIO_MODE_FSYNC ? fsync : fdatasync,
+        .sync_fn = mode_sync_fn(mode_ops_of(cfg->mode)),
         .lock = PTHREAD_MUTEX_INITIALIZER,
         .changed = PTHREAD_COND_INITIALIZER,
         .gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},

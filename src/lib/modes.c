@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The mode table: every fact about a mode, one row each.  A mode that
- * only differs in open flags and in the sync call after its writes is a
- * row here and nothing else; a mode with code of its own (a queued
+ * The mode table: every fact about a mode, one row each (modes.h says
+ * what each column means).  A mode that only differs in open flags and
+ * in the sync call after its writes is a row here and nothing else; a mode with code of its own (a queued
  * backend: mode_aio.c, mode_uring.c) adds a row pointing at it.  Adding
  * a mode adds a row and touches no other.
  */
@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "modes.h"
 #include "queue.h"
@@ -18,10 +20,12 @@
 static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
      * the copy into memory and, when dirty pages pile up, writeback
-     * throttling in balance_dirty_pages(). */
+     * throttling in balance_dirty_pages().  PostgreSQL's WAL with
+     * fsync = off. */
     [DISKIO_MODE_ASYNC] = {.name = "async",
                            .open_flags = 0,
                            .open_flags_text = "O_WRONLY",
+                           .pg_fsync_off = true,
                            .run = engine_run_write},
     /* pwrite, then fsync(2); the write part and the sync part are also
      * recorded separately.  With sync_every N, one fsync follows every N
@@ -29,26 +33,34 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     [DISKIO_MODE_FSYNC] = {.name = "fsync",
                            .open_flags = 0,
                            .open_flags_text = "O_WRONLY",
-                           .syncs = true,
-                           .run = engine_run_fsync},
+                           .sync = MODE_SYNC_FSYNC,
+                           .durable = true,
+                           .pg_wal_sync_method = "fsync",
+                           .run = engine_run_write},
     /* pwrite, then fdatasync(2), which skips metadata not needed to read
      * the data back (mtime); otherwise as fsync. */
     [DISKIO_MODE_FDATASYNC] = {.name = "fdatasync",
                                .open_flags = 0,
                                .open_flags_text = "O_WRONLY",
-                               .syncs = true,
-                               .run = engine_run_fdatasync},
+                               .sync = MODE_SYNC_FDATASYNC,
+                               .durable = true,
+                               .pg_wal_sync_method = "fdatasync",
+                               .run = engine_run_write},
     /* every write returns only after data and all metadata (mtime
      * included) are durable */
     [DISKIO_MODE_OSYNC] = {.name = "osync",
                            .open_flags = O_SYNC,
                            .open_flags_text = "O_WRONLY|O_SYNC",
+                           .durable = true,
+                           .pg_wal_sync_method = "open_sync",
                            .run = engine_run_write},
     /* every write returns only after the data and the metadata needed to
-     * read it back are durable (PostgreSQL's wal_sync_method=open_datasync) */
+     * read it back are durable */
     [DISKIO_MODE_ODSYNC] = {.name = "odsync",
                             .open_flags = O_DSYNC,
                             .open_flags_text = "O_WRONLY|O_DSYNC",
+                            .durable = true,
+                            .pg_wal_sync_method = "open_datasync",
                             .run = engine_run_write},
     /* the page cache is bypassed, but the device's volatile write cache
      * may still hold the data, so this is not durable by itself */
@@ -63,7 +75,26 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
                                   .open_flags = O_DIRECT | O_DSYNC,
                                   .open_flags_text = "O_WRONLY|O_DIRECT|O_DSYNC",
                                   .direct = true,
+                                  .durable = true,
+                                  .pg_wal_sync_method = "open_datasync",
                                   .run = engine_run_write},
+    /* pwritev2(2) with RWF_DSYNC: this one write returns only after its
+     * data and the metadata needed to read it back are durable, as on
+     * O_DSYNC, without the file being opened so (Linux 4.7) */
+    [DISKIO_MODE_PWRITEV2_DSYNC] = {.name = "pwritev2-dsync",
+                                    .open_flags = 0,
+                                    .open_flags_text = "O_WRONLY",
+                                    .write_flags = RWF_DSYNC,
+                                    .durable = true,
+                                    .run = engine_run_write},
+    /* pwritev2(2) with RWF_SYNC: this write and all the file's metadata
+     * (mtime included) durable when it returns, as on O_SYNC */
+    [DISKIO_MODE_PWRITEV2_SYNC] = {.name = "pwritev2-sync",
+                                   .open_flags = 0,
+                                   .open_flags_text = "O_WRONLY",
+                                   .write_flags = RWF_SYNC,
+                                   .durable = true,
+                                   .run = engine_run_write},
     /* libaio, iodepth writes in flight (backend: mode_aio.c) */
     [DISKIO_MODE_AIO] = {.name = "aio",
                          .open_flags = O_DIRECT,
@@ -122,6 +153,16 @@ const struct mode_ops *mode_ops_of(enum diskio_mode mode)
     return (unsigned)mode < DISKIO_MODE_COUNT ? &modes[mode] : NULL;
 }
 
+int (*mode_sync_fn(const struct mode_ops *ops))(int)
+{
+    switch (ops->sync) {
+    case MODE_SYNC_FSYNC: return fsync;
+    case MODE_SYNC_FDATASYNC: return fdatasync;
+    case MODE_SYNC_NONE:
+    default: return NULL;
+    }
+}
+
 const char *open_flags_text(const struct mode_ops *ops, const struct diskio_config *cfg)
 {
     if (cfg->write_back)
@@ -166,7 +207,19 @@ bool diskio_mode_is_queued(enum diskio_mode mode)
 bool diskio_mode_syncs(enum diskio_mode mode)
 {
     const struct mode_ops *ops = mode_ops_of(mode);
-    return ops && ops->syncs;
+    return ops && ops->sync != MODE_SYNC_NONE;
+}
+
+bool diskio_mode_is_durable(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && ops->durable;
+}
+
+const char *diskio_mode_pg_wal_sync_method(enum diskio_mode mode)
+{
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops ? ops->pg_wal_sync_method : NULL;
 }
 
 bool diskio_mode_is_read(enum diskio_mode mode)

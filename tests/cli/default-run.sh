@@ -17,7 +17,7 @@ for column in mode ops/s mean p50 p99 p99.9 max; do
     grep '^mode ' "$table" | grep -q -- " $column\| $column " || grep -q "^$column " "$table" ||
         t_fail "column $column missing"
 done
-for mode in async fsync fdatasync osync odsync direct direct-dsync aio uring; do
+for mode in $(t_modes writes); do
     if grep -q "^$mode " "$table"; then
         t_ok "row for $mode"
     elif grep -q "mode $mode: .*refuses O_DIRECT" "$t_scratch/stderr"; then

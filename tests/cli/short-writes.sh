@@ -7,14 +7,17 @@
 # retried, and neither counts as success nor as failure.  Through a test
 # preload that halves every 3rd write and interrupts every 5th write and
 # every 4th sync, each mode writes a fresh 64-block file once per block;
-# every block must then hold its own stamp and the complete buffer.
+# every block must then hold its own stamp and the complete buffer, and
+# the rest of a pwritev2 cut short is written with its per-write flags
+# (pwritev2-dsync: RWF_DSYNC covers the whole write).
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the file"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/shortwrite-preload.so"
 [ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
 
-for mode in fsync fdatasync osync odsync direct direct-dsync; do
+# every synchronous write mode of the library's (tests/mode-facts)
+for mode in $(t_modes writes | grep -vxF "$(t_modes queued)"); do
     file="$t_scratch/$mode.dat"
     head -c 524288 /dev/zero > "$file"
     t_expect_status 0 "$mode through short writes and EINTR" -- env LD_PRELOAD="$preload" \
@@ -23,6 +26,9 @@ for mode in fsync fdatasync osync odsync direct direct-dsync; do
     grep -q "shortwrite-preload: [1-9][0-9]* short writes, [1-9][0-9]* interrupted writes" \
         "$t_scratch/stderr" && t_ok "$mode: the preload interfered" ||
         t_fail "$mode: the preload did not interfere: $(cat "$t_scratch/stderr")"
+    grep -q "shortwrite-preload: .*, 0 rests without their write's flags" "$t_scratch/stderr" &&
+        t_ok "$mode: every rest written with its write's per-write flags" ||
+        t_fail "$mode: a rest lost its write's flags: $(cat "$t_scratch/stderr")"
     "$PYTHON3" - "$file" "$t_scratch/$mode.json" <<'PY' && t_ok "$mode: every block whole and in place" ||
 import json, struct, sys
 data = open(sys.argv[1], "rb").read()

@@ -13,7 +13,9 @@ command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read result
 
 iterations=${ITERATIONS:-27}
 seed=${SEED:-1}
-modes="async fsync fdatasync osync odsync direct direct-dsync aio uring"
+modes=$(t_modes writes | tr '\n' ' ')
+# shellcheck disable=SC2086
+nmodes=$(set -- $modes; echo $#)
 rand_state=$seed
 rand() { # R = 0 .. $1-1: a small LCG, so a failing SEED can be replayed
     rand_state=$(( (rand_state * 1103515245 + 12345) % 2147483648 ))
@@ -28,14 +30,15 @@ direct_dir=$t_memory
 
 i=0
 while [ $i -lt "$iterations" ]; do
-    mode=$(echo $modes | cut -d' ' -f$(( i % 9 + 1 )))
+    mode=$(echo $modes | cut -d' ' -f$(( i % nmodes + 1 )))
     rand 400; delay_ms=$R
     rand 2; if [ $R -eq 0 ]; then sig=INT; want=130; else sig=TERM; want=143; fi
     # a large file now and then, so that some signals land in preparation
     rand 4; if [ $R -eq 0 ]; then size=512m; else size=8m; fi
     extra=""
-    case $mode in aio|uring) extra="--iodepth 16" ;; esac
-    case $mode in direct | direct-dsync | aio | uring) dir="$direct_dir/run$i" ;; *) dir="$t_memory/run$i" ;; esac
+    t_modes queued | grep -qxF "$mode" && extra="--iodepth 16"
+    dir="$t_memory/run$i"
+    t_modes direct | grep -qxF "$mode" && dir="$direct_dir/run$i"
     mkdir "$dir"
     # shellcheck disable=SC2086
     t_spawn "$DISKIO" --mode "$mode" $extra --size $size --runtime 30 --output "$dir.json" \

@@ -4,8 +4,8 @@
 #
 # against a store that writes its cache through on every
 # sync, every acknowledged write survives a power cut: each durable mode
-# (fsync, fdatasync, osync, odsync, direct-dsync; fsync also in groups of
-# 4 writes per sync) runs with --durability, the store's daemon is killed
+# (the library's: t_modes durable; fsync also in groups of 4 writes per
+# sync) runs with --durability, the store's daemon is killed
 # (its cache lost), the store is mounted again from its backing file, and
 # --verify-durability reports every acknowledged write present, 0 lost,
 # 0 torn, verdict durable, exit 0; the run's table keeps its latencies,
@@ -17,7 +17,8 @@
 . "${top_srcdir:-.}/tests/lib/durable.sh"
 d_need_fuse
 
-d_listen h-fsync h-fdatasync h-osync h-odsync h-direct-dsync h-group h-cut
+# shellcheck disable=SC2046
+d_listen $(t_modes durable | sed 's/^/h-/') h-group h-cut
 
 # durable_run ID MODE DISKIO-OPTIONS...: a run on a fresh honest store,
 # cut after it ended, checked on the remounted store
@@ -50,11 +51,9 @@ durable_run() {
     d_power_cut
 }
 
-durable_run h-fsync fsync
-durable_run h-fdatasync fdatasync
-durable_run h-osync osync
-durable_run h-odsync odsync
-durable_run h-direct-dsync direct-dsync
+for mode in $(t_modes durable); do
+    durable_run "h-$mode" "$mode"
+done
 durable_run h-group fsync --sync-every 4
 
 # a cut during the run: the store dies under diskio, which stops

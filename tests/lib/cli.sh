@@ -26,6 +26,15 @@ t_memory_dir() {
     t_more_scratch="$t_more_scratch $t_memory"
 }
 
+# t_modes [FACT]: the library's modes (with FACT: durable, syncs, direct,
+# queued, reads, writes or wal, those that have it), one a line, in the
+# library's order, as its mode table says (tests/lib/mode-facts.c): a
+# test asks rather than lists the modes.
+t_modes() {
+    "${top_builddir:-.}/tests/mode-facts" "$@" ||
+        { echo "FAIL: tests/mode-facts $*: not built or failed" >&2; exit 1; }
+}
+
 t_fail() {
     echo "FAIL: $*" >&2
     t_failures=$((t_failures + 1))

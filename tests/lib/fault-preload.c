@@ -28,6 +28,9 @@
  *     and io_uring_register_buffers() sleep M ms first, as a deep queue or
  *     a large registration can take (so that a queue set up inside a
  *     run's time shows as M ms more than its ops);
+ *   DISKIO_TEST_REFUSE_WRITE_FLAGS=1: every pwritev2() with flags fails
+ *     with EOPNOTSUPP before writing, as on a kernel older than Linux 4.7
+ *     (glibc's pwritev2 then takes no flags) or a file that refuses them;
  *   DISKIO_TEST_REPORT_IN_FLIGHT_WRITES=S: a write() to a file whose path
  *     contains S while libaio requests are in flight (submitted by
  *     io_submit(), not yet returned by io_getevents()) is reported on
@@ -52,6 +55,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static unsigned long syncs;
@@ -144,6 +148,28 @@ ssize_t pwrite64(int fd, const void *buf, size_t len, off64_t offset)
         real = (ssize_t(*)(int, const void *, size_t, off64_t))dlsym(RTLD_NEXT, "pwrite64");
     slow_write(fd);
     return real(fd, buf, len, offset);
+}
+
+static ssize_t refuse_flags(const char *name, int fd, const struct iovec *iov, int iovcnt,
+                            off_t offset, int flags)
+{
+    ssize_t (*real)(int, const struct iovec *, int, off_t, int) =
+        (ssize_t(*)(int, const struct iovec *, int, off_t, int))dlsym(RTLD_NEXT, name);
+    if (flags && env_number("DISKIO_TEST_REFUSE_WRITE_FLAGS")) {
+        errno = EOPNOTSUPP;
+        return -1;
+    }
+    return real(fd, iov, iovcnt, offset, flags);
+}
+
+ssize_t pwritev2(int fd, const struct iovec *iov, int iovcnt, off_t offset, int flags)
+{
+    return refuse_flags("pwritev2", fd, iov, iovcnt, offset, flags);
+}
+
+ssize_t pwritev64v2(int fd, const struct iovec *iov, int iovcnt, off64_t offset, int flags)
+{
+    return refuse_flags("pwritev64v2", fd, iov, iovcnt, offset, flags);
 }
 
 int fdatasync(int fd)

@@ -28,12 +28,12 @@ from filelib import TempDirTest
 
 
 def run(env="A", mode="fsync", block_size=8192, buckets=None, pattern="seq",
-        mean_us=7.0):
+        mean_us=7.0, direction="write"):
     buckets = [(1000, 1000, 1), (10000, 10000, 3)] if buckets is None \
         else buckets
     return PlotRun(env, mode, block_size, 100.0, block_size / 1e4, mean_us,
                    sum(b[2] for b in buckets), buckets, f"{env} {mode}",
-                   pattern)
+                   pattern, direction=direction)
 
 
 def intervals():
@@ -45,7 +45,7 @@ def intervals():
                      1000, 2e8, 1000, 2000000000, 2000000000)]
 def suite_run(env, column, mode, block_size, mb_per_s_runs):
     """A run of diskio --suite sweep, measured len(mb_per_s_runs) times."""
-    r = run(env, mode, block_size)
+    r = run(env, mode, block_size, direction=column)
     r.suite, r.suite_title, r.column = "sweep", "I/O length sweep", column
     r.mb_per_s_runs = list(mb_per_s_runs)
     r.mb_per_s = sum(mb_per_s_runs) / len(mb_per_s_runs)
@@ -110,8 +110,8 @@ class TableTest(unittest.TestCase):
         self.assertEqual(what_was_written([run(), run(block_size=4096,
                                                       pattern="rand")]),
                          "writes of several block sizes and patterns")
-        self.assertEqual(what_was_written([run(mode="aio-read"),
-                                           run(mode="aio-read",
+        self.assertEqual(what_was_written([run(mode="aio-read", direction="read"),
+                                           run(mode="aio-read", direction="read",
                                                block_size=4096)]),
                          "seq reads of several block sizes")
         self.assertEqual(what_was_written([run(block_size=0,

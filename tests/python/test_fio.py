@@ -15,6 +15,7 @@ from diskio_analysis.errors import InputError
 from diskio_analysis.fio import (FioOptions, fio_job_mode, load_fio_result,
                                  parse_fio_size)
 from diskio_analysis.jsonfile import JsonFile
+from diskio_analysis.modes import MODES
 
 SRC = JsonFile("fio.json", "fix it")
 
@@ -47,15 +48,28 @@ DOC = {"fio version": "fio-3.33", "global options": {"bs": "8k"},
 
 class ModeTest(unittest.TestCase):
     def test_modes_from_options(self):
-        self.assertEqual(fio_job_mode(options()), ("async", 1))
-        self.assertEqual(fio_job_mode(options(direct="1")), ("direct", 1))
+        self.assertEqual(fio_job_mode(options()), ("async", 1, None))
+        self.assertEqual(fio_job_mode(options(direct="1")), ("direct", 1, None))
         self.assertEqual(fio_job_mode(options(fdatasync="8")),
-                         ("fdatasync", 8))
-        self.assertEqual(fio_job_mode(options(sync="dsync")), ("odsync", 1))
+                         ("fdatasync", 8, None))
+        self.assertEqual(fio_job_mode(options(sync="dsync")), ("odsync", 1, None))
+        self.assertEqual(fio_job_mode(options(sync="1")), ("osync", 1, None))
+        self.assertEqual(fio_job_mode(options(sync="dsync", direct="1")),
+                         ("direct-dsync", 1, None))
         self.assertEqual(fio_job_mode(options(ioengine="libaio", direct=1)),
-                         ("aio", 1))
+                         ("aio", 1, None))
         self.assertEqual(fio_job_mode(options(ioengine="io_uring")),
-                         ("fio-io_uring", 1))
+                         ("fio-io_uring", 1, None))
+
+    def test_direct_sync_is_the_nearest_mode_and_says_so(self):
+        """fio's direct=1 sync=1 (O_DIRECT|O_SYNC) is no diskio mode: it is
+        direct-dsync, the nearest real one, with a note, never a made-up
+        name."""
+        mode, interval, note = fio_job_mode(options(sync="1", direct="1"))
+        self.assertEqual((mode, interval), ("direct-dsync", 1))
+        self.assertIn(mode, MODES)
+        self.assertIn("O_DIRECT|O_SYNC, which no diskio mode does", note)
+        self.assertIn("sync=dsync", note)
 
     def test_sizes(self):
         self.assertEqual(parse_fio_size("8k"), 8192)
@@ -85,6 +99,16 @@ class LoadTest(unittest.TestCase):
         self.assertNotIn("fsync.p50_us", env.metrics)
         # fio leaves sync.total_ios at 0: lat_ns.N is the count
         self.assertEqual(env.runs[1]["syncs"], 100)
+
+    def test_a_direct_sync_job_is_direct_dsync_with_a_note(self):
+        doc = {"fio version": "fio-3.33", "global options": {"bs": "8k"},
+               "jobs": [job("ds", lat(3000.0), direct="1")]}
+        doc["jobs"][0]["job options"]["sync"] = "1"  # job()'s sync is the sync part
+        env = self.load(doc)
+        self.assertEqual(env.metrics["direct-dsync.mean_us"].value, 3.0)
+        self.assertEqual([r["mode"] for r in env.runs], ["direct-dsync"])
+        self.assertTrue(any("fio job ds: direct=1 with sync=1 writes O_DIRECT|O_SYNC" in n
+                            for n in env.notes), env.notes)
 
     def test_failed_and_idle_jobs_are_skipped_with_a_note(self):
         doc = copy.deepcopy(DOC)

@@ -11,7 +11,8 @@ tells how the run ended and what PostgreSQL timed."""
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.inputs import (csv_number, pg_setting_bytes,
+from diskio_analysis.inputs import (WAL_SYNC_METHODS, csv_number,
+                                    pg_setting_bytes,
                                     phase_name_from_task, read_metrics_csv,
                                     read_phases_csv, read_q_time_csv,
                                     read_settings, read_wal_csv,
@@ -205,8 +206,8 @@ class SettingsTest(unittest.TestCase):
             "s.json", {"wal_sync_method": "open_sync"}), "open_sync")
         with self.assertRaises(InputError) as ctx:
             settings_wal_sync_method("s.json", {"wal_sync_method": ["x"]})
-        self.assertIn("wal_sync_method is a list, expected one of fdatasync",
-                      str(ctx.exception))
+        self.assertIn("wal_sync_method is a list, expected one of "
+                      + ", ".join(WAL_SYNC_METHODS), str(ctx.exception))
 
 
 if __name__ == "__main__":

@@ -101,12 +101,15 @@ static void t_config(struct diskio_config *cfg, enum diskio_mode mode)
     cfg->warmup = 0;
 }
 
+/* _i: every mode of the library; the read modes have a test of their own */
 START_TEST(test_every_mode_writes_each_block_where_claimed)
 {
     enum diskio_mode mode = (enum diskio_mode)_i;
+    if (diskio_mode_is_read(mode))
+        return;
     struct diskio_config cfg;
     t_config(&cfg, mode);
-    if (mode == DISKIO_MODE_AIO)
+    if (diskio_mode_is_queued(mode))
         cfg.iodepth = 4;
     struct diskio_run *run = t_run(&cfg, check_seq_stamps);
     if (!run)
@@ -121,8 +124,7 @@ START_TEST(test_every_mode_writes_each_block_where_claimed)
     ck_assert_uint_eq(diskio_hist_count(total), 40);
     ck_assert_uint_gt(diskio_hist_min(total), 0);
     ck_assert_uint_le(diskio_hist_max(total), info->duration_ns);
-    bool parts = mode == DISKIO_MODE_FSYNC || mode == DISKIO_MODE_FDATASYNC;
-    ck_assert_int_eq(diskio_run_hist_const(run, DISKIO_PART_SYNC) != NULL, parts);
+    ck_assert_int_eq(diskio_run_hist_const(run, DISKIO_PART_SYNC) != NULL, diskio_mode_syncs(mode));
     diskio_run_free(run);
 }
 END_TEST
@@ -615,7 +617,7 @@ END_TEST
  * parsed back to the value, and nothing named at the count. */
 START_TEST(test_modes_patterns_parts_and_formats_are_listed_by_the_library)
 {
-    ck_assert_uint_eq(diskio_mode_count(), DISKIO_MODE_URING_READ + 1);
+    ck_assert_uint_eq(diskio_mode_count(), DISKIO_MODE_PWRITEV2_SYNC + 1);
     for (unsigned m = 0; m < diskio_mode_count(); m++) {
         enum diskio_mode parsed;
         ck_assert_ptr_nonnull(diskio_mode_name((enum diskio_mode)m));
@@ -684,6 +686,56 @@ START_TEST(test_read_modes_are_rows_of_the_mode_table)
     ck_assert_int_eq(diskio_pattern_parse("create", &p), 0);
     ck_assert_int_eq(p, DISKIO_PATTERN_CREATE);
     ck_assert_str_eq(diskio_pattern_name(DISKIO_PATTERN_CREATE), "create");
+}
+END_TEST
+
+/* What the mode table says of the modes a durability check and
+ * PostgreSQL know: which are durable (a sync call after the write, or a
+ * flag making the write durable), which sync with a call, and the
+ * wal_sync_method each is (O_DIRECT: the method with O_DIRECT). */
+START_TEST(test_the_mode_table_says_which_modes_are_durable_and_postgresql_s)
+{
+    static const struct {
+        enum diskio_mode mode;
+        bool durable, syncs;
+        const char *wal_sync_method;
+    } known[] = {
+        {DISKIO_MODE_ASYNC, false, false, NULL},
+        {DISKIO_MODE_FSYNC, true, true, "fsync"},
+        {DISKIO_MODE_FDATASYNC, true, true, "fdatasync"},
+        {DISKIO_MODE_OSYNC, true, false, "open_sync"},
+        {DISKIO_MODE_ODSYNC, true, false, "open_datasync"},
+        {DISKIO_MODE_DIRECT, false, false, NULL},
+        {DISKIO_MODE_DIRECT_DSYNC, true, false, "open_datasync"},
+        {DISKIO_MODE_AIO, false, false, NULL},
+        {DISKIO_MODE_URING, false, false, NULL},
+        {DISKIO_MODE_READ, false, false, NULL},
+        {DISKIO_MODE_DIRECT_READ, false, false, NULL},
+        {DISKIO_MODE_AIO_READ, false, false, NULL},
+        {DISKIO_MODE_URING_READ, false, false, NULL},
+        {DISKIO_MODE_PWRITEV2_DSYNC, true, false, NULL},
+        {DISKIO_MODE_PWRITEV2_SYNC, true, false, NULL},
+    };
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        const enum diskio_mode m = known[i].mode;
+        const char *method = diskio_mode_pg_wal_sync_method(m);
+        ck_assert_msg(diskio_mode_is_durable(m) == known[i].durable, "%s", diskio_mode_name(m));
+        ck_assert_msg(diskio_mode_syncs(m) == known[i].syncs, "%s", diskio_mode_name(m));
+        if (known[i].wal_sync_method)
+            ck_assert_str_eq(method ? method : "(null)", known[i].wal_sync_method);
+        else
+            ck_assert_msg(method == NULL, "%s: %s", diskio_mode_name(m), method);
+    }
+    /* a sync call makes a mode durable; a mode that reads is not */
+    for (unsigned m = 0; m < diskio_mode_count(); m++) {
+        ck_assert(!diskio_mode_syncs((enum diskio_mode)m) ||
+                  diskio_mode_is_durable((enum diskio_mode)m));
+        ck_assert(!diskio_mode_is_read((enum diskio_mode)m) ||
+                  !diskio_mode_is_durable((enum diskio_mode)m));
+    }
+    const enum diskio_mode unknown = (enum diskio_mode)diskio_mode_count();
+    ck_assert(!diskio_mode_is_durable(unknown));
+    ck_assert_ptr_null(diskio_mode_pg_wal_sync_method(unknown));
 }
 END_TEST
 
@@ -879,7 +931,9 @@ END_TEST
  * at op 3 with -DISKIO_E_VERIFY, keeping the 3 good reads. */
 START_TEST(test_read_modes_read_back_the_fill_and_see_corruption)
 {
-    const enum diskio_mode mode = (enum diskio_mode)(DISKIO_MODE_READ + _i);
+    const enum diskio_mode mode = (enum diskio_mode)_i;
+    if (!diskio_mode_is_read(mode))
+        return;
     char *dir = t_mkdtemp("reads");
     char path[4096];
     snprintf(path, sizeof(path), "%s/file", dir);
@@ -896,7 +950,7 @@ START_TEST(test_read_modes_read_back_the_fill_and_see_corruption)
     cfg.iodepth = diskio_mode_is_queued(mode) ? 4 : 1;
     struct diskio_run *run = NULL;
     int rc = diskio_run_execute(&cfg, t, &run);
-    if (rc == -DISKIO_E_NO_DIRECT || (rc == -ENOSYS && mode == DISKIO_MODE_URING_READ)) {
+    if (rc == -DISKIO_E_NO_DIRECT || (rc == -ENOSYS && diskio_mode_is_queued(mode))) {
         fprintf(stderr, "SKIP %s: %s\n", diskio_mode_name(mode), diskio_strerror(rc));
         diskio_run_free(run);
         diskio_target_free(t);
@@ -971,7 +1025,8 @@ int main(void)
     Suite *s = suite_create("modes");
     TCase *tc = tcase_create("modes");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_every_mode_writes_each_block_where_claimed, 0, DISKIO_MODE_READ);
+    const int modes = (int)diskio_mode_count();
+    tcase_add_loop_test(tc, test_every_mode_writes_each_block_where_claimed, 0, modes);
     tcase_add_test(tc, test_warmup_ops_are_written_but_not_recorded);
     tcase_add_loop_test(tc, test_queued_modes_keep_many_requests_in_flight, 0, 2);
     tcase_add_test(tc, test_rand_pattern_writes_aligned_blocks_inside_the_file);
@@ -990,11 +1045,12 @@ int main(void)
     tcase_add_test(tc, test_target_refuses_a_file_larger_than_the_free_space);
     tcase_add_test(tc, test_modes_patterns_parts_and_formats_are_listed_by_the_library);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
+    tcase_add_test(tc, test_the_mode_table_says_which_modes_are_durable_and_postgresql_s);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
     tcase_add_test(tc, test_config_rule_of_verify_on_a_device);
     tcase_add_test(tc, test_config_rules_of_write_back);
     tcase_add_test(tc, test_config_rules_of_the_wal_and_checkpoint_patterns);
-    tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, 4);
+    tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, modes);
     tcase_add_loop_test(tc, test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size,
                         0, 2);
     suite_add_tcase(s, tc);

@@ -206,6 +206,14 @@ static void null_mode_is_read(void)
 {
     ck_assert(!diskio_mode_is_read((enum diskio_mode)diskio_mode_count()));
 }
+static void null_mode_is_durable(void)
+{
+    ck_assert(!diskio_mode_is_durable((enum diskio_mode)diskio_mode_count()));
+}
+static void null_mode_pg_wal_sync_method(void)
+{
+    ck_assert_ptr_null(diskio_mode_pg_wal_sync_method((enum diskio_mode)diskio_mode_count()));
+}
 static void null_pattern_name(void)
 {
     ck_assert_ptr_null(diskio_pattern_name((enum diskio_pattern)99));
@@ -576,6 +584,8 @@ static const struct {
     ROW(mode_is_queued),
     ROW(mode_syncs),
     ROW(mode_is_read),
+    ROW(mode_is_durable),
+    ROW(mode_pg_wal_sync_method),
     ROW(pattern_count),
     ROW(pattern_name),
     ROW(pattern_parse),

@@ -29,7 +29,7 @@ from typing import NamedTuple
 from .. import noise
 from ..errors import InputError, UsageError
 from ..jsonfile import json_path
-from ..metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE, data_direction
+from ..metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE
 from ..result import other_cpu_share
 
 # metric name -> (where it comes from, higher is better, unit)
@@ -142,13 +142,13 @@ def run_label(key):
     return " ".join(words)
 
 
-def metric_value(run, metric, mode=None):
-    """The value of metric in run (a Run or a Repetition of a run of
-    mode), or None."""
+def metric_value(run, metric, direction=None):
+    """The value of metric in run (a Run, or a Repetition of a run that
+    moves its data in direction), or None."""
     part, key, _, _ = METRICS[metric]
     if part is not None and part.startswith("direction:"):
-        direction = part.split(":", 1)[1]
-        return getattr(run, key) if data_direction(mode or run.mode) == direction else None
+        wanted = part.split(":", 1)[1]
+        return getattr(run, key) if (direction or run.direction) == wanted else None
     if part is None:
         return getattr(run, key)
     hist = run.parts.get(part)
@@ -262,7 +262,7 @@ def add_samples(env, result):
                 env.samples[key] = {}
                 env.run_order.append(key)
             for metric in METRICS:
-                value = metric_value(sample, metric, run.mode)
+                value = metric_value(sample, metric, run.direction)
                 if value is None:
                     continue
                 if value == 0:

@@ -253,7 +253,7 @@ def add_diskio_run_metrics(env, path, prefix, run, figures):
         add(f"{prefix}.{stat}", total[key] / 1000.0)
     add(f"{prefix}.ops_per_s", float(figures["ops_per_s"]))
     if figures["mb_per_s"]:
-        add(f"{prefix}.{throughput_metric(run.mode)}", float(figures["mb_per_s"]))
+        add(f"{prefix}.{throughput_metric(run.direction)}", float(figures["mb_per_s"]))
     write, sync = figures["write"], figures["sync"]
     if write is not None and write["count"]:
         add(f"{prefix}.write_mean_us", write["mean"] / 1000.0)

@@ -18,6 +18,7 @@ import math
 from .. import noise
 from ..inputs import WAL_SYNC_METHODS
 from ..metrics import size_label
+from ..modes import syncs
 from .walbases import BASES, phase_bases
 
 # Beyond this factor between diskio's count × latency and PostgreSQL's own
@@ -56,8 +57,6 @@ def segment_size(env):
 # fsync), the write part per wal_write (open_*, whose writes sync), the
 # sync part per checkpoint file sync, the switch part per segment switch.
 # Without them, the older stand-in: the mean op of the plain mode.
-
-SYNC_CALL_MODES = ("fdatasync", "fsync")
 
 
 def commit_pause_ns(cycle_s, committers, flushes_per_commit, flush_s):
@@ -118,7 +117,7 @@ def pattern_metric(env, name, entry, ctx):
         return None
     if name in ("wal_commit", "wal_background"):
         run = pick_run(env, "wal", entry["mode"], ctx["committers"], ctx["gap_ns"])
-        part = "sync_mean_us" if entry["mode"] in SYNC_CALL_MODES else "write_mean_us"
+        part = "sync_mean_us" if syncs(entry["mode"]) else "write_mean_us"
     elif name == "segment_switch":
         run = pick_run(env, "wal", ctx["mode"], ctx["committers"], ctx["gap_ns"])
         part = "switch_mean_us"
@@ -214,7 +213,7 @@ def wal_estimates(env, method, notes, contexts=None):
                      f"estimated: run diskio --mode {mode} there or pass "
                      "--wal-sync-method")
     for phase, row in env.wal.items():
-        if method in ("fdatasync", "fsync") and row["wal_sync"] == 0 \
+        if syncs(mode) and row["wal_sync"] == 0 \
                 and row["wal_write"] > 0:
             notes.append(f"{env.name} {phase}: wal_sync is 0 but wal_write "
                          f"is {row['wal_write']:g}; if PostgreSQL uses "
@@ -552,7 +551,7 @@ def calibration(env, est, method):
         parts.append(f"{c['phase']} ({c['committers']} committer"
                      f"{'s' if c['committers'] > 1 else ''}): PostgreSQL "
                      f"{c['pg_us']:.0f} us per WAL "
-                     f"{'sync' if mode in SYNC_CALL_MODES else 'write'}, "
+                     f"{'sync' if syncs(mode) else 'write'}, "
                      f"diskio {c['metric'].rsplit('.', 1)[0]} {c['diskio_us']:.0f} us "
                      f"({fmt_factor(c['ratio'])}x)"
                      + (f", PostgreSQL and its client {c['pg_cpus']:.2f} CPUs busy"

@@ -18,7 +18,6 @@ import statistics
 from dataclasses import dataclass
 
 from ..compare.analysis import RunKey
-from ..metrics import data_direction
 from ..textsafe import shown
 from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
                       key_corner, latency_tics, log_axis, plot_lines,
@@ -139,7 +138,7 @@ def what_was_written(runs):
     if sizes == {0}:
         pattern = patterns.pop() if len(patterns) == 1 else "mixed"
         return f"{pattern} operations"      # custom runs: no block size
-    ops = ("reads" if all(data_direction(r.mode) == "read" for r in runs)
+    ops = ("reads" if all(r.direction == "read" for r in runs)
            else "writes")
     words = ([bytes_label(sizes.pop())] if len(sizes) == 1 else []) + \
         ([patterns.pop()] if len(patterns) == 1 else []) + [ops]

@@ -40,6 +40,8 @@ class PlotRun:
     mb_per_s_runs: list | None = None
     # what tells the run from others of its mode (compare.RunKey)
     key: RunKey | None = None
+    # "read" for the read modes (the result's parameters.direction)
+    direction: str = "write"
 
 
 def environment_name(result):
@@ -70,7 +72,8 @@ def plot_runs(result):
                            count, buckets,
                            pattern=run.parameters.pattern or
                            ("custom" if custom else "seq"),
-                           intervals=run.intervals, key=run_key(run))
+                           intervals=run.intervals, key=run_key(run),
+                           direction=run.direction)
         if run.suite_row is not None:
             plot_run.suite = result.suite.name
             plot_run.suite_title = result.suite.title
