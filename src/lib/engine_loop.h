@@ -19,6 +19,7 @@
 
 #include "engine.h"
 #include "engine_slow.h"
+#include "rawcalls.h"
 #include "trace.h"
 
 /* Where the writes go.  The loops keep this in locals (registers): the
@@ -118,9 +119,9 @@ static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf
     ssize_t written;
     if (write_flags) {
         const struct iovec iov = {.iov_base = (void *)buf, .iov_len = len};
-        written = pwritev2(fd, &iov, 1, (off_t)offset, write_flags);
+        written = raw_pwritev2(fd, &iov, 1, (off_t)offset, write_flags);
     } else {
-        written = pwrite(fd, buf, len, (off_t)offset);
+        written = raw_pwrite(fd, buf, len, (off_t)offset);
     }
     if (DISKIO_UNLIKELY((uint64_t)written != len))
         written = write_flags ? write_rest_flags(fd, buf, len, offset, written, write_flags)
@@ -131,7 +132,7 @@ static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf
 static DISKIO_ALWAYS_INLINE ssize_t read_block(int fd, unsigned char *buf, uint64_t len,
                                                uint64_t offset)
 {
-    ssize_t got = pread(fd, buf, len, (off_t)offset);
+    ssize_t got = raw_pread(fd, buf, len, (off_t)offset);
     if (DISKIO_UNLIKELY((uint64_t)got != len))
         got = read_rest(fd, buf, len, offset, got);
     return got;

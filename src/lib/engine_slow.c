@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine_slow.h"
+#include "rawcalls.h"
 
 ssize_t write_rest(int fd, const unsigned char *buf, uint64_t len, uint64_t offset, ssize_t first)
 {
@@ -44,9 +45,9 @@ ssize_t write_rest_flags(int fd, const unsigned char *buf, uint64_t len, uint64_
         }
         if (write_flags) {
             const struct iovec iov = {.iov_base = (void *)(buf + done), .iov_len = len - done};
-            n = pwritev2(fd, &iov, 1, (off_t)(offset + done), write_flags);
+            n = raw_pwritev2(fd, &iov, 1, (off_t)(offset + done), write_flags);
         } else {
-            n = pwrite(fd, buf + done, len - done, (off_t)(offset + done));
+            n = raw_pwrite(fd, buf + done, len - done, (off_t)(offset + done));
         }
     }
 }

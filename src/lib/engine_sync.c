@@ -25,12 +25,12 @@ static __attribute__((noinline)) void run_write_only(struct engine *e, struct en
 
 static __attribute__((noinline)) void run_write_fsync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, fsync, 0, false);
+    engine_dispatch(e, ph, raw_fsync, 0, false);
 }
 
 static __attribute__((noinline)) void run_write_fdatasync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, fdatasync, 0, false);
+    engine_dispatch(e, ph, raw_fdatasync, 0, false);
 }
 
 static __attribute__((noinline)) void run_write_rwf_dsync(struct engine *e, struct engine_phase *ph)

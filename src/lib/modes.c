@@ -16,6 +16,7 @@
 
 #include "modes.h"
 #include "queue.h"
+#include "rawcalls.h"
 
 static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
@@ -156,8 +157,8 @@ const struct mode_ops *mode_ops_of(enum diskio_mode mode)
 int (*mode_sync_fn(const struct mode_ops *ops))(int)
 {
     switch (ops->sync) {
-    case MODE_SYNC_FSYNC: return fsync;
-    case MODE_SYNC_FDATASYNC: return fdatasync;
+    case MODE_SYNC_FSYNC: return raw_fsync;
+    case MODE_SYNC_FDATASYNC: return raw_fdatasync;
     case MODE_SYNC_NONE:
     default: return NULL;
     }

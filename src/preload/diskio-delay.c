@@ -36,6 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* diskio's timed calls come through syscall(): routed to this file's
+ * (or libc's) pwrite, fsync and the rest */
+#include "syscall_route.h"
+
 #define DISKIO_EXPORT __attribute__((visibility("default")))
 
 static int get_sfr_policy(void);

@@ -26,6 +26,11 @@ for mode in $(t_modes writes | grep -vxF "$(t_modes queued)"); do
     grep -q "shortwrite-preload: [1-9][0-9]* short writes, [1-9][0-9]* interrupted writes" \
         "$t_scratch/stderr" && t_ok "$mode: the preload interfered" ||
         t_fail "$mode: the preload did not interfere: $(cat "$t_scratch/stderr")"
+    # the timed writes and syncs are system calls through syscall():
+    # the preload saw those too, not only the file's fill
+    grep -Eq "shortwrite-preload: .*, ([6-9][0-9]|[1-9][0-9]{2,}) calls through syscall\(\)" \
+        "$t_scratch/stderr" && t_ok "$mode: the preload saw the timed calls" ||
+        t_fail "$mode: the preload did not see the timed calls: $(cat "$t_scratch/stderr")"
     grep -q "shortwrite-preload: .*, 0 rests without their write's flags" "$t_scratch/stderr" &&
         t_ok "$mode: every rest written with its write's per-write flags" ||
         t_fail "$mode: a rest lost its write's flags: $(cat "$t_scratch/stderr")"

@@ -58,6 +58,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+/* diskio's timed calls come through syscall(): routed to this file's
+ * (or libc's) pwrite, fsync and the rest */
+#include "syscall_route.h"
+
 static unsigned long syncs;
 
 static unsigned long env_number(const char *name)

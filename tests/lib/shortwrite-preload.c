@@ -18,6 +18,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+/* diskio's timed calls come through syscall(): routed to this file's
+ * (or libc's) pwrite, fsync and the rest */
+#include "syscall_route.h"
+
 static unsigned long write_calls, short_writes, interrupted_writes;
 static unsigned long sync_calls, interrupted_syncs;
 /* a pwritev2() cut short or interrupted: its descriptor and flags, which
@@ -131,6 +135,8 @@ __attribute__((destructor)) static void report(void)
     if (write_calls || sync_calls)
         fprintf(stderr,
                 "shortwrite-preload: %lu short writes, %lu interrupted writes, "
-                "%lu interrupted syncs, %lu rests without their write's flags\n",
-                short_writes, interrupted_writes, interrupted_syncs, flags_dropped);
+                "%lu interrupted syncs, %lu rests without their write's flags, "
+                "%lu calls through syscall()\n",
+                short_writes, interrupted_writes, interrupted_syncs, flags_dropped,
+                syscall_routed);
 }

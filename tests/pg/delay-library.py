@@ -3,7 +3,8 @@
 """Description: libdiskio-delay.so delays every sync and O_SYNC/O_DSYNC write, and nothing else.
 
 Each kind of durable write (fsync, fdatasync, O_DSYNC write, pwrite,
-writev, pwritev, O_SYNC pwrite, sync_file_range with WAIT_AFTER), done N
+writev, pwritev, O_SYNC pwrite, sync_file_range with WAIT_AFTER, and on
+x86-64 fdatasync through syscall(2) as diskio makes it), done N
 times with DISKIO_DELAY_US set, takes at least N delays (a sleep is never
 shorter than asked); buffered writes, sync_file_range(WRITE) alone (unless
 DISKIO_DELAY_SYNC_FILE_RANGE=all), DISKIO_DELAY_US=0 and an invalid value
@@ -38,7 +39,7 @@ if kind.startswith("sync-"):
 fd = os.open(path, flags, 0o600)
 buf = b"x" * 4096
 libc = None
-if kind.startswith("sfr-"):
+if kind.startswith("sfr-") or kind.startswith("syscall-"):
     import ctypes
     libc = ctypes.CDLL(None, use_errno=True)
     # SYNC_FILE_RANGE_WRITE = 2; WAIT_BEFORE|WRITE|WAIT_AFTER = 7
@@ -49,6 +50,12 @@ for i in range(n):
         os.pwrite(fd, buf, 0); os.fsync(fd)
     elif kind == "fdatasync":
         os.pwrite(fd, buf, 0); os.fdatasync(fd)
+    elif kind == "syscall-fdatasync":
+        # as diskio times them: through syscall(2), SYS_pwrite64 then
+        # SYS_fdatasync (x86-64 numbers 18 and 75)
+        libc.syscall(ctypes.c_long(18), fd, buf, ctypes.c_size_t(len(buf)), ctypes.c_long(0))
+        if libc.syscall(ctypes.c_long(75), fd) != 0:
+            raise SystemExit("syscall(SYS_fdatasync) failed")
     elif kind.startswith("sfr-"):
         os.pwrite(fd, buf, 0)
         if libc.sync_file_range(fd, ctypes.c_int64(0), ctypes.c_int64(4096),
@@ -98,8 +105,11 @@ def main():
         need = N * DELAY_US / 1e6
         log("library: %s; %d ops per run, delay %d us -> at least %.3f s added"
             % (lib, N, DELAY_US, need))
-        for kind in ["fsync", "fdatasync", "dsync-write", "dsync-pwrite",
-                     "dsync-writev", "dsync-pwritev", "sync-pwrite", "sfr-wait"]:
+        kinds = ["fsync", "fdatasync", "dsync-write", "dsync-pwrite",
+                 "dsync-writev", "dsync-pwritev", "sync-pwrite", "sfr-wait"]
+        if os.uname().machine == "x86_64":
+            kinds.append("syscall-fdatasync")
+        for kind in kinds:
             delayed, _ = run(kind, path, lib, DELAY_US)
             log("%-14s delayed %.4f s (at least %.3f s)" % (kind, delayed, need))
             if delayed < need:
