@@ -68,7 +68,7 @@ ssize_t read_rest(int fd, unsigned char *buf, uint64_t len, uint64_t offset, ssi
             if (done == len)
                 return (ssize_t)len;
         }
-        n = pread(fd, buf + done, len - done, (off_t)(offset + done));
+        n = raw_pread(fd, buf + done, len - done, (off_t)(offset + done));
     }
 }
 
