@@ -12,7 +12,8 @@
 # direct I/O for the file), the JSON's direct says honoured false from
 # statx, the verdict is not_direct and never merged, and the CSV says
 # false; on the plain ext4 nothing is marked and direct is honoured.
-# Needs root, losetup and mkfs.ext4 (skipped otherwise), and a
+# diskio-compare of the two results makes no verdict on either row and
+# says why.  Needs root, losetup and mkfs.ext4 (skipped otherwise), and a
 # kernel that gives STATX_DIOALIGN for ext4 (Linux 6.1; skipped before).
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 
@@ -83,4 +84,16 @@ check(rows and rows[0]["direct_honoured"] == "false"
 sys.exit(1 if failures else 0)
 EOF
 
+# the comparison makes no verdict on a row that was not direct on a side
+compare="${top_builddir:-.}/scripts/diskio-compare"
+t_expect_status 0 "diskio-compare plain journal" -- "${PYTHON3:-python3}" "$compare" \
+    "$t_scratch/plain.json" "$t_scratch/journal.json"
+cat "$t_scratch/stdout"
+for run in "direct 8 KiB" "direct-dsync 8 KiB"; do
+    grep -qF "$run: not direct on journal (the filesystem buffered it; journal: statx: no direct I/O for this file, dio alignment 0): no verdict" \
+        "$t_scratch/stdout" && t_ok "compare: $run has no verdict, and the note says why" ||
+        t_fail "compare: no note that $run was not direct"
+    grep -Eq "^  $run +mean " "$t_scratch/stdout" &&
+        t_fail "compare: $run has a row in the table" || t_ok "compare: no row for $run"
+done
 t_done
