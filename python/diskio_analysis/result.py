@@ -58,6 +58,8 @@ SUMMARY_PERCENTILES = (50.0, 90.0, 99.0, 99.9, 99.99)
 PERCENTILE_KEY = re.compile(r"^p[0-9]+(_[0-9]+)?$")
 # what parameters.direction may be (absent before the read modes: "write")
 DIRECTIONS = ("write", "read")
+# what decided whether an O_DIRECT run was direct (direct.source)
+DIRECT_SOURCES = ("statx", "device")
 # The most repetitions a run has: diskio --repeat's limit (CLI_REPEAT_MAX,
 # src/cli/cli_options.h; test_result.py holds the two together).  More
 # is no measurement diskio made.
@@ -570,6 +572,19 @@ class Verdict:
 
 
 @dataclass(slots=True)
+class Direct:
+    """DIRECT: whether an O_DIRECT run's I/O went to the device as issued
+    (honoured; None: nothing told), what decided it (source: "statx" or
+    "device") and what showed it, and the files' STATX_DIOALIGN (None
+    where the kernel did not give it)."""
+    honoured: Optional[bool] = key()
+    source: Optional[str] = key(choices=DIRECT_SOURCES)
+    evidence: str = key("", required=True, nonempty=True)
+    dio_offset_align: Optional[int] = count_key()
+    dio_mem_align: Optional[int] = count_key()
+
+
+@dataclass(slots=True)
 class Interval:
     """One entry of a run's intervals.series (diskio --interval): the ops
     that completed in it and their latencies (ns; None when ops is 0)."""
@@ -685,6 +700,9 @@ class Run:
     device_shared: Optional[bool] = own("device.shared")
     devices: List[DeviceIO] = own("device.devices", factory=list)
     verdicts: List[Verdict] = key_list()
+    # the O_DIRECT modes: whether their I/O was direct; None for the other
+    # modes, custom runs and files written before it
+    direct: Optional[Direct] = key()
     # "read" for the read modes (parameters.direction)
     direction: str = derived("write")
     # diskio --suite: the suite row this run is, None otherwise
@@ -709,6 +727,13 @@ class Run:
         """When its measured ops began (a run measured once), as a
         Repetition's start_time: its interference's."""
         return self.interference.start_time if self.interference else None
+
+    @property
+    def not_direct(self) -> bool:
+        """An O_DIRECT run whose I/O the filesystem buffered (direct.honoured
+        false): its latencies are the page cache's, not a device's, and no
+        verdict may rest on them."""
+        return self.direct is not None and self.direct.honoured is False
 
     def need(self, name: str) -> Any:
         """A number of the run that must be there (ops_per_s, mb_per_s)."""

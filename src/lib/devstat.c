@@ -215,6 +215,7 @@ static int add_devt(struct devstat_set *set, dev_t dev, unsigned depth)
     d->write_cache = read_flag(name, "queue/write_cache", "write back");
     d->fua = read_flag(name, "queue/fua", "1");
     d->rotational = read_flag(name, "queue/rotational", "1");
+    d->iostats = read_flag(name, "queue/iostats", "1");
     virtual_kind(name, d->virtual_kind, sizeof(d->virtual_kind));
     char ra_path[PATH_MAX], ra[32];
     if (snprintf(ra_path, sizeof(ra_path), "/sys/block/%s/queue/read_ahead_kb", name) <
@@ -641,8 +642,11 @@ int devstat_record(struct diskio_run *run, const struct devstat_set *set,
         memmove(&io[n], total, sizeof(*total));
     run->devices = io;
     run->ndevices = n;
-    for (size_t i = 0; i < set->n; i++)
+    for (size_t i = 0; i < set->n; i++) {
         run->memory_backed = run->memory_backed || set->dev[i].memory_backed;
+        run->counters_blind =
+            run->counters_blind || (set->dev[i].depth == 0 && set->dev[i].iostats == 0);
+    }
     for (size_t i = 0; i < set->n; i++)
         if (set->dev[i].read_ahead > run->read_ahead)
             run->read_ahead = set->dev[i].read_ahead;
@@ -758,6 +762,9 @@ static const struct {
      "memory (its page cache: the disk under it read next to nothing; or a tmpfs), so this is "
      "not a disk's read speed (for a file on a disk: echo 1 > /proc/sys/vm/drop_caches before "
      "the run, or losetup --direct-io=on)"},
+    {DISKIO_VERDICT_NOT_DIRECT, "not_direct",
+     "not direct: the filesystem did this O_DIRECT I/O through the page cache (buffered), so the "
+     "latency is not that of a device request"},
 };
 
 const char *diskio_verdict_name(enum diskio_verdict v)

@@ -50,9 +50,11 @@ struct devstat_dev {
     char virtual_kind[16];
     /* a loop device whose backing file is on tmpfs or ramfs: in memory */
     bool memory_backed;
+    /* queue/iostats: 1, 0 (the device counts none of its I/O), -1 unknown */
+    signed char iostats;
 };
 /* The last DISKIO_VERDICT_* bit, for the loops over them. */
-#define DEVSTAT_VERDICT_LAST DISKIO_VERDICT_BACKING_CACHED
+#define DEVSTAT_VERDICT_LAST DISKIO_VERDICT_NOT_DIRECT
 struct devstat_set {
     bool resolved; /* resolution ran (n may still be 0: tmpfs) */
     size_t n;
@@ -120,6 +122,42 @@ unsigned devstat_judge(const struct devstat_facts *facts);
 void devstat_merge(struct diskio_run *into, const struct diskio_run *repetition);
 int devstat_record(struct diskio_run *run, const struct devstat_set *set,
                    const struct devstat_sample *before, const struct devstat_sample *after);
+
+/* ---- whether O_DIRECT was direct (direct.c) ----
+ * Some filesystems take O_DIRECT and do the I/O through the page cache
+ * instead (ext4 with data=journal, files with inline data; btrfs, NFS in
+ * some cases): the kernel says so with STATX_DIOALIGN (Linux 6.1) where
+ * the filesystem reports it, and the devices' counters show it (the ops'
+ * bytes did not reach the device during the run). */
+struct direct_statx {
+    bool known;                       /* the kernel gave STATX_DIOALIGN */
+    uint32_t offset_align, mem_align; /* the files' (offset: the smallest; 0 is none) */
+};
+/* What the rule (direct_rule) decides from. */
+struct direct_facts {
+    bool reads; /* a read mode: its device reads are counted, not writes */
+    struct direct_statx statx;
+    uint64_t ops, bytes;
+    const struct diskio_device_io *total; /* the depth-0 devices' total; NULL: none */
+    bool blind; /* a depth-0 device counts none of its I/O (queue/iostats 0) */
+};
+struct direct_check {
+    bool applies;       /* a run of an O_DIRECT mode */
+    int honoured;       /* 1, 0 (the filesystem buffered it), -1 unknown */
+    const char *source; /* "statx", "device", NULL */
+    char evidence[192];
+};
+/* The rule, pure: from statx where the kernel gives it, else from the
+ * device counters, else unknown. */
+void direct_rule(const struct direct_facts *f, struct direct_check *out);
+/* An O_DIRECT run: the files' STATX_DIOALIGN (t and its job files) and
+ * the rule on it and the run's device figures, into run->direct and the
+ * verdict DISKIO_VERDICT_NOT_DIRECT (which excludes
+ * DISKIO_VERDICT_MERGED: merges are then the page cache's writeback). */
+void direct_record(struct diskio_run *run, const struct diskio_target *t);
+/* A repetition's statx answer added to into's, and into judged again
+ * (after devstat_merge()). */
+void direct_merge(struct diskio_run *into, const struct diskio_run *repetition);
 
 /* ---- interference (interference.c) ----
  * What else the machine did while a repetition ran, from counters read
@@ -285,6 +323,10 @@ int target_reopen(const struct diskio_target *t, int flags);
 struct mode_ops;
 int target_open_for_mode(const struct diskio_target *t, const struct mode_ops *ops,
                          const struct diskio_config *cfg);
+/* STATX_DIOALIGN of t's file and its job files: 0 with the smallest
+ * offset alignment (0: a file without direct I/O) and the largest memory
+ * alignment, or -EOPNOTSUPP where the kernel gives it for none of them. */
+int target_dio_statx(const struct diskio_target *t, struct direct_statx *out);
 /* Make sure bytes [0, size) of the file were written by this invocation:
  * whatever of it is not yet (t->written) is written in pieces of
  * block_len with distinct random data per block (from seed), then
@@ -401,6 +443,9 @@ struct diskio_run {
     uint64_t read_ahead;     /* the devices' largest readahead window (devstat_record) */
     struct interference ifr; /* measured runs: what else the machine did (interference.c) */
     bool memory_backed;      /* a loop device over a file in memory (devstat_record) */
+    bool counters_blind;     /* a depth-0 device counts no I/O (devstat_record) */
+    struct direct_statx dio; /* O_DIRECT modes: the files' STATX_DIOALIGN (direct.c) */
+    struct direct_check direct;
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out);
 

@@ -211,6 +211,21 @@ static void csv_key_cells(FILE *out, const struct diskio_result *res, size_t r)
     }
 }
 
+/* Whether an O_DIRECT run's I/O was direct, and what showed it: after
+ * the columns the CSV had before them; empty for the other modes (and
+ * the first for an O_DIRECT run that cannot tell). */
+static void csv_direct(FILE *out, const struct diskio_run *run)
+{
+    struct diskio_direct d;
+    if (diskio_run_direct(run, &d) != 0) {
+        fputs(",,", out);
+        return;
+    }
+    fputs(d.honoured < 0 ? "," : d.honoured ? ",true" : ",false", out);
+    fputc(',', out);
+    csv_field(out, d.evidence);
+}
+
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
     csv_key_header(out);
@@ -224,7 +239,9 @@ int emit_csv(const struct diskio_result *res, FILE *out)
     for (size_t i = 0; i < npcts; i++)
         fprintf(out, ",%s_ns", pct_name(key, sizeof(key), pcts[i], '_'));
     fputs(",max_ns,overflow", out);
-    fputs(CSV_DEVICE_HEADER ",percentiles_limited_by_ops,dev_us_per_write,dev_us_per_flush\n", out);
+    fputs(CSV_DEVICE_HEADER ",percentiles_limited_by_ops,dev_us_per_write,dev_us_per_flush"
+                            ",direct_honoured,direct_evidence\n",
+          out);
 
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
@@ -259,6 +276,7 @@ int emit_csv(const struct diskio_result *res, FILE *out)
                 first = false;
             }
             csv_device_time(out, run);
+            csv_direct(out, run);
             fputc('\n', out);
         }
     }

@@ -549,6 +549,30 @@ static void emit_run_device(FILE *out, const struct diskio_run *run)
     fputs(first ? "]" : "\n      ]", out);
 }
 
+/* Whether an O_DIRECT run's I/O was direct (direct.c); null for the
+ * other modes and custom runs. */
+static void emit_run_direct(FILE *out, const struct diskio_run *run)
+{
+    struct diskio_direct d;
+    fputs(",\n      \"direct\": ", out);
+    if (diskio_run_direct(run, &d) != 0) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"honoured\": %s, \"source\": ",
+            d.honoured < 0 ? "null"
+            : d.honoured   ? "true"
+                           : "false");
+    json_string(out, d.source);
+    fputs(", \"evidence\": ", out);
+    json_string(out, d.evidence);
+    if (d.statx_known)
+        fprintf(out, ", \"dio_offset_align\": %u, \"dio_mem_align\": %u}",
+                (unsigned)d.dio_offset_align, (unsigned)d.dio_mem_align);
+    else
+        fputs(", \"dio_offset_align\": null, \"dio_mem_align\": null}", out);
+}
+
 /* The interval series (config.interval_ns), one line per interval;
  * latency figures null where no op completed. */
 static void emit_intervals(FILE *out, const struct diskio_run *run)
@@ -788,6 +812,7 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     emit_hist(out, res, run->hist[DISKIO_PART_SWITCH]);
     fputs("\n      }", out);
     emit_run_device(out, run);
+    emit_run_direct(out, run);
     fputs("\n    }", out);
 }
 

@@ -273,6 +273,9 @@ static void verdict_lines(FILE *out, const struct diskio_result *res)
 {
     bool first = true;
     for (unsigned bit = 1; bit != 0 && bit <= DEVSTAT_VERDICT_LAST; bit <<= 1) {
+        /* not_direct: under each run's row, with that run's evidence */
+        if (bit == DISKIO_VERDICT_NOT_DIRECT)
+            continue;
         bool any = false;
         for (size_t r = 0; r < res->nruns && !any; r++)
             any = (res->runs[r]->verdicts & bit) != 0;
@@ -356,7 +359,7 @@ static void run_qualifier(const struct diskio_run *run, char *qual, size_t size)
  * rate and throughput (empty for the parts), mean, the percentiles, max. */
 static void row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
                 const char *bs, const char *rate, const char *throughput,
-                const struct diskio_hist *h, const char *device, bool disturbed)
+                const struct diskio_hist *h, const char *device, const char *marks)
 {
     char mean[32], max[32], cell[32];
     uint64_t v[DISKIO_PERCENTILES_MAX];
@@ -378,10 +381,21 @@ static void row(FILE *out, const struct table_cols *cols, const char *name, cons
     fprintf(out, " %10s", format_ns(max, sizeof(max), (double)diskio_hist_max(h)));
     if (device && device[0])
         fprintf(out, "  %s", device);
-    /* the line under the row says why */
-    if (disturbed)
-        fputs("  ! disturbed", out);
+    /* "  ! not direct  ! disturbed": the lines under the row say why */
+    if (marks)
+        fputs(marks, out);
     fputc('\n', out);
+}
+
+/* "  ! not direct: the filesystem buffered these writes (statx: no
+ * direct I/O for this file, dio alignment 0)": the run's own evidence,
+ * under its row (the verdict's line under the table would say less). */
+static void not_direct_line(FILE *out, const struct diskio_run *run)
+{
+    const bool reads = run->info.has_config && diskio_mode_is_read(run->info.config.mode);
+    fprintf(out, "  ! not direct: the filesystem buffered these %s (", reads ? "reads" : "writes");
+    show(out, run->direct.evidence);
+    fputs(")\n", out);
 }
 
 /* Whether a run (any of its repetitions) was disturbed. */
@@ -631,9 +645,12 @@ static void text_run_row(FILE *out, const struct diskio_result *res, const struc
                 seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
     char qual[64];
     run_qualifier(run, qual, sizeof(qual));
-    char device[64];
+    char device[64], marks[32];
+    snprintf(marks, sizeof(marks), "%s%s",
+             (run->verdicts & DISKIO_VERDICT_NOT_DIRECT) ? "  ! not direct" : "",
+             run_disturbed(run) ? "  ! disturbed" : "");
     row(out, cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
-        format_device(device, sizeof(device), run), run_disturbed(run));
+        format_device(device, sizeof(device), run), marks);
     if (run->nparams) {
         /* a custom run's own parameters, as its program named them */
         fputs("  params", out);
@@ -664,12 +681,12 @@ static void text_run_details(FILE *out, const struct diskio_result *res,
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         const struct diskio_hist *h = run->hist[parts[i].part];
         if (h && diskio_hist_count(h))
-            row(out, cols, parts[i].name, "", "", "", "", h, NULL, false);
+            row(out, cols, parts[i].name, "", "", "", "", h, NULL, NULL);
     }
     pattern_line(out, run);
     if (run->hist[DISKIO_PART_SERVICE]) {
         /* the row above counts from when each op was due */
-        row(out, cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL, false);
+        row(out, cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL, NULL);
         fprintf(out,
                 "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                 "start, service from its actual start; max lag %.3f ms\n",
@@ -689,6 +706,8 @@ static void text_run_details(FILE *out, const struct diskio_result *res,
         fprintf(out, "  ^ %zu repetitions, means from %s to %s\n", run->nreps,
                 format_ns(lo_text, sizeof(lo_text), lo), format_ns(hi_text, sizeof(hi_text), hi));
     }
+    if (run->verdicts & DISKIO_VERDICT_NOT_DIRECT)
+        not_direct_line(out, run);
     if (run_disturbed(run))
         disturbed_line(out, run);
     if (diskio_run_interval_count(run) > 0)

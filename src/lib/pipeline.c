@@ -285,6 +285,7 @@ void probe_record(struct diskio_run *run, const struct run_probe *p, const struc
 {
     /* without memory for them the run simply has no device figures */
     (void)devstat_record(run, &t->devices, p->dev_before, p->dev_after);
+    direct_record(run, t);
     if (p->interference)
         ifr_record(run, &p->ifr_before, &p->ifr_after);
 }

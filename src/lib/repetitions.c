@@ -153,6 +153,7 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
     info->checkpoint.file_syncs += add->checkpoint.file_syncs;
     info->checkpoint.writebacks += add->checkpoint.writebacks;
     devstat_merge(into, repetition);
+    direct_merge(into, repetition);
     return 0;
 }
 

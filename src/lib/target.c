@@ -15,6 +15,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,22 +205,69 @@ static uint64_t logical_block_size(dev_t dev)
     return 0;
 }
 
-/* STATX_DIOALIGN (Linux 6.1+, where the filesystem reports it): the
- * offset alignment with the buffers' in *mem, or 0 when unknown. */
+/*
+ * STATX_DIOALIGN (Linux 6.1, where the filesystem reports it), through the
+ * system call itself: C libraries and kernel headers older than it have
+ * no such field.  The kernel writes a struct statx of 256 bytes; the two
+ * alignments are 32-bit fields at bytes 152 and 156 (linux/stat.h:
+ * stx_dio_mem_align, stx_dio_offset_align), and the mask, which says
+ * whether the kernel filled them in, is the first field.
+ */
+#define DIO_STATX_MASK 0x00002000u
+#define DIO_STATX_MEM_ALIGN 152
+#define DIO_STATX_OFFSET_ALIGN 156
+#if defined(STATX_DIOALIGN) && defined(__GLIBC__)
+_Static_assert(STATX_DIOALIGN == DIO_STATX_MASK, "STATX_DIOALIGN is linux/stat.h's");
+_Static_assert(offsetof(struct statx, stx_dio_mem_align) == DIO_STATX_MEM_ALIGN &&
+                   offsetof(struct statx, stx_dio_offset_align) == DIO_STATX_OFFSET_ALIGN,
+               "struct statx's direct I/O alignments are where linux/stat.h puts them");
+#endif
+
+/* fd's STATX_DIOALIGN: 0, or -EOPNOTSUPP where the kernel does not give it. */
+static int fd_dio_statx(int fd, uint32_t *offset_align, uint32_t *mem_align)
+{
+#ifdef SYS_statx
+    uint32_t sx[64];
+    memset(sx, 0, sizeof(sx));
+    if (fd < 0 || syscall(SYS_statx, fd, "", AT_EMPTY_PATH, DIO_STATX_MASK, sx) != 0 ||
+        !(sx[0] & DIO_STATX_MASK))
+        return -EOPNOTSUPP;
+    *mem_align = sx[DIO_STATX_MEM_ALIGN / sizeof(sx[0])];
+    *offset_align = sx[DIO_STATX_OFFSET_ALIGN / sizeof(sx[0])];
+    return 0;
+#else
+    (void)fd, (void)offset_align, (void)mem_align;
+    return -EOPNOTSUPP;
+#endif
+}
+
+int target_dio_statx(const struct diskio_target *t, struct direct_statx *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (unsigned j = 0; t && j < DISKIO_JOBS_MAX; j++) {
+        const struct diskio_target *f = j == 0 ? t : t->job_files[j];
+        uint32_t offset, mem;
+        if (!f || fd_dio_statx(f->fd, &offset, &mem) != 0)
+            continue;
+        /* one file without direct I/O is enough for the run to have some
+         * buffered I/O */
+        out->offset_align = !out->known || offset < out->offset_align ? offset : out->offset_align;
+        out->mem_align = mem > out->mem_align ? mem : out->mem_align;
+        out->known = true;
+    }
+    return out->known ? 0 : -EOPNOTSUPP;
+}
+
+/* The offset alignment O_DIRECT needs with the buffers' in *mem, from
+ * STATX_DIOALIGN, or 0 when the kernel does not say (or says the file
+ * has no direct I/O: the run finds out). */
 static uint64_t statx_dio_align(int fd, uint64_t *mem)
 {
-#ifdef STATX_DIOALIGN
-    struct statx sx;
-    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &sx) == 0 && (sx.stx_mask & STATX_DIOALIGN) &&
-        sx.stx_dio_offset_align > 0) {
-        *mem = sx.stx_dio_mem_align;
-        return sx.stx_dio_offset_align;
-    }
-#else
-    (void)fd;
-    (void)mem;
-#endif
-    return 0;
+    uint32_t offset, mem_align;
+    if (fd_dio_statx(fd, &offset, &mem_align) != 0 || offset == 0)
+        return 0;
+    *mem = mem_align;
+    return offset;
 }
 
 int diskio_target_direct_align(const struct diskio_target *t, uint64_t *offset_align,

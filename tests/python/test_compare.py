@@ -492,6 +492,74 @@ class QuietMachineTest(unittest.TestCase):
                       compare_render.render_text(busy))
 
 
+# what diskio wrote for direct on ext4 data=journal (Linux 6.18): the
+# filesystem took O_DIRECT and buffered the writes, 4 us a write
+NOT_DIRECT = {"honoured": False, "source": "statx",
+              "evidence": "statx: no direct I/O for this file, dio alignment 0",
+              "dio_offset_align": 0, "dio_mem_align": 0}
+DIRECT = {"honoured": True, "source": "statx",
+          "evidence": "statx: direct I/O for this file, dio alignment 4096, memory 512",
+          "dio_offset_align": 4096, "dio_mem_align": 512}
+
+
+def direct_run(mean, direct):
+    r = run("direct", mean)
+    r["direct"] = direct
+    return r
+
+
+class NotDirectCompareTest(unittest.TestCase):
+    """A side whose O_DIRECT the filesystem buffered is no measurement of
+    its storage: no verdict on that run, and the notes say why."""
+    def comparison(self, a_direct, b_direct):
+        return compare.compare([
+            result("a", [direct_run(66900, a_direct), run("fsync", 272000)], "/lab/a/1.json"),
+            result("a", [direct_run(68000, a_direct), run("fsync", 275000)], "/lab/a/2.json"),
+            result("b", [direct_run(4120, b_direct), run("fsync", 606000)], "/lab/b/1.json"),
+            result("b", [direct_run(4300, b_direct), run("fsync", 610000)], "/lab/b/2.json")],
+            metrics=("mean", "p99"))
+
+    def test_a_side_not_direct_gets_no_verdict_and_a_note(self):
+        c = self.comparison(DIRECT, NOT_DIRECT)
+        self.assertEqual({(r.run.workload, r.metric) for r in c["rows"]},
+                         {("fsync", "mean"), ("fsync", "p99")})
+        note = ("direct 8 KiB: not direct on b (the filesystem buffered it; b: statx: no "
+                "direct I/O for this file, dio alignment 0): no verdict")
+        self.assertIn(note, compare_render.other_lines(c))
+        text = compare_render.render_text(c)
+        self.assertNotIn("faster in direct", text)
+        self.assertIn("slower in fsync 8 KiB", text.splitlines()[0])
+        self.assertNotIn("direct", text.splitlines()[0])
+        doc = json.loads(compare_render.render_json(c))
+        self.assertEqual(doc["not_direct"], [{"environment": "b", "run_label": "direct 8 KiB",
+                                              "on": ["b"], "note": note}])
+        self.assertNotIn("direct", {row["run"]["mode"] for row in doc["comparisons"]})
+
+    def test_the_baseline_not_direct_is_named(self):
+        c = self.comparison(NOT_DIRECT, NOT_DIRECT)
+        self.assertEqual([n.on for n in c["not_direct"]], [("a", "b")])
+        self.assertIn("direct 8 KiB: not direct on a and b (the filesystem buffered it; a: "
+                      "statx: no direct I/O for this file, dio alignment 0; b: statx: no "
+                      "direct I/O for this file, dio alignment 0): no verdict",
+                      compare_render.other_lines(c))
+
+    def test_direct_on_both_sides_or_unknown_is_judged(self):
+        unknown = {**DIRECT, "honoured": None, "source": None}
+        for a, b in ((DIRECT, DIRECT), (DIRECT, unknown), (None, None)):
+            with self.subTest(a=a, b=b):
+                c = self.comparison(a, b)
+                self.assertEqual(c["not_direct"], [])
+                verdicts = {r.run.workload: r.judgement.verdict for r in c["rows"]
+                            if r.metric == "mean"}
+                self.assertEqual(verdicts["direct"], "faster")
+
+    def test_only_runs_not_direct_still_compare(self):
+        c = compare.compare([result("a", [direct_run(66900, DIRECT)], "/lab/a/1.json"),
+                             result("b", [direct_run(4120, NOT_DIRECT)], "/lab/b/1.json")])
+        self.assertEqual(c["rows"], [])
+        self.assertEqual(len(c["not_direct"]), 1)
+
+
 class RenderTest(unittest.TestCase):
     def setUp(self):
         self.c = CompareTest().comparison()

@@ -104,6 +104,24 @@ class ChartTest(TempDirTest):
         mb = self.charts()["diskio-compare-mb_per_s.svg"].commands
         self.assertIn("right of 1: faster", mb)
 
+    def test_a_run_without_a_verdict_gets_a_note_not_a_point(self):
+        doc = json.loads(json.dumps(DOC))
+        doc["not_direct"] = [{"environment": "B", "run_label": "direct 8 KiB", "on": ["B"],
+                              "note": "direct 8 KiB: not direct on B (...): no verdict"}]
+        text = json.dumps(doc)
+        c = load_comparison(self.write("c.json", text), text, doc)
+        self.assertEqual(c.not_direct[0].on, ["B"])
+        commands = {chart.filename: chart for chart in
+                    compare_charts([c], "svg", self.dir)}["diskio-compare-mean.svg"].commands
+        # its row is there (the last, at the bottom), with the note at 1
+        self.assertIn("'direct 8 KiB' 0.5", commands)
+        self.assertIn("set label 1 'no verdict: not direct on B (the filesystem buffered "
+                      "it)' at 1, 0.5000", commands)
+        # and no point: the data tables hold the other runs only
+        tables = [open(os.path.join(self.dir, name), encoding="utf-8").read()
+                  for name in os.listdir(self.dir) if name.endswith(".dat")]
+        self.assertFalse([t for t in tables if "direct" in t])
+
     def test_the_data_tables_are_the_work_directorys(self):
         self.charts()
         self.assertTrue(all(name.startswith("compare-") and name.endswith(".dat")

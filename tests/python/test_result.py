@@ -614,5 +614,39 @@ class DeviceTest(ResultFileTest):
         self.assertIn("runs[0].device.shared", str(ctx.exception))
 
 
+
+# what diskio wrote for direct on ext4 data=journal (Linux 6.18)
+NOT_DIRECT = {"honoured": False, "source": "statx",
+              "evidence": "statx: no direct I/O for this file, dio alignment 0",
+              "dio_offset_align": 0, "dio_mem_align": 0}
+
+
+class DirectTest(ResultFileTest):
+    def test_a_buffered_o_direct_run_is_not_direct(self):
+        def mutate(doc):
+            doc["runs"][0]["direct"] = dict(NOT_DIRECT)
+        run = self.load(mutate=mutate).runs[0]
+        self.assertIs(run.direct.honoured, False)
+        self.assertEqual((run.direct.source, run.direct.dio_offset_align), ("statx", 0))
+        self.assertTrue(run.not_direct)
+
+    def test_direct_honoured_unknown_or_absent_is_not_not_direct(self):
+        for direct in ({**NOT_DIRECT, "honoured": True, "dio_offset_align": 4096},
+                       {**NOT_DIRECT, "honoured": None, "source": None,
+                        "evidence": "unknown: ...", "dio_offset_align": None,
+                        "dio_mem_align": None},
+                       None):
+            with self.subTest(direct=direct):
+                def mutate(doc):
+                    doc["runs"][0]["direct"] = direct
+                self.assertFalse(self.load(mutate=mutate).runs[0].not_direct)
+        self.assertIsNone(self.load().runs[0].direct)   # files from before it
+
+    def test_a_bad_direct_names_its_path(self):
+        def mutate(doc):
+            doc["runs"][0]["direct"] = {**NOT_DIRECT, "source": "guess"}
+        self.assertIn("runs[0].direct.source", self.rejects(mutate))
+
+
 if __name__ == "__main__":
     unittest.main()

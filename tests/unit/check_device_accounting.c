@@ -6,7 +6,10 @@
  * a /sys/block/NAME/stat line of every kernel generation (11, 15 and 17
  * fields) is read or refused, deltas and per-op figures are right, and
  * each verdict rule fires exactly when its condition holds (a loop
- * device's reads its backing disk did not make are backing_cached).
+ * device's reads its backing disk did not make are backing_cached), and
+ * the rule that says whether O_DIRECT was direct (src/lib/direct.c)
+ * decides from statx first and from the device counters otherwise, on
+ * counters recorded on this machine's ext4 loop devices.
  */
 #include "config.h"
 
@@ -429,6 +432,148 @@ START_TEST(test_verdict_names_and_texts)
 }
 END_TEST
 
+/* A run's device total as a run recorded it: writes, write merges and
+ * write sectors, or the same for reads. */
+static struct diskio_device_io total_of(uint64_t requests, uint64_t merges, uint64_t sectors,
+                                        bool reads)
+{
+    struct diskio_device_io t = {.name = "total", .flushes_known = true};
+    if (reads) {
+        t.reads = requests;
+        t.read_merges = merges;
+        t.read_sectors = sectors;
+    } else {
+        t.writes = requests;
+        t.write_merges = merges;
+        t.write_sectors = sectors;
+    }
+    return t;
+}
+
+/* direct_rule() from the counters alone (the kernel gave no statx). */
+static int counters_say(const struct diskio_device_io *t, bool reads, struct direct_check *out)
+{
+    /* 200 ops of 8 KiB, as diskio --mode direct --count 200 */
+    const struct direct_facts f = {.reads = reads, .ops = 200, .bytes = 200 * 8192, .total = t};
+    direct_rule(&f, out);
+    return out->honoured;
+}
+
+START_TEST(test_direct_from_recorded_counters)
+{
+    struct direct_check c;
+    /* ext4 data=journal on a loop device, diskio --mode direct,aio
+     * --count 200: the writes stayed in the page cache, nothing reached
+     * the device during the run */
+    struct diskio_device_io journal = total_of(0, 0, 0, false);
+    ck_assert_int_eq(counters_say(&journal, false, &c), 0);
+    ck_assert_str_eq(c.source, "device");
+    ck_assert_str_eq(c.evidence, "device counters: 0.00 device writes per op, merges included; "
+                                 "0% of the ops' bytes written during the run");
+    /* and direct-read there: the page cache served the reads */
+    ck_assert_int_eq(counters_say(&journal, true, &c), 0);
+    ck_assert(strstr(c.evidence, "0.00 device reads per op") &&
+              strstr(c.evidence, "0% of the ops' bytes read"));
+    /* plain ext4 (data=ordered): one device write of the op's size per op */
+    struct diskio_device_io plain = total_of(200, 0, 3200, false);
+    ck_assert_int_eq(counters_say(&plain, false, &c), 1);
+    ck_assert_str_eq(c.evidence, "device counters: 1.00 device writes per op, merges included; "
+                                 "100% of the ops' bytes written during the run");
+    /* direct-dsync there: a flush's empty write per op beside it */
+    struct diskio_device_io dsync = total_of(400, 0, 3200, false);
+    ck_assert_int_eq(counters_say(&dsync, false, &c), 1);
+    struct diskio_device_io read = total_of(200, 0, 3200, true);
+    ck_assert_int_eq(counters_say(&read, true, &c), 1);
+    /* merged by the block layer (aio --batch): merges count as requests */
+    struct diskio_device_io merged = total_of(50, 150, 3200, false);
+    ck_assert_int_eq(counters_say(&merged, false, &c), 1);
+    /* the bytes, but in a few large requests: writeback during the run */
+    struct diskio_device_io writeback = total_of(20, 0, 3200, false);
+    ck_assert_int_eq(counters_say(&writeback, false, &c), 0);
+    /* half the bytes is the edge: below it buffered, at it direct */
+    struct diskio_device_io half = total_of(200, 0, 1600, false);
+    ck_assert_int_eq(counters_say(&half, false, &c), 1);
+    half.write_sectors = 1599;
+    ck_assert_int_eq(counters_say(&half, false, &c), 0);
+}
+END_TEST
+
+START_TEST(test_direct_statx_decides_first)
+{
+    struct direct_check c;
+    /* ext4 data=journal, direct-dsync: the journal wrote the data (and
+     * more) during the run, so the counters look direct; statx knows */
+    struct diskio_device_io journal_dsync = total_of(802, 494, 10360, false);
+    ck_assert_int_eq(counters_say(&journal_dsync, false, &c), 1);
+    struct direct_facts f = {.ops = 200, .bytes = 200 * 8192, .total = &journal_dsync};
+    f.statx = (struct direct_statx){.known = true, .offset_align = 0, .mem_align = 0};
+    direct_rule(&f, &c);
+    ck_assert_int_eq(c.honoured, 0);
+    ck_assert_str_eq(c.source, "statx");
+    ck_assert_str_eq(c.evidence, "statx: no direct I/O for this file, dio alignment 0");
+    /* and an alignment is direct I/O whatever the counters say */
+    struct diskio_device_io none = total_of(0, 0, 0, false);
+    f.total = &none;
+    f.statx = (struct direct_statx){.known = true, .offset_align = 4096, .mem_align = 512};
+    direct_rule(&f, &c);
+    ck_assert_int_eq(c.honoured, 1);
+    ck_assert_str_eq(c.evidence, "statx: direct I/O for this file, dio alignment 4096, memory 512");
+}
+END_TEST
+
+START_TEST(test_direct_unknown_without_statx_or_counters)
+{
+    struct direct_check c;
+    struct direct_facts f = {.ops = 200, .bytes = 200 * 8192};
+    direct_rule(&f, &c);
+    ck_assert_int_eq(c.honoured, -1);
+    ck_assert_ptr_null(c.source);
+    ck_assert(strstr(c.evidence, "no block device under it was counted"));
+    /* a device that counts none of its I/O (queue/iostats 0) shows
+     * zeros: no evidence of buffering */
+    struct diskio_device_io zeros = total_of(0, 0, 0, false);
+    f.total = &zeros;
+    f.blind = true;
+    direct_rule(&f, &c);
+    ck_assert_int_eq(c.honoured, -1);
+    ck_assert(strstr(c.evidence, "queue/iostats 0"));
+    f.blind = false;
+    f.ops = f.bytes = 0;
+    direct_rule(&f, &c);
+    ck_assert_int_eq(c.honoured, -1);
+}
+END_TEST
+
+START_TEST(test_not_direct_replaces_merged)
+{
+    /* a direct run whose merges were the journal's writeback: not_direct,
+     * never merged; the merged figures of its repetitions judged again */
+    struct diskio_run *run, *rep;
+    ck_assert_int_eq(run_alloc("direct", false, false, &run), 0);
+    ck_assert_int_eq(run_alloc("direct", false, false, &rep), 0);
+    run->info.has_config = rep->info.has_config = true;
+    run->info.config.mode = rep->info.config.mode = DISKIO_MODE_DIRECT;
+    run->info.ops = 200;
+    run->info.bytes = 200 * 8192;
+    run->verdicts = DISKIO_VERDICT_MERGED | DISKIO_VERDICT_CACHE_ACK;
+    rep->dio = (struct direct_statx){.known = true, .offset_align = 0};
+    direct_merge(run, rep);
+    ck_assert_uint_eq(run->verdicts, DISKIO_VERDICT_NOT_DIRECT | DISKIO_VERDICT_CACHE_ACK);
+    struct diskio_direct d;
+    ck_assert_int_eq(diskio_run_direct(run, &d), 0);
+    ck_assert_int_eq(d.honoured, 0);
+    ck_assert_str_eq(d.source, "statx");
+    ck_assert(d.statx_known && d.dio_offset_align == 0);
+    ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_NOT_DIRECT), "not_direct");
+    /* a mode without O_DIRECT has no such answer */
+    run->info.config.mode = DISKIO_MODE_FSYNC;
+    direct_merge(run, rep);
+    ck_assert_int_eq(diskio_run_direct(run, &d), -EINVAL);
+    diskio_run_free(run);
+    diskio_run_free(rep);
+}
+END_TEST
+
 START_TEST(test_overlay_option_value)
 {
     char v[64];
@@ -459,6 +604,10 @@ int main(void)
     tcase_add_test(tc, test_verdict_backing_cached);
     tcase_add_test(tc, test_verdict_names_and_texts);
     tcase_add_test(tc, test_overlay_option_value);
+    tcase_add_test(tc, test_direct_from_recorded_counters);
+    tcase_add_test(tc, test_direct_statx_decides_first);
+    tcase_add_test(tc, test_direct_unknown_without_statx_or_counters);
+    tcase_add_test(tc, test_not_direct_replaces_merged);
     suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

@@ -449,6 +449,14 @@ static void null_run_verdicts(void)
 {
     ck_assert_uint_eq(diskio_run_verdicts(NULL), 0);
 }
+static void null_run_direct(void)
+{
+    struct diskio_run *run = t_run();
+    struct diskio_direct d;
+    ck_assert_int_eq(diskio_run_direct(NULL, &d), -EINVAL);
+    ck_assert_int_eq(diskio_run_direct(run, NULL), -EINVAL);
+    diskio_run_free(run);
+}
 static void null_verdict_name(void)
 {
     ck_assert_ptr_null(diskio_verdict_name((enum diskio_verdict)0));
@@ -634,6 +642,7 @@ static const struct {
     ROW(run_device_count),
     ROW(run_device_io),
     ROW(run_verdicts),
+    ROW(run_direct),
     ROW(verdict_name),
     ROW(verdict_text),
     ROW(result_new),

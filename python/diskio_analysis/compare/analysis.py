@@ -65,6 +65,9 @@ class Environment:
     notes: list = field(default_factory=list)
     # (run key, measurement) -> (file, JSON path) of each sample taken
     measured: dict = field(default_factory=dict)
+    # run key -> what showed that the filesystem buffered an O_DIRECT run
+    # of it (not_direct): no verdict is made on that run
+    not_direct: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -247,6 +250,7 @@ def add_samples(env, result):
         env.notes.append(f"{result.path}: marked incomplete; its complete "
                          "runs are used")
     for run in result.runs:
+        note_not_direct(env, run)
         # diskio --repeat: each repetition is a sample of its own, as a
         # result per repetition would be
         for sample in run.repetitions or [run]:
@@ -280,6 +284,38 @@ def add_samples(env, result):
                         "hand-edited file?)")
                 env.samples[key].setdefault(metric, []).append(
                     sample_of(result, sample, value))
+
+
+# ---- O_DIRECT the filesystem buffered: no verdict ----
+
+def note_not_direct(env, run):
+    """Note in env a run whose O_DIRECT I/O the filesystem did through
+    the page cache (Run.not_direct), with what showed it."""
+    if run.not_direct:
+        env.not_direct.setdefault(run_key(run), run.direct.evidence)
+
+
+class NotDirect(NamedTuple):
+    """A run of key left out of every verdict between the baseline and
+    environment: on (the names of) one side or both, the filesystem
+    buffered its O_DIRECT I/O, which note says with the evidence."""
+    environment: str
+    run: RunKey
+    on: tuple
+    note: str
+
+
+def not_direct_reason(base, env, key):
+    """The NotDirect of key between base and env, or None: a latency of
+    the page cache held against a device's is no comparison of storage."""
+    sides = [side for side in (base, env) if key in side.not_direct]
+    if not sides:
+        return None
+    on = tuple(side.name for side in sides)
+    evidence = "; ".join(f"{side.name}: {side.not_direct[key]}" for side in sides)
+    return NotDirect(env.name, key, on,
+                     f"{run_label(key)}: not direct on {' and '.join(on)} (the "
+                     f"filesystem buffered it; {evidence}): no verdict")
 
 
 def choose_baseline(envs, wanted):
@@ -356,6 +392,7 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
                          min_change=noise.DEFAULT_MIN_CHANGE):
     base = choose_baseline(envs, baseline)
     rows, missing = [], []      # missing: (has it, run key, lacks it)
+    not_direct = []             # NotDirect: runs left out of the verdicts
     for env in envs:
         if env is base:
             continue
@@ -364,10 +401,15 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             if key not in env.samples:
                 missing.append((base.name, key, env.name))
                 continue
+            left_out = not_direct_reason(base, env, key)
+            if left_out:
+                not_direct.append(left_out)
+                env.notes.append(left_out.note)
+                continue
             rows.extend(compare_run(base, env, key, metrics, min_change))
         missing.extend((env.name, key, base.name) for key in env.run_order
                        if key not in base.samples)
-    if not rows:
+    if not rows and not not_direct:
         raise InputError(" ".join(r.path for env in envs for r in env.results),
                          None,
                          "no run of the baseline matches a run of another "
@@ -376,7 +418,8 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
                          "must agree)",
                          "run the same modes and options on each machine")
     return {"baseline": base, "environments": envs, "rows": rows,
-            "missing": missing, "min_change": min_change, "metrics": metrics}
+            "missing": missing, "not_direct": not_direct,
+            "min_change": min_change, "metrics": metrics}
 
 
 def compare_run(base, env, key, metrics, min_change):

@@ -228,7 +228,12 @@ def render_json(comparison):
         "comparisons": [row_record(r, base) for r in comparison["rows"]],
         "missing": [{"run_label": run_label(key), "only_in": have,
                      "not_in": lacks}
-                    for have, key, lacks in comparison["missing"]]}
+                    for have, key, lacks in comparison["missing"]],
+        # runs left out of every verdict: O_DIRECT the filesystem buffered
+        "not_direct": [{"environment": n.environment,
+                        "run_label": run_label(n.run), "on": list(n.on),
+                        "note": n.note}
+                       for n in comparison.get("not_direct", [])]}
     return json_text(json.dumps(doc, indent=2, ensure_ascii=False,
                                 allow_nan=False)) + "\n"
 

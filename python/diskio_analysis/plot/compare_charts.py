@@ -4,7 +4,9 @@ run's ratio B/A (ratios.py) as a point with its 95% interval, on a
 logarithmic axis centred on 1, so that 2× and 0.5× are equally far from
 it; the band within ±min_change (where "same" can be shown) shaded; each
 point labelled with its ratio and verdict; a point per compared
-environment, each its own colour and point type."""
+environment, each its own colour and point type.  A run diskio-compare
+made no verdict on (O_DIRECT the filesystem buffered) gets its row with
+a grey note instead of a point: it is drawn neither faster nor slower."""
 
 import math
 import os
@@ -46,8 +48,25 @@ def point_rows(ratios, runs, env_index, env_count):
     return rows
 
 
+def left_out_labels(comparison, runs):
+    """The grey notes of the runs diskio-compare made no verdict on, each
+    in its row beside the line at 1: "no verdict: not direct on B (the
+    filesystem buffered it)"."""
+    on = {}
+    for left_out in comparison.not_direct:
+        names = on.setdefault(left_out.run, [])
+        names += [name for name in left_out.on if name not in names]
+    return [f"set label {k + 1} "
+            + gp_string(f"no verdict: not direct on {' and '.join(names)} "
+                        "(the filesystem buffered it)")
+            + f" at 1, {len(runs) - runs.index(run) - 0.5:.4f} left offset 1,0 "
+            "textcolor rgb 'gray40' front"
+            for k, (run, names) in enumerate(on.items())]
+
+
 def metric_chart(comparison, metric, ratios, workdir, ext, number):
-    runs = list(dict.fromkeys(r.run for r in ratios))
+    runs = list(dict.fromkeys([r.run for r in ratios]
+                              + [n.run for n in comparison.not_direct]))
     envs = list(dict.fromkeys(r.environment for r in ratios))
     better = ratios[0].higher_is_better
     plots, values = [], []
@@ -90,7 +109,7 @@ def metric_chart(comparison, metric, ratios, workdir, ext, number):
             f"{band:.6g}, graph 1 behind fillcolor rgb '#e8e8e8' "
             "fillstyle solid noborder",
             "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 "
-            "lc 'black' front",
+            "lc 'black' front", *left_out_labels(comparison, runs),
             "plot " + ", \\\n     ".join(plots)]) + "\n"
     return [Chart(f"diskio-compare-{safe_name(metric)}.{ext}",
                   f"comparison {metric}", commands,

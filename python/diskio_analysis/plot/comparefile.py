@@ -33,12 +33,25 @@ class Ratio:
 
 
 @dataclass
+class NotDirect:
+    """A run diskio-compare made no verdict on: on (environments) the
+    filesystem buffered its O_DIRECT I/O."""
+    environment: str
+    run: str                # the run's label: "direct 8 KiB"
+    on: list
+    note: str
+
+
+@dataclass
 class Comparison:
     """What the charts take from a diskio-compare comparison."""
     path: str
     baseline: str
     min_change: float
     ratios: list = field(default_factory=list)     # Ratio, in file order
+    # NotDirect: runs diskio-compare made no verdict on (absent in
+    # comparisons written before it)
+    not_direct: list = field(default_factory=list)
 
 
 def load_comparison(path, text, doc):
@@ -71,4 +84,14 @@ def load_comparison(path, text, doc):
             src.get_string(row, where, "metric"), better,
             src.get_number(row, where, "ratio", minimum=0.0), low, high,
             src.get_string(row, where, "verdict")))
+    for index, row in enumerate(src.get_list(doc, "", "not_direct", optional=True) or []):
+        where = json_path("not_direct", index)
+        row = src.as_object(row, where)
+        on = src.get_list(row, where, "on")
+        comparison.not_direct.append(NotDirect(
+            src.get_string(row, where, "environment"),
+            src.get_string(row, where, "run_label"),
+            [src.as_string(name, json_path(json_path(where, "on"), i))
+             for i, name in enumerate(on)],
+            src.get_string(row, where, "note")))
     return comparison
