@@ -3,8 +3,10 @@
 # The worked example of doc/correlate.md and the man pages, from two
 # "machines" to the verdict, on one machine: a tmpfs directory
 # (/dev/shm, label tmpfs) stands for the fast machine, a directory on the
-# disk (label disk) for the slow one.  Each gets three diskio results
-# (repetitions: they give the intervals) and a diskio-pgphases run; then
+# disk (label disk) for the slow one.  Each gets one diskio invocation of
+# five repetitions (--repeat 5: they give the intervals; on a quiet
+# machine one invocation a side is what diskio-compare advises, see
+# doc/verdicts.md) and a diskio-pgphases run; then
 # diskio-compare, diskio-correlate and diskio-plot are run on them, and
 # their output is printed as the documentation shows it.
 #
@@ -36,12 +38,10 @@ say() { printf '\n$ %s\n' "$*"; "$@"; }
 uptime
 # tmpfs refuses O_DIRECT: the modes both can run
 modes=async,fsync,fdatasync,osync,odsync
-for i in 1 2 3; do
-    for env in tmpfs disk; do
-        case $env in tmpfs) target=$shm/target ;; *) target=$work/disk-target ;; esac
-        "$diskio" --mode $modes --count 2000 --quiet --label $env \
-            --output $env/result-$i.json "$target"
-    done
+for env in tmpfs disk; do
+    case $env in tmpfs) target=$shm/target ;; *) target=$work/disk-target ;; esac
+    "$diskio" --mode $modes --count 2000 --repeat 5 --quiet --label $env \
+        --output $env/result.json "$target"
 done
 # the commit-heavy variant (150 commits per refresh function), not the
 # kit's one transaction each: what the WAL model has something to predict in
@@ -51,13 +51,12 @@ ce="--refresh-size 150 --commit-every 1"
 # shellcheck disable=SC2086
 "$py" "$top/scripts/diskio-pgphases" --sf 0.01 $ce --output disk "$work/disk-pg" 2>/dev/null
 
-say "$py" "$top/scripts/diskio-compare" tmpfs/result-1.json tmpfs/result-2.json \
-    tmpfs/result-3.json disk/result-1.json disk/result-2.json disk/result-3.json
+say "$py" "$top/scripts/diskio-compare" tmpfs/result.json disk/result.json
 say "$py" "$top/scripts/diskio-correlate" tmpfs disk
 say "$py" "$top/scripts/diskio-correlate" --details --phases '^power' tmpfs disk
 "$py" "$top/scripts/diskio-correlate" --format json --output report.json tmpfs disk
 if command -v "${GNUPLOT:-gnuplot}" >/dev/null 2>&1; then
-    say "$py" "$top/scripts/diskio-plot" --outdir charts tmpfs/result-1.json \
-        disk/result-1.json report.json
+    say "$py" "$top/scripts/diskio-plot" --outdir charts tmpfs/result.json \
+        disk/result.json report.json
 fi
 uptime

@@ -830,6 +830,9 @@ class Suite:
 class Result:
     """One diskio result file: one environment and its runs."""
     path: str = derived("")
+    # the environment the command line named it into (NAME=FILE,
+    # sides.py), None when not named
+    side: Optional[str] = derived(None)
     schema: str = key(RESULT_SCHEMA)
     schema_version: int = key(1)
     tool: Optional[Tool] = key()

@@ -9,8 +9,12 @@ ones remain) and renders the answer first."""
 
 import datetime
 import json
+import math
 import os
+import random
+import re
 import unittest
+from statistics import geometric_mean
 
 from diskio_analysis.compare import analysis as compare, render as compare_render
 from diskio_analysis.document import md_escape
@@ -383,7 +387,7 @@ class DisturbedCompareTest(unittest.TestCase):
             repeated("a", [100, 101, 99, 100, 100.5], "/lab/a.json"),
             repeated("b", [100.5, 99, 101, 100, 100.2], "/lab/b.json")])
         text = compare_render.render_text(c)
-        self.assertIn("a: all 5 repetitions from one invocation within 4 s: widened "
+        self.assertIn("a: what one invocation alone measured (/lab/a.json) is widened "
                       "by the default between-invocation noise", text)
 
 
@@ -487,8 +491,8 @@ class QuietMachineTest(unittest.TestCase):
         busy = compare.compare([repeated("a", a, "/lab/a.json", other_cpus=0.34),
                                 repeated("b", b, "/lab/b.json", other_cpus=1.5)])
         self.assertEqual(busy["rows"][0].judgement.verdict, "inconclusive")
-        self.assertIn("b: all 5 repetitions from one invocation within 4 s: widened by the "
-                      "default between-invocation noise 32% (a busy machine's",
+        self.assertIn("b: what one invocation alone measured (/lab/b.json) is widened by "
+                      "the default between-invocation noise 32% (a busy machine's",
                       compare_render.render_text(busy))
 
 
@@ -558,6 +562,201 @@ class NotDirectCompareTest(unittest.TestCase):
                              result("b", [direct_run(4120, NOT_DIRECT)], "/lab/b/1.json")])
         self.assertEqual(c["rows"], [])
         self.assertEqual(len(c["not_direct"]), 1)
+
+
+def invocation(label, runs, path, other_cpus=None, start=0):
+    """A result of one invocation as diskio writes it: runs given as
+    (mode, pattern, means of its repetitions, how long each ran in ns),
+    the repetitions interleaved a second apart, each with the other CPUs
+    busy (of 2) diskio measured beside it, or without interference (as
+    the wal pattern writes them) where other_cpus is None; a run's
+    other_cpus may be its own."""
+    out = []
+    for n, (mode, pattern, means, duration_ns, *own) in enumerate(runs):
+        r = run(mode, sum(means) / len(means))
+        r["parameters"]["pattern"] = pattern
+        r["repetitions"] = []
+        busy = own[0] if own else other_cpus
+        for i, m in enumerate(means):
+            stamp = f"2026-12-01T10:{start + i:02d}:{n:02d}.000Z"
+            rep = {"complete": True, "ops": 50, "ops_per_s": 1e9 / m,
+                   "duration_ns": duration_ns + i, "start_offset_ns": None,
+                   "start_time": stamp, "latency": {"total": hist(m)}}
+            if busy is not None:
+                rep["interference"] = {"start_time": stamp, "cpus": 2,
+                                       "wall_s": duration_ns / 1e9,
+                                       "cpu": {"other_cpus": busy}}
+            r["repetitions"].append(rep)
+        out.append(r)
+    return result(label, out, path)
+
+
+class NamedSidesTest(unittest.TestCase):
+    """Results of one label (or one directory) are one environment
+    unless the command line names their sides (sides.load_named_result
+    sets Result.side): an A/A test needs no editing."""
+
+    def results(self):
+        return [invocation("x", [("fsync", "seq", [100, 101, 99], 5000000)], f"/lab/aa{i}.json",
+                           start=5 * i) for i in (1, 2, 3)]
+
+    def test_results_of_one_label_are_one_environment_and_the_way_out_is_said(self):
+        with self.assertRaises(InputError) as ctx:
+            compare.compare(self.results()[:2])
+        self.assertIn("only one environment (x)", str(ctx.exception))
+        self.assertIn("A=first.json B=second.json", str(ctx.exception))
+
+    def test_named_sides_are_compared_whatever_their_labels(self):
+        a1, a2, a3 = self.results()
+        a1.side, a2.side, a3.side = "A", "B", "A"
+        c = compare.compare([a1, a2, a3])
+        self.assertEqual([(e.name, [r.path for r in e.results]) for e in c["environments"]],
+                         [("A", ["/lab/aa1.json", "/lab/aa3.json"]), ("B", ["/lab/aa2.json"])])
+        self.assertEqual(c["rows"][0].judgement.k_base, 2)
+        self.assertTrue(compare_render.render_text(c).startswith("B vs A (mean): "))
+
+
+class TableFiguresTest(unittest.TestCase):
+    """The table, the CSV and the JSON show the figures the ratio was
+    taken between: the repetitions judged (disturbed ones left out),
+    over several invocations the geometric mean of theirs."""
+
+    def test_a_side_with_repetitions_left_out_shows_the_ones_judged(self):
+        c = compare.compare([
+            repeated("a", [235, 240, 230, 3000, 2800], "/lab/a.json", disturbed=(3, 4)),
+            repeated("b", [280, 285, 275, 290, 270], "/lab/b.json")])
+        row = c["rows"][0]
+        j = row.judgement
+        self.assertEqual(j.left_out, {"baseline": 1 * 2})
+        self.assertAlmostEqual(j.base_value, geometric_mean([235, 240, 230]), places=9)
+        self.assertEqual(j.ratio, j.other_value / j.base_value)
+        cells = compare_render.table_rows([row])[0]
+        self.assertEqual(cells[2], f"{compare_render.fmt_measure(j.base_value, 'ns')} "
+                                   "(geomean of 3 of 5)")
+        self.assertEqual(cells[3], f"{compare_render.fmt_measure(j.other_value, 'ns')} "
+                                   "(geomean of 5)")
+        csv_row = compare_render.render_csv(c).splitlines()[1].split(",")
+        self.assertEqual(csv_row[5:9], [f"{j.base_value:.6g}", f"{j.other_value:.6g}",
+                                        "3", "5"])
+        doc = json.loads(compare_render.render_json(c))["comparisons"][0]
+        self.assertEqual((doc["baseline_value"], doc["other_value"], doc["ratio"]),
+                         (j.base_value, j.other_value, j.ratio))
+
+    def test_a_side_of_several_invocations_shows_the_mean_of_theirs(self):
+        # three repetitions in one invocation, one in the other: the
+        # ratio is of the invocations' geometric means' geometric mean
+        a1 = repeated("a", [100, 100, 100], "/lab/a1.json")
+        a2 = repeated("a", [400], "/lab/a2.json", start="2026-11-27T12:00:00.000Z")
+        b = repeated("b", [200, 200, 200], "/lab/b.json")
+        row = compare.compare([a1, a2, b])["rows"][0]
+        self.assertAlmostEqual(row.judgement.base_value, 200.0, places=9)
+        self.assertNotAlmostEqual(geometric_mean(row.base_values), 200.0, places=3)
+        self.assertEqual(compare_render.table_rows([row])[0][2],
+                         "200 ns (geomean of 2 invocations, 4 reps)")
+
+
+class InvocationNoiseTest(unittest.TestCase):
+    """One invocation, one default between-invocation noise (one note),
+    whatever its rows; an invocation of other runs changes nothing in
+    the rows it did not measure."""
+
+    def quiet(self, label, path, scale=1.0):
+        # fsync's repetitions ran for a fifth of a second on a quiet
+        # machine, async's for a millisecond whose figure is the
+        # counters' granularity (all 2 CPUs busy)
+        return invocation(label, [
+            ("fsync", "seq", [200 * scale, 210 * scale, 190 * scale], 200000000, 0.3),
+            ("async", "seq", [2.0 * scale, 2.1 * scale, 1.9 * scale], 1000000, 2.0)], path)
+
+    def wal(self, label, path):
+        return invocation(label, [("fdatasync", "wal", [300, 320, 280], 200000000)],
+                          path, start=30)
+
+    def test_an_invocation_has_one_noise_note(self):
+        c = compare.compare([self.quiet("a", "/lab/a.json"),
+                             self.quiet("b", "/lab/b.json", 1.5)])
+        notes = {n for r in c["rows"] for n in r.judgement.notes}
+        self.assertEqual(sorted(notes), [
+            f"{side}: what one invocation alone measured (/lab/{side}.json) is widened "
+            "by the default between-invocation noise 10% (a quiet machine's: the "
+            "other CPUs were less than half busy)" for side in "ab"])
+
+    def test_an_invocation_of_other_runs_leaves_the_first_runs_alone(self):
+        first = compare.compare([self.quiet("a", "/lab/a.json"),
+                                 self.quiet("b", "/lab/b.json", 1.5)],
+                                metrics=("mean", "ops_per_s"))
+        more = compare.compare([self.quiet("a", "/lab/a.json"), self.wal("a", "/lab/a2.json"),
+                                self.quiet("b", "/lab/b.json", 1.5),
+                                self.wal("b", "/lab/b2.json")],
+                               metrics=("mean", "ops_per_s"))
+        rows = {(r.run, r.metric): r.judgement for r in more["rows"]}
+        self.assertEqual(len(rows), len(first["rows"]) + 2)
+        for r in first["rows"]:
+            self.assertEqual(rows[(r.run, r.metric)], r.judgement)
+
+    def test_runs_that_record_no_cpu_figures_take_their_sides_default(self):
+        # the wal pattern records no interference: its invocation is
+        # widened as the side's other invocation says, not as a busy
+        # machine's for want of figures
+        c = compare.compare([self.quiet("a", "/lab/a.json"), self.wal("a", "/lab/a2.json"),
+                             self.quiet("b", "/lab/b.json", 1.5), self.wal("b", "/lab/b2.json")])
+        wal = [r for r in c["rows"] if r.run.pattern == "wal"][0]
+        self.assertEqual(len(wal.judgement.notes), 2)
+        self.assertTrue(all("noise 10% (a quiet machine's" in n for n in wal.judgement.notes),
+                        wal.judgement.notes)
+        self.assertIn("/lab/a2.json: no repetition recorded how busy the other CPUs were; "
+                      "its default between-invocation noise is that of the other results "
+                      "of its environment, 10%", c["environments"][0].notes)
+        alone = compare.compare([self.wal("a", "/lab/a2.json"), self.wal("b", "/lab/b2.json")])
+        self.assertIn("noise 32% (a busy machine's", alone["rows"][0].judgement.notes[0])
+
+
+class AdviceTextTest(unittest.TestCase):
+    """Every inconclusive row names what to add and how much, within
+    30 repetitions and 10 invocations a side, or says what the machine
+    resolves; no point ratio leans where the interval holds 1."""
+
+    ADVICE = re.compile(r"inconclusive: (?:--repeat (\d+)|(\d+) invocations(?: of "
+                        r"--repeat (\d+))?|below (?:±([\d.]+)%|×([\d.]+)))$")
+
+    def comparisons(self):
+        rng = random.Random(7)
+        for sd in (0.002, 0.02, 0.1, 0.3, 0.8):
+            for ratio in (1.0, 1.03, 1.1, 1.4, 2.5):
+                for reps in (2, 3, 6):
+                    for other_cpus in (0.4, 1.8):
+                        def side(label, scale):
+                            return invocation(label, [("fsync", "seq", [
+                                scale * 100 * math.exp(rng.gauss(0, sd)) for _ in range(reps)],
+                                100000000)], f"/lab/{label}.json", other_cpus)
+                        yield compare.compare([side("a", 1.0), side("b", ratio)])
+
+    def test_advice_never_asks_beyond_the_caps_and_says_what_it_cannot(self):
+        seen = set()
+        for c in self.comparisons():
+            text = compare_render.render_text(c)
+            self.assertNotIn("more repetitions per side would decide", text)
+            self.assertNotIn(" reps)", text.split("\n\n")[-1])
+            row = c["rows"][0]
+            j = row.judgement
+            cells = compare_render.table_rows([row])[0]
+            if j.verdict != "inconclusive":
+                continue
+            match = self.ADVICE.match(cells[6])
+            self.assertIsNotNone(match, cells[6])
+            repeat, invocations, of, pct, factor = match.groups()
+            seen.add(match.group(0).split()[1])
+            self.assertLessEqual(int(repeat or of or 0), 30, cells[6])
+            self.assertLessEqual(int(invocations or 0), 10, cells[6])
+            if pct or factor:
+                resolves = float(pct) / 100 if pct else float(factor) - 1
+                self.assertGreater(resolves * 1.01, abs(j.ratio - 1), cells[6])
+                self.assertIn(f"{row.run.workload} 8 KiB mean: ", text)
+            if j.low <= 1 <= j.high:
+                self.assertEqual(cells[4], "-")
+            self.assertIn(compare_render.fmt_interval(j), text)
+        self.assertEqual(seen, {"--repeat", "below"} | {s for s in seen if s.isdigit()})
+        self.assertTrue(any(s.isdigit() for s in seen), seen)
 
 
 class RenderTest(unittest.TestCase):

@@ -3,17 +3,22 @@
 
 noise.judge calls slower/faster only when the whole 95%
 interval lies beyond ±min_change, "same" only when the whole 90% interval
-(TOST at 5%) lies within it, and "inconclusive" otherwise with how many
-more repetitions per side would decide; repetitions of several
+(TOST at 5%) lies within it, and "inconclusive" otherwise with what
+would decide it: the diskio --repeat or the invocations per side that,
+measured so, do decide, never beyond 30 and 10, and beyond them the
+smallest change the data resolve; repetitions of several
 invocations bring their between-invocation spread into the interval, a
 side of one invocation in a short span is widened by the default
-between-invocation noise (the quiet machine's when every repetition saw
-the other CPUs under half busy, else the busy machine's) and says so; disturbed repetitions are left out
+between-invocation noise (the quiet machine's when its invocation's
+repetitions, weighted by how long each ran, saw the other CPUs under half
+busy, else the busy machine's: one default for all the invocation's rows)
+and says so; disturbed repetitions are left out
 when enough clean ones remain and otherwise make the verdict
 "disturbed", naming the side and the reason; the t quantiles are
 Student's (scipy.stats.t's), matching the printed tables."""
 
 import math
+import statistics
 import unittest
 
 from diskio_analysis import noise
@@ -73,8 +78,10 @@ class VerdictTest(unittest.TestCase):
         j = noise.judge([100, 160, 70], [120, 80, 150])
         self.assertEqual(j.verdict, "inconclusive")
         self.assertLess(j.low90, 1 / 1.05)
-        self.assertIsNotNone(j.more)
-        self.assertGreater(j.more, 0)
+        # so close to 1 that nothing within the caps would decide: what
+        # the data resolves is said instead
+        self.assertEqual((j.advice.kind, j.more), ("resolution", None))
+        self.assertGreater(j.advice.resolves, abs(j.ratio - 1))
 
     def test_more_repetitions_would_decide_as_promised(self):
         base, other = [100, 106, 95, 101], [102, 97, 105, 99]
@@ -134,7 +141,8 @@ class InvocationTest(unittest.TestCase):
         # default between-invocation noise not shown
         self.assertEqual(plain.verdict, "slower")
         self.assertEqual(j.verdict, "inconclusive")
-        self.assertTrue(any(n.startswith("a: all 5 repetitions from one invocation within 4 s")
+        self.assertTrue(any(n.startswith("a: what one invocation alone measured (a.json) "
+                                         "is widened by the default")
                             for n in j.notes), j.notes)
         self.assertTrue(j.high / j.low > plain.high / plain.low)
 
@@ -227,6 +235,130 @@ class DisturbedTest(unittest.TestCase):
             j = noise.judge(base, other, names=("a", "b"))
             self.assertEqual(j.verdict, "disturbed", mask)
             self.assertIn("disturbed", j.disturbed)
+
+
+def spread(n):
+    """n numbers of mean 0 and sample variance 1."""
+    raw = [i - (n - 1) / 2 for i in range(n)]
+    sd = statistics.stdev(raw)
+    return [r / sd for r in raw]
+
+
+def side_of(mean, within, between, invocations, per, name, share):
+    """Samples of invocations invocations of per repetitions each whose
+    log values have this mean, a within-invocation sample variance
+    within and invocation means whose sample variance less within / per
+    is between: what noise.advise projects a plan to."""
+    means = [mean] if invocations == 1 else [
+        mean + math.sqrt(between + within / per) * z for z in spread(invocations)]
+    return [noise.Sample(math.exp(m + math.sqrt(within) * z), f"{name}{j}.json",
+                         1000.0 + i, (), share)
+            for j, m in enumerate(means) for i, z in enumerate(spread(per))]
+
+
+class AdviceTest(unittest.TestCase):
+    """What an inconclusive verdict asks for is what would decide it:
+    the same machine measured as advised (the same means, the same
+    variance within and between invocations) is decided, measured with
+    one repetition or invocation less it is not; no advice asks for more
+    than MAX_REPEAT repetitions or MAX_INVOCATIONS invocations a side,
+    and beyond them the smallest change resolved exceeds the measured
+    one."""
+
+    CASES = [(ratio, within, share, per)
+             for ratio in (1.0, 1.02, 1.04, 1.08, 1.15, 1.3, 1.6, 2.5)
+             for within in (0.0004, 0.004, 0.04, 0.4)
+             for share in (0.1, 0.9)
+             for per in (2, 3, 5)]
+
+    def measured(self, ratio, within, share, invocations, per, between=None):
+        default = (noise.QUIET_BETWEEN_INVOCATION_NOISE if share < 0.5
+                   else noise.BETWEEN_INVOCATION_NOISE)
+        between = default ** 2 if between is None else between
+        base = side_of(0.0, within, between, invocations, per, "a", share)
+        other = side_of(math.log(ratio), within, between, invocations, per, "b", share)
+        return noise.judge(base, other, names=("a", "b"))
+
+    def test_doing_what_the_advice_says_decides_and_no_less_does(self):
+        kinds = set()
+        for ratio, within, share, per in self.CASES:
+            with self.subTest(ratio=ratio, within=within, share=share, per=per):
+                j = self.measured(ratio, within, share, 1, per)
+                if j.verdict != "inconclusive":
+                    continue
+                a = j.advice
+                kinds.add(a.kind)
+                self.assertIn(a.kind, ("repeat", "invocations", "resolution"))
+                if a.kind == "repeat":
+                    self.assertLessEqual(a.repeat, noise.MAX_REPEAT)
+                    self.assertNotEqual(self.measured(ratio, within, share, 1, a.repeat).verdict,
+                                        "inconclusive")
+                    if a.repeat - 1 > per:
+                        self.assertEqual(self.measured(ratio, within, share, 1,
+                                                       a.repeat - 1).verdict, "inconclusive")
+                elif a.kind == "invocations":
+                    self.assertLessEqual(a.invocations, noise.MAX_INVOCATIONS)
+                    reps = a.repeat or per
+                    self.assertLessEqual(reps, noise.MAX_REPEAT)
+                    self.assertNotEqual(self.measured(ratio, within, share, a.invocations,
+                                                      reps).verdict, "inconclusive")
+                    if a.invocations - 1 > 1:
+                        self.assertEqual(self.measured(ratio, within, share, a.invocations - 1,
+                                                       reps).verdict, "inconclusive")
+                else:
+                    self.assertGreater(a.resolves, abs(j.ratio - 1))
+                    self.assertGreaterEqual(a.resolves, a.resolves_at_cap)
+                    self.assertEqual(self.measured(ratio, within, share, noise.MAX_INVOCATIONS,
+                                                   noise.MAX_REPEAT).verdict, "inconclusive")
+        # the cases reach every kind of advice
+        self.assertEqual(kinds, {"repeat", "invocations", "resolution"})
+
+    def test_more_repetitions_are_not_asked_where_the_default_dominates(self):
+        # one quiet invocation a side, tight repetitions: the default
+        # between-invocation noise is what is wide, and repetitions
+        # within one invocation cannot narrow it
+        j = self.measured(1.3, 0.0004, 0.1, 1, 3)
+        self.assertEqual(j.advice.kind, "invocations")
+        self.assertIsNone(j.more)
+
+    def test_one_value_a_side_is_asked_for_repetitions(self):
+        j = noise.judge([100.0], [110.0])
+        self.assertEqual((j.advice.kind, j.advice.repeat), ("unrepeated", noise.FIRST_REPEAT))
+
+    def test_rounds_of_one_value_count_as_more_rounds(self):
+        # diskio-pgphases' rounds: each its own invocation of one value
+        base = [noise.Sample(v, f"a round {i}") for i, v in enumerate([100, 104, 97])]
+        other = [noise.Sample(v, f"b round {i}") for i, v in enumerate([112, 106, 118])]
+        j = noise.judge(base, other)
+        self.assertEqual(j.advice.kind, "invocations")
+        self.assertEqual((j.advice.invocations, j.more), (6, 3))
+        self.assertLessEqual(j.advice.invocations, noise.MAX_INVOCATIONS)
+
+
+class DefaultTest(unittest.TestCase):
+    def test_the_default_is_the_invocations_not_the_rows(self):
+        # one invocation: fsync's repetitions ran for seconds beside a
+        # quiet machine, async's for microseconds whose share of busy
+        # CPUs is the counters' granularity; weighted by how long each
+        # ran the invocation is quiet, and every row it measured gets
+        # that default, async's too
+        fsync = [noise.Sample(200.0 + i, "a.json", 1000.0 + i, (), 0.2, 0.4)
+                 for i in range(3)]
+        async_ = [noise.Sample(2.0 + i / 10, "a.json", 1000.5 + i, (), 1.0, 0.0005)
+                  for i in range(3)]
+        default = noise.default_between_noise(fsync + async_)
+        self.assertEqual(default, noise.QUIET_BETWEEN_INVOCATION_NOISE)
+        other = [noise.Sample(2.1 + i / 10, "b.json", 1000.5 + i, (), 0.2)
+                 for i in range(3)]
+        alone = noise.judge(async_, other, names=("a", "b"))
+        given = noise.judge(async_, other, names=("a", "b"),
+                            defaults={"a.json": default, "b.json": default})
+        self.assertIn("noise 32%", alone.notes[0])
+        self.assertIn("noise 10%", given.notes[0])
+
+    def test_the_median_is_weighted_by_duration(self):
+        self.assertEqual(noise.weighted_median([0.1, 0.9, 0.9], [10.0, 1.0, 1.0]), 0.1)
+        self.assertEqual(noise.weighted_median([0.1, 0.9], [1.0, 1.0]), 0.5)
 
 
 if __name__ == "__main__":

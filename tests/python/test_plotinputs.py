@@ -26,6 +26,15 @@ class NameTest(unittest.TestCase):
 
 
 class LoadTest(TempDirTest):
+    def test_a_named_result_or_directory_is_its_environment(self):
+        result = os.path.join(FIXTURES, "env-a", "result.json")
+        runs, _, _, _ = load_inputs([f"A={result}", f"B={os.path.join(FIXTURES, 'env-b')}"])
+        self.assertEqual({r.env for r in runs}, {"A", "B"})
+        trace = os.path.join(FIXTURES, "plot", "fsync-trace.csv")
+        with self.assertRaises(InputError) as ctx:
+            load_inputs([f"A={trace}"])
+        self.assertIn("named A, but a trace is not a result", str(ctx.exception))
+
     def test_directory_of_a_sweep_and_a_trace(self):
         runs, traces, reports, _ = load_inputs([os.path.join(FIXTURES, "plot")])
         self.assertEqual(len(traces), 1)

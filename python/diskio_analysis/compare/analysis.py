@@ -3,8 +3,9 @@
 each run matched with the baseline's, every metric's ratio judged against
 the noise (noise.judge).
 
-An environment is the results that share a label (--label; a result
-without one is its own environment, named after its file), so several
+An environment is the results named alike on the command line (NAME=FILE,
+sides.py) or else sharing a label (--label; a result without one is in
+the environment named after its directory), so several
 results of one machine are its repetitions, and so are runs of one result
 that repeat the same parameters, and the repetitions diskio --repeat kept
 in a run.  Runs are matched by what makes their
@@ -22,7 +23,6 @@ noise behind it.  (A result compared with a relabelled copy of itself,
 another environment, is an A/A comparison: each side's band is its own.)
 """
 
-import os
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -31,6 +31,7 @@ from ..errors import InputError, UsageError
 from ..jsonfile import json_path
 from ..metrics import DIRECTIONS, MAX_VALUE, MIN_POSITIVE
 from ..result import other_cpu_share
+from ..sides import environment_name
 
 # metric name -> (where it comes from, higher is better, unit)
 METRICS = {
@@ -68,6 +69,9 @@ class Environment:
     # run key -> what showed that the filesystem buffered an O_DIRECT run
     # of it (not_direct): no verdict is made on that run
     not_direct: dict = field(default_factory=dict)
+    # invocation (result file) -> its default between-invocation noise,
+    # from every repetition of every run in it (noise.judge's defaults)
+    defaults: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -168,16 +172,6 @@ def metric_where(sample, metric):
     return json_path(sample.parts[part].where, key)
 
 
-def environment_name(result):
-    """The label, else the directory the result sits in (each environment's
-    files in a directory of its own, as diskio-correlate reads them), else
-    the file's name."""
-    if result.label:
-        return result.label
-    directory = os.path.basename(os.path.dirname(os.path.abspath(result.path)))
-    return directory or os.path.splitext(os.path.basename(result.path))[0]
-
-
 def group_environments(results):
     """Results grouped by environment, in the order first named; a
     measurement given twice in one is refused (add_samples)."""
@@ -234,13 +228,15 @@ def refuse_copies(result, key, sample, measured):
 
 def sample_of(result, sample, value):
     """One repetition's value with what noise.judge weighs besides it:
-    its invocation (the result file), when it ran and why it was
-    disturbed."""
+    its invocation (the result file), when it ran, why it was disturbed,
+    how busy the other CPUs were and for how long."""
     start = sample.start_time
     return noise.Sample(float(value), invocation=result.path,
                         start=noise.parse_start(start),
                         disturbed=tuple(d.message for d in sample.disturbances),
-                        other_cpu_share=other_cpu_share(sample))
+                        other_cpu_share=other_cpu_share(sample),
+                        duration_s=(None if sample.duration_ns is None
+                                    else sample.duration_ns / 1e9))
 
 
 def add_samples(env, result):
@@ -318,6 +314,33 @@ def not_direct_reason(base, env, key):
                      f"filesystem buffered it; {evidence}): no verdict")
 
 
+def invocation_defaults(results):
+    """{result path: the default between-invocation noise of the rows it
+    alone measured}: noise.default_between_noise over every repetition of
+    every run in it that recorded the other CPUs' share, so that all its
+    rows are widened alike; for an invocation that recorded none of them
+    (diskio --pattern wal and checkpoint runs do not), over those of the
+    side's other invocations (results), so that adding such runs to a
+    quiet side does not bring the busy machine's default; with none
+    recorded anywhere, the busy machine's.  And a note on each invocation
+    whose default came from the others."""
+    samples = {r.path: [sample_of(r, sample, 1.0) for run in r.runs
+                        for sample in run.repetitions or [run]
+                        if sample.complete and sample.ops
+                        and other_cpu_share(sample) is not None]
+               for r in results}
+    side = [s for group in samples.values() for s in group]
+    defaults, notes = {}, []
+    for path, group in samples.items():
+        defaults[path] = noise.default_between_noise(group or side)
+        if not group and side:
+            notes.append(f"{path}: no repetition recorded how busy the other "
+                         "CPUs were; its default between-invocation noise is "
+                         "that of the other results of its environment, "
+                         f"{defaults[path]:.0%}")
+    return defaults, notes
+
+
 def choose_baseline(envs, wanted):
     if wanted is None:
         return envs[0]
@@ -338,7 +361,10 @@ def compare(results, metrics=DEFAULT_METRICS, baseline=None,
         raise InputError(" ".join(r.path for r in results), None,
                          f"only one environment ({names})",
                          "give results of at least two environments: "
-                         "results that share a --label are repetitions of one")
+                         "results that share a --label (or a directory) "
+                         "are repetitions of one; name each side on the "
+                         "command line to compare them anyway: "
+                         "A=first.json B=second.json")
     return compare_environments(envs, metrics, baseline, min_change)
 
 
@@ -394,6 +420,9 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
     rows, missing = [], []      # missing: (has it, run key, lacks it)
     not_direct = []             # NotDirect: runs left out of the verdicts
     for env in envs:
+        env.defaults, notes = invocation_defaults(env.results)
+        env.notes.extend(notes)
+    for env in envs:
         if env is base:
             continue
         note_wakeup_difference(base, env)
@@ -431,7 +460,8 @@ def compare_run(base, env, key, metrics, min_change):
             continue
         _, _, higher_is_better, unit = METRICS[metric]
         judgement = noise.judge(base_values, other_values, higher_is_better,
-                                min_change, names=(base.name, env.name))
+                                min_change, names=(base.name, env.name),
+                                defaults={**base.defaults, **env.defaults})
         rows.append(Row(env.name, key, metric,
                         [sample.value for sample in base_values],
                         [sample.value for sample in other_values],

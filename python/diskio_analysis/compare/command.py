@@ -8,7 +8,7 @@ from ..cli import (add_min_change_option, add_output_options,
 from ..errors import UsageError
 from ..noise import DEFAULT_MIN_CHANGE
 from ..outputs import write_output_file
-from ..result import load_result
+from ..sides import load_named_result, named_help
 from .analysis import DEFAULT_METRICS, DETAIL_METRICS, METRICS, compare
 from .render import RENDERERS
 
@@ -32,16 +32,20 @@ def parse_args(argv):
         PROG,
         "Compare diskio results of two or more environments: each run's "
         "ratio to the baseline, its noise band and a verdict.",
-        "Results with the same --label are repetitions of one environment. "
+        "Results with the same --label (or in one directory) are "
+        "invocations of one environment, unless named on the command line: "
+        "A=aa1.json B=aa2.json compares two results of one label "
+        "(an A/A test). "
         "Exit status: 0 ok, 1 bad input or output, 2 usage error, "
         "3 internal error. "
         "See diskio-compare(1).")
-    parser.add_argument("results", metavar="RESULT", nargs="+",
+    parser.add_argument("results", metavar="[NAME=]RESULT", nargs="+",
                         help="diskio result JSON (diskio --output); the "
-                             "first environment is the baseline")
+                             "first environment is the baseline; "
+                             + named_help("RESULT"))
     parser.add_argument("--baseline", metavar="NAME",
-                        help="environment (label, or file name without "
-                             ".json) to compare against")
+                        help="environment (its NAME=, else label, else "
+                             "directory name) to compare against")
     parser.add_argument("--metrics", default=",".join(DEFAULT_METRICS),
                         metavar="LIST",
                         help="comma-separated metrics, or all "
@@ -63,7 +67,7 @@ def parse_args(argv):
 
 def run(argv):
     args = parse_args(argv)
-    results = [load_result(path) for path in args.results]
+    results = [load_named_result(argument) for argument in args.results]
     comparison = compare(results, args.metrics, args.baseline,
                          args.min_change)
     output = RENDERERS[args.format](comparison)

@@ -7,12 +7,12 @@ verdict rests on; text, markdown, CSV (one row per ratio) and JSON."""
 import csv
 import io
 import json
-from statistics import geometric_mean
 
 from .. import noise
 from ..document import Heading, Items, Para, Table, draw_markdown, text_table
 from ..ratios import CONVENTION, distance, fmt_factor, fmt_interval as fmt_ratios
 from ..textsafe import json_text, shown
+from . import advice
 from .analysis import run_label
 
 SCHEMA = "diskio-compare"
@@ -35,13 +35,6 @@ def fmt_measure(value, unit):
                 return f"{value / scale:.3g} {name}"
         return f"{value:.3g} ns"
     return f"{value:.1f} {unit}" if value < 1e5 else f"{value:.0f} {unit}"
-
-
-def fmt_values(values, unit):
-    """One value as it is; several (repetitions) as their geometric mean,
-    which the ratio is taken between: 101 us (geomean of 3)."""
-    text = fmt_measure(geometric_mean(values), unit)
-    return text if len(values) == 1 else f"{text} (geomean of {len(values)})"
 
 
 def fmt_interval(judgement):
@@ -79,11 +72,8 @@ def summary_lines(comparison):
                              + (f" and {more} more" if more > 0 else ""))
         counts = [f"same in {len(groups['same'])}"]
         if groups["inconclusive"]:
-            more = [r.judgement.more for r in groups["inconclusive"]
-                    if r.judgement.more is not None]
             counts.append(f"inconclusive in {len(groups['inconclusive'])}"
-                          + (f" (about {max(more)} more repetitions per "
-                             "side would decide)" if more else ""))
+                          + advice.summary(groups["inconclusive"]))
         if groups["disturbed"]:
             counts.append(f"disturbed in {len(groups['disturbed'])} ("
                           + groups["disturbed"][0].judgement.disturbed + ")")
@@ -97,21 +87,28 @@ def noise_notes(comparison):
     bases = {row.judgement.basis for row in rows}
     notes = [CONVENTION]
     if any(len(r.base_values) > 1 or len(r.other_values) > 1 for r in rows):
-        notes.append("a side measured several times (--repeat, results of "
-                     "one --label) shows the geometric mean of its "
-                     "repetitions' values: its mean is not the mean of all "
-                     "ops that diskio's table shows")
+        notes.append("a side measured several times (--repeat, several "
+                     "results of one side) shows the geometric mean of the "
+                     "repetitions judged (disturbed ones left out: 3 of 5), "
+                     "over several invocations the geometric mean of each "
+                     "invocation's: the figures the ratio is taken between, "
+                     "not the mean of all ops that diskio's table shows")
     if "unrepeated" in bases:
         notes.append(
             "one value on a side: the run-to-run noise is unknown, so only "
             f"a change beyond {noise.UNREPEATED_NOISE:.0%} is called and "
             "nothing is shown the same; give each side several repetitions "
-            "(diskio --repeat 5) for an interval")
+            f"(diskio --repeat {noise.FIRST_REPEAT}) for an interval")
     band = comparison["min_change"]
     notes.append(f"slower/faster: the {noise.CONFIDENCE:.0%} interval lies "
                  f"beyond ±{band:.0%}; same: the {1 - 2 * noise.ALPHA:.0%} "
                  f"interval lies within ±{band:.0%} (equivalence, two one-"
-                 f"sided tests at {noise.ALPHA:.0%}); inconclusive: neither")
+                 f"sided tests at {noise.ALPHA:.0%}); inconclusive: neither, "
+                 "and where its interval holds 1 no ratio is shown (-): the "
+                 "interval is the answer")
+    notes.extend(advice.explanations(
+        {r.judgement.advice.kind for r in rows
+         if r.judgement.verdict == "inconclusive" and r.judgement.advice}))
     widened = sorted({note for row in rows for note in row.judgement.notes})
     notes.extend(widened)
     if any(row.judgement.left_out for row in rows):
@@ -122,30 +119,40 @@ def noise_notes(comparison):
 
 
 def verdict_cell(judgement):
-    """inconclusive (+6 reps), disturbed (would be slower)."""
-    if judgement.verdict == "inconclusive" and judgement.more is not None:
-        return f"inconclusive (+{judgement.more} reps)"
+    """inconclusive: --repeat 12 (advice.cell), disturbed (slower if
+    not)."""
+    if judgement.verdict == "inconclusive":
+        return advice.cell(judgement.advice)
     if judgement.verdict == "disturbed":
         return f"disturbed ({judgement.undisturbed_verdict} if not)"
     return judgement.verdict
 
 
 def table_rows(rows):
-    return [(run_label(r.run), r.metric, fmt_values(r.base_values, r.unit),
-             fmt_values(r.other_values, r.unit), fmt_factor(r.judgement.ratio),
+    """Each row's figures as the ratio took them (advice.side_cell)."""
+    return [(run_label(r.run), r.metric,
+             advice.side_cell(r.judgement, "baseline", len(r.base_values),
+                              lambda v, u=r.unit: fmt_measure(v, u)),
+             advice.side_cell(r.judgement, "other", len(r.other_values),
+                              lambda v, u=r.unit: fmt_measure(v, u)),
+             advice.ratio_cell(r.judgement),
              fmt_interval(r.judgement), verdict_cell(r.judgement))
             for r in rows]
 
 
 def row_notes(rows):
     """What the table's verdicts rest on beyond the interval: disturbed
-    sides, repetitions left out."""
+    sides, repetitions left out, what a row below the machine's
+    resolution would take."""
     lines = []
     for r in rows:
         j = r.judgement
         label = f"{run_label(r.run)} {r.metric}"
         if j.verdict == "disturbed":
             lines.append(f"{label}: disturbed, not judged: {j.disturbed}")
+        if j.verdict == "inconclusive" and j.advice and \
+                j.advice.kind == "resolution":
+            lines.append(advice.resolution_note(label, j))
         for side, count in j.left_out.items():
             name = (r.environment if side == "other" else "the baseline")
             lines.append(f"{label}: {count} disturbed repetition"
@@ -200,6 +207,11 @@ def row_record(row, base):
         "run_label": run_label(row.run), "metric": row.metric,
         "unit": row.unit, "higher_is_better": row.higher_is_better,
         "baseline_values": row.base_values, "other_values": row.other_values,
+        "baseline_value": row.judgement.base_value,
+        "other_value": row.judgement.other_value,
+        "baseline_n": row.judgement.n_base, "other_n": row.judgement.n_other,
+        "baseline_invocations": row.judgement.k_base,
+        "other_invocations": row.judgement.k_other,
         "ratio": row.judgement.ratio,
         "interval": (None if row.judgement.low is None
                      else [row.judgement.low, row.judgement.high]),
@@ -207,10 +219,22 @@ def row_record(row, base):
                         else [row.judgement.low90, row.judgement.high90]),
         "basis": row.judgement.basis, "verdict": row.judgement.verdict,
         "more_repetitions": row.judgement.more,
+        "advice": advice_record(row.judgement),
         "left_out": row.judgement.left_out,
         "disturbed": row.judgement.disturbed,
         "undisturbed_verdict": row.judgement.undisturbed_verdict,
         "notes": row.judgement.notes}
+
+
+def advice_record(judgement):
+    """An inconclusive row's advice (noise.Advice) and its cell; None
+    for the others."""
+    a = judgement.advice
+    if judgement.verdict != "inconclusive" or a is None:
+        return None
+    return {"kind": a.kind, "repeat": a.repeat, "invocations": a.invocations,
+            "more": a.more, "resolves": a.resolves,
+            "resolves_at_cap": a.resolves_at_cap, "text": advice.cell(a)}
 
 
 def render_json(comparison):
@@ -241,7 +265,7 @@ def render_json(comparison):
 CSV_HEADER = ("environment", "baseline", "run", "metric", "unit",
               "baseline_value", "other_value", "baseline_n", "other_n",
               "ratio", "interval_low", "interval_high", "verdict",
-              "more_repetitions", "disturbed")
+              "more_repetitions", "disturbed", "advice")
 
 
 def render_csv(comparison):
@@ -254,14 +278,15 @@ def render_csv(comparison):
         j = r.judgement
         writer.writerow((shown(r.environment), shown(base),
                          shown(run_label(r.run)), r.metric,
-                         r.unit, f"{geometric_mean(r.base_values):.6g}",
-                         f"{geometric_mean(r.other_values):.6g}",
-                         len(r.base_values), len(r.other_values),
+                         r.unit, f"{j.base_value:.6g}",
+                         f"{j.other_value:.6g}", j.n_base, j.n_other,
                          f"{j.ratio:.6g}",
                          "" if j.low is None else f"{j.low:.6g}",
                          "" if j.high is None else f"{j.high:.6g}", j.verdict,
                          "" if j.more is None else j.more,
-                         j.disturbed or ""))
+                         j.disturbed or "",
+                         advice.cell(j.advice) if j.verdict == "inconclusive"
+                         else ""))
     return out.getvalue()
 
 

@@ -17,6 +17,7 @@ from ..errors import UsageError
 from ..inputs import WAL_SYNC_METHODS
 from ..noise import DEFAULT_MIN_CHANGE
 from ..outputs import write_output_file
+from ..sides import named_help, named_path
 from .environment import (check_environment, check_names_unique,
                           choose_baseline, load_environment)
 from .render import RENDERERS
@@ -44,9 +45,10 @@ def parse_args(argv):
         "request.",
         "Exit status: 0 ok, 1 bad input data or output, 2 usage error, "
         "3 internal error. See diskio-correlate(1).")
-    parser.add_argument("envdirs", metavar="ENVDIR", nargs="+",
+    parser.add_argument("envdirs", metavar="[NAME=]ENVDIR", nargs="+",
                         help="environment directory; the first is the "
-                             "baseline unless --baseline says otherwise")
+                             "baseline unless --baseline says otherwise; "
+                             + named_help("ENVDIR", several=False))
     parser.add_argument("--baseline", metavar="NAME",
                         help="environment name (label or directory name) to "
                              "compare against")
@@ -87,8 +89,9 @@ def parse_args(argv):
 
 def run(argv):
     args = parse_args(argv)
-    envs = [load_environment(d, need_phases=False, lenient=args.lenient)
-            for d in args.envdirs]
+    envs = [load_environment(path, need_phases=False, lenient=args.lenient,
+                             name=name)
+            for name, path in map(named_path, args.envdirs)]
     check_names_unique(envs)
     if not any(env.phases for env in envs) and all(env.results for env in envs):
         output = disks_only(envs, args)

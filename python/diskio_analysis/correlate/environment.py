@@ -10,6 +10,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from .. import noise
+from ..compare.analysis import invocation_defaults
 from ..errors import InputError, UsageError
 from ..fio import fio_repeated_option, is_fio_output, load_fio_result
 from ..inputs import (is_settings, phase_name_from_task, read_metrics_csv,
@@ -58,6 +59,9 @@ class Environment:
     # device's mean time per request in each round (interference.csv's
     # device_us_per_write, device_us_per_flush, where recorded)
     phase_device_rounds: dict = field(default_factory=dict)
+    # diskio result -> its default between-invocation noise (noise.judge's
+    # defaults, compare.analysis.invocation_defaults)
+    defaults: dict = field(default_factory=dict)
 
     def phase_cpu_s(self, phase):
         """The CPU time the database and its client spent in the phase
@@ -509,11 +513,13 @@ CSV_SOURCES = (("metrics.csv", load_metrics),
                ("wal.csv", load_wal))
 
 
-def load_environment(directory, need_phases=True, lenient=False):
+def load_environment(directory, need_phases=True, lenient=False, name=None):
     """One ENVDIR read and checked; need_phases=False lets a directory
     without phase timings through (diskio-correlate then compares the
     disks alone); lenient keeps the rows of a CSV around a bad one (each
-    refusal becomes a note)."""
+    refusal becomes a note); name: the environment's name given on the
+    command line (NAME=ENVDIR), else its results' label or its
+    directory's."""
     if not os.path.isdir(directory):
         raise InputError(directory, None, "no such directory",
                          "give directories holding diskio results and phase "
@@ -558,7 +564,9 @@ def load_environment(directory, need_phases=True, lenient=False):
     if env.skipped:
         env.notes.extend(env.skipped)
     check_environment(env, need_phases)
-    env.name = environment_name(env, labels)
+    env.name = name or environment_name(env, labels)
+    env.defaults, notes = invocation_defaults(env.results)
+    env.notes.extend(notes)
     return env
 
 
@@ -601,8 +609,9 @@ def check_names_unique(envs):
             raise InputError(env.directory, None,
                              f"environment name '{env.name}' is also the name "
                              f"of {seen[env.name]}",
-                             "give the results distinct diskio --label values "
-                             "or use distinctly named directories")
+                             "give the results distinct diskio --label values, "
+                             "use distinctly named directories or name them "
+                             "on the command line: A=DIR1 B=DIR2")
         seen[env.name] = env.directory
 
 

@@ -139,9 +139,11 @@ def phase_disturbed(env, phase):
     return rounds[0] if len(rounds) == 1 else ()
 
 
-def metric_row(name, base, other, min_change, baseline_name, env_name):
+def metric_row(name, base, other, min_change, baseline_name, env_name,
+               defaults=None):
     """Both values, the ratio, its interval and verdict (noise.judge on
-    the repetitions); a metric missing on one side says which."""
+    the repetitions, with the invocations' defaults); a metric missing on
+    one side says which."""
     higher_is_better = is_higher_better(name)
     row = {"unit": metric_unit(name), "higher_is_better": higher_is_better,
            "baseline": base.value if base else None,
@@ -158,7 +160,7 @@ def metric_row(name, base, other, min_change, baseline_name, env_name):
         return row
     judgement = noise.judge(base.judged_samples(), other.judged_samples(),
                             higher_is_better, min_change,
-                            names=(baseline_name, env_name))
+                            names=(baseline_name, env_name), defaults=defaults)
     row["ratio"] = other.value / base.value
     row["normalized_ratio"] = normalized_ratio(row["ratio"], higher_is_better)
     if judgement.low is not None:
@@ -185,7 +187,8 @@ def compare_environment(baseline, env, phases, metrics,
         (baseline.name, env.name)) for phase in phases}
     metric_rows = {name: metric_row(name, baseline.metrics.get(name),
                                     env.metrics.get(name), min_change,
-                                    baseline.name, env.name)
+                                    baseline.name, env.name,
+                                    {**baseline.defaults, **env.defaults})
                    for name in metrics}
     weighed_rows = {name: metric_rows[name] for name in (weighed or metrics)}
     analysis = {phase: analyse_phase(phase, phase_rows[phase], weighed_rows,

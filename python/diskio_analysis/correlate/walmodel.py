@@ -229,7 +229,8 @@ def latency_interval(baseline, env, base_name, other_name):
     latencies were disturbed (None when they were not)."""
     judgement = noise.judge(baseline.metrics[base_name].judged_samples(),
                             env.metrics[other_name].judged_samples(),
-                            names=(baseline.name, env.name))
+                            names=(baseline.name, env.name),
+                            defaults={**baseline.defaults, **env.defaults})
     interval = None if judgement.low is None else (judgement.low, judgement.high)
     return interval, judgement.disturbed
 

@@ -11,6 +11,7 @@ from ..cli import new_parser, report, run_command, write_stdout
 from ..correlate.report import DEFAULT_METRICS
 from ..errors import EXIT_BAD_INPUT, InputError, UsageError
 from ..outputs import open_output_dir
+from ..sides import named_help
 from ..textsafe import shown
 from .charts import run_charts, unique_filenames
 from .compare_charts import compare_charts
@@ -30,10 +31,11 @@ def parse_args(argv):
         "Exit status: 0 ok, 1 bad input or output exists, 2 usage, "
         "3 gnuplot not found, 4 gnuplot failed, 5 internal error. "
         "See diskio-plot(1).")
-    parser.add_argument("inputs", metavar="FILE", nargs="+",
+    parser.add_argument("inputs", metavar="[NAME=]FILE", nargs="+",
                         help="diskio result JSON, diskio trace CSV, "
                              "diskio-correlate or diskio-compare JSON, or a "
-                             "directory of them")
+                             "directory of them; " + named_help()
+                             + "; NAME=DIR names the directory's results")
     parser.add_argument("--format", choices=("png", "svg"), default="png",
                         help="image format (default: png)")
     parser.add_argument("--outdir", default=".",

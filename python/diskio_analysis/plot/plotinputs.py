@@ -12,6 +12,7 @@ from ..fio import fio_repeated_option, is_fio_output
 from ..jsonfile import json_key_line, read_json
 from ..metrics import size_label
 from ..result import is_result, result_from_json
+from ..sides import environment_name, named_path
 from .comparefile import is_comparison, load_comparison
 from .reportfile import is_report, load_report
 from .trace import is_trace_file, load_trace
@@ -44,18 +45,9 @@ class PlotRun:
     direction: str = "write"
 
 
-def environment_name(result):
-    """The result's label, else the name of its directory (else of the
-    file)."""
-    if result.label:
-        return result.label
-    path = result.path
-    parent = os.path.basename(os.path.dirname(os.path.abspath(path)))
-    return parent or os.path.splitext(os.path.basename(path))[0]
-
-
 def plot_runs(result):
-    """The runs of a Result that recorded ops, as PlotRuns."""
+    """The runs of a Result that recorded ops, as PlotRuns, of its
+    environment (sides.environment_name)."""
     env = environment_name(result)
     runs = []
     for run in result.runs:
@@ -85,18 +77,22 @@ def plot_runs(result):
     return runs
 
 
-def expand_inputs(paths):
-    """Files as given; a directory stands for its *.json and trace *.csv."""
+def expand_inputs(arguments):
+    """(name, file, named) of each file the arguments give (NAME=PATH or
+    PATH, sides.py; name None where not named): files as given, a
+    directory standing for its *.json and trace *.csv (its results take
+    its name; named is whether the file itself was)."""
     files = []
-    for path in paths:
+    for argument in arguments:
+        name, path = named_path(argument)
         if os.path.isdir(path):
             for entry in sorted(os.listdir(path)):
                 full = os.path.join(path, entry)
                 if entry.endswith(".json") or (entry.endswith(".csv") and
                                                is_trace_file(full)):
-                    files.append(full)
+                    files.append((name, full, False))
         elif os.path.isfile(path):
-            files.append(path)
+            files.append((name, path, name is not None))
         else:
             raise InputError(path, None, "no such file or directory",
                              "give diskio result/trace or diskio-correlate "
@@ -104,19 +100,32 @@ def expand_inputs(paths):
     return files
 
 
+def refuse_name(named, name, path, what):
+    """A NAME= given to a file that is no diskio result."""
+    if named:
+        raise InputError(path, None, f"named {name}, but {what}: a name "
+                         "(NAME=FILE) is the environment of diskio results",
+                         f"give {path} without {name}=")
+
+
 def load_inputs(paths):
     """(runs, traces, reports, comparisons) of the files and directories
     given."""
     runs, traces, reports, comparisons = [], [], [], []
-    for path in expand_inputs(paths):
+    for name, path, named in expand_inputs(paths):
         if path.endswith(".csv"):
+            refuse_name(named, name, path, "a trace is not a result")
             traces.append(load_trace(path))
             continue
         text, doc = read_json(path, preamble_ok=is_fio_output,
                               repeated_ok=fio_repeated_option)
         if is_result(doc):
-            runs.extend(plot_runs(result_from_json(path, text, doc)))
-        elif is_report(doc):
+            result = result_from_json(path, text, doc)
+            result.side = name
+            runs.extend(plot_runs(result))
+            continue
+        refuse_name(named, name, path, "it is not a diskio result")
+        if is_report(doc):
             reports.append((path, load_report(path, text, doc)))
         elif is_comparison(doc):
             comparisons.append(load_comparison(path, text, doc))
