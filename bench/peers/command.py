@@ -168,7 +168,7 @@ def measure(env, args, argv, work, t_start):
         return EXIT_NO_DISKIO if args.smoke else EXIT_BAD_INPUT
     if os.geteuid() == 0:
         mount_tmpfs(env, work)
-    elif any(g in args.only for g in ("overhead", "memory")):
+    elif any(g in args.only for g in ("overhead", "bare", "memory")):
         env.note("tmpfs rows skipped: mounting a private tmpfs needs root")
     probe_tools(env, real)
     if not env.have("diskio"):

@@ -12,7 +12,7 @@ from diskio_analysis.errors import ToolError
 PROG = "compare-peers"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 SRCDIR = os.path.dirname(HERE)
-GROUPS = ("overhead", "accuracy", "qd", "read", "crystal", "memory", "record")
+GROUPS = ("overhead", "accuracy", "bare", "qd", "read", "crystal", "memory", "record")
 # diskio's read modes: a case of one of them reads (fio --rw=read/randread)
 READ_MODES_ALL = ("read", "direct-read", "aio-read", "uring-read")
 

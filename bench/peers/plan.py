@@ -57,6 +57,39 @@ def accuracy_cases(args):
     return cases
 
 
+# diskio against the bare loop alone: the durable modes' median and the
+# buffered ops/s, the figures diskio promises to match (bench/README.md,
+# "The bare-loop group")
+BARE_SYNC_MODES = ("fsync", "fdatasync", "odsync", "direct")
+BARE_TOOLS = ["diskio", "bare", "bare+pool"]
+
+
+def bare_cases(args, env):
+    """The bare group's cases: each of BARE_SYNC_MODES at 8 KiB on --dir,
+    count/20*3 ops (1500 by default, as many as the bare loop's latency
+    array keeps), and async 512 B and 8 KiB on the private tmpfs; diskio,
+    the bare loop writing one buffer, and the bare loop writing diskio's
+    data (the data's own cost)."""
+    n, smoke = args.count, args.smoke
+    cases = []
+    for mode in BARE_SYNC_MODES:
+        c = {"group": "bare", "name": "bare " + mode, "mode": mode, "bs": 8192, "where": "dir",
+             "size": MIB if smoke else 16 * MIB, "count": 100 if smoke else max(100, n * 3 // 20),
+             "timeout": 300 + n * 0.01}
+        cases.append((c, BARE_TOOLS))
+    if not env.tmpfs:
+        env.note("bare group's buffered rows skipped: a private tmpfs needs root")
+        return cases
+    for bs in (512, 8192):
+        c = {"group": "bare", "name": "bare async %s" % ("512 B" if bs == 512 else "8 KiB"),
+             "mode": "async", "bs": bs, "where": "tmpfs", "lat": False,
+             "size": 8 * MIB if smoke else 64 * MIB,
+             "count": 2000 if smoke else n * (100 if bs == 512 else 30),
+             "timeout": 120 + max(30, n * 100 * 20e-6)}
+        cases.append((c, BARE_TOOLS))
+    return cases
+
+
 def qd_cases(args, env):
     n, smoke = args.count, args.smoke
     engines = [("aio", "libaio")]
@@ -164,6 +197,8 @@ def plan(args, env):
         cases += overhead_cases(args, env)
     if "accuracy" in args.only:
         cases += accuracy_cases(args)
+    if "bare" in args.only:
+        cases += bare_cases(args, env)
     if "qd" in args.only:
         cases += qd_cases(args, env)
     if "read" in args.only:

@@ -97,8 +97,8 @@ def fmt_dev(r):
 def table_rows(summary):
     rows = []
     for r in summary:
-        spr = (r["spread_ops"] if r["group"] in ("overhead", "qd", "read", "crystal")
-               else r["spread_mean"])
+        spr = (r["spread_ops"] if r["group"] in ("overhead", "qd", "read", "crystal") or
+               r["case"].startswith("bare async") else r["spread_mean"])
         failed = " (%d failed)" % r["failed"] if r["failed"] else ""
         rows.append([r["group"], r["case"], peer_label(r["group"], r["case"], r["tool"]),
                      fmt_rate(r["ops_per_s"]), fmt_us(r["mean_ns"]), fmt_us(r["p50_ns"]),

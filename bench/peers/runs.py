@@ -86,7 +86,7 @@ def run_bare(env, case, d, timed=True, same_offset=False, pool=False):
         cmd.append("--same-offset")
     if not timed:
         cmd.append("--untimed")
-    elif case["group"] != "overhead":
+    elif case.get("lat", case["group"] != "overhead"):
         cmd.append("--lat")  # per-op array for the median (the overhead rows skip it)
     r = checked(env.runner.run(cmd, cwd=d, timeout=case["timeout"]), "bare-loop")
     return parse_bare(r["stdout"]), r

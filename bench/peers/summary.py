@@ -153,7 +153,39 @@ def round_targets(rounds, used):
                 "qd-%s-%d" % (mode, depth), "qd",
                 "%s O_DIRECT 8 KiB qd%d: diskio IOPS ÷ fio %s" % (
                     mode, depth, "libaio" if mode == "aio" else "io_uring"), rs, ">=", 1.0))
-    return t + read_targets(rounds, used) + crystal_targets(rounds, used)
+    return (t + bare_targets(rounds, used) + read_targets(rounds, used) +
+            crystal_targets(rounds, used))
+
+
+def bare_targets(rounds, used):
+    """The bare group: each durable mode's median within 2% of the bare
+    loop's, buffered ops/s at least 0.98 of it; beside them, what writing
+    diskio's data (its pool, stamped) costs the bare loop itself."""
+    from .plan import BARE_SYNC_MODES
+    t = []
+    for mode in BARE_SYNC_MODES:
+        t.append(ratio_target(
+            "bare-%s-median" % mode, "bare", "%s 8 KiB: diskio median ÷ bare loop median" % mode,
+            paired(rounds, used, "bare " + mode, "diskio", "bare", "p50_ns"), "within", 0.02))
+    # buffered: diskio's own cost against the bare loop writing the same
+    # data (fresh, incompressible blocks: what honesty requires), and
+    # that data's cost against one hot buffer, reported beside it
+    for bs in ("512 B", "8 KiB"):
+        case, tid = "bare async " + bs, bs.replace(" ", "")
+        t.append(ratio_target(
+            "bare-async-%s" % tid, "bare",
+            "async %s tmpfs: diskio ops/s ÷ bare loop writing diskio's data" % bs,
+            paired(rounds, used, case, "diskio", "bare+pool", "ops_s"), ">=", 0.98))
+        t.append(ratio_target(
+            "bare-async-%s-one-buffer" % tid, "bare",
+            "async %s tmpfs: diskio ops/s ÷ bare loop rewriting one buffer (report)" % bs,
+            paired(rounds, used, case, "diskio", "bare", "ops_s"), ">=", 0.0))
+        t.append(ratio_target(
+            "bare-async-%s-data" % tid, "bare",
+            "async %s tmpfs: the data's own cost, bare loop ÷ itself on one buffer "
+            "(report)" % bs,
+            paired(rounds, used, case, "bare+pool", "bare", "ops_s"), ">=", 0.0))
+    return t
 
 
 def read_targets(rounds, used):
