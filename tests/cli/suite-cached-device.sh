@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: a suite's view marks the writes and reads a memory-backed device answered; pg gives its WAL in us/op.
+# Description: a suite marks what a memory-backed device answered, writes as reads; pg gives its WAL in us/op.
 #
 # On ext4 on a loop device over a file in tmpfs (every byte it reads or
 # writes is memory), a suite of O_DIRECT writes, queued random writes
