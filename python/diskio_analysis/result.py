@@ -238,6 +238,9 @@ class Environment:
     """The environment probe: the machine and the target; None where a
     value could not be read."""
     hostname: Optional[str] = key()
+    # which machine and which boot of it (None in files before them)
+    machine_id: Optional[str] = key()
+    boot_id: Optional[str] = key()
     kernel: Optional[Kernel] = key()
     cpu: Optional[Cpu] = key()
     memory_bytes: Optional[int] = key(minimum=0)

@@ -28,12 +28,14 @@ enum suite_unit {
     SUITE_UNIT_KIB,  /* KiB/s: 2^10 bytes per second (bonnie++'s "K/sec") */
     SUITE_UNIT_B,    /* B/s: bytes per second (thput-fsys) */
     SUITE_UNIT_IOPS, /* operations per second (bonnie++'s seeks "/sec") */
+    SUITE_UNIT_US,   /* us/op: an op's mean latency (pg_test_fsync's "usecs/op"; a commit) */
 };
 
 /* One measured repetition of a row. */
 struct suite_figure {
     double mb_per_s; /* 10^6 bytes per second */
     double iops;
+    double mean_us; /* an op's mean latency */
     bool complete;
 };
 
@@ -51,6 +53,9 @@ struct suite_row {
     struct suite_figure *figures; /* one per repetition measured */
     size_t nfigures;
     size_t run; /* index of its run in the result; SIZE_MAX: none */
+    /* its run's device verdicts (DISKIO_VERDICT_*, diskio_run_verdicts):
+     * the view marks a figure the device counters do not vouch for */
+    unsigned verdicts;
 };
 
 struct suite {
@@ -75,7 +80,9 @@ void suite_free(struct suite *s);
 /* Record a repetition's figures for row i. */
 int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f);
 
-/* The suite's own view: rows by label, a column per column name. */
+/* The suite's own view: rows by label, a column per column name; a
+ * cell whose run has a device verdict is marked '!', one whose runs
+ * spread wider than their mean '?', each explained under the view. */
 void suite_print(const struct suite *s, FILE *out);
 
 #endif

@@ -1091,9 +1091,11 @@ static int keep_run(struct session *s, size_t p, struct diskio_run **merged, str
     if (plan->row != SIZE_MAX) {
         /* the suite's view: each repetition's own figures */
         double seconds = (double)info->duration_ns / 1e9;
+        const struct diskio_hist *total = diskio_run_hist(run, DISKIO_PART_TOTAL);
         struct suite_figure fig = {
             .mb_per_s = seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0,
             .iops = seconds > 0 ? (double)info->ops / seconds : 0,
+            .mean_us = total ? diskio_hist_mean(total) / 1000.0 : 0,
             .complete = info->complete && rc == 0,
         };
         if (suite_add_figure(&s->suite, plan->row, &fig) != 0 && rc == 0)
@@ -1221,8 +1223,14 @@ static int write_results(struct session *s, int status)
     if (!opt->quiet && (s->output.stream || opt->format == DISKIO_FORMAT_TEXT)) {
         write_stdout(s->result, DISKIO_FORMAT_TEXT);
         s->on_stdout = true;
-        if (s->is_suite)
+        if (s->is_suite) {
+            /* each row's run as merged from its repetitions, judged whole */
+            for (size_t r = 0; r < s->suite.nrows; r++)
+                if (s->suite.rows[r].run != SIZE_MAX)
+                    s->suite.rows[r].verdicts =
+                        diskio_run_verdicts(diskio_result_run(s->result, s->suite.rows[r].run));
             suite_print(&s->suite, stdout);
+        }
     }
     if (s->output.stream) {
         int written = diskio_result_write(s->result, opt->format, s->output.stream);

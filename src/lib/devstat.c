@@ -53,11 +53,11 @@ enum {
 /* A sync latency a rotational device cannot give: one revolution of a
  * 15k rpm disk. */
 #define REVOLUTION_NS UINT64_C(4000000)
-/* An uncached read run whose stacked device (a loop device) read at
- * least this share of its bytes, while the disks under it read less than
- * BACKING_READ_SHARE of what it read, read from a cache between them. */
-#define STACKED_READ_SHARE 0.5
-#define BACKING_READ_SHARE 0.1
+/* A run whose stacked device (a loop device) read or wrote at least this
+ * share of its bytes, while the disks under it read or wrote less than
+ * BACKING_SHARE of that, was answered by a cache between them. */
+#define STACKED_SHARE 0.5
+#define BACKING_SHARE 0.1
 /* More merged than this per op: the latencies are of merged requests. */
 #define MERGES_PER_OP_MAX 0.1
 /* diskio reads nothing during a run: more than this was someone else. */
@@ -490,36 +490,47 @@ static bool mode_claims_each_op(enum diskio_mode m)
     return diskio_mode_is_direct(m);
 }
 
-/* An uncached read run's reads served from memory below the filesystem:
- * the stacked devices it sits on (depth 0 with something under them: a
- * loop device) read what the run read, the disks under them (the leaves
- * below) next to nothing.  A buffered loop device reads its backing file
- * through the page cache, so a file the machine has in memory (just
- * written, or read before) gives memory speed to "uncached" reads; a
- * loop device over a file in tmpfs reads nothing but memory. */
-static bool backing_cached(const struct devstat_facts *f)
+/* Whether a run's I/O is meant to reach the device: uncached reads (not
+ * --cached), and writes that bypass the page cache or are made durable
+ * (every write mode but async, whose writes stay in memory by design). */
+static bool claims_device_io(const struct devstat_facts *f, bool reads)
+{
+    if (reads)
+        return !f->cached;
+    return diskio_mode_is_direct(f->mode) || diskio_mode_is_durable(f->mode);
+}
+
+/* A run's bytes answered from memory below the filesystem, one rule for
+ * reads and writes (the run's direction's sectors): the stacked devices
+ * it sits on (depth 0 with something under them: a loop device) read or
+ * wrote what the run did, the disks under them (the leaves below) next
+ * to nothing in the run's time.  A buffered loop device reads and
+ * writes its backing file through the page cache, so a file the machine
+ * has in memory (just written, or read before) gives memory speed to
+ * "uncached" reads, and writes reach the disk only later, at writeback
+ * (a sync reaches it: the loop device syncs its backing file); a loop
+ * device over a file in tmpfs does nothing but memory. */
+static bool backing_cached(const struct devstat_facts *f, bool reads)
 {
     double stacked = 0.0, below = 0.0;
     bool has_below = false;
-    /* a loop device over a file in tmpfs: every read is from memory */
-    if (f->memory_backed) {
-        double read = 0.0;
-        for (size_t i = 0; i < f->ndev; i++)
-            if (f->dev[i].depth == 0)
-                read += (double)f->dev[i].read_sectors * 512.0;
-        return read > 0.0;
-    }
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
-        if (d->depth == 0 && !d->leaf)
-            stacked += (double)d->read_sectors * 512.0;
+        const double bytes = (double)(reads ? d->read_sectors : d->write_sectors) * 512.0;
+        /* a loop device over a file in tmpfs: all of it is memory */
+        if (f->memory_backed && d->depth == 0)
+            stacked += bytes;
+        else if (d->depth == 0 && !d->leaf)
+            stacked += bytes;
         else if (d->depth > 0 && d->leaf) {
-            below += (double)d->read_sectors * 512.0;
+            below += bytes;
             has_below = true;
         }
     }
-    return has_below && stacked >= STACKED_READ_SHARE * (double)f->bytes && stacked > 0.0 &&
-           below < BACKING_READ_SHARE * stacked;
+    if (f->memory_backed)
+        return stacked > 0.0;
+    return has_below && stacked >= STACKED_SHARE * (double)f->bytes && stacked > 0.0 &&
+           below < BACKING_SHARE * stacked;
 }
 
 unsigned devstat_judge(const struct devstat_facts *f)
@@ -573,7 +584,7 @@ unsigned devstat_judge(const struct devstat_facts *f)
             (d->own_io && (double)d->write_sectors * 512.0 > write_bytes_allowed))
             v |= DISKIO_VERDICT_SHARED;
     }
-    if (reads && !f->cached && backing_cached(f))
+    if (f->has_config && claims_device_io(f, reads) && backing_cached(f, reads))
         v |= DISKIO_VERDICT_BACKING_CACHED;
     return v;
 }
@@ -758,10 +769,11 @@ static const struct {
      "the device did I/O this run does not explain: it was shared with other work, and the "
      "latencies may include waiting for it"},
     {DISKIO_VERDICT_BACKING_CACHED, "backing_cached",
-     "uncached reads came from memory: the loop device's backing file is in this machine's "
-     "memory (its page cache: the disk under it read next to nothing; or a tmpfs), so this is "
-     "not a disk's read speed (for a file on a disk: echo 1 > /proc/sys/vm/drop_caches before "
-     "the run, or losetup --direct-io=on)"},
+     "uncached reads came from memory, or writes did not reach the disk in the run's time: the "
+     "loop device's backing file is in this machine's memory (its page cache: the disk under it "
+     "read or wrote next to nothing of it; or a tmpfs), so this is not a disk's speed "
+     "(losetup --direct-io=on; for reads of a file on a disk, also echo 1 > "
+     "/proc/sys/vm/drop_caches before the run)"},
     {DISKIO_VERDICT_NOT_DIRECT, "not_direct",
      "not direct: the filesystem did this O_DIRECT I/O through the page cache (buffered), so the "
      "latency is not that of a device request"},

@@ -138,6 +138,10 @@ static void emit_environment(FILE *out, const struct env *env)
 {
     fputs("  \"environment\": {\n    \"hostname\": ", out);
     env_str(out, env, "hostname");
+    fputs(",\n    \"machine_id\": ", out);
+    env_str(out, env, "machine_id");
+    fputs(",\n    \"boot_id\": ", out);
+    env_str(out, env, "boot_id");
     fputs(",\n    \"kernel\": {\"sysname\": ", out);
     env_str(out, env, "kernel.sysname");
     fputs(", \"release\": ", out);

@@ -62,6 +62,19 @@ static void format_request_us(char *buf, size_t size, double us)
         snprintf(buf, size, us < 10.0 ? "%.1f" : "%.0f", us);
 }
 
+/* Flushes per op: two decimals, or, for fewer than one in a hundred ops
+ * (a flush every few hundred writes: --sync-every, a journal's commit),
+ * two significant digits ("0.0039"), so that a per-flush time beside it
+ * never stands next to a count that reads 0.00. */
+static void format_flushes_per_op(char *buf, size_t size, double v)
+{
+    int decimals = 2;
+    if (v > 0.0 && v < 0.01)
+        for (double shown = v * 100.0; shown < 10.0 && decimals < 9; shown *= 10.0)
+            decimals++;
+    snprintf(buf, size, "%.*f", decimals, v);
+}
+
 /* "1.07 · 1.00    179 · 240": device write requests and flushes per op,
  * from the devices the filesystem sits on ("-" where the kernel does not
  * count flushes), then the devices' own mean time per write and per
@@ -80,7 +93,7 @@ static const char *format_device(char *buf, size_t size, const struct diskio_run
         return buf;
     char flushes[16] = "-";
     if (f.flushes_per_op == f.flushes_per_op)
-        snprintf(flushes, sizeof(flushes), "%.2f", f.flushes_per_op);
+        format_flushes_per_op(flushes, sizeof(flushes), f.flushes_per_op);
     /* a read mode: device read requests per op */
     const bool reads = run->info.has_config && diskio_mode_is_read(run->info.config.mode);
     int used = snprintf(buf, size, "%.2f%s \xc2\xb7 %s", reads ? f.reads_per_op : f.writes_per_op,
@@ -154,25 +167,27 @@ static void interval_line(FILE *out, const struct diskio_run *run)
     fputc('\n', out);
 }
 
-/* What tells a run apart in a verdict line beside its mode: its block
- * size and, in a --jobs sweep, its jobs (" 8 KiB ×4 jobs"). */
+static void run_qualifier(const struct diskio_run *run, char *qual, size_t size);
+
+/* What tells a run apart in a verdict line beside its mode, in the order
+ * its row in the table shows it: its qualifiers, then its block size
+ * (" qd8 1 MiB", " rand 4 KiB", " ×4 jobs 8 KiB"). */
 static void run_suffix(const struct diskio_run *run, char *buf, size_t size)
 {
-    char bs[24] = "";
+    char bs[24] = "", qual[96];
     buf[0] = '\0';
     if (!run->info.has_config)
         return;
+    run_qualifier(run, qual, sizeof(qual));
     format_size(bs, sizeof(bs), run->info.config.block_size);
-    size_t n = (size_t)snprintf(buf, size, "%s%s", bs[0] ? " " : "", bs);
-    if (run->info.config.jobs > 1 && n < size)
-        snprintf(buf + n, size - n, " \xc3\x97%u jobs", run->info.config.jobs);
+    snprintf(buf, size, "%s%s%s", qual, bs[0] ? " " : "", bs);
 }
 
 /* The runs a verdict holds for: "fsync, fdatasync and osync 8 KiB" when
  * they agree on what tells them apart, else "fsync 8 KiB, fsync 64 KiB". */
 static void verdict_runs(FILE *out, const struct diskio_result *res, unsigned bit)
 {
-    char first[64] = "", suffix[64];
+    char first[128] = "", suffix[128];
     bool same = true, any = false;
     size_t count = 0;
     for (size_t r = 0; r < res->nruns; r++) {

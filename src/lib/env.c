@@ -23,6 +23,8 @@
 
 static const char *const env_keys[] = {
     "hostname",
+    "machine_id",
+    "boot_id",
     "kernel.sysname",
     "kernel.release",
     "kernel.version",
@@ -417,6 +419,32 @@ static void probe_overlay(struct env *env)
                      "target.overlay.upper_mount_point");
 }
 
+/* Which machine and which boot of it, so that two results can be told
+ * to come from the same one: the kernel's random boot id (new at each
+ * boot, nothing else in it), and a digest of /etc/machine-id, never the
+ * id itself (systemd asks that it not be shown: machine-id(5)).  The
+ * digest is FNV-1a over "diskio:" and the id: 64 bits, enough to tell
+ * machines apart, too few to give the id back. */
+static void probe_identity(struct env *env)
+{
+    char line[128];
+    if (read_line("/proc/sys/kernel/random/boot_id", line, sizeof(line)) && line[0])
+        env_set(env, "boot_id", line);
+    if (!read_line("/etc/machine-id", line, sizeof(line)) &&
+        !read_line("/var/lib/dbus/machine-id", line, sizeof(line)))
+        return;
+    if (!line[0])
+        return;
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (const char *p = "diskio:"; *p; p++)
+        h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
+    for (const char *p = line; *p; p++)
+        h = (h ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
+    char digest[24];
+    snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)h);
+    env_set(env, "machine_id", digest);
+}
+
 struct env *env_probe(const char *dir)
 {
     struct env *env = calloc(1, sizeof(*env));
@@ -428,6 +456,7 @@ struct env *env_probe(const char *dir)
         host[sizeof(host) - 1] = '\0';
         env_set(env, "hostname", host);
     }
+    probe_identity(env);
     struct utsname uts;
     if (uname(&uts) == 0) {
         env_set(env, "kernel.sysname", uts.sysname);

@@ -8,9 +8,12 @@ run at several sizes, a latency-over-time chart per run with an interval
 series (an interval without ops a gap in the latency lines and 0 ops/s;
 drawn by the real gnuplot), two charts per trace; every latency axis logarithmic with
 ticks in µs/ms/s, the sweeps logarithmic on both axes, block size and
-pattern in the titles, a dash type per series."""
+pattern in the titles, a dash type per series; a histogram of many
+series gives each its colour, its y range holds the highest bin, and no
+line runs under its key."""
 
 import os
+import re
 import shutil
 import unittest
 
@@ -20,7 +23,7 @@ from diskio_analysis.plot.charts import (bytes_label, histogram_rows,
                                          percentile_rows, run_charts, safe_name,
                                          table_cell,
                                          sweep_groups, what_was_written)
-from diskio_analysis.plot.gnuplot import render
+from diskio_analysis.plot.gnuplot import key_size, render
 from diskio_analysis.plot.plotinputs import PlotRun
 from diskio_analysis.plot.trace import Trace
 from diskio_analysis.result import Interval
@@ -136,6 +139,33 @@ class BuildTest(TempDirTest):
         self.assertTrue(os.path.exists(os.path.join(self.dir,
                                                     "hist-0-1.dat")))
 
+    def test_a_histogram_of_twelve_series_shows_each_peak_clear_of_the_key(self):
+        # a sweep suite's reads: twelve lengths from 8 KiB to 16 MiB, each
+        # a peak of 60% to 85%, from the left end of the axis to its right
+        # end, where the key's corners are
+        runs = []
+        for i in range(12):
+            at_ns = int(700 * 2.0 ** (i * 1.1))
+            share = 15 + 2 * i
+            r = run("A", "read", 8192 << i, direction="read", buckets=[
+                (at_ns, at_ns, share), (at_ns * 2, at_ns * 2, 100 - share)])
+            r.series = f"A read {bytes_label(8192 << i)}"
+            runs.append(r)
+        hist = [c for c in self.charts(runs) if c.filename == "diskio-hist-read.svg"][0]
+        commands = hist.commands
+        colours = re.findall(r"lc rgb '(#[0-9a-f]{6})'", commands)
+        self.assertEqual(len(set(colours)), 12, "a colour per series")
+        top = float(re.search(r"set yrange \[0:([0-9.e+]+)\]", commands).group(1))
+        peak = max(float(row[1]) for r in runs for row in histogram_rows(r))
+        self.assertGreaterEqual(top, peak, "the y range holds the peak")
+        place = re.search(r"set key inside (top|bottom) (left|right)", commands)
+        self.assertIsNotNone(place, commands)
+        titles = re.findall(r"title '([^']*)'", commands)
+        height = key_size(titles)[1]
+        # every line runs below the key's box in its top corner
+        self.assertEqual(place.group(1), "top")
+        self.assertLessEqual(peak, top * (1.0 - height))
+
     def test_latency_axes_are_logarithmic_in_time_units(self):
         hist, pct = self.charts([run(buckets=[(2000, 2000, 1),
                                               (3000000, 3000000, 1)])])
@@ -221,8 +251,9 @@ class BuildTest(TempDirTest):
                       "bars min to max)", commands)
         self.assertIn("with yerrorlines", commands)
         # a line per environment and column, each its own dash type
-        for name in ("local read (read)", "local write (fdatasync)",
-                     "sshfs read (read)", "sshfs write (fdatasync)"):
+        # (the mode where it adds to the column: not "read (read)")
+        for name in ("local read", "local write (fdatasync)",
+                     "sshfs read", "sshfs write (fdatasync)"):
             self.assertIn(f"title '{name}'", commands)
         self.assertIn("dt 4", commands)
 

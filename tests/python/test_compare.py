@@ -43,9 +43,10 @@ def run(mode, mean, bs=8192, complete=True, sync=None):
                         "service": None}}
 
 
-def result(label, runs, path=None, cpu=None):
+def result(label, runs, path=None, cpu=None, identity=None):
+    environment = dict(identity or {}, **({"cpu": cpu} if cpu else {}))
     doc = {"schema": "diskio-result", "schema_version": 1, "label": label,
-           "complete": True, "environment": {"cpu": cpu} if cpu else {}, "runs": runs}
+           "complete": True, "environment": environment, "runs": runs}
     return result_from_json(path or f"/lab/{label}/result.json",
                             json.dumps(doc), doc)
 
@@ -155,6 +156,32 @@ class CompareTest(unittest.TestCase):
                 result("a", [run("fsync", 100)], "/lab/a/1.json", cpu=vm),
                 result("b", [run("fsync", 100)], "/lab/b/1.json", cpu=other)])
             self.assertFalse([n for n in compare_render.other_lines(c) if "wake-up" in n])
+
+    def test_one_machine_at_two_moments_gets_no_wake_up_note(self):
+        # two runs on one busy machine: its wake-up probe read 4 us, then
+        # 20 us; the machine did not change, what it was doing did
+        quiet = {"idle_driver": "haltpoll", "wakeup_ns": 4000}
+        busy = {"idle_driver": "haltpoll", "wakeup_ns": 20000}
+        one = {"hostname": "vm", "machine_id": "4926267d7c7cd1e6",
+               "boot_id": "50b58b42-43b8-42ae-8cf3-a0795f225258"}
+
+        def notes(a, b):
+            c = compare.compare([
+                result("a", [run("fsync", 100)], "/lab/a/1.json", cpu=quiet, identity=a),
+                result("b", [run("fsync", 100)], "/lab/b/1.json", cpu=busy, identity=b)])
+            return [n for n in compare_render.other_lines(c) if "wake-up" in n]
+        self.assertFalse(notes(one, one))
+        # the machine id decides, whatever the boot
+        self.assertFalse(notes(one, dict(one, boot_id="another boot")))
+        # the boot id where a file has no machine id; the host name where
+        # neither has more (files written before them)
+        self.assertFalse(notes({"boot_id": "x", "hostname": "vm"}, {"boot_id": "x"}))
+        self.assertFalse(notes({"hostname": "vm"}, {"hostname": "vm"}))
+        # two machines of one host name (cloned VMs) are two machines
+        self.assertTrue(notes(one, dict(one, machine_id="0123456789abcdef")))
+        self.assertTrue(notes({"hostname": "vm"}, {"hostname": "db2"}))
+        # nothing recorded: two machines, as before
+        self.assertTrue(notes({}, {}))
 
     def test_slower_disk_reads_slower_and_unchanged_mode_same(self):
         verdicts = {r.run[0]: r.judgement.verdict for r in self.comparison()["rows"]}

@@ -6,8 +6,11 @@ comparison's JSON is read with its schema checked (a bad interval or
 direction named by its JSON path), a chart is made per metric with a
 point per run and compared environment at its ratio B/A, its 95%
 interval as the error bar (the point itself without one), its ratio and
-verdict as the label, on a log axis centred on 1 with the ±min_change
-band shaded."""
+verdict as the label, every label ending inside the plot, on a log axis
+centred on 1 with the ±min_change band shaded; a disturbed row's point
+hollow and grey with a key entry of its own; the key in a corner the
+points leave free or in a band above them, never under the x axis'
+label."""
 
 import json
 import math
@@ -16,7 +19,9 @@ import re
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.plot.compare_charts import compare_charts, point_rows
+from diskio_analysis.plot.compare_charts import compare_charts, label, point_rows
+from diskio_analysis.plot.ratio_axis import key_place, label_limit, label_share, plot_width
+from diskio_analysis.plot.gnuplot import KEY_LINE_PX
 from diskio_analysis.plot.comparefile import Ratio, is_comparison, load_comparison
 from filelib import TempDirTest
 
@@ -96,7 +101,7 @@ class ChartTest(TempDirTest):
             r"set xrange \[([0-9.e+-]+):([0-9.e+-]+)\]", commands).groups())
         self.assertAlmostEqual(math.log(low), -math.log(high), places=4)
         self.assertIn("set object 1 rect from 0.952381, graph 0 to 1.05, "
-                      "graph 1", commands)
+                      "first 2", commands)
         self.assertIn("with xerrorbars", commands)
         self.assertIn("title 'B'", commands)
         self.assertIn("title 'C'", commands)
@@ -121,6 +126,76 @@ class ChartTest(TempDirTest):
         tables = [open(os.path.join(self.dir, name), encoding="utf-8").read()
                   for name in os.listdir(self.dir) if name.endswith(".dat")]
         self.assertFalse([t for t in tables if "direct" in t])
+
+    def chart_of(self, comparisons, metric="mean"):
+        doc = dict(DOC, comparisons=comparisons)
+        text = json.dumps(doc)
+        c = load_comparison(self.write("c.json", text), text, doc)
+        return {chart.filename: chart for chart in compare_charts([c], "svg", self.dir)}[
+            f"diskio-compare-{metric}.svg"].commands
+
+    def test_every_label_ends_inside_the_plot(self):
+        # the disturbed side's 1275x was the farthest point: its label ran
+        # past the chart's right edge
+        rows = [row("B", "fsync 8 KiB", "mean", 229, [79.6, 659]),
+                row("C", "fsync 8 KiB", "mean", 1275, [432, 3768], "disturbed"),
+                row("B", "direct 8 KiB", "mean", 68.6, [50.3, 93.5])]
+        commands = self.chart_of(rows)
+        limit = float(re.search(r"set xrange \[[0-9.e+-]+:([0-9.e+-]+)\]",
+                                commands).group(1))
+        plot_px = plot_width(["fsync 8 KiB", "direct 8 KiB"], 1000)
+        for r in rows:
+            text = label(Ratio(r["environment"], r["run_label"], "mean", False,
+                               r["ratio"], *r["interval"], r["verdict"]))
+            # from its interval's high end, in the plot's share of the axis
+            start = (math.log10(r["interval"][1]) + math.log10(limit)) / (
+                2 * math.log10(limit))
+            # (the range is written with 6 digits)
+            self.assertLessEqual(start + label_share(text, plot_px), 1.0 + 1e-6, text)
+        # the margin is the longest label's: a longer one widens the axis
+        self.assertGreater(label_limit([(3768, "1275× (disturbed) and more")],
+                                       ["fsync 8 KiB"], 1000),
+                           label_limit([(3768, "1275× (disturbed)")],
+                                       ["fsync 8 KiB"], 1000))
+
+    def test_disturbed_points_are_hollow_grey_and_in_the_key(self):
+        commands = self.chart_of([
+            row("B", "fsync 8 KiB", "mean", 2.0, [1.8, 2.2]),
+            row("B", "fdatasync 8 KiB", "mean", 3.0, [2.0, 4.5], "disturbed"),
+            row("C", "fsync 8 KiB", "mean", 2.5, [2.2, 2.9], "disturbed")])
+        plots = commands.split("plot ", 1)[1]
+        # B's judged point filled in its colour, its disturbed one hollow grey
+        self.assertIn("with xerrorbars lc rgb '#9400d3' pt 7 ps 1.3 lw 2 title 'B'", plots)
+        self.assertIn("with xerrorbars lc rgb '#a0a0a0' pt 6 ps 1.3 lw 2 "
+                      "title 'B: disturbed, not judged'", plots)
+        # C's (squares) hollow too: its shape kept, its colour not
+        self.assertIn("with xerrorbars lc rgb '#a0a0a0' pt 4 ps 1.3 lw 2 "
+                      "title 'C: disturbed, not judged'", plots)
+        self.assertNotIn("title 'C',", plots)
+        # their labels grey; the judged point's data table holds no disturbed row
+        self.assertIn("with labels left offset 1,0 textcolor rgb '#808080' notitle", plots)
+        tables = {name: open(os.path.join(self.dir, name), encoding="utf-8").read()
+                  for name in os.listdir(self.dir) if name.endswith(".dat")}
+        self.assertNotIn("disturbed", tables["compare-0-0-0.dat"])
+        self.assertIn("disturbed", tables["compare-0-0-0-disturbed.dat"])
+
+    def test_the_key_is_never_under_the_x_axis_label(self):
+        # a chart with a corner free keeps its key there, the axis its runs
+        commands = self.chart_of([row("B", "fsync 8 KiB", "mean", 2.0, [1.8, 2.2])])
+        self.assertNotIn("set key below", commands)
+        self.assertRegex(commands, r"set key inside (top|bottom) (left|right) opaque box")
+        self.assertIn("set yrange [0:1]", commands)
+        # intervals across the whole axis in every slot: no corner is
+        # free, so the key gets a band of its own above the first run,
+        # the chart that much taller
+        runs = ["fsync 8 KiB", "async 8 KiB", "odsync 8 KiB"]
+        drawn = [(k / 10.0, 1e-3, 1e3, "") for k in range(31)]
+        place, rows, pixels = key_place(drawn, ["B", "C"], 1e3, runs, (1000, 400))
+        self.assertEqual(place, "top left")
+        self.assertGreater(rows, 0.0)
+        self.assertGreater(pixels, 2 * KEY_LINE_PX)
+        self.assertEqual(key_place(drawn[:2], ["B", "C"], 1e3, runs, (1000, 400)),
+                         ("top right", 0.0, 0))
 
     def test_the_data_tables_are_the_work_directorys(self):
         self.charts()

@@ -2,11 +2,13 @@
 """Description: diskio-plot writes gnuplot scripts and runs gnuplot with the documented statuses.
 
 gnuplot script generation (quoting, terminal, one output
-per chart into the work directory) and running it: missing gnuplot is
+per chart into the work directory, a colour of its own for each of N
+series) and running it: missing gnuplot is
 exit 3, a failing one exit 4, and images appear only when it succeeded
 and each is whole."""
 
 import os
+import re
 import shutil
 import unittest
 from unittest import mock
@@ -14,7 +16,8 @@ from unittest import mock
 from diskio_analysis.errors import InputError
 from diskio_analysis.outdir import OutputDir
 from diskio_analysis.plot.charts import Chart
-from diskio_analysis.plot.gnuplot import (GnuplotError, check_outputs, commit,
+from diskio_analysis.plot.gnuplot import (NOT_JUDGED_COLOUR, GnuplotError,
+                                          check_outputs, commit,
                                           fmt_latency_us, gnuplot_script,
                                           gp_datafile, gp_format, gp_string,
                                           latency_tics, log_steps, plot_lines,
@@ -61,13 +64,25 @@ class ScriptTest(TempDirTest):
     def test_plot_lines_gives_each_series_its_dash_and_point_type(self):
         self.assertEqual(plot_lines([("a.dat", "1:2", "A"),
                                      ("b.dat", "1:3", "B")], "with lines"),
-                         "plot 'a.dat' using 1:2 with lines lc 1 dt 1 "
+                         "plot 'a.dat' using 1:2 with lines lc rgb '#9400d3' dt 1 "
                          "title 'A', \\\n"
-                         "     'b.dat' using 1:3 with lines lc 2 dt 2 "
+                         "     'b.dat' using 1:3 with lines lc rgb '#009e73' dt 2 "
                          "title 'B'\n")
         self.assertEqual(series_style(1, "with linespoints"),
-                         "lc 2 dt 2 pt 5")
-        self.assertEqual(series_style(0, "with points pt 7"), "lc 1")
+                         "lc rgb '#009e73' dt 2 pt 5")
+        self.assertEqual(series_style(0, "with points pt 7"), "lc rgb '#9400d3'")
+
+    def test_n_series_have_n_colours(self):
+        # a sweep suite's read histogram has 12 series, gnuplot's own
+        # colours 8: the 9th was the 1st's colour again
+        for n in (2, 8, 12, 13, 40, 200):
+            script = plot_lines([(f"s{i}.dat", "1:2", f"S{i}") for i in range(n)],
+                                "with steps lw 2")
+            colours = re.findall(r"lc rgb '(#[0-9a-f]{6})'", script)
+            self.assertEqual(len(colours), n)
+            self.assertEqual(len(set(colours)), n, f"{n} series")
+            # grey is kept for what was not judged
+            self.assertNotIn(NOT_JUDGED_COLOUR, colours)
 
     def test_latency_ticks_in_time_units(self):
         self.assertEqual([fmt_latency_us(v) for v in (0.5, 20, 1500, 2e6)],

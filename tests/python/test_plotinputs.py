@@ -3,18 +3,38 @@
 
 diskio-plot takes results, traces and reports as files or
 directories; a result's runs with ops become chart series named by
-environment and mode (and size where one mode ran at several), with their
-interval series where the run has one; fio output and unknown JSON are
-refused."""
+environment and mode (and size where one mode ran at several; a
+suite's row, its words the entry already says not said again), with
+their interval series where the run has one; fio output and unknown JSON
+are refused."""
 
 import json
 import os
 import unittest
 
 from diskio_analysis.errors import InputError
-from diskio_analysis.plot.plotinputs import environment_name, load_inputs
+from diskio_analysis.compare.analysis import RunKey
+from diskio_analysis.plot.plotinputs import (PlotRun, environment_name,
+                                             load_inputs, name_series)
 from diskio_analysis.result import Result
 from filelib import FIXTURES, TempDirTest
+
+
+class SeriesNameTest(unittest.TestCase):
+    def test_a_legend_says_each_word_once(self):
+        def suite_run(mode, row, block_size=8192):
+            key = RunKey(mode, block_size, "seq", 1, 1, 1, 1, False, False, row)
+            return PlotRun("A", mode, block_size, 1.0, 1.0, 1.0, 1, [], key=key)
+        # the sweep's rows of mode read are "8 KiB read": not "A read 8 KiB read"
+        runs = [suite_run("read", "8 KiB read"), suite_run("read", "16 KiB read", 16384),
+                suite_run("fdatasync", "8 KiB write"),
+                suite_run("fdatasync", "16 KiB write", 16384),
+                suite_run("aio-read", "SEQ1M Q8T1 read"), suite_run("aio-read", "RND4K Q1T1 read")]
+        name_series(runs)
+        self.assertEqual([r.series for r in runs],
+                         ["A read 8 KiB", "A read 16 KiB", "A fdatasync 8 KiB write",
+                          "A fdatasync 16 KiB write", "A aio-read SEQ1M Q8T1 read",
+                          "A aio-read RND4K Q1T1 read"])
 
 
 class NameTest(unittest.TestCase):

@@ -6,10 +6,12 @@
  * a /sys/block/NAME/stat line of every kernel generation (11, 15 and 17
  * fields) is read or refused, deltas and per-op figures are right, and
  * each verdict rule fires exactly when its condition holds (a loop
- * device's reads its backing disk did not make are backing_cached), and
+ * device's reads or writes its backing disk did not make in the run's
+ * time are backing_cached), and
  * the rule that says whether O_DIRECT was direct (src/lib/direct.c)
  * decides from statx first and from the device counters otherwise, on
- * counters recorded on this machine's ext4 loop devices.
+ * counters recorded on this machine's ext4 loop devices; the table shows
+ * a rare flush's share of the ops, never 0.00 beside its time.
  */
 #include "config.h"
 
@@ -413,6 +415,94 @@ START_TEST(test_verdict_backing_cached)
 }
 END_TEST
 
+/* Writes of 8 MB through a loop device whose backing disk wrote next to
+ * nothing in the run's time (the loop device wrote its backing file in
+ * the page cache): the same rule as reads, on the written sectors, for
+ * the modes whose writes are meant to reach the device. */
+START_TEST(test_verdict_backing_cached_writes)
+{
+    /* 1000 writes of 16 sectors (8 KiB) each on the loop device */
+    struct diskio_device_io dev[2] = {io_of(false, false, false, false, true, 1000, 0, 0),
+                                      io_of(false, false, false, true, false, 0, 0, 0)};
+    dev[1].depth = 1;
+    struct devstat_facts f = {.mode = DISKIO_MODE_DIRECT,
+                              .has_config = true,
+                              .sync_every = 1,
+                              .ops = 1000,
+                              .bytes = 1000 * 8192,
+                              .dev = dev,
+                              .ndev = 2};
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_BACKING_CACHED);
+    f.mode = DISKIO_MODE_AIO;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_BACKING_CACHED);
+    /* async's writes stay in memory by design: not said of it */
+    f.mode = DISKIO_MODE_ASYNC;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED, 0);
+    /* a durable mode whose syncs reached the disk under it: no */
+    f.mode = DISKIO_MODE_FDATASYNC;
+    dev[1].writes = 1000;
+    dev[1].write_sectors = 16000;
+    dev[1].flushes = 1000;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED, 0);
+    /* a tenth of it is still the disk's; less is not */
+    f.mode = DISKIO_MODE_DIRECT;
+    dev[1].write_sectors = 1600;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED, 0);
+    dev[1].write_sectors = 1599;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED,
+                      DISKIO_VERDICT_BACKING_CACHED);
+    /* a read mode is judged by its reads, not by writes it did not make */
+    f.mode = DISKIO_MODE_DIRECT_READ;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED, 0);
+    /* a loop device over a file in tmpfs: every write is memory's */
+    f.mode = DISKIO_MODE_DIRECT;
+    f.ndev = 1;
+    dev[0].leaf = true;
+    f.memory_backed = true;
+    ck_assert_uint_eq(devstat_judge(&f) & DISKIO_VERDICT_BACKING_CACHED,
+                      DISKIO_VERDICT_BACKING_CACHED);
+}
+END_TEST
+
+/* The table's device column: a run of 22000 writes during which the
+ * device flushed once (a journal commit, 22 ms) shows its flushes per op
+ * with two significant digits, never "0.00" beside the per-flush time. */
+START_TEST(test_table_shows_rare_flushes_per_op)
+{
+    struct diskio_run *run;
+    ck_assert_int_eq(diskio_run_new("rare-flush", &run), 0);
+    for (uint64_t i = 0; i < 22000; i++)
+        diskio_hist_record(diskio_run_hist(run, DISKIO_PART_TOTAL), 40000);
+    diskio_run_finish(run, 1000000000u, (uint64_t)22000 * 262144);
+    struct devstat_set set = {.resolved = true, .n = 1};
+    snprintf(set.dev[0].name, sizeof(set.dev[0].name), "vdz");
+    set.dev[0].leaf = set.dev[0].own_io = true;
+    struct devstat_sample before = {.nfields = 17}, after = {.nfields = 17};
+    after.v[4] = 22000;       /* writes */
+    after.v[6] = 22000 * 512; /* sectors: 256 KiB each */
+    after.v[7] = 880;         /* ms writing */
+    after.v[15] = 1;          /* one flush */
+    after.v[16] = 22;         /* of 22 ms */
+    ck_assert_int_eq(devstat_record(run, &set, &before, &after), 0);
+    struct diskio_result *res;
+    ck_assert_int_eq(diskio_result_new(NULL, &res), 0);
+    ck_assert_int_eq(diskio_result_add_run(res, run), 0);
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    ck_assert_int_eq(diskio_result_write(res, DISKIO_FORMAT_TEXT, f), 0);
+    fclose(f);
+    const char *line = strstr(buf, "\nrare-flush ");
+    ck_assert_ptr_nonnull(line);
+    /* 1/22000 = 0.0000454...: "0.000045", and its 22000 us */
+    ck_assert_msg(strstr(line, "1.00 \xc2\xb7 0.000045 ") != NULL, "row: %.200s", line + 1);
+    ck_assert_ptr_nonnull(strstr(line, " \xc2\xb7 22000"));
+    ck_assert_ptr_null(strstr(line, "\xc2\xb7 0.00 "));
+    free(buf);
+    diskio_result_free(res);
+}
+END_TEST
+
 START_TEST(test_verdict_names_and_texts)
 {
     ck_assert_str_eq(diskio_verdict_name(DISKIO_VERDICT_SYNC_NOT_FLUSHED), "sync_not_flushed");
@@ -602,6 +692,8 @@ int main(void)
     tcase_add_test(tc, test_verdict_shared);
     tcase_add_test(tc, test_read_runs_are_judged_as_reads);
     tcase_add_test(tc, test_verdict_backing_cached);
+    tcase_add_test(tc, test_verdict_backing_cached_writes);
+    tcase_add_test(tc, test_table_shows_rare_flushes_per_op);
     tcase_add_test(tc, test_verdict_names_and_texts);
     tcase_add_test(tc, test_overlay_option_value);
     tcase_add_test(tc, test_direct_from_recorded_counters);

@@ -395,12 +395,41 @@ def wakeup(env):
     return (costs[len(costs) // 2] if costs else None), drivers
 
 
+# What tells machines apart, most telling first: the digest of the
+# machine id, the boot id, the host name (the only one in files written
+# before the other two).
+IDENTITY_KEYS = ("machine_id", "boot_id", "hostname")
+
+
+def same_machine(a, b):
+    """Whether results a and b were measured on one machine: decided by
+    the first identity both recorded (IDENTITY_KEYS); False where they
+    share none."""
+    ea, eb = a.environment, b.environment
+    for name in IDENTITY_KEYS:
+        va = getattr(ea, name, None) if ea else None
+        vb = getattr(eb, name, None) if eb else None
+        if va and vb:
+            return va == vb
+    return False
+
+
+def one_machine(*envs):
+    """Whether every result of the environments comes from one machine."""
+    results = [r for env in envs for r in env.results]
+    return bool(results) and all(same_machine(results[0], r) for r in results[1:])
+
+
 def note_wakeup_difference(base, env):
     """A note on env where waking a task on another CPU costs far more or
     less than on the baseline: every sync woken from another CPU differs
-    by about that much, whatever the storage."""
+    by about that much, whatever the storage.  None when both sides come
+    from one machine: its wake-up cost is the same machine's, measured at
+    two moments, and a difference is what else it was doing then."""
     (base_ns, base_drivers), (ns, drivers) = wakeup(base), wakeup(env)
     if base_ns is None or ns is None or min(base_ns, ns) <= 0:
+        return
+    if one_machine(base, env):
         return
     if max(base_ns, ns) / min(base_ns, ns) < WAKEUP_RATIO or \
             abs(ns - base_ns) < WAKEUP_DIFFERENCE_NS:

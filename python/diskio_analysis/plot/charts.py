@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from ..compare.analysis import RunKey
 from ..textsafe import shown
-from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
-                      key_corner, latency_tics, log_axis, plot_lines,
-                      size_tics)
+from .gnuplot import (LOG_AXIS_MARGIN, common_settings, gp_datafile,
+                      gp_format, gp_string, key_corner, key_size,
+                      latency_tics, log_axis, plot_lines, size_tics)
 from .plotinputs import SERIES_FIELDS, key_word
 
 HIST_BINS_PER_DECADE = 20
@@ -176,15 +176,43 @@ def lines_of(values, steps=False):
     return lines
 
 
-def key_for(series, lines, log_x, log_y):
+def key_for(series, lines, log_x, log_y, x_range=None, y_range=None):
     """key_corner() for the plot series [(path, using, title)]."""
-    return key_corner(lines, log_x, log_y, [title for _, _, title in series])
+    return key_corner(lines, log_x, log_y, [title for _, _, title in series],
+                      x_range, y_range)
 
 
 def span(columns, positive=True):
     values = [v for column in columns for v in column
               if not positive or v > 0]
     return (min(values), max(values)) if values else (1.0, 10.0)
+
+
+# A linear histogram's axis reaches this much above its highest bin.
+HIST_HEADROOM = 1.08
+# The most of a plot's height a key may take above a histogram's peak;
+# a taller key goes outside the plot, to its right.
+KEY_ROOM_MAX = 0.45
+
+
+def linear_histogram_axis(lines, titles, x_range):
+    """A linear histogram's y range and its key's place: from 0 to a
+    little above the highest bin, the key in a corner no line crosses;
+    where every corner is crossed, the axis raised until the key fits in
+    the top right corner above every line (or, for a key taller than
+    KEY_ROOM_MAX of the plot, the key outside it): no line runs under
+    the key, and the peak is always inside the axis."""
+    peak = max((y for line in lines for _, y in line if math.isfinite(y)),
+               default=0.0) or 1.0
+    top = peak * HIST_HEADROOM
+    key = key_corner(lines, True, False, titles, x_range, (0.0, top))
+    if key == "below":
+        height = key_size(titles)[1]
+        if height <= KEY_ROOM_MAX:
+            top, key = top / (1.0 - height), "top right"
+        else:
+            key = "outside"
+    return f"set yrange [0:{top:.6g}]\n", key
 
 
 def histogram_charts(runs, workdir, ext, log_y=False):
@@ -199,17 +227,25 @@ def histogram_charts(runs, workdir, ext, log_y=False):
             lambda run: histogram_rows(run, log_y), number)
         shares = [v for column in values[1::2] for v in column
                   if math.isfinite(v) and v > 0]
-        yaxis = (f"set logscale y\nset yrange [{min(shares) / 2:.6g}:100]\n"
-                 + log_axis("y", min(shares), 100.0,
-                            label=lambda v: f"{v:g}%").split("\n", 1)[1]
-                 if log_y and shares else "set yrange [0:*]\n")
+        low_us, high_us = span(values[0::2])
+        x_range = (low_us / LOG_AXIS_MARGIN, high_us * LOG_AXIS_MARGIN)
+        lines = lines_of(values, steps=True)
+        if log_y and shares:
+            yaxis = (f"set logscale y\nset yrange [{min(shares) / 2:.6g}:100]\n"
+                     + log_axis("y", min(shares), 100.0,
+                                label=lambda v: f"{v:g}%").split("\n", 1)[1])
+            key = key_for(series, lines, True, True, x_range,
+                          (min(shares) / 2, 100.0))
+        else:
+            yaxis, key = linear_histogram_axis(
+                lines, [title for _, _, title in series], x_range)
         commands = common_settings(
             f"Latency histogram, {mode}, {what_was_written(mode_runs)}",
             "latency per op (log scale)",
             "share of ops (%, log scale)" if log_y else "share of ops (%)",
-            key=key_for(series, lines_of(values, steps=True), True, log_y)) + \
+            key=key) + \
             "set logscale x\n" + yaxis + \
-            latency_tics("x", *span(values[0::2])) + \
+            latency_tics("x", low_us, high_us) + \
             plot_lines(series, "with steps lw 2")
         charts.append(Chart(f"diskio-hist-{safe_name(mode)}.{ext}",
                             f"histogram {mode}", commands))
@@ -217,6 +253,8 @@ def histogram_charts(runs, workdir, ext, log_y=False):
 
 
 def percentile_charts(runs, workdir, ext):
+    """A percentile chart per mode; the right margin holds the last tic's
+    label ("99.9999%" at the axis' end) whole."""
     charts = []
     # Tic labels are format strings to gnuplot: % must be doubled.
     tics = ", ".join(f"{gp_format(label)} {value:g}"
@@ -231,6 +269,7 @@ def percentile_charts(runs, workdir, ext):
             "percentile", "latency per op (log scale)",
             key=key_for(series, lines_of(values), True, True)) + \
             f"set logscale xy\nset xtics ({tics})\nset xrange [1:*]\n" + \
+            "set rmargin 5\n" + \
             latency_tics("y", *span(values[1::2])) + \
             plot_lines(series, "with lines lw 2")
         charts.append(Chart(f"diskio-percentiles-{safe_name(mode)}.{ext}",
@@ -436,7 +475,10 @@ def io_length_charts(runs, workdir, ext):
         rows = io_length_rows(group)
         write_table(path, ("length_kib", "mb_per_s", "low", "high", "runs"),
                     rows)
-        name = f"{column} ({mode}{'' if pattern == 'seq' else ' ' + pattern})"
+        # the mode and pattern where they add to the column: 'write
+        # (fdatasync)', 'read' for mode read, 'read (rand)'
+        said = [word for word in (mode, pattern) if word not in (column, "seq")]
+        name = column + (f" ({' '.join(said)})" if said else "")
         if len(envs) > 1:
             name = f"{env} {name}"
         series.append((path, "1:2:3:4", name))

@@ -15,6 +15,7 @@ tic label has its '%' doubled (it is a format), and the only files a
 script names are the work directory's own, named by this package: the
 data tables and the images (never the user's --outdir)."""
 
+import colorsys
 import math
 import os
 import re
@@ -82,16 +83,20 @@ def gp_datafile(path):
 
 # Where a chart's key goes: inside the plot, in the corner its data leave
 # free, on a background of its own so that it reads over the grid and any
-# line it covers ("below": under the x axis, for the bar charts).
+# line it covers ("below": under the x axis, for the bar charts; "above":
+# between the title and the plot, clear of the x axis' label; "outside":
+# right of the plot, for a key too tall for a corner).
 KEY_PLACES = ("top left", "top right", "bottom left", "bottom right",
-              "below")
+              "below", "above", "outside")
+KEY_SETTINGS = {"below": "set key below center horizontal",
+                "above": "set key above center horizontal",
+                "outside": "set key outside right top vertical box"}
 
 
 def common_settings(title, xlabel, ylabel, key="top right"):
     if key not in KEY_PLACES:
         raise ValueError(f"key place {key!r}")
-    place = ("set key below center horizontal" if key == "below" else
-             f"set key inside {key} opaque box")
+    place = KEY_SETTINGS.get(key, f"set key inside {key} opaque box width 1")
     return "\n".join([
         f"set title {gp_string(title)}",
         f"set xlabel {gp_string(xlabel)}",
@@ -103,20 +108,33 @@ def common_settings(title, xlabel, ylabel, key="top right"):
 
 # The plot area in pixels of a default chart (CHART_SIZE less the labels
 # and tics around it), and what a key's line takes in it: its height, a
-# character's width and the sample line beside the text.
+# character's width (sans 10: 7 px measured on pngcairo's images, taken
+# a little wide) and the sample line beside the text with its spacing.
 PLOT_AREA = (880.0, 500.0)
-KEY_LINE_PX, KEY_CHAR_PX, KEY_SAMPLE_PX = 15.0, 6.5, 70.0
+KEY_LINE_PX, KEY_CHAR_PX, KEY_SAMPLE_PX = 15.5, 7.5, 80.0
 # Points put on each segment between two data points, so that a line
 # crossing a corner counts there too.
 SEGMENT_SAMPLES = 8
 
 
-def key_corner(series, log_x, log_y, titles):
+def key_size(titles, area=PLOT_AREA):
+    """The share of the plot's width and height a key of these entries
+    takes inside it (area: the plot's in pixels)."""
+    width = min(0.6, (KEY_SAMPLE_PX + KEY_CHAR_PX * max(
+        (len(t) for t in titles), default=0)) / area[0])
+    height = min(0.9, (KEY_LINE_PX * len(titles) + 10.0) / area[1])
+    return width, height
+
+
+def key_corner(series, log_x, log_y, titles, x_range=None, y_range=None,
+               area=PLOT_AREA):
     """Where a line chart's key covers no data: the corner ("top right",
     "top left", "bottom right", "bottom left", in that order of
     preference) whose key-sized box no line of series ([[(x, y), ...],
     one list per line]) crosses, else "below" (under the plot).  titles:
-    the key's entries (their number and length size the box)."""
+    the key's entries (their number and length size the box); x_range,
+    y_range: the axes' ranges as the chart sets them (data units), else
+    the data's with a margin; area: the plot's in pixels."""
     def scale(value, log):
         if value is None or not math.isfinite(value) or (log and value <= 0):
             return None
@@ -135,9 +153,11 @@ def key_corner(series, log_x, log_y, titles):
     du = (u1 - u0) * 0.08 or 1.0
     dv = (v1 - v0) * 0.08 or 1.0
     u0, u1, v0, v1 = u0 - du, u1 + du, v0 - dv, v1 + dv
-    width = min(0.6, (KEY_SAMPLE_PX + KEY_CHAR_PX * max(
-        len(t) for t in titles)) / PLOT_AREA[0])
-    height = min(0.9, (KEY_LINE_PX * len(titles) + 10.0) / PLOT_AREA[1])
+    if x_range:
+        u0, u1 = (scale(v, log_x) for v in x_range)
+    if y_range:
+        v0, v1 = (scale(v, log_y) for v in y_range)
+    width, height = key_size(titles, area)
     samples = []
     for line in lines:
         samples += line
@@ -161,6 +181,31 @@ def key_corner(series, log_x, log_y, titles):
 # per series, besides the colour.
 DASH_TYPES = 5
 POINT_TYPES = (7, 5, 9, 11, 13, 4, 6, 8)
+# Each filled point type's hollow twin (a disturbed point: drawn, not
+# judged).
+HOLLOW_POINT_TYPES = {7: 6, 5: 4, 9: 8, 11: 10, 13: 12}
+# A colour per series, none twice in a chart: gnuplot's own eight first
+# (the charts keep their look), four more, then hues a golden angle
+# apart, alternately darker; grey is none of them (it marks what was not
+# judged).
+SERIES_COLOURS = ("#9400d3", "#009e73", "#56b4e9", "#e69f00", "#f0e442",
+                  "#0072b2", "#e51e10", "#000000", "#a0522d", "#ff1493",
+                  "#808000", "#00ced1")
+NOT_JUDGED_COLOUR = "#a0a0a0"
+GOLDEN_ANGLE = 0.38196601125    # of a turn: 1 - 1/phi
+
+
+def series_colour(index):
+    """The index-th series' colour, as '#rrggbb': SERIES_COLOURS, then
+    hues a golden angle apart, alternately darker (no two alike among
+    the first 600)."""
+    if index < len(SERIES_COLOURS):
+        return SERIES_COLOURS[index]
+    k = index - len(SERIES_COLOURS)
+    red, green, blue = colorsys.hsv_to_rgb(k * GOLDEN_ANGLE % 1.0, 0.8,
+                                           0.85 if k % 2 else 0.6)
+    return "#%02x%02x%02x" % (round(red * 255), round(green * 255),
+                              round(blue * 255))
 
 
 def series_style(index, style=""):
@@ -169,7 +214,7 @@ def series_style(index, style=""):
     words = style.split()
     points = any("points" in w for w in words)
     lines = not points or "linespoints" in words
-    parts = [f"lc {index % 8 + 1}"]
+    parts = [f"lc rgb '{series_colour(index)}'"]
     if lines:
         parts.append(f"dt {index % DASH_TYPES + 1}")
     if points and "pt" not in words:
@@ -211,10 +256,15 @@ def latency_tics(axis, low_us, high_us):
     return log_axis(axis, low_us, high_us, fmt_latency_us)
 
 
+# A log axis reaches this factor beyond its data each way.
+LOG_AXIS_MARGIN = 1.4
+
+
 def log_axis(axis, low, high, label):
     """A log axis over low..high (with a margin) and its ticks at 1-2-5
     steps, labelled by label(value)."""
-    return (f"set {axis}range [{low / 1.4:.6g}:{high * 1.4:.6g}]\n"
+    return (f"set {axis}range [{low / LOG_AXIS_MARGIN:.6g}:"
+            f"{high * LOG_AXIS_MARGIN:.6g}]\n"
             f"set {axis}tics (" + ", ".join(
                 f"{gp_format(label(v))} {v:.6g}"
                 for v in log_steps(low, high)) + ")\n")

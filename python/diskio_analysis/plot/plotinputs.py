@@ -170,11 +170,13 @@ def key_word(key, name):
 
 def name_series(runs):
     """Legend text: 'ENV MODE' and what tells the environment's runs of
-    the mode apart: a suite's row ('ext4 aio SEQ1M Q8T1 write'), else each
-    of block size, cache, queue depth, batch, pattern, sync_every and jobs
-    that differs among them ('ext4 aio 4K qd32', 'ext4 fdatasync x4
-    jobs').  Runs alike in all of that (results of one label) are
-    numbered, '#2' on: no two series share a legend entry."""
+    the mode apart: a suite's row ('ext4 aio SEQ1M Q8T1 write'; a word of
+    the row the entry already says is not said again: the sweep's '8 KiB
+    read' row of mode read is 'A read 8 KiB'), else each of block size,
+    cache, queue depth, batch, pattern, sync_every and jobs that differs
+    among them ('ext4 aio 4K qd32', 'ext4 fdatasync x4 jobs').  Runs
+    alike in all of that (results of one label) are numbered, '#2' on:
+    no two series share a legend entry."""
     groups = {}
     for run in runs:
         groups.setdefault((run.env, run.mode), []).append(run)
@@ -190,7 +192,9 @@ def name_series(runs):
         for run, key in zip(group, keys):
             words = [env, mode]
             if key.suite_row is not None:
-                words += [key.suite_row] if len(rows) > 1 else []
+                said = set(words)
+                words += [word for word in key.suite_row.split()
+                          if word not in said] if len(rows) > 1 else []
             else:
                 words += [key_word(key, name) for name in varying]
             run.series = " ".join(word for word in words if word)

@@ -16,7 +16,9 @@ import os
 
 from ..ratios import fmt_ratio_word
 from .charts import Chart, safe_name, write_table
-from .gnuplot import common_settings, gp_datafile, gp_format, gp_string
+from .gnuplot import (common_settings, gp_datafile, gp_format, gp_string,
+                      series_colour)
+from .ratio_axis import key_place, label_limit
 
 BAR_HEIGHT = 0.8        # of one category's slot, shared by the environments
 RATIO_STEPS = (1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50, 100, 1e3, 1e4, 1e5, 1e6)
@@ -83,7 +85,8 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
     if not categories:
         return []
     envs = [env for env, _, _ in report.comparisons]
-    series, values = [], []
+    labels = len(categories) * len(envs) <= 40
+    series, values, drawn, labelled = [], [], [], []
     better = [False] * len(phases) + [
         (report.higher_is_better or {}).get(m, False) for m in metrics]
     for i, (env, phase_ratios, metric_ratios) in enumerate(report.comparisons):
@@ -95,43 +98,51 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
                            "label"), rows)
         series.append((path, env, len(rows)))
         values += [float(r[0]) for r in rows]
-    # room beyond the longest bar for its label, in proportion on the log axis
+        # each bar's top, middle and bottom edge, from 1 to its end
+        drawn += [(float(y), float(r[2]), float(r[3]), r[6] if labels else "")
+                  for r in rows for y in (r[1], r[4], r[5])]
+        labelled += [(float(r[3]), r[6]) for r in rows] if labels else []
+    # room beyond the longest bar for its label, in proportion on the log
+    # axis, and for every label to end inside the plot
+    width = 1000
     limit = max([max(v, 1.0 / v) for v in values] + [1.25]) ** 1.25 * 1.3
-    labels = len(categories) * len(envs) <= 40
+    limit = min(MAX_RATIO ** 1.5, max(limit, label_limit(labelled, categories, width)))
     plots = []
     for i, (path, env, count) in enumerate(series):
         if not count:
             continue
         plots.append(f"{gp_datafile(path)} using 1:2:3:4:5:6 with boxxyerror "
-                     f"lc {i % 8 + 1} fs pattern {i % 7 + 1} border "
+                     f"lc rgb '{series_colour(i)}' fs pattern {i % 7 + 1} border "
                      f"title {gp_string(env)}")
         if labels:
             plots.append(f"{gp_datafile(path)} using 4:2:7 with labels left "
                          "offset 0.5,0 notitle")
     ytics = ", ".join(f"{gp_format(name)} {len(categories) - k - 0.5:.1f}"
                       for k, name in enumerate(categories))
-    height = max(400, 140 + 28 * len(categories) * max(1, len(envs) // 2))
+    height = min(4000, max(400, 140 + 28 * len(categories) * max(1, len(envs) // 2)))
+    key, key_rows, key_px = key_place(
+        drawn, [env for _, env, count in series if count], limit, categories,
+        (width, height))
     commands = common_settings(
         f"Ratio B/A to baseline {report.baseline} (log scale, centred on 1)",
         "ratio B/A, other / baseline (right of 1: a longer time, or a higher "
-        "throughput)", "") + \
+        "throughput)", "", key=key) + \
         "\n".join([
             "set logscale x",
             f"set xrange [{1.0 / limit:.6g}:{limit:.6g}]",
             ratio_tics(limit).rstrip("\n"),
-            f"set yrange [0:{len(categories)}]",
+            f"set yrange [0:{len(categories) + key_rows:.4g}]",
             f"set ytics ({ytics})",
             "set grid xtics",
-            "set key below center horizontal",
-            "set arrow 1 from 1, graph 0 to 1, graph 1 nohead dt 2 lw 2 "
-            "lc 'black' front",
+            f"set arrow 1 from 1, graph 0 to 1, first {len(categories)} nohead "
+            "dt 2 lw 2 lc 'black' front",
             (f"set arrow 2 from graph 0, first {len(metrics)} to graph 1, "
              f"first {len(metrics)} nohead lc 'gray'" if phases and metrics
              else ""),
             "plot " + (", \\\n     ".join(plots) if plots else
                        "1/0 notitle")]) + "\n"
     return [Chart(f"diskio-ratios{suffix}.{ext}", "ratios", commands,
-                  size=(1000, min(height, 4000)))]
+                  size=(width, height + key_px))]
 
 
 def sync_share_chart(report, suffix, phase_filter, workdir, ext, number=0):
