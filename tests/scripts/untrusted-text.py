@@ -29,13 +29,12 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT,  # noqa: E402
-                       TOP_BUILDDIR, check, finish)
+                       TOP_BUILDDIR, check, finish, run_forked)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 FLEET = os.path.join(TOP_BUILDDIR, "scripts", "diskio-fleet")
@@ -102,26 +101,25 @@ def raw_controls(data):
 
 
 def run(what, argv, ok=(0,), env=None):
-    """Run a command on the hostile inputs and check the three promises;
+    """Run a command on the hostile inputs (in a process of its own, forked
+    from this one: see scriptlib.run_forked) and check the three promises;
     returns its stdout."""
-    proc = subprocess.run([sys.executable, *argv], cwd=CWD,
-                          capture_output=True, timeout=600,
-                          env={**os.environ, "TMPDIR": TMP, **(env or {})})
+    status, stdout, stderr = run_forked(argv[0], *argv[1:], cwd=CWD,
+                                        env={"TMPDIR": TMP, **(env or {})})
     planted = sentinels()
     check(not planted, f"{what}: nothing ran", planted)
     for path in planted:        # so that the next command is judged alone
         os.unlink(path)
-    for name, data in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+    for name, data in (("stdout", stdout), ("stderr", stderr)):
         bad = raw_controls(data)
         check(not bad, f"{what}: no raw control character on {name}",
               f"{bad}\n{data[-600:]!r}")
-    check(proc.returncode in ok,
-          f"{what}: exit {proc.returncode} (expected one of {ok})",
-          proc.stderr.decode("utf-8", "replace")[-2000:])
-    check(b"Traceback" not in proc.stderr and
-          b"internal error" not in proc.stderr, f"{what}: no internal error",
-          proc.stderr.decode("utf-8", "replace")[-2000:])
-    return proc.stdout
+    check(status in ok, f"{what}: exit {status} (expected one of {ok})",
+          stderr.decode("utf-8", "replace")[-2000:])
+    check(b"Traceback" not in stderr and
+          b"internal error" not in stderr, f"{what}: no internal error",
+          stderr.decode("utf-8", "replace")[-2000:])
+    return stdout
 
 
 def write_json(path, doc):
