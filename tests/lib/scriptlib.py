@@ -84,12 +84,11 @@ def run_forked(script, *args, cwd=None, env=None, timeout=600):
     child forked from this process, where its modules are imported once
     for every run: a process of its own (its working directory cwd, this
     environment with env's variables added, stdin /dev/null, stdout and
-    stderr pipes), whose
-    status is what the script's sys.exit(main()) makes of main's return,
-    only without an interpreter's start and the imports (0.1 s or more a
-    run).  Returns (status, stdout, stderr), the outputs as bytes; status
-    is -N when signal N ended the child, None after timeout seconds (the
-    child killed)."""
+    stderr pipes), whose status is what the script's sys.exit(main())
+    makes of main's return, only without an interpreter's start and the
+    imports (0.1 s or more a run).  Returns (status, stdout, stderr), the
+    outputs as bytes; status is -N when signal N ended the child, None
+    after timeout seconds (the child killed)."""
     main = command_main(script)
     sys.stdout.flush()
     sys.stderr.flush()
