@@ -24,7 +24,10 @@ ok() { echo "ok: $*"; }
 . "$top_builddir/completion/diskio" || { echo "FAIL: the completion does not load"; exit 1; }
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/diskio-completion.XXXXXX") || exit 99
-trap 'rm -rf "$scratch"' EXIT
+# what the test keeps of the commands (out of $scratch, whose files are
+# completed below)
+kept=$(mktemp -d "${TMPDIR:-/tmp}/diskio-completion-kept.XXXXXX") || exit 99
+trap 'rm -rf "$scratch" "$kept"' EXIT
 
 # t_complete WORD... : what completing the last word offers, one per line,
 # sorted.  An empty last word ('') completes after a space.
@@ -45,8 +48,13 @@ expect() {
     if [ "$want" = "$got" ]; then ok "$1"; else fail "$1: want [$want], got [$got]"; fi
 }
 
+# a command's --help, read once (into $kept/CMD.help)
+help_text() {
+    [ -f "$kept/$1.help" ] || LC_ALL=C "$1" --help >"$kept/$1.help"
+    cat "$kept/$1.help"
+}
 help_options() {
-    LC_ALL=C "$1" --help | grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z0-9-]*' |
+    help_text "$1" | grep -oE -- '(^|[][ ,|])--?[a-zA-Z][a-zA-Z0-9-]*' |
         grep -oE -- '--?[a-zA-Z][a-zA-Z0-9-]*' | sort -u
 }
 
@@ -62,8 +70,11 @@ for cmd in diskio diskio-durable diskio-compare diskio-correlate diskio-plot dis
     *) fail "$cmd has no completion: '$spec'" ;;
     esac
     command -v "$cmd" >/dev/null 2>&1 || { fail "$cmd is not built"; continue; }
+    # completed in this shell, not in a $(...) subshell: the completion
+    # keeps what it read of the command's --help for the completions below
+    t_complete "$cmd" -- >"$kept/$cmd.long"
     expect "$cmd: options are those of its --help" "$(help_options "$cmd" | grep -- '^--')" \
-        "$(t_complete "$cmd" --)"
+        "$(cat "$kept/$cmd.long")"
     expect "$cmd: short options too" "$(help_options "$cmd" | grep -v -- '^--')" \
         "$(t_complete "$cmd" - | grep -v -- '^--')"
 done
@@ -93,12 +104,12 @@ expect "diskio-durable listen --expect takes a run id: nothing offered" "" \
 expect "diskio-plot --format: the choices of its --help" "png svg" \
     "$(t_complete diskio-plot --format '')"
 expect "diskio-correlate --wal-sync-method" \
-    "$(LC_ALL=C diskio-correlate --help | grep -oE -- '--wal-sync-method \{[^}]*\}' |
+    "$(help_text diskio-correlate | grep -oE -- '--wal-sync-method \{[^}]*\}' |
         head -n 1 | sed 's/.*{\(.*\)}/\1/; s/,/ /g')" \
     "$(t_complete diskio-correlate --wal-sync-method '')"
 expect "diskio-compare --format" "csv json markdown text" "$(t_complete diskio-compare --format '')"
 # diskio-compare's metrics, as its --help lists them
-metrics=$(LC_ALL=C diskio-compare --help | tr '\n' ' ' | sed -n 's/.*or all (\([^;]*\);.*/\1/p' |
+metrics=$(help_text diskio-compare | tr '\n' ' ' | sed -n 's/.*or all (\([^;]*\);.*/\1/p' |
     tr -d ',')
 [ -n "$metrics" ] || fail "diskio-compare --help no longer lists its metrics"
 expect "diskio-compare --metrics: its metrics" "$metrics all" "$(t_complete diskio-compare --metrics '')"

@@ -56,17 +56,19 @@ assert max(j["max_ns"] for j in jobs) == r["latency"]["total"]["max"]
 PY
 
 # ---- one file per job while they run; one with --shared-file ----
-# (the files are counted from outside while diskio runs)
+# (the files are counted from outside while diskio runs: from before they
+# appear until they are gone again at the end of the run, at most 30 s)
 count_files_during() { # what-to-expect description options...
     want=$1; what=$2; shift 2
     rm -f "$t_scratch/during.json"
-    t_spawn "$DISKIO" --quiet --mode fdatasync --runtime 3 --size 256k "$@" \
+    t_spawn "$DISKIO" --quiet --mode fdatasync --runtime 1 --size 256k "$@" \
         --output "$t_scratch/during.json" "$dir"
     seen=0
     i=0
-    while [ $i -lt 50 ]; do
+    while [ $i -lt 600 ]; do
         n=$(ls -A "$dir" | grep -c '^diskio-test\.')
         [ "$n" -gt "$seen" ] && seen=$n
+        [ "$seen" -gt 0 ] && [ "$n" -eq 0 ] && break
         sleep 0.05
         i=$((i + 1))
     done

@@ -15,23 +15,31 @@ PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 "$PYTHON3" -c 'import zlib' 2>/dev/null || { echo "SKIP: python3 has no zlib"; exit 77; }
 
-# The runs are in memory: the 32 MiB fill is done in milliseconds, so the
-# copy 0.5 s after the file appears is of a filled file being
-# overwritten, however busy the disk is (a copy taken during the fill
-# would hold zeros that compress).
+# The runs are in memory, however busy the disk is.  The copy is taken
+# once the fill has written the whole file (it writes it from the start:
+# a copy taken during the fill would hold zeros that compress) and the
+# measured writes have gone on for 0.2 s, thousands of them.
 t_memory_dir
 
-# copy_midrun DIR COPY ARGS...: start diskio on DIR, stop it once it has
-# written for a while, copy its test file, then interrupt it.
+# copy_midrun DIR COPY MIB ARGS...: start diskio on DIR with a file of
+# MIB MiB, stop it once it has filled the file and written for a while,
+# copy its test file, then interrupt it.
 copy_midrun() {
-    dir=$1; copy=$2; shift 2
+    dir=$1; copy=$2; mib=$3; shift 3
     mkdir "$dir"
-    t_spawn "$DISKIO" --quiet --warmup 0 --count 100000000 "$@" "$dir"
+    t_spawn "$DISKIO" --quiet --warmup 0 --count 100000000 --size "${mib}m" "$@" "$dir"
     t_wait_for_file "$dir"
-    # the fill (milliseconds in memory), then half a second of measured writes
-    sleep 0.5
-    kill -STOP "$t_pid"
     f=$(ls "$dir"/diskio-test.* 2>/dev/null | head -n 1)
+    # the fill, to the file's last byte (30 s at most), then 0.2 s of
+    # measured writes
+    i=0
+    while [ -n "$f" ] && [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" -lt $((mib << 20)) ] &&
+        [ $i -lt 1500 ]; do
+        sleep 0.02
+        i=$((i + 1))
+    done
+    sleep 0.2
+    kill -STOP "$t_pid"
     if [ -n "$f" ]; then
         cp "$f" "$copy"
     fi
@@ -42,19 +50,19 @@ copy_midrun() {
 }
 
 # the fill and the writes of a 32 MiB file
-copy_midrun "$t_memory/a" "$t_scratch/file.copy" --mode async --bs 8k --size 32m
-# the written stream: 1 MiB overwritten many times over in a second
-copy_midrun "$t_memory/b" "$t_scratch/stream.copy" --mode async --bs 8k --size 1m --pattern rand
+copy_midrun "$t_memory/a" "$t_scratch/file.copy" 32 --mode async --bs 8k
+# the written stream: 1 MiB overwritten many times over in 0.2 s
+copy_midrun "$t_memory/b" "$t_scratch/stream.copy" 1 --mode async --bs 8k --pattern rand
 # the same with writes larger than the records
-copy_midrun "$t_memory/c" "$t_scratch/big.copy" --mode async --bs 256k --size 16m
+copy_midrun "$t_memory/c" "$t_scratch/big.copy" 16 --mode async --bs 256k
 # the queued modes' stream at depth 1 and 4 (O_DIRECT: where the scratch
 # filesystem has it)
 queued=""
 for m in aio uring; do
     for qd in 1 4; do
         if "$DISKIO" --quiet --mode $m --count 1 --size 1m "$t_memory" >/dev/null 2>&1; then
-            copy_midrun "$t_memory/$m$qd" "$t_scratch/$m$qd.copy" --mode $m --iodepth $qd \
-                --bs 8k --size 1m --pattern rand
+            copy_midrun "$t_memory/$m$qd" "$t_scratch/$m$qd.copy" 1 --mode $m --iodepth $qd \
+                --bs 8k --pattern rand
             queued="$queued $m$qd"
         else
             echo "# $m: not available in memory (O_DIRECT on tmpfs) or on this kernel, not checked"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Description: --interval keeps each run's latency over time, through stalls, repeats, jobs and signals.
 #
-# A 1.5 s run at 0.25 s intervals has 6 intervals with increasing start times
+# A 0.6 s run at 0.1 s intervals has 6 intervals with increasing start times
 # whose ops add up to the run's; the --interval-csv file has the same rows
 # as the JSON; a queued mode (aio/uring) keeps a series too, a run at a
 # fixed rate the corrected latencies; a stall of 1.2 s (the 5th fdatasync
@@ -16,7 +16,9 @@
 # holds more ops than one job can do in it); an existing --interval-csv
 # file is refused (exit 3) and kept; bad values exit 2 naming --interval.
 # Nothing here depends on how fast the machine is: the stall and the held
-# writes are far longer than any scheduling delay.
+# writes are far longer than any scheduling delay.  The test files are
+# 4 MiB or less (their size is not what is tested; a small one is filled
+# sooner).
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"; exit 77; }
@@ -24,15 +26,15 @@ command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to parse JSON"
 dir="$t_scratch/dir"
 mkdir "$dir"
 
-# ---- 1.5 s at 0.25 s: 6 intervals, ops adding up, JSON and CSV the same ----
-t_expect_status 0 "--runtime 1.5s --interval 0.25" -- "$DISKIO" -q --mode async --runtime 1.5s \
-    --interval 0.25 --output "$t_scratch/r.json" --interval-csv "$t_scratch/iv.csv" "$dir" || t_done
+# ---- 0.6 s at 0.1 s: 6 intervals, ops adding up, JSON and CSV the same ----
+t_expect_status 0 "--runtime 0.6s --interval 0.1" -- "$DISKIO" -q --size 4m --mode async --runtime 0.6s \
+    --interval 0.1 --output "$t_scratch/r.json" --interval-csv "$t_scratch/iv.csv" "$dir" || t_done
 t_expect_empty_dir "$dir" "test file removed"
-t_expect_status 0 "the series' files are said" -- "$DISKIO" --mode async --runtime 0.2s \
+t_expect_status 0 "the series' files are said" -- "$DISKIO" --size 4m --mode async --runtime 0.2s \
     --interval 0.1 --interval-csv "$t_scratch/said.csv" "$dir"
 grep -q "the interval series is in $t_scratch/said.csv" "$t_scratch/stderr" &&
     t_ok "--interval-csv: where the series went" || t_fail "stderr: $(cat "$t_scratch/stderr")"
-t_expect_status 0 "--interval to the table only" -- "$DISKIO" --mode async --runtime 0.2s \
+t_expect_status 0 "--interval to the table only" -- "$DISKIO" --size 4m --mode async --runtime 0.2s \
     --interval 0.1 "$dir"
 grep -q "give --output FILE.json or --interval-csv FILE" "$t_scratch/stderr" &&
     t_ok "a series kept nowhere is said" || t_fail "stderr: $(cat "$t_scratch/stderr")"
@@ -41,16 +43,16 @@ import csv, json, sys
 d = json.load(open(sys.argv[1]))
 r = d["runs"][0]
 iv = r["intervals"]
-assert iv["interval_ns"] == 250000000, iv["interval_ns"]
+assert iv["interval_ns"] == 100000000, iv["interval_ns"]
 s = iv["series"]
 assert len(s) == 6, [x["start_ns"] for x in s]
-assert [x["start_ns"] for x in s] == [k * 250000000 for k in range(6)], s
-assert all(x["duration_ns"] == 250000000 for x in s[:-1]), s
-assert s[-1]["duration_ns"] >= 250000000, s[-1]
+assert [x["start_ns"] for x in s] == [k * 100000000 for k in range(6)], s
+assert all(x["duration_ns"] == 100000000 for x in s[:-1]), s
+assert s[-1]["duration_ns"] >= 100000000, s[-1]
 assert sum(x["ops"] for x in s) == r["ops"], (sum(x["ops"] for x in s), r["ops"])
 assert sum(x["bytes"] for x in s) == r["bytes"]
 # (an interval may be empty on a machine busy enough to hold one write
-# for a quarter of a second: that is the machine's, not the series')
+# for a tenth of a second: that is the machine's, not the series')
 assert all(x["min_ns"] <= x["p50_ns"] <= x["p99_ns"] <= x["max_ns"] for x in s if x["ops"]), s
 assert max(x["max_ns"] for x in s) == r["latency"]["total"]["max"]
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -60,14 +62,15 @@ for row, x in zip(rows, s):
     assert abs(float(row["start_s"]) * 1e9 - x["start_ns"]) < 1, (row, x)
     assert int(row["p99_ns"]) == x["p99_ns"] and int(row["max_ns"]) == x["max_ns"], (row, x)
 PY
-t_expect_status 0 "without --interval" -- "$DISKIO" -q --mode async --count 100 --format json "$dir" || t_done
+t_expect_status 0 "without --interval" -- "$DISKIO" -q --size 4m --mode async --count 100 --format json "$dir" || t_done
 grep -q '"intervals": null' "$t_scratch/stdout" && t_ok "no series without --interval" ||
     t_fail "a series without --interval"
 
 # ---- a queued mode keeps a series too ----
 for mode in uring aio; do
-    "$DISKIO" -q --mode $mode --runtime 1s --format json "$dir" >/dev/null 2>&1 || continue
-    t_expect_status 0 "--mode $mode --interval 0.25" -- "$DISKIO" -q --mode $mode --iodepth 4 \
+    # (the first that runs here: one op says whether it can)
+    "$DISKIO" -q --mode $mode --count 1 --format json "$dir" >/dev/null 2>&1 || continue
+    t_expect_status 0 "--mode $mode --interval 0.25" -- "$DISKIO" -q --size 4m --mode $mode --iodepth 4 \
         --runtime 1s --interval 0.25 --format json "$dir" || t_done
     "$PYTHON3" - "$t_scratch/stdout" <<'PY' && t_ok "$mode: 4 intervals, ops add up" || t_fail "$mode series"
 import json, sys
@@ -79,7 +82,7 @@ PY
 done
 
 # ---- a fixed rate: the intervals hold the corrected latencies ----
-t_expect_status 0 "--rate 400 --interval 0.25" -- "$DISKIO" -q --mode fdatasync --rate 400 \
+t_expect_status 0 "--rate 400 --interval 0.25" -- "$DISKIO" -q --size 4m --mode fdatasync --rate 400 \
     --runtime 1s --interval 0.25 --format json "$dir" || t_done
 "$PYTHON3" - "$t_scratch/stdout" <<'PY' && t_ok "rate: the series is of the total (corrected) latency" || t_fail "rate series"
 import json, sys
@@ -94,7 +97,7 @@ PY
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
 if [ -f "$preload" ]; then
     t_expect_status 0 "a 1.2 s stall under --interval 0.25" -- env LD_PRELOAD="$preload" \
-        DISKIO_TEST_STALL_AT=5 DISKIO_TEST_STALL_MS=1200 "$DISKIO" --mode fdatasync \
+        DISKIO_TEST_STALL_AT=5 DISKIO_TEST_STALL_MS=1200 "$DISKIO" --size 4m --mode fdatasync \
         --warmup 0 --runtime 2.5s --interval 0.25 --output "$t_scratch/stall.json" "$dir" || t_done
     grep -q "^  ^ 10 intervals of 0.25 s: .*max [1-9]\.[0-9]* s in the interval at .*; [1-9][0-9]* with no op completed$" \
         "$t_scratch/stdout" && t_ok "the table says the stall" ||
@@ -122,7 +125,7 @@ else
 fi
 
 # ---- --repeat keeps every repetition's intervals ----
-t_expect_status 0 "--repeat 2 --interval 0.25" -- "$DISKIO" -q --mode async --runtime 0.5s \
+t_expect_status 0 "--repeat 2 --interval 0.25" -- "$DISKIO" -q --size 4m --mode async --runtime 0.5s \
     --interval 0.25 --repeat 2 --format json "$dir" || t_done
 "$PYTHON3" - "$t_scratch/stdout" <<'PY' && t_ok "repeat: both repetitions' intervals" || t_fail "repeat series"
 import json, sys
@@ -135,7 +138,7 @@ assert sum(x["ops"] for x in s) == r["ops"]
 PY
 
 # ---- --format intervals: the series CSV on standard output ----
-t_expect_status 0 "--format intervals" -- "$DISKIO" -q --mode async --runtime 0.3s \
+t_expect_status 0 "--format intervals" -- "$DISKIO" -q --size 4m --mode async --runtime 0.3s \
     --interval 0.1 --format intervals "$dir" || t_done
 head -n 1 "$t_scratch/stdout" | grep -q "^label,mode,block_size,.*,repetition,interval,start_s," &&
     [ "$(grep -c ',async,' "$t_scratch/stdout")" -eq 3 ] && t_ok "3 interval rows on stdout" ||

@@ -15,7 +15,10 @@
 # the output name during the run is never replaced (exit 1, the complete
 # result kept under its temporary name, which the message gives); where
 # hard links are not supported either, the message says so and names the
-# kept file.  No message blames the run for it.
+# kept file.  No message blames the run for it.  A run a file is planted or
+# swapped in during is stopped (SIGSTOP) while the test does it and
+# continued then: the run lasts as long as that takes, however busy the
+# machine.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
@@ -47,11 +50,13 @@ ls -A "$t_scratch" | grep -q "diskio-tmp" && t_fail "temporary files left" ||
     t_ok "no temporary left"
 
 # a file planted under the output name during the run is left alone
-env LD_PRELOAD="$preload" "$DISKIO" -m fsync --size 64k --runtime 2 \
+env LD_PRELOAD="$preload" "$DISKIO" -m fsync --size 64k --runtime 1 \
     --output "$t_scratch/planted.json" "$dir" >"$t_scratch/stdout" 2>"$t_scratch/stderr" &
 pid=$!
 t_wait_for_file "$dir"
+kill -STOP $pid
 echo "not diskio's" >"$t_scratch/planted.json"
+kill -CONT $pid
 wait $pid
 status=$?
 [ "$status" -eq 1 ] && t_ok "planted output: exit 1" || t_fail "planted output: exit $status"
@@ -114,7 +119,7 @@ t_expect_empty_dir "$dir" "nothing measured after a planted temporary"
 # the symlink is left alone.  (Whatever the temporary is called, it is the
 # new name holding diskio's pid.)
 echo "not a result" >"$t_scratch/other"
-env LD_PRELOAD="$preload" "$DISKIO" -m fsync --size 64k --runtime 2 \
+env LD_PRELOAD="$preload" "$DISKIO" -m fsync --size 64k --runtime 1 \
     --output "$t_scratch/swapped.json" "$dir" >"$t_scratch/stdout" 2>"$t_scratch/stderr" &
 pid=$!
 tmp=
@@ -125,8 +130,10 @@ while [ -z "$tmp" ] && [ $waited -lt 100 ]; do
     waited=$((waited + 1))
 done
 if [ -n "$tmp" ]; then
+    kill -STOP $pid
     mv "$t_scratch/$tmp" "$t_scratch/moved-away"
     ln -s "$t_scratch/other" "$t_scratch/$tmp"
+    kill -CONT $pid
 fi
 wait $pid
 status=$?

@@ -25,17 +25,18 @@ want=$(cksum < "$victim")
 plant() {
     how=$1; delay=$2
     dir="$t_scratch/d-$how-$delay"
+    err="$dir.err"
     mkdir "$dir"
     rm -f "$dir.json"
     t_spawn "$DISKIO" --mode fsync,fdatasync,osync --runtime 0.5 --size 8m --quiet \
-        --output "$dir.json" "$dir" >"$t_scratch/out" 2>"$t_scratch/err"
+        --output "$dir.json" "$dir" >"$dir.out" 2>"$err"
     pid=$t_pid
     t_wait_for_file "$dir"
     name=$(ls -A "$dir")
     sleep "$delay"
     case $how in
     ln) ln -f "$victim" "$dir/$name" ;;
-    mv) cp "$victim" "$t_scratch/moved" && mv -f "$t_scratch/moved" "$dir/$name" ;;
+    mv) cp "$victim" "$dir.moved" && mv -f "$dir.moved" "$dir/$name" ;;
     esac
     wait $pid
     status=$?
@@ -45,7 +46,7 @@ plant() {
     [ -f "$dir/$name" ] && [ "$(cksum < "$dir/$name")" = "$want" ] &&
         t_ok "$what: the planted name is left, unchanged" ||
         t_fail "$what: the planted name was removed or written"
-    [ "$status" -eq 0 ] || t_fail "$what: exit $status: $(cat "$t_scratch/err")"
+    [ "$status" -eq 0 ] || t_fail "$what: exit $status: $(cat "$err")"
     "$PYTHON3" - "$dir.json" <<'PY' && t_ok "$what: three complete runs of its own file" ||
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -53,9 +54,9 @@ assert d["complete"] is True and len(d["runs"]) == 3, d["complete"]
 assert all(r["complete"] and r["ops"] > 0 for r in d["runs"])
 PY
         t_fail "$what: runs not complete"
-    grep -q "was replaced" "$t_scratch/err" && grep -q "$name" "$t_scratch/err" &&
+    grep -q "was replaced" "$err" && grep -q "$name" "$err" &&
         t_ok "$what: says the name was replaced" ||
-        t_fail "$what: no warning: $(cat "$t_scratch/err")"
+        t_fail "$what: no warning: $(cat "$err")"
     rm -f "$dir/$name"
     [ -z "$(ls -A "$dir")" ] || t_fail "$what: left $(ls -A "$dir")"
     [ -f "$victim" ] || t_fail "$what: victim removed"
@@ -63,10 +64,21 @@ PY
 
 # 0 s: while the 8 MiB file is filled; 0.25 s: in the first run; 0.55 s
 # and 1.05 s: about when the second and third runs open the file (on a
-# busy machine the moments shift; every moment must hold the same)
+# busy machine the moments shift; every moment must hold the same).  The
+# ln and the mv of each moment run side by side, each in a subshell that
+# writes what it found to a log of its own and exits with its count of
+# failures.
 for delay in 0 0.25 0.55 1.05; do
-    plant ln $delay
-    plant mv $delay
+    for how in ln mv; do
+        (trap - EXIT; plant $how $delay; exit $t_failures) \
+            >"$t_scratch/plant-$how-$delay.log" 2>&1 &
+        eval "pid_$how=\$!"
+    done
+    for how in ln mv; do
+        eval "wait \$pid_$how"
+        t_failures=$((t_failures + $?))
+        cat "$t_scratch/plant-$how-$delay.log"
+    done
 done
 
 # Without /proc, the file is reopened by path and its inode compared:

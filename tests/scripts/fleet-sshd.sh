@@ -82,18 +82,42 @@ fleet() {   # fleet LAB OUT [FLEET ARGS...] -- [DISKIO ARGS...]
 }
 label_of() { "$python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["label"])' "$1"; }
 diskio_args="--mode fsync,async --count 20 --size 256k target"
+# The engines' runs of one case are independent (each its own lab and
+# outputs; every diskio makes a file of its own in the host's target):
+# fleet_bg starts one in the background, fleet_wait waits for them all,
+# status_of OUT says how one ended.
+bg_pids=""
+fleet_bg() {
+    local out=$2
+    (fleet "$@"; echo $? >"$work/$out.status") &
+    bg_pids="$bg_pids $!"
+}
+fleet_wait() {
+    local pid
+    for pid in $bg_pids; do wait "$pid"; done
+    bg_pids=""
+}
+status_of() { cat "$work/$1.status" 2>/dev/null || echo none; }
+
+transports=ssh
+for transport in pdsh clush; do
+    if command -v $transport >/dev/null 2>&1; then
+        transports="$transports $transport"
+    else
+        echo "skip $transport: not installed"
+    fi
+done
 
 start=$(date +%s)
-for transport in ssh pdsh clush; do
-    if [ "$transport" != ssh ] && ! command -v $transport >/dev/null 2>&1; then
-        echo "skip $transport: not installed"
-        continue
-    fi
+for transport in $transports; do
     # shellcheck disable=SC2086
-    fleet "lab-$transport" "$transport" --transport $transport -w 'db[1-3]' -- $diskio_args
-    status=$?
-    check "$transport: three reachable hosts exit 0" test $status -eq 0
-    [ $status -eq 0 ] || cat "$work/$transport.out" "$work/$transport.err" "$work"/lab-$transport/*/diskio.log
+    fleet_bg "lab-$transport" "$transport" --transport $transport -w 'db[1-3]' -- $diskio_args
+done
+fleet_wait
+for transport in $transports; do
+    status=$(status_of "$transport")
+    check "$transport: three reachable hosts exit 0" test "$status" -eq 0
+    [ "$status" -eq 0 ] || cat "$work/$transport.out" "$work/$transport.err" "$work"/lab-$transport/*/diskio.log
     for h in db1 db2 db3; do
         r="$work/lab-$transport/$h/result.json"
         check "$transport: $h's result collected" test -s "$r"
@@ -121,12 +145,14 @@ echo "phase,wal" >"$out/wal.csv"
 echo '{}' >"$out/settings.json"
 EOS
 chmod +x "$work/remote-pgphases"
-for transport in ssh pdsh clush; do
-    command -v $transport >/dev/null 2>&1 || continue
+for transport in $transports; do
     # shellcheck disable=SC2086
-    fleet "lab-pg-$transport" "pg-$transport" --transport $transport -w 'db[1-2]' \
+    fleet_bg "lab-pg-$transport" "pg-$transport" --transport $transport -w 'db[1-2]' \
         --pgphases "target --sf 0.1" --diskio-pgphases "$work/remote-pgphases" -- $diskio_args
-    check "$transport --pgphases: exit 0" test $? -eq 0
+done
+fleet_wait
+for transport in $transports; do
+    check "$transport --pgphases: exit 0" test "$(status_of "pg-$transport")" -eq 0
     for h in db1 db2; do
         check "$transport --pgphases: $h's q_time.csv, wal.csv and settings.json beside its result" \
             test -s "$work/lab-pg-$transport/$h/q_time.csv" -a -s "$work/lab-pg-$transport/$h/wal.csv" \
@@ -150,12 +176,13 @@ check "one --label for every host: both results kept with that label" \
 # where no test file can be made (diskio's exit status 3)
 rmdir "$work/home-db2/target"
 ln -s /proc/self "$work/home-db2/target"
-for transport in ssh pdsh clush; do
-    command -v $transport >/dev/null 2>&1 || continue
+for transport in $transports; do
     # shellcheck disable=SC2086
-    fleet "lab-fail-$transport" "fail-$transport" --transport $transport -w 'db1,db2' -- $diskio_args
-    status=$?
-    check "$transport: a host whose diskio fails: exit 1" test $status -eq 1
+    fleet_bg "lab-fail-$transport" "fail-$transport" --transport $transport -w 'db1,db2' -- $diskio_args
+done
+fleet_wait
+for transport in $transports; do
+    check "$transport: a host whose diskio fails: exit 1" test "$(status_of "fail-$transport")" -eq 1
     check "$transport: its failure is reported with diskio's exit status and diskio's own message" \
         grep -qE '^  db2  *failed +diskio exit status 3: diskio: ' "$work/fail-$transport.out"
     check "$transport: the other host is still collected" \
@@ -169,12 +196,13 @@ for _ in $(seq 1 50); do
     ip netns exec "$ns" ss -ltn | grep -q '127.0.0.1:22203' || break
     sleep 0.1
 done
-for transport in ssh pdsh clush; do
-    command -v $transport >/dev/null 2>&1 || continue
+for transport in $transports; do
     # shellcheck disable=SC2086
-    fleet "lab-down-$transport" "down-$transport" --transport $transport -w 'db[1-3]' -- $diskio_args
-    status=$?
-    check "$transport: a stopped sshd makes exit 1" test $status -eq 1
+    fleet_bg "lab-down-$transport" "down-$transport" --transport $transport -w 'db[1-3]' -- $diskio_args
+done
+fleet_wait
+for transport in $transports; do
+    check "$transport: a stopped sshd makes exit 1" test "$(status_of "down-$transport")" -eq 1
     check "$transport: db3 is reported unreachable" \
         grep -qE '^  db3  *unreachable' "$work/down-$transport.out"
     check "$transport: db1 and db2 are still collected" \
@@ -187,11 +215,13 @@ done
 # a hostile argument is one word on the host and for every local shell on
 # the way: nothing runs
 hostile="x\$(touch $work/pwned)\`touch $work/pwned3\`;touch $work/pwned2 'y\""
-for transport in ssh pdsh clush; do
-    command -v $transport >/dev/null 2>&1 || continue
+for transport in $transports; do
     # shellcheck disable=SC2086
-    fleet "lab-hostile-$transport" "hostile-$transport" --transport $transport -w db1 -- \
+    fleet_bg "lab-hostile-$transport" "hostile-$transport" --transport $transport -w db1 -- \
         --label "$hostile" $diskio_args
+done
+fleet_wait
+for transport in $transports; do
     check "$transport: a hostile label runs no command, here or on the host" \
         test ! -e "$work/pwned" -a ! -e "$work/pwned2" -a ! -e "$work/pwned3"
     check "$transport: it reaches diskio as it was given" \

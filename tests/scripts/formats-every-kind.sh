@@ -15,8 +15,6 @@
 set -u
 : "${DISKIO:?DISKIO not set}" "${top_builddir:?top_builddir not set}" "${top_srcdir:?top_srcdir not set}"
 py=${PYTHON3:-python3}
-compare="$py $top_builddir/scripts/diskio-compare"
-correlate="$py $top_builddir/scripts/diskio-correlate"
 work=$(mktemp -d "${TMPDIR:-/tmp}/diskio-formats.XXXXXX") || exit 99
 lpid=""
 cleanup() {
@@ -82,73 +80,85 @@ else
     echo "note: no diskio-durable (\$DISKIO_DURABLE); no --durability run"
 fi
 
-check_output() { # KIND COMMAND FORMAT FILE
-    "$py" - "$@" <<'PY'
-import csv, json, sys
-kind, command, fmt, path = sys.argv[1:5]
-text = open(path, encoding="utf-8").read()
-bad = []
-if fmt == "json":
-    doc = json.loads(text)
-    if command == "compare":
-        rows = doc["comparisons"]
-        if not rows:
-            bad.append("no comparison")
-        for row in rows:
-            keys = set(row["run"])
-            want = {"mode", "block_size", "pattern", "iodepth", "sync_every", "batch",
-                    "jobs", "shared_file", "cached", "suite_row"}
-            if keys != want:
-                bad.append(f"run key {sorted(keys)}")
-        if kind == "suite" and not all(r["run"]["suite_row"] for r in rows):
-            bad.append("a suite's run without its row")
-    elif not doc["comparisons"]:
-        bad.append("no comparison")
-elif fmt == "csv":
-    rows = list(csv.reader(text.splitlines()))
-    if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
-        bad.append(f"{len(rows)} rows, not all as long as the header")
-elif fmt == "markdown":
-    if not text.startswith("# "):
-        bad.append("no heading")
-elif " vs " not in text:
-    bad.append("no 'vs' line")
-print(("ok: " if not bad else "FAIL: ") + f"{command} {kind} --format {fmt}"
-      + (": " + "; ".join(bad) if bad else ""))
-sys.exit(1 if bad else 0)
-PY
-}
+# Every kind in every format, by both commands: one Python, each command
+# run in a child forked from it (tests/lib/scriptlib.py's run_forked: a
+# process of its own, without an interpreter's start each time); the
+# environment directories diskio-correlate reads hold the result(s) and
+# phase times (b 10% slower)
+"$py" - "$work" "$top_srcdir" "$top_builddir" $kinds <<'PY' || status=1
+import csv, io, json, os, shutil, sys
+work, srcdir, builddir, kinds = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+sys.path.insert(0, os.path.join(srcdir, "tests", "lib"))
+from scriptlib import run_forked
+COMPARE = os.path.join(builddir, "scripts", "diskio-compare")
+CORRELATE = os.path.join(builddir, "scripts", "diskio-correlate")
+with open(os.path.join(srcdir, "tests", "scripts", "fixtures", "env-c", "phases.csv"),
+          encoding="utf-8") as f:
+    phases = list(csv.reader(f))
 
-for kind in $kinds; do
-    files="$work/$kind-a.json $work/$kind-b.json"
-    [ "$kind" = reads ] && files="$files $work/reads-cached-a.json $work/reads-cached-b.json"
-    # the environment directories diskio-correlate reads: the result(s)
-    # and phase times (b 10% slower)
-    for label in a b; do
-        mkdir "$work/env-$kind-$label"
-        cp "$work/$kind-$label.json" "$work/env-$kind-$label/result.json"
-        [ "$kind" = reads ] && cp "$work/reads-cached-$label.json" "$work/env-$kind-$label/"
-        factor=1.0
-        [ $label = b ] && factor=1.1
-        awk -F, -v f=$factor 'NR == 1 { print; next } { printf "%s,%g\n", $1, $2 * f }' \
-            "$top_srcdir/tests/scripts/fixtures/env-c/phases.csv" >"$work/env-$kind-$label/phases.csv"
-    done
-    for fmt in text markdown csv json; do
-        out="$work/compare-$kind.$fmt"
-        # shellcheck disable=SC2086
-        if $compare --metrics all --format $fmt $files >"$out" 2>"$out.err"; then
-            check_output "$kind" compare "$fmt" "$out" || status=1
-        else
-            fail "diskio-compare --format $fmt on $kind: exit $?: $(cat "$out.err")"
-        fi
-        out="$work/correlate-$kind.$fmt"
-        if $correlate --details --metrics all --format $fmt "$work/env-$kind-a" \
-            "$work/env-$kind-b" >"$out" 2>"$out.err"; then
-            check_output "$kind" correlate "$fmt" "$out" || status=1
-        else
-            fail "diskio-correlate --format $fmt on $kind: exit $?: $(cat "$out.err")"
-        fi
-    done
-done
+
+def problems(kind, command, fmt, text):
+    bad = []
+    if fmt == "json":
+        doc = json.loads(text)
+        if command == "compare":
+            rows = doc["comparisons"]
+            if not rows:
+                bad.append("no comparison")
+            for row in rows:
+                keys = set(row["run"])
+                want = {"mode", "block_size", "pattern", "iodepth", "sync_every", "batch",
+                        "jobs", "shared_file", "cached", "suite_row"}
+                if keys != want:
+                    bad.append(f"run key {sorted(keys)}")
+            if kind == "suite" and not all(r["run"]["suite_row"] for r in rows):
+                bad.append("a suite's run without its row")
+        elif not doc["comparisons"]:
+            bad.append("no comparison")
+    elif fmt == "csv":
+        rows = list(csv.reader(text.splitlines()))
+        if len(rows) < 2 or any(len(r) != len(rows[0]) for r in rows):
+            bad.append(f"{len(rows)} rows, not all as long as the header")
+    elif fmt == "markdown":
+        if not text.startswith("# "):
+            bad.append("no heading")
+    elif " vs " not in text:
+        bad.append("no 'vs' line")
+    return bad
+
+
+failed = 0
+for kind in kinds:
+    files = [os.path.join(work, f"{kind}-{label}.json") for label in "ab"]
+    if kind == "reads":
+        files += [os.path.join(work, f"reads-cached-{label}.json") for label in "ab"]
+    envs = []
+    for label, factor in (("a", 1.0), ("b", 1.1)):
+        env = os.path.join(work, f"env-{kind}-{label}")
+        os.mkdir(env)
+        shutil.copy(os.path.join(work, f"{kind}-{label}.json"), os.path.join(env, "result.json"))
+        if kind == "reads":
+            shutil.copy(os.path.join(work, f"reads-cached-{label}.json"), env)
+        with open(os.path.join(env, "phases.csv"), "w", encoding="utf-8") as out:
+            out.write(",".join(phases[0]) + "\n" + "".join(
+                f"{name},{float(value) * factor:g}\n" for name, value in phases[1:]))
+        envs.append(env)
+    for fmt in ("text", "markdown", "csv", "json"):
+        for command, argv in (
+                ("compare", [COMPARE, "--metrics", "all", "--format", fmt, *files]),
+                ("correlate", [CORRELATE, "--details", "--metrics", "all", "--format", fmt,
+                               *envs])):
+            code, out, err = run_forked(*argv)
+            if code != 0:
+                print(f"FAIL: diskio-{command} --format {fmt} on {kind}: exit {code}: "
+                      + err.decode("utf-8", "replace"))
+                failed += 1
+                continue
+            bad = problems(kind, command, fmt, out.decode("utf-8"))
+            print(("ok: " if not bad else "FAIL: ") + f"{command} {kind} --format {fmt}"
+                  + (": " + "; ".join(bad) if bad else ""))
+            failed += bool(bad)
+sys.exit(1 if failed else 0)
+PY
 [ $status -eq 0 ] && echo "formats-every-kind: all checks passed"
 exit $status

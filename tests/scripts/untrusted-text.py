@@ -23,19 +23,18 @@ and then:
   - the exit status is a documented one, never an internal error.
 Exit 0 pass, 1 fail, 77 skip (no gnuplot)."""
 
-import copy
 import csv
 import io
 import json
 import os
+import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from scriptlib import (CORRELATE, EXIT_SKIP, FIXTURES, PLOT,  # noqa: E402
-                       TOP_BUILDDIR, check, finish)
+                       TOP_BUILDDIR, check, finish, run_forked)
 
 COMPARE = os.path.join(TOP_BUILDDIR, "scripts", "diskio-compare")
 FLEET = os.path.join(TOP_BUILDDIR, "scripts", "diskio-fleet")
@@ -79,6 +78,8 @@ FILE_NAMES = [n for n in payloads(SENTINEL) + NON_ASCII
 FORBIDDEN = set(range(0x00, 0x20)) - {0x0a} | set(range(0x7f, 0xa0)) | {
     0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c,
     0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069}
+FORBIDDEN_RE = re.compile("[" + "".join(re.escape(chr(c))
+                                        for c in sorted(FORBIDDEN)) + "]")
 
 
 def sentinels():
@@ -96,36 +97,40 @@ def raw_controls(data):
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         return [f"not UTF-8: {err}"]
-    return sorted({f"U+{ord(c):04X}" for c in text if ord(c) in FORBIDDEN})
+    return sorted({f"U+{ord(c):04X}" for c in FORBIDDEN_RE.findall(text)})
 
 
 def run(what, argv, ok=(0,), env=None):
-    """Run a command on the hostile inputs and check the three promises;
+    """Run a command on the hostile inputs (in a process of its own, forked
+    from this one: see scriptlib.run_forked) and check the three promises;
     returns its stdout."""
-    proc = subprocess.run([sys.executable, *argv], cwd=CWD,
-                          capture_output=True, timeout=600,
-                          env={**os.environ, "TMPDIR": TMP, **(env or {})})
+    status, stdout, stderr = run_forked(argv[0], *argv[1:], cwd=CWD,
+                                        env={"TMPDIR": TMP, **(env or {})})
     planted = sentinels()
     check(not planted, f"{what}: nothing ran", planted)
     for path in planted:        # so that the next command is judged alone
         os.unlink(path)
-    for name, data in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+    for name, data in (("stdout", stdout), ("stderr", stderr)):
         bad = raw_controls(data)
         check(not bad, f"{what}: no raw control character on {name}",
               f"{bad}\n{data[-600:]!r}")
-    check(proc.returncode in ok,
-          f"{what}: exit {proc.returncode} (expected one of {ok})",
-          proc.stderr.decode("utf-8", "replace")[-2000:])
-    check(b"Traceback" not in proc.stderr and
-          b"internal error" not in proc.stderr, f"{what}: no internal error",
-          proc.stderr.decode("utf-8", "replace")[-2000:])
-    return proc.stdout
+    check(status in ok, f"{what}: exit {status} (expected one of {ok})",
+          stderr.decode("utf-8", "replace")[-2000:])
+    check(b"Traceback" not in stderr and
+          b"internal error" not in stderr, f"{what}: no internal error",
+          stderr.decode("utf-8", "replace")[-2000:])
+    return stdout
 
 
 def write_json(path, doc):
     with open(path, "w", encoding="utf-8") as out:
-        json.dump(doc, out)
+        out.write(json.dumps(doc))      # (json.dump encodes in Python)
     return path
+
+
+def copied(doc):
+    """A deep copy of a JSON document (as copy.deepcopy, in C)."""
+    return json.loads(json.dumps(doc))
 
 
 with open(os.path.join(FIXTURES, "env-a", "result.json"),
@@ -135,15 +140,15 @@ RUN = TEMPLATE["runs"][1]          # fsync, with buckets
 
 
 def result(label, modes, custom=None):
-    doc = copy.deepcopy(TEMPLATE)
+    doc = copied(TEMPLATE)
     doc["label"] = label
     doc["runs"] = []
     for mode in modes:
-        run_doc = copy.deepcopy(RUN)
+        run_doc = copied(RUN)
         run_doc["mode"] = mode
         doc["runs"].append(run_doc)
     if custom is not None:
-        run_doc = copy.deepcopy(RUN)
+        run_doc = copied(RUN)
         run_doc.update(mode=custom, parameters=None, params={custom: custom})
         doc["runs"].append(run_doc)
     return doc
@@ -156,9 +161,13 @@ try:
     byte_files = [write_json(os.path.join(results, f"byte-{b:02x}.json"),
                              result(f"L{b:02x}{chr(b)}x", ["fsync"]))
                   for b in range(1, 0x80)]
-    # a result per hostile name, its runs named by every hostile name
+    # a result per hostile name (its label) with a custom run of that
+    # name; the first two (the baseline and an environment compared with
+    # it) also have a run of every hostile mode name, so that each is a
+    # compared row (the other files would only repeat those rows)
     name_files = [write_json(os.path.join(results, f"name-{i}.json"),
-                             result(name, ["fsync"] + NAMES, custom=name))
+                             result(name, ["fsync"] + (NAMES if i < 2 else []),
+                                    custom=name))
                   for i, name in enumerate(NAMES)]
 
     # ------------------------------------------------------ diskio-compare
