@@ -159,10 +159,8 @@ static int conn_first_line(struct listener *l, struct conn *c, char *line)
     }
     if (strcmp(w[2], "RUN") == 0)
         return run_start(l, c, w, n);
-    if (strcmp(w[2], "QUERY") == 0) {
-        query_start(l, c, w, n);
-        return 0;
-    }
+    if (strcmp(w[2], "QUERY") == 0)
+        return query_start(l, c, w, n);
     conn_refuse(c, "protocol",
                 "a first line is DISKIO-DURABLE 1 RUN ... or DISKIO-DURABLE 1 QUERY ...");
     return 0;
@@ -220,6 +218,33 @@ static int conn_read(struct listener *l, struct conn *c)
         else
             conn_close(c);
         return 0;
+    }
+    return 0;
+}
+
+/* Batches run_drain() takes of one run at most: 16 MiB of
+ * acknowledgements, more than 450,000 lines. */
+#define DRAIN_BATCHES_MAX 256
+
+int run_drain(struct listener *l, const char *run_id)
+{
+    for (int i = 0; i < MAX_CONNS; i++) {
+        struct conn *c = &l->conns[i];
+        if (c->kind != CONN_RUN || strcmp(c->run_id, run_id) != 0)
+            continue;
+        /* batch after batch while they come whole (a stopped run's last
+         * lines still arriving included), at most DRAIN_BATCHES_MAX: a
+         * run that floods cannot hold the loop beyond them */
+        for (int rounds = 0; rounds < DRAIN_BATCHES_MAX && c->kind == CONN_RUN; rounds++) {
+            int rc = conn_read(l, c);
+            const bool full = c->kind == CONN_RUN && c->u.run.batch_used >= RUN_BATCH_BYTES;
+            if (rc == 0)
+                rc = runs_commit(l, l->conns);
+            if (rc < 0)
+                return rc;
+            if (!full)
+                break;
+        }
     }
     return 0;
 }

@@ -33,18 +33,24 @@ static int queries(const struct listener *l)
     return n;
 }
 
-void query_start(struct listener *l, struct conn *c, char **w, int n)
+int query_start(struct listener *l, struct conn *c, char **w, int n)
 {
     if (n != 4 || !durable_run_id_valid(w[3])) {
         conn_refuse(c, "protocol", "a query is: DISKIO-DURABLE 1 QUERY RUNID");
-        return;
+        return 0;
     }
     if (queries(l) >= MAX_QUERIES) {
         char why[DURABLE_LINE_MAX];
         snprintf(why, sizeof(why), "the listener answers %d checks already; try again later",
                  MAX_QUERIES);
         conn_refuse(c, "busy", why);
-        return;
+        return 0;
+    }
+    /* what the run sent before this check came is in its file first */
+    const int drained = run_drain(l, w[3]);
+    if (drained < 0) {
+        conn_refuse(c, "storage", "the listener cannot record acknowledgements");
+        return drained;
     }
     char name[DURABLE_RUN_ID_MAX + 8];
     listener_acks_name(name, sizeof(name), w[3]);
@@ -52,18 +58,18 @@ void query_start(struct listener *l, struct conn *c, char **w, int n)
     const int fd = openat(l->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 && errno == ENOENT) {
         conn_refuse(c, "unknown-run", "this listener holds no run of that id");
-        return;
+        return 0;
     }
     if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
         conn_refuse(c, "busy", "the listener has too many files open; try again later");
-        return;
+        return 0;
     }
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         if (fd >= 0)
             close(fd);
         conn_refuse(c, "storage", "the run's file in the listener's directory is not one");
-        return;
+        return 0;
     }
     c->kind = CONN_QUERY;
     c->file_fd = fd;
@@ -75,6 +81,7 @@ void query_start(struct listener *l, struct conn *c, char **w, int n)
     q->out_used = q->out_sent = 0;
     c->deadline_ns = listener_now_ns() + (uint64_t)QUERY_DEADLINE_S * NS_PER_S;
     query_pump(l, c);
+    return 0;
 }
 
 /* The next line of the run's file: 1 with *line set, 0 at its end (a

@@ -167,9 +167,17 @@ void run_refuse(struct conn *c, const char *word, const char *why);
  * were refused or are gone.  0, or -errno when the disk failed. */
 int runs_commit(struct listener *l, struct conn *conns);
 
+/* listen_loop.c: what a connection of run_id has sent, read and recorded
+ * now, batch after batch while they come whole (at most 16 MiB): a check
+ * asked for right after a run stopped sees all of it.  0, or -errno when
+ * the disk failed. */
+int run_drain(struct listener *l, const char *run_id);
+
 /* listen_query.c: a query */
-/* The first line QUERY ID (n words w): the answer started, or refused. */
-void query_start(struct listener *l, struct conn *c, char **w, int n);
+/* The first line QUERY ID (n words w): what a run of that id sent
+ * before is recorded first (run_drain), then the answer started, or
+ * refused.  0, or -errno when the disk failed. */
+int query_start(struct listener *l, struct conn *c, char **w, int n);
 /* Send what the socket takes of the answer, made from the file as it
  * drains; close c when it took it all or broke off. */
 void query_pump(struct listener *l, struct conn *c);
