@@ -16,7 +16,7 @@ import time
 from diskio_analysis.cli import QuietParser, run_command
 from diskio_analysis.errors import EXIT_BAD_INPUT, EXIT_INTERRUPTED, UsageError
 
-from .common import GROUPS, PROG, SRCDIR, Fail, Interrupted, log, warn
+from .common import DEFAULT_GROUPS, GROUPS, PROG, SRCDIR, Fail, Interrupted, log, warn
 from .machine import dir_info, machine
 from .memory import run_memory
 from .plan import TOOL_ORDER, plan
@@ -65,7 +65,7 @@ def parse_args(argv):
         if bad:
             ap.error("unknown group %s (choose from %s)" % (", ".join(bad), ", ".join(GROUPS)))
     else:
-        a.only = list(GROUPS)
+        a.only = list(DEFAULT_GROUPS)
     if a.rounds is None:
         a.rounds = 1 if a.smoke else (3 if a.quick else 5)
     if a.count is None:

@@ -13,6 +13,9 @@ PROG = "compare-peers"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # bench/
 SRCDIR = os.path.dirname(HERE)
 GROUPS = ("overhead", "accuracy", "bare", "qd", "read", "crystal", "memory", "record")
+# a full run: every group but bare, whose cases the overhead and accuracy
+# groups measure too (bare is the quick check of those figures alone)
+DEFAULT_GROUPS = tuple(g for g in GROUPS if g != "bare")
 # diskio's read modes: a case of one of them reads (fio --rw=read/randread)
 READ_MODES_ALL = ("read", "direct-read", "aio-read", "uring-read")
 
