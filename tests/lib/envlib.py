@@ -25,3 +25,19 @@ def make_env(name, phases, metrics, wal=None, settings=None):
                                   **dict({"wal_sync_method": "fdatasync"},
                                          **settings))
     return env
+
+
+def wal_runs(env, runs, device_us=None):
+    """Give env --pattern wal and checkpoint runs: (pattern, mode, jobs,
+    gap_ns, {metric part: us}), the device's time per request under each
+    device_us ({"write": us, "flush": us}; unknown by default)."""
+    for pattern, mode, jobs, gap_ns, parts in runs:
+        prefix = f"{mode}@{pattern}" + (f"-jobs{jobs}" if jobs > 1 else "") + \
+            (f"-gap{gap_ns // 1000}us" if gap_ns else "")
+        env.pattern_runs.append({"prefix": prefix, "pattern": pattern, "mode": mode,
+                                 "jobs": jobs, "gap_ns": gap_ns, "wal_bytes": 174,
+                                 "syncs_per_commit": 1.0, "source": "r.json",
+                                 "device_us": device_us or {"write": None, "flush": None}})
+        for part, us in parts.items():
+            env.add_metric(f"{prefix}.{part}", us, "r.json", repeat_of="test")
+    return env

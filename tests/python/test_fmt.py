@@ -18,6 +18,12 @@ class FormatTest(unittest.TestCase):
         self.assertEqual(fmt_value(1.234, ""), "1.23")
         self.assertEqual(fmt_value(0.1234, "s"), "0.123 s")
 
+    def test_a_value_that_rounds_up_takes_the_next_format(self):
+        self.assertEqual(fmt_value(999.99, "us"), "1000 us")
+        self.assertEqual(fmt_value(99.999, "s"), "100.0 s")
+        self.assertEqual(fmt_value(0.99995, ""), "1.00")
+        self.assertEqual(fmt_value(999.9, "us"), "999.9 us")
+
     def test_shares_ratios_seconds(self):
         self.assertEqual(fmt_share(0.0123), "1.2%")
         self.assertEqual(fmt_share(0.00005), "0.005%")

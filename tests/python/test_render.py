@@ -34,17 +34,21 @@ class DocumentTest(unittest.TestCase):
         text = render_text(report())
         lines = text.splitlines()
         self.assertEqual(lines[0], "diskio-correlate: B vs A (baseline)")
-        self.assertIn("== B vs A (baseline) ==", lines)
-        self.assertTrue(lines[5].startswith("  load: 2.00× (slower);"))
-        self.assertIn("load: 2.00× (slower); consistent with "
-                      "fdatasync.mean_us 4.00× (needs 33%). WAL model 1.00× "
-                      "(commit path 1.00×; syncs 0.01%→0.02%; vs PostgreSQL "
-                      "A 0.50×, B 2.00×).", " ".join(text.split()))
+        self.assertEqual(lines[2], "== B vs A (baseline): the WAL model's "
+                         "prediction of each phase ==")
+        self.assertEqual(lines[4].split(), ["load", "off", "-50%", "10.00",
+                                            "s", "1.00×", "n/a", "20.00", "s",
+                                            "2.00×", "0.01%→0.02%"])
         self.assertNotIn("== WAL model", text)
         self.assertTrue(text.endswith("\n") and not text.endswith("\n\n"))
         details = render_text(report(), details=True)
-        self.assertTrue(details.startswith(text.replace(" More: --details.",
-                                                        "").rstrip("\n")))
+        legend = lines.index(next(line for line in lines
+                                  if line.startswith("predicted (")))
+        self.assertEqual(details.splitlines()[:legend], lines[:legend])
+        self.assertIn("load: 2.00× (slower); consistent with "
+                      "fdatasync.mean_us 4.00× (needs 33%). WAL model 1.00× "
+                      "(commit path 1.00×; syncs 0.01%→0.02%; vs PostgreSQL "
+                      "A 0.50×, B 2.00×).", " ".join(details.split()))
         self.assertIn("== WAL model (wal_sync_method fdatasync) ==", details)
         self.assertIn("  metric  fdatasync.mean_us  100.0 us  400.0 us      "
                       "4.00×           n/a  1/1   slower", details)
@@ -53,7 +57,10 @@ class DocumentTest(unittest.TestCase):
         text = render_markdown(report(), details=True)
         self.assertTrue(text.startswith("# diskio-correlate: B vs A "
                                         "(baseline)\n\n"))
-        self.assertIn("\n## B vs A (baseline)\n", text)
+        self.assertIn("\n## B vs A (baseline): the WAL model's prediction "
+                      "of each phase\n", text)
+        self.assertIn("\n## B vs A (baseline): each phase against the disks"
+                      "\n", text)
         self.assertIn("\n- load: 2.00× (slower); consistent with", text)
         self.assertIn("| kind | name | baseline | other | ratio B/A "
                       "| 95% interval | n | verdict |", text)

@@ -4,15 +4,18 @@
 the correlate summary leads with the answer and fits a
 screen (at most MAX_LINES lines) even on a full DBT-3 kit q_time.csv
 (LOAD, the power test's RF1, 22 queries and RF2, four throughput streams
-of 22 queries with their refresh streams: 131 phases): the top-level
-phases by default, one verdict each, the disk metrics beyond noise, the
-WAL model's prediction with what it rests on, and across three
-environments the fit, correlations withheld with their n."""
+of 22 queries with their refresh streams: 131 phases): with wal.csv the
+phases the WAL model predicts, the rest named as not predicted;
+without it the top-level phases by default, one verdict each, the disk
+metrics beyond noise, and across three environments the fit,
+correlations withheld with their n (with wal.csv those are in the
+details)."""
 
 import os
 import shutil
 import unittest
 
+from diskio_analysis.correlate.details import details_blocks
 from diskio_analysis.correlate.environment import load_environment
 from diskio_analysis.correlate.report import build_report
 from diskio_analysis.correlate.summary import MAX_LINES, summary_blocks
@@ -68,22 +71,30 @@ class KitTest(TempDirTest):
         lines = text.splitlines()
         self.assertLessEqual(len(lines), MAX_LINES, text)
         self.assertTrue(all(len(line) <= 100 for line in lines), text)
+        # the top-level phases and those wal.csv counts (RF1, RF2)
         self.assertEqual(report["shown"]["phases"],
-                         ["load", "power", "throughput"])
-        for phase in ("load", "power", "throughput"):
-            self.assertEqual(sum(line.startswith(f"  {phase}: 1.30× (slower)")
+                         ["load", "power", "throughput", "power.rf1",
+                          "power.rf2"])
+        for phase in report["shown"]["phases"]:
+            self.assertEqual(sum(line.split()[:2] == [phase, "off"]
                                  for line in lines), 1, text)
-        self.assertNotIn("power.q1", text)
-        self.assertIn("(3 of 131: --phases all)", text)
+        self.assertIn("  not predicted: power.q1, power.q2, power.q3 and 123 "
+                      "more: no WAL counters in A's wal.csv", lines)
+        details = draw_text(details_blocks(report))
+        self.assertIn("(5 of 131: --phases all)", " ".join(details.split()))
+        self.assertNotIn("-- phase power.q1", details)
 
     def test_three_kit_environments_still_fit(self):
         envs = [self.env("A", "env-a", 1.0), self.env("B", "env-b", 1.3),
                 self.env("C", "env-c", 1.1)]
-        _, text = self.summary(envs)
+        report, text = self.summary(envs)
         self.assertLessEqual(len(text.splitlines()), MAX_LINES, text)
-        self.assertIn("== across A, B, C ==", text)
-        self.assertIn("Correlations withheld: n = 3 < 4", text)
-        self.assertIn("fits best: R²", text)
+        self.assertIn("== C vs A (baseline): the WAL model's prediction of "
+                      "each phase ==", text)
+        details = draw_text(details_blocks(report))
+        self.assertIn("== across A, B, C ==", details)
+        self.assertIn("Correlations withheld: n = 3 < 4", details)
+        self.assertIn("fits best: R²", details)
 
 
 class SummaryTest(unittest.TestCase):
@@ -99,7 +110,8 @@ class SummaryTest(unittest.TestCase):
 
     def text(self, envs, details=False, **kw):
         report = build_report(envs, envs[0], "fdatasync", **kw)
-        return draw_text(summary_blocks(report, details))
+        return draw_text(summary_blocks(report, details)
+                         + (details_blocks(report) if details else []))
 
     def test_the_answer_first(self):
         text = self.text(self.envs({"fsync.mean_us": 151.0,
@@ -134,7 +146,8 @@ class SummaryTest(unittest.TestCase):
         for env in envs:
             env.add_metric("fdatasync.mean_us",
                            80.0 if env.name == "A" else 104.0, "m.csv")
-        text = " ".join(self.text(envs).split())
+        # under --details, beside each phase's verdict
+        text = " ".join(self.text(envs, details=True).split())
         self.assertIn("WAL model 1.02× (commit path 1.02×; syncs 8.0%→8.0%).",
                       text)
         self.assertIn("vs PostgreSQL: their time / its own; not measured: "

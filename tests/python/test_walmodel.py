@@ -21,7 +21,7 @@ from diskio_analysis.correlate.environment import load_environment
 from diskio_analysis.correlate.details import prediction_rows
 from diskio_analysis.correlate.walmodel import commit_pause_ns, latency_metric, pick_run, \
     wal_model
-from envlib import make_env
+from envlib import make_env, wal_runs
 
 ROW = {"wal_write": 1000.0, "wal_sync": 500.0, "wal_write_time_ms": 300.0,
        "wal_sync_time_ms": 50.0, "wal_bytes": 32 << 20}
@@ -303,22 +303,6 @@ class PredictionTest(unittest.TestCase):
         self.assertIn("baseline A has no wal.csv", notes[-1])
         other.wal = {}
         self.assertIsNone(wal_model(base, [base, other], "fdatasync", []))
-
-
-def wal_runs(env, runs, device_us=None):
-    """Give env --pattern wal and checkpoint runs: (pattern, mode, jobs,
-    gap_ns, {metric part: us}), the device's time per request under each
-    device_us ({"write": us, "flush": us}; unknown by default)."""
-    for pattern, mode, jobs, gap_ns, parts in runs:
-        prefix = f"{mode}@{pattern}" + (f"-jobs{jobs}" if jobs > 1 else "") + \
-            (f"-gap{gap_ns // 1000}us" if gap_ns else "")
-        env.pattern_runs.append({"prefix": prefix, "pattern": pattern, "mode": mode,
-                                 "jobs": jobs, "gap_ns": gap_ns, "wal_bytes": 174,
-                                 "syncs_per_commit": 1.0, "source": "r.json",
-                                 "device_us": device_us or {"write": None, "flush": None}})
-        for part, us in parts.items():
-            env.add_metric(f"{prefix}.{part}", us, "r.json", repeat_of="test")
-    return env
 
 
 RUNS_A = [("wal", "fdatasync", 1, 0, {"mean_us": 400, "sync_mean_us": 390}),

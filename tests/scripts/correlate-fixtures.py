@@ -6,7 +6,7 @@ env-b (label B) and env-c (no label: named after its directory): exact
 ratios, the verdict of each metric against its noise, the candidates of
 each phase ranked by the share they need, the verdict text, correlations
 withheld at n = 3 and the fits, and the WAL model basis by basis, all
-computed by hand below."""
+computed by hand below; the text leads with the model's predictions."""
 
 import json
 import os
@@ -196,11 +196,29 @@ check(status == 0 and out.splitlines()[0] == "diskio-correlate: A vs B "
 status, out, err = run(CORRELATE, A, B)
 lines = out.splitlines()
 check(status == 0 and lines[0] == "diskio-correlate: B vs A (baseline)"
-      and "  power: 1.42× (slower); consistent with fsync.sync_mean_us 1.55× "
-      "(needs 76%), fsync.mean_us 1.51×" in lines and len(lines) <= 40
-      and "More: --details" in out,
-      "text output leads with the verdicts in one screen", out)
+      and lines[2] == "== B vs A (baseline): the WAL model's prediction of "
+      "each phase =="
+      and [line.split()[0] for line in lines[4:9]]
+      == ["load", "power", "throughput", "power.rf1", "power.rf2"]
+      and lines[5].split() == ["power", "off", "-30%", "100.1", "s", "1.00×",
+                               "n/a", "142.0", "s", "1.42×", "0.21%→0.2%"]
+      and len(lines) <= 40 and all(len(line) <= 100 for line in lines)
+      and "more: --details" in " ".join(out.split()),
+      "text output leads with the WAL model's predictions, RF1 and RF2 "
+      "included, in one screen", out)
+check(lines.index("== calibration: time per sync, PostgreSQL's own (PG) "
+                  "against diskio's ==")
+      < lines.index("== disk ratios the predictions rest on (vs A) ==")
+      and "  A    WAL, throughput (1)    86.67 us  80.00 us      0.92×        "
+      "n/a            n/a" in lines
+      and "  checkpoint  fsync.mean_us      1.51×           n/a   slower"
+      in lines and " async.mean_us" not in out,
+      "then the calibration, then the disk ratios the model used", out)
 status, out, err = run(CORRELATE, "--details", A, B)
+check("  power: 1.42× (slower); consistent with fsync.sync_mean_us 1.55× "
+      "(needs 76%), fsync.mean_us 1.51×" in out.splitlines()
+      and "-- phase power.rf2" in out.splitlines(),
+      "--details: each phase's verdict against the disks, RF2's lists", out)
 check(any(line.split() == ["phase", "power", "100.0", "s", "142.0", "s", "1.42×",
                           "n/a", "1/1", "slower"]
           for line in out.splitlines())

@@ -87,6 +87,13 @@ verdicts = [report["comparisons"][0]["phase_analysis"][p]["verdict"]
 status, md, err = run(CORRELATE, "--format", "markdown", A, B)
 check(status == 0, "correlate markdown: exit 0", err)
 found = render(python, md)
+check(len(found["table"]) == 3 and "predicted" in found["th"]
+      and "diskio/PG" in found["th"] and "95% interval" in found["th"],
+      "the predictions, the calibration and the disk ratios render as "
+      "tables", found["th"])
+# the verdicts against the disks: under --details
+status, md, err = run(CORRELATE, "--format", "markdown", "--details", A, B)
+found = render(python, md)
 for verdict in verdicts:
     items = [li for li in found["li"] if li.startswith(verdict)]
     check(len(items) == 1, f"its own list item: {verdict[:50]}...",
@@ -95,7 +102,8 @@ check(all(sum(v.split(":")[0] + ":" in text for v in verdicts) <= 1
           for text in found["li"] + found["p"]),
       "no list item or paragraph holds two verdicts", found)
 check(found["h1"] == ["diskio-correlate: B vs A (baseline)"]
-      and "B vs A (baseline)" in found["h2"], "headings render as headings",
+      and "B vs A (baseline): the WAL model's prediction of each phase"
+      in found["h2"], "headings render as headings",
       found["h1"] + found["h2"])
 check(any(p.startswith("Noise: ") or "Noise: " in p for p in found["p"])
       and any(p.startswith("disks: slower: ") for p in found["p"]),

@@ -56,12 +56,15 @@ def parse_args(argv):
                         help="output format (default: text)")
     parser.add_argument("--phases", metavar="all|REGEX", default=None,
                         help="phases the text and markdown show (default: "
-                             "the top-level ones, load, power, throughput)")
+                             "the top-level ones, load, power, throughput, "
+                             "and those the WAL model predicts: the "
+                             "baseline's wal.csv counts them)")
     parser.add_argument("--metrics", metavar="all|REGEX", default=None,
                         help="disk metrics the text and markdown show "
                              f"(default: those matching {DEFAULT_METRICS})")
     parser.add_argument("--details", action="store_true",
-                        help="after the summary, every metric with its "
+                        help="after the summary, each phase's verdict "
+                             "against the disks, every metric with its "
                              "interval, each phase's lists, the correlations "
                              "and the WAL model basis by basis")
     add_min_change_option(parser, DEFAULT_MIN_CHANGE)

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 """diskio-correlate's details, after the summary on request (--details):
-per compared environment every shown phase and metric with both values,
+where the summary led with the WAL model, first what it leaves out of
+the one screen (each phase's verdict against the disk metrics, the disk
+line, the best fits); then per compared environment every shown phase
+and metric with both values,
 the ratio, its interval and verdict, and each phase's lists (candidates
 with their implied share, the other way, within noise, not in both);
 across environments the correlations and fits, or why they are
@@ -10,6 +13,7 @@ from ..document import Heading, Items, Para, Table
 from .candidates import candidate_text
 from .fmt import (fmt_corr, fmt_count, fmt_interval, fmt_seconds,
                   fmt_share, fmt_signed_seconds, fmt_times, fmt_value)
+from .summary import footer, leads_with_model, verdict_blocks
 
 COMPARISON_HEADER = ("kind", "name", "baseline", "other", "ratio B/A",
                      "95% interval", "n", "verdict")
@@ -40,13 +44,14 @@ def listing(label, names):
                                           else "none")
 
 
-def phase_items(analysis):
+def phase_items(analysis, with_verdict=True):
+    """The phase's verdict (unless it was said above) and its lists."""
     candidates = [candidate_text(c, fmt_share(c["share"])
                                  + ("" if c["plausible"] else ": implausible"))
                   for c in analysis["candidates"]]
-    items = [analysis["verdict"] + ".",
-             listing("consistent with, if this share of the phase",
-                     candidates)]
+    items = [analysis["verdict"] + "."] if with_verdict else []
+    items.append(listing("consistent with, if this share of the phase",
+                         candidates))
     if analysis["direction"] == "same":
         items.append(listing("changed without the phase", analysis["moved"]))
     else:
@@ -59,7 +64,7 @@ def phase_items(analysis):
     return items
 
 
-def comparison_blocks(report, comparison):
+def comparison_blocks(report, comparison, with_verdict=True):
     shown = report["shown"]
     blocks = [Heading(2, f"details: {comparison['environment']} vs "
                          f"{comparison['baseline']} (baseline)"),
@@ -73,7 +78,8 @@ def comparison_blocks(report, comparison):
             for key in ("other_direction", "moved", "same", "not_compared")})
         analysis["candidates"] = [c for c in analysis["candidates"]
                                   if c["metric"] in shown_metrics]
-        blocks += [Heading(3, f"phase {phase}"), Items(phase_items(analysis))]
+        blocks += [Heading(3, f"phase {phase}"),
+                   Items(phase_items(analysis, with_verdict))]
     return blocks
 
 
@@ -225,8 +231,14 @@ def wal_blocks(report):
 
 def details_blocks(report):
     blocks = []
+    # where the summary led with the WAL model, each phase's verdict
+    # against the disks comes first here, and not again in its lists
+    model_first = leads_with_model(report)
+    if model_first:
+        blocks += verdict_blocks(report, ": each phase against the disks")
+        blocks.append(footer(report, True))
     for comparison in report["comparisons"]:
-        blocks += comparison_blocks(report, comparison)
+        blocks += comparison_blocks(report, comparison, not model_first)
     blocks += across_blocks(report)
     if report["wal_model"]:
         blocks += wal_blocks(report)

@@ -8,16 +8,14 @@ from ..ratios import fmt_factor, fmt_interval as ratio_interval
 
 
 def fmt_value(value, unit):
+    """Four significant digits, three below 1 (a value that rounds up
+    to the next power of ten gets its format: 1000, not 1000.0)."""
     if value is None:
         return "n/a"
-    if abs(value) >= 1000:
-        text = f"{value:.0f}"
-    elif abs(value) >= 100:
-        text = f"{value:.1f}"
-    elif abs(value) >= 1:
-        text = f"{value:.2f}"
-    else:
-        text = f"{value:.3f}"
+    size = abs(value)
+    digits = (0 if size >= 999.95 else 1 if size >= 99.995 else
+              2 if size >= 0.9995 else 3)
+    text = f"{value:.{digits}f}"
     return f"{text} {unit}" if unit else text
 
 

@@ -113,7 +113,8 @@ def wal_csv_rows(model):
                      for key in ("baseline_s", "predicted_s",
                                  "predicted_commit_path_s", "predicted_alt_s",
                                  "actual_s", "predicted_ratio",
-                                 "actual_ratio", "dominant_basis")]
+                                 "actual_ratio", "dominant_basis",
+                                 "verdict", "error", "measured_spread")]
             trust = p["trust"]
             rows += [("trust", env, base, phase, "", key, trust[key],
                       key_unit(key))

@@ -19,7 +19,7 @@ from ..metrics import is_higher_better, metric_unit
 from ..ratios import CONVENTION
 from .candidates import analyse_phase
 from .fit import correlations, fits
-from .walmodel import wal_model
+from .walmodel import phase_disturbed, wal_model
 
 REPORT_SCHEMA = "diskio-correlate"
 REPORT_SCHEMA_VERSION = 2
@@ -30,7 +30,11 @@ DIRECTION_NOTE = (CONVENTION + " (throughput-like metrics: ops_per_s and "
                   "inverted), which the candidates' shares are computed from")
 
 # What the summary shows unless told otherwise: the top-level phases and
-# the mean latencies (the statistics whose ratio scales a phase's time).
+# those the WAL model predicts (the phases the baseline's wal.csv counts:
+# diskio-pgphases' LOAD.DATA, LOAD.CHECKPOINT, RF1, RF2 and the commit
+# probe's), and the mean latencies (the statistics whose ratio scales a
+# phase's time).
+DEFAULT_PHASES = "top-level and those with WAL counters"
 DEFAULT_METRICS = r"mean_us$"
 
 
@@ -81,11 +85,13 @@ def normalized_ratio(ratio, higher_is_better):
     return 1.0 / ratio if higher_is_better else ratio
 
 
-def select_phases(phases, wanted):
-    """The phases shown: None = the top-level ones (no dot), 'all', or a
-    compiled regular expression (searched)."""
+def select_phases(phases, wanted, counted=()):
+    """The phases shown: None = the top-level ones (no dot) and those the
+    baseline has WAL counters for (counted: the WAL model predicts them),
+    'all', or a compiled regular expression (searched)."""
     if wanted is None:
-        return [p for p in phases if "." not in p] or list(phases)
+        return [p for p in phases if "." not in p or p in counted] \
+            or list(phases)
     if wanted == "all":
         return list(phases)
     return [p for p in phases if wanted.search(p)]
@@ -131,12 +137,6 @@ def judge_phase(base_s, other_s, min_change, base_rounds=None,
         row["disturbed"] = "; ".join(why)
         row["verdict"] = "disturbed"
     return row
-
-
-def phase_disturbed(env, phase):
-    """The reasons the single run of a phase was disturbed, or ()."""
-    rounds = env.phase_disturbed.get(phase) or []
-    return rounds[0] if len(rounds) == 1 else ()
 
 
 def metric_row(name, base, other, min_change, baseline_name, env_name,
@@ -259,7 +259,7 @@ def build_report(envs, baseline, method, phases_wanted=None,
         if only_other:
             notes.append(f"only in {env.name}, not in {baseline.name}: "
                          + ", ".join(only_other))
-    shown_phases = select_phases(phases, phases_wanted)
+    shown_phases = select_phases(phases, phases_wanted, baseline.wal)
     shown_metrics = select_metrics(metrics, metrics_wanted)
     # The verdicts weigh the metrics shown (by default the mean latencies,
     # which scale a phase's time); every metric keeps its ratio and verdict.
@@ -277,7 +277,7 @@ def build_report(envs, baseline, method, phases_wanted=None,
         "phase_order": phases, "metric_order": metrics,
         "shown": {"phases": shown_phases, "metrics": shown_metrics,
                   "phase_filter": describe_filter(phases_wanted,
-                                                  "top-level"),
+                                                  DEFAULT_PHASES),
                   "metric_filter": describe_filter(metrics_wanted,
                                                    DEFAULT_METRICS)},
         "environments": [environment_summary(e) for e in ordered],
@@ -285,7 +285,7 @@ def build_report(envs, baseline, method, phases_wanted=None,
         "correlations": correlations(ordered, baseline, phases, metrics),
         "fits": fits(ordered, baseline, phases,
                      candidate_metrics(comparisons, phases)),
-        "wal_model": wal_model(baseline, ordered, method, notes),
+        "wal_model": wal_model(baseline, ordered, method, notes, min_change),
         "notes": notes,
     }
     return report

@@ -251,6 +251,10 @@ def predict_basis(baseline, env, name, base, other):
                     latency_us=baseline.metrics[fallback].value if fallback else None)
     result = {"count": base["count"], "estimated": base["estimated"],
               "background": base["background"],
+              # the diskio metrics the latencies are (the disk ratios the
+              # prediction rests on)
+              "latency_metric": base["latency_metric"],
+              "latency_metric_other": other_name,
               "latency_baseline_us": base["latency_us"],
               "latency_other_us": env.metrics[other_name].value
               if other_name else None,
@@ -354,12 +358,60 @@ def predict_phase(baseline, env, phase, base_est, other_est,
     prediction["trust"].update(sync_check(used, base_est, other_est,
                                           prediction["actual_s"] - phase_base))
     prediction["trust"]["cpu_delta_s"] = cpu_change(baseline, env, phase)
+    # a single run flagged disturbed (diskio-pgphases' interference.csv);
+    # with rounds, phase_noise says it as the phase's verdict does
+    prediction["trust"]["phase_disturbed"] = "; ".join(
+        f"{e.name}: {why[0]}" for e in (baseline, env)
+        for why in [phase_disturbed(e, phase)] if why) or None
     phase_noise(prediction, baseline.phase_rounds.get(phase),
-                env.phase_rounds.get(phase))
+                env.phase_rounds.get(phase), (baseline.name, env.name))
     disturbed = [b["latency_disturbed"] for b in used.values()
                  if b["latency_disturbed"]]
     prediction["trust"]["disturbed"] = disturbed[0] if disturbed else None
     return prediction
+
+
+def judge_prediction(prediction, bound):
+    """The measured time against the predicted one: {"verdict": "within"
+    where the prediction is within bound of the measured time (the
+    report's min_change: a difference it would call a change is off, as
+    bench/real-envs judges its phases by its --bound), "off" beyond it,
+    "inconclusive" where the measurement cannot tell (the phase was
+    disturbed, its rounds spread more than bound, or the measured ratio
+    lies inside the predicted range from the latencies' repetitions but
+    beyond bound: their noise cannot tell); None without a prediction;
+    "error":
+    prediction / measurement - 1; "measured_spread": how far the 95%
+    interval of the measured ratio reaches from it (with rounds);
+    "verdict_cause": why it is inconclusive, "disturbed", "spread" or
+    "range", and "verdict_note" in words}.  A phase of one run on each
+    side is judged as it is (the noise notes say it has no spread)."""
+    result = {"verdict": None, "error": None, "measured_spread": None,
+              "verdict_cause": None, "verdict_note": None}
+    if prediction["predicted_s"] is None:
+        return result
+    error = prediction["predicted_s"] / prediction["actual_s"] - 1.0
+    trust, ratio = prediction["trust"], prediction["actual_ratio"]
+    measured, rng = trust["measured_ratio_interval"], trust["predicted_ratio_range"]
+    if measured:
+        result["measured_spread"] = max(measured[1] / ratio - 1.0,
+                                        1.0 - measured[0] / ratio)
+    causes = {
+        "disturbed": (trust.get("phase_disturbed"),
+                      "the phase's measurement was disturbed (--details says "
+                      "how)"),
+        "spread": ((result["measured_spread"] or 0.0) > bound,
+                   f"the phase's rounds spread more than the ±{bound:.0%} a "
+                   "prediction is judged by"),
+        "range": (abs(error) > bound and rng and rng[0] <= ratio <= rng[1],
+                  "the measured ratio lies in the predicted range, which the "
+                  f"latencies' noise makes wider than ±{bound:.0%}")}
+    cause = next((name for name, (found, _) in causes.items() if found), None)
+    result.update(error=error, verdict_cause=cause,
+                  verdict_note=causes[cause][1] if cause else None,
+                  verdict="inconclusive" if cause else
+                  "within" if abs(error) <= bound else "off")
+    return result
 
 
 def sync_check(used, base_est, other_est, measured_delta_s):
@@ -404,18 +456,27 @@ def cpu_change(baseline, env, phase):
     return None if base is None or other is None else other - base
 
 
-def phase_noise(prediction, base_rounds, other_rounds):
+def phase_disturbed(env, phase):
+    """The reasons the single run of a phase was disturbed, or ()."""
+    rounds = env.phase_disturbed.get(phase) or []
+    return rounds[0] if len(rounds) == 1 else ()
+
+
+def phase_noise(prediction, base_rounds, other_rounds,
+                names=("baseline", "other")):
     """With rounds of the phase on both sides: the measured ratio's
-    interval, the predicted range widened by the phase's own spread, and
+    interval, the predicted range widened by the phase's own spread,
     "inconclusive" where the rounds disagree more than the predicted
-    change."""
+    change, and why the phase's measurement was disturbed (too few
+    undisturbed rounds on a side, as noise.judge says)."""
     trust = prediction["trust"]
     trust["measured_ratio_interval"] = None
     trust["inconclusive"] = None
     if not (base_rounds and other_rounds and len(base_rounds) > 1
             and len(other_rounds) > 1):
         return
-    j = noise.judge(base_rounds, other_rounds)
+    j = noise.judge(base_rounds, other_rounds, names=names)
+    trust["phase_disturbed"] = j.disturbed
     low, high = j.low / j.ratio, j.high / j.ratio
     trust["measured_ratio_interval"] = [j.low, j.high]
     predicted = prediction["predicted_ratio"]
@@ -487,16 +548,26 @@ def implausible(prediction, trust):
             "moment when diskio ran)")
 
 
-def device_text(device_us):
-    """", the device 176 us per flush under PostgreSQL, 165 us under
-    diskio": the device's own time per flush request (per write where
-    there were no flushes) under both, or "" where either is unknown."""
+def device_figures(device_us):
+    """(kind, PostgreSQL's us, diskio's us): the device's own time per
+    flush request under both (per write where there were no flushes), or
+    None where either is unknown."""
     for kind in ("flush", "write"):
         pg, diskio = device_us[kind]["pg"], device_us[kind]["diskio"]
         if pg is not None and diskio is not None:
-            return (f", the device {pg:.0f} us per {kind} under PostgreSQL, "
-                    f"{diskio:.0f} us under diskio")
-    return ""
+            return kind, pg, diskio
+    return None
+
+
+def device_text(device_us):
+    """", the device 176 us per flush under PostgreSQL, 165 us under
+    diskio", or "" where either is unknown (device_figures)."""
+    figures = device_figures(device_us)
+    if figures is None:
+        return ""
+    kind, pg, diskio = figures
+    return (f", the device {pg:.0f} us per {kind} under PostgreSQL, "
+            f"{diskio:.0f} us under diskio")
 
 
 def calibration(env, est, method):
@@ -567,10 +638,13 @@ def calibration(env, est, method):
     if ckpt:
         factors.append(f"checkpoint {fmt_factor(ckpt['ratio'])}x")
     return {"wal": wal, "checkpoint": ckpt, "text": text,
-            "short": f"{env.name} " + ", ".join(factors) if factors else None}
+            "short": f"{env.name} " + ", ".join(factors) if factors else None,
+            # the WAL phases the summary's calibration table shows
+            "summary_phases": [c["phase"] for c in shown]}
 
 
-def wal_model(baseline, envs, method, notes):
+def wal_model(baseline, envs, method, notes,
+              min_change=noise.DEFAULT_MIN_CHANGE):
     base_ctx = None
     if baseline.wal:
         base_ctx = {phase: phase_context(baseline, phase, row, method)
@@ -580,6 +654,8 @@ def wal_model(baseline, envs, method, notes):
     if not any(per_env.values()):
         return None
     model = {"sync_method": method, "bases": list(BASES),
+             # a prediction farther than this from the measured time is off
+             "verdict_bound": min_change,
              "formula": "predicted = phase_base + sum over bases of "
                         "count_base x (lat_other - lat_base); checkpoints "
                         "without a file count: checkpoint_sync_time_base x "
@@ -603,9 +679,12 @@ def wal_model(baseline, envs, method, notes):
         incomplete = [e.name for e in (baseline, env)
                       if e.settings and not e.settings.complete]
         other_est = per_env[env.name] or {}
+        phases = {phase: predict_phase(baseline, env, phase, est,
+                                       other_est.get(phase), incomplete)
+                  for phase, est in base_est.items()}
+        for prediction in phases.values():
+            prediction.update(judge_prediction(prediction, min_change))
         model["predictions"].append({
             "environment": env.name, "baseline": baseline.name,
-            "phases": {phase: predict_phase(baseline, env, phase, est,
-                                            other_est.get(phase), incomplete)
-                       for phase, est in base_est.items()}})
+            "phases": phases})
     return model
