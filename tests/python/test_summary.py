@@ -18,7 +18,7 @@ import unittest
 from diskio_analysis.correlate.details import details_blocks
 from diskio_analysis.correlate.environment import load_environment
 from diskio_analysis.correlate.report import build_report
-from diskio_analysis.correlate.summary import MAX_LINES, summary_blocks
+from diskio_analysis.correlate.summary import MAX_LINES, disk_line, summary_blocks
 from diskio_analysis.document import draw_text
 from envlib import make_env
 from filelib import FIXTURES, TempDirTest
@@ -95,6 +95,15 @@ class KitTest(TempDirTest):
         self.assertIn("== across A, B, C ==", details)
         self.assertIn("Correlations withheld: n = 3 < 4", details)
         self.assertIn("fits best: R²", details)
+
+
+class DiskLineTest(unittest.TestCase):
+    def test_inconclusive_names_the_option_to_raise(self):
+        row = {"verdict": "inconclusive", "ratio": 1.1, "more_repetitions": 9,
+               "disturbed": None}
+        line = disk_line({"metrics": {"fsync.mean_us": row}}, ["fsync.mean_us"])
+        self.assertIn("inconclusive: 1 (9 more repetitions a side would decide: "
+                      "raise --repeat)", line)
 
 
 class SummaryTest(unittest.TestCase):

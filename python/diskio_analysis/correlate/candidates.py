@@ -93,8 +93,8 @@ def phase_head(phase, phase_row):
     if phase_row["verdict"] == "inconclusive":
         more = phase_row.get("more_repetitions")
         return (f"{phase}: {fmt_factor(ratio)}, inconclusive: its rounds disagree too "
-                "much to tell" + (f" (about {more} more rounds would decide)"
-                                  if more else ""))
+                "much to tell" + (f" ({more} more rounds would decide: raise "
+                                  "diskio-pgphases --rounds)" if more else ""))
     if phase_row["verdict"] in ("slower", "faster"):
         return f"{phase}: {fmt_ratio_word(ratio)}"
     return (f"{phase}: same ({fmt_factor(ratio)}, within "

@@ -39,7 +39,7 @@ def named(names, most=MAX_NAMED):
 
 def disk_line(comparison, metrics):
     """slower: ...; faster: ...; same within ±min_change: k, inconclusive:
-    k (about N more repetitions would decide), disturbed: k (why) of n."""
+    k (N more repetitions a side would decide: raise --repeat), disturbed: k (why) of n."""
     rows = {m: comparison["metrics"][m] for m in metrics}
     parts = []
     for verdict in ("slower", "faster"):
@@ -56,7 +56,7 @@ def disk_line(comparison, metrics):
         more = [r["more_repetitions"] for r in compared
                 if r["verdict"] == "inconclusive" and r["more_repetitions"]]
         text += (f", inconclusive: {counts['inconclusive']}"
-                 + (f" (about {max(more)} more repetitions would decide)"
+                 + (f" ({max(more)} more repetitions a side would decide: raise --repeat)"
                     if more else ""))
     if counts["disturbed"]:
         first = next(r for r in compared if r["verdict"] == "disturbed")
