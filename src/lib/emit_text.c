@@ -430,7 +430,7 @@ static void disturbed_line(FILE *out, const struct diskio_run *run)
         fprintf(out, "  ! disturbed in %zu of %zu repetitions:", disturbed, n);
     else
         fputs("  ! disturbed:", out);
-    char text[160];
+    char text[IFR_TEXT_MAX];
     const char *sep = " ";
     for (int k = 0; k < IFR_KIND_COUNT; k++) {
         if (!seen[k])
