@@ -287,6 +287,10 @@ void ifr_record(struct diskio_run *run, const struct ifr_sample *before,
 const char *ifr_kind_name(enum ifr_kind kind);
 const char *ifr_kind_unit(enum ifr_kind kind);
 const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size);
+/* Whether the CPU figure f's rule judges by was unknown (the others' CPUs
+ * over a window shorter than /proc/stat resolves, or unreadable, where
+ * the threads' own wait does not stand in): CPU pressure alone judged. */
+bool ifr_cpu_unjudged(const struct interference *f);
 /* Whether a mode's ops wait for the device stack (modes.c, from its row:
  * a durable, O_DIRECT or queued mode, and reads from a dropped cache) or
  * for a CPU (writes into the page cache, cached reads).  What disturbs a

@@ -547,6 +547,13 @@ void ifr_record(struct diskio_run *run, const struct ifr_sample *before,
     ifr_judge(&run->ifr);
 }
 
+bool ifr_cpu_unjudged(const struct interference *f)
+{
+    if (!f->known || (!f->waits_device && !isnan(f->run_delay_share)))
+        return false;
+    return isnan(f->other_cpus);
+}
+
 /* ---- names ---- */
 
 static const struct {

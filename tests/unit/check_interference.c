@@ -288,6 +288,11 @@ START_TEST(test_a_1ms_window_has_no_invented_cpu_figures)
     f.waits_device = true;
     ifr_judge(&f);
     ck_assert_uint_eq(f.nreasons, 0);
+    /* the table says so: the device's rule had no other CPUs to judge by;
+     * a buffered run's own wait stands in */
+    ck_assert(ifr_cpu_unjudged(&f));
+    f.waits_device = false;
+    ck_assert(!ifr_cpu_unjudged(&f));
     /* at any length and count of ticks, a known figure is within what
      * the machine has */
     for (uint64_t wall_us = 100; wall_us <= 2000000; wall_us *= 3)
