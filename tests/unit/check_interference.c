@@ -323,19 +323,19 @@ START_TEST(test_buffered_writes_waiting_for_a_cpu_are_disturbed)
     ck_assert(fabs(f.reasons[0].figure - 0.3) < 1e-9);
     char text[IFR_TEXT_MAX];
     ck_assert_str_eq(ifr_reason_text(&f.reasons[0], text, sizeof(text)),
-                     "diskio waited for a CPU 30% of its time (threshold 1%)");
+                     "diskio waited for a CPU 30.0% of its time (threshold 0.5%)");
     ck_assert_str_eq(ifr_kind_name(IFR_RUN_DELAY), "run_delay");
     /* four jobs on two CPUs wait for each other half the time: that is
      * the run's own, not a neighbour's */
     f.cpus = 2;
     f.threads = 4;
-    f.run_delay_share = 0.505;
+    f.run_delay_share = 0.504;
     ifr_judge(&f);
     ck_assert_uint_eq(f.nreasons, 0);
-    f.run_delay_share = 0.52;
+    f.run_delay_share = 0.51;
     ifr_judge(&f);
     ck_assert_uint_eq(f.nreasons, 1);
-    ck_assert(fabs(f.reasons[0].threshold - 0.51) < 1e-9);
+    ck_assert(fabs(f.reasons[0].threshold - 0.505) < 1e-9);
 }
 END_TEST
 
