@@ -60,6 +60,9 @@ PERCENTILE_KEY = re.compile(r"^p[0-9]+(_[0-9]+)?$")
 DIRECTIONS = ("write", "read")
 # what decided whether an O_DIRECT run was direct (direct.source)
 DIRECT_SOURCES = ("statx", "device")
+# INTERFERENCE's waits_for: what the mode's ops wait for, which says what
+# disturbs them (doc/verdicts.md)
+WAITS_FOR = ("cpu", "device")
 # The most repetitions a run has: diskio --repeat's limit (CLI_REPEAT_MAX,
 # src/cli/cli_options.h; test_result.py holds the two together).  More
 # is no measurement diskio made.
@@ -376,10 +379,30 @@ class Checkpoint:
 
 @dataclass(slots=True)
 class InterferenceCpu:
+    """The machine's CPU time over the window: other_s, other_cpus and
+    steal_share None over a window shorter than resolution_s (what
+    /proc/stat's counters resolve over all CPUs; None in files written
+    before it)."""
     own_s: Optional[float] = key()
     other_s: Optional[float] = key()
     other_cpus: Optional[float] = key()
     steal_share: Optional[float] = key()
+    resolution_s: Optional[float] = key(minimum=0)
+
+
+@dataclass(slots=True)
+class ThreadFigures:
+    """The measuring threads' own scheduling (one per job), summed over
+    them: their wall, CPU and run-delay time (runnable, waiting for a
+    CPU), and the shares of the wall time they waited for a CPU and were
+    blocked (neither running nor waiting for a CPU; None for a paced
+    run)."""
+    threads: Optional[int] = count_key()
+    wall_s: Optional[float] = key(minimum=0)
+    cpu_s: Optional[float] = key(minimum=0)
+    run_delay_s: Optional[float] = key(minimum=0)
+    run_delay_share: Optional[float] = key(minimum=0)
+    blocked_share: Optional[float] = key(minimum=0)
 
 
 @dataclass(slots=True)
@@ -422,7 +445,11 @@ class Interference:
     start_time: Optional[str] = key()
     wall_s: Optional[float] = key(minimum=0)
     cpus: Optional[int] = count_key()
+    # "cpu" or "device" (None in files written before it, where every
+    # mode was judged as the device's)
+    waits_for: Optional[str] = key(choices=WAITS_FOR)
     cpu: Optional[InterferenceCpu] = key()
+    thread: Optional[ThreadFigures] = key()
     run_queue: Optional[RunQueue] = key()
     pressure: Optional[Pressure] = key()
     memory: Optional[MemoryFigures] = key()
@@ -440,9 +467,10 @@ class Interference:
 @dataclass(slots=True)
 class Disturbance:
     """One reason a run or repetition was disturbed: its kind
-    ("other_cpu", "steal", "cpu_pressure", "memory_pressure", "dirty",
-    "device_io"), the figure measured against the threshold (in unit),
-    the device (device_io) and the sentence diskio wrote."""
+    ("other_cpu", "run_delay", "steal", "cpu_pressure", "memory_pressure",
+    "dirty", "device_io", "writeback"), the figure measured against the
+    threshold (in unit), the device (device_io, writeback) and the
+    sentence diskio wrote."""
     where: str = derived("")
     reason: str = key("", required=True, nonempty=True)
     message: str = key("", required=True, nonempty=True)

@@ -561,6 +561,11 @@ unsigned devstat_judge(const struct devstat_facts *f)
     const double read_bytes_allowed =
         reads ? 2.0 * (double)f->bytes + readahead + (double)SHARED_SLACK_BYTES
               : SHARED_READ_SECTORS * 512.0;
+    /* another's I/O on the device is in the latencies only of ops that
+     * wait for the device: buffered writes and cached reads copy to and
+     * from memory (whether writeback caught them is interference.c's
+     * judgement, from their own blocked time) */
+    const bool waits_device = !f->has_config || mode_waits_for_device(f->mode, f->cached);
     /* a read run that writes blocks back writes that share of its bytes,
      * with a write's allowance for it */
     const double written_back = reads ? (double)f->bytes * f->write_back / 100.0 : 0.0;
@@ -580,8 +585,8 @@ unsigned devstat_judge(const struct devstat_facts *f)
             v |= DISKIO_VERDICT_MERGED;
         if (sync && d->leaf && d->rotational && f->sync_p50_ns < REVOLUTION_NS)
             v |= DISKIO_VERDICT_CACHE_ACK;
-        if ((double)d->read_sectors * 512.0 > read_bytes_allowed ||
-            (d->own_io && (double)d->write_sectors * 512.0 > write_bytes_allowed))
+        if (waits_device && ((double)d->read_sectors * 512.0 > read_bytes_allowed ||
+                             (d->own_io && (double)d->write_sectors * 512.0 > write_bytes_allowed)))
             v |= DISKIO_VERDICT_SHARED;
     }
     if (f->has_config && claims_device_io(f, reads) && backing_cached(f, reads))

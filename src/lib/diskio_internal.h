@@ -162,11 +162,23 @@ void direct_merge(struct diskio_run *into, const struct diskio_run *repetition);
 /* ---- interference (interference.c) ----
  * What else the machine did while a repetition ran, from counters read
  * just before and just after it (never between two clock reads): other
- * processes' CPU time and steal (/proc/stat against getrusage), the run
- * queue, pressure stall information (/proc/pressure), dirty and
+ * processes' CPU time and steal (/proc/stat against getrusage), the
+ * measuring threads' own wait for a CPU (/proc/thread-self/schedstat),
+ * the run queue, pressure stall information (/proc/pressure), dirty and
  * writeback pages (/proc/meminfo) and the device I/O the run does not
- * explain; and from those whether the repetition was disturbed. */
+ * explain; and from those, by what the mode's ops wait for, whether the
+ * repetition was disturbed. */
 enum ifr_psi { IFR_PSI_CPU, IFR_PSI_IO, IFR_PSI_MEMORY, IFR_PSI_COUNT };
+/* The measuring threads' scheduling (one per job), summed over them:
+ * CLOCK_MONOTONIC, their CPU time (CLOCK_THREAD_CPUTIME_ID) and the time
+ * they were runnable but waited for a CPU (schedstat's run_delay), ns.
+ * Both clocks count to the nanosecond, so a window of any length has
+ * these figures. */
+struct ifr_thread {
+    bool ok;          /* every thread's read (false: none, or one unreadable) */
+    unsigned threads; /* how many are summed */
+    uint64_t mono_ns, cpu_ns, delay_ns;
+};
 struct ifr_sample {
     uint64_t mono_ns; /* CLOCK_MONOTONIC when sampled */
     int64_t real_s;   /* CLOCK_REALTIME when sampled */
@@ -181,15 +193,18 @@ struct ifr_sample {
     uint64_t psi_some_us[IFR_PSI_COUNT], psi_full_us[IFR_PSI_COUNT];
     bool mem_ok;
     uint64_t dirty_kib, writeback_kib;
+    struct ifr_thread thread; /* the measuring threads (ifr_thread_sample) */
 };
 /* The kinds of disturbance, in the order they are reported. */
 enum ifr_kind {
     IFR_OTHER_CPU,       /* other processes' CPU time, in CPUs on average */
+    IFR_RUN_DELAY,       /* the measuring threads waited for a CPU, a share of their time */
     IFR_STEAL,           /* steal time, a share of all CPUs' time */
     IFR_CPU_PRESSURE,    /* /proc/pressure/cpu some, a share of the wall time */
     IFR_MEMORY_PRESSURE, /* /proc/pressure/memory some, a share of the wall time */
     IFR_DIRTY,           /* dirty + writeback pages when it started, MiB */
     IFR_DEVICE_IO,       /* a device's I/O the run does not explain, a share */
+    IFR_WRITEBACK,       /* buffered writes blocked while another's I/O held a device */
     IFR_KIND_COUNT
 };
 #define IFR_DEVICES DEVSTAT_MAX
@@ -202,15 +217,31 @@ struct ifr_device {
 struct ifr_reason {
     enum ifr_kind kind;
     double figure, threshold;
-    char device[32]; /* IFR_DEVICE_IO: which device */
+    char device[32];     /* IFR_DEVICE_IO, IFR_WRITEBACK: which device */
+    double device_share; /* IFR_WRITEBACK: that device's foreign share */
 };
 struct interference {
     bool known;          /* probed (false: custom runs, results read back) */
     char start_time[32]; /* wall clock when it started, ISO 8601 UTC with ms */
     uint64_t wall_ns;
     unsigned cpus;
-    /* NAN where unknown */
+    /* What the mode's ops wait for (mode_waits_for_device()): the device
+     * stack, or a CPU (the page cache); and, waiting for a CPU, whether
+     * they write into the page cache (writeback can catch them). */
+    bool waits_device, buffered_writes;
+    /* NAN where unknown: other_cpu_s, other_cpus and steal_share also
+     * over a window shorter than stat_resolution_s */
     double own_cpu_s, other_cpu_s, other_cpus, steal_share;
+    /* how far /proc/stat's busy time over all CPUs can be off, s: a
+     * USER_HZ tick for the reading and one per CPU for the ticks the
+     * kernel samples (0: unknown) */
+    double stat_resolution_s;
+    /* the measuring threads (NAN where unknown): how many, their wall,
+     * CPU and run-delay time, the share of their wall time they waited
+     * for a CPU, and the share they were off a CPU without waiting for
+     * one (blocked: on I/O, a lock, writeback throttling) */
+    unsigned threads;
+    double thread_wall_s, thread_cpu_s, run_delay_s, run_delay_share, blocked_share;
     int run_queue_before, run_queue_after;                   /* other runnable tasks; -1 unknown */
     double psi_some[IFR_PSI_COUNT], psi_full[IFR_PSI_COUNT]; /* shares of wall */
     int64_t dirty_kib_before, writeback_kib_before, dirty_kib_after, writeback_kib_after;
@@ -226,8 +257,16 @@ int ifr_parse_stat(const char *text, struct ifr_sample *s);
  * the file has one: *has_full). */
 int ifr_parse_psi(const char *text, uint64_t *some_us, uint64_t *full_us, bool *has_full);
 int ifr_parse_meminfo(const char *text, uint64_t *dirty_kib, uint64_t *writeback_kib);
-/* Read every counter now (what cannot be read is marked so). */
+/* /proc/thread-self/schedstat: its second field, run_delay (ns). */
+int ifr_parse_schedstat(const char *text, uint64_t *delay_ns);
+/* Read every counter of the machine now (what cannot be read is marked
+ * so); s->thread is left unread. */
 void ifr_sample(struct ifr_sample *s);
+/* The calling thread's scheduling now (read closest to the measured ops:
+ * a sample's thread), and a thread's added to a sum of them (the jobs'
+ * threads). */
+void ifr_thread_sample(struct ifr_thread *t);
+void ifr_thread_add(struct ifr_thread *into, const struct ifr_thread *t);
 /* The figures of the span between two samples (no device figures, no
  * verdict): pure. */
 void ifr_figures(const struct ifr_sample *before, const struct ifr_sample *after,
@@ -235,16 +274,29 @@ void ifr_figures(const struct ifr_sample *before, const struct ifr_sample *after
 /* The device I/O of run (its devices' deltas, devstat_record) that the
  * run does not explain, into out->devices. */
 void ifr_devices(const struct diskio_run *run, struct interference *out);
-/* Judge the figures against the thresholds: out->reasons. */
+/* Judge the figures against the thresholds, by what the ops wait for
+ * (out->waits_device, out->buffered_writes): out->reasons. */
 void ifr_judge(struct interference *out);
 /* All three for a measured run, between samples before and after. */
 void ifr_record(struct diskio_run *run, const struct ifr_sample *before,
                 const struct ifr_sample *after);
 /* A reason's key in the JSON ("other_cpu"...), the unit of its figure,
- * and a sentence (buf) saying what was measured against what. */
+ * and a sentence (buf, IFR_TEXT_MAX is room for any) saying what was
+ * measured against what. */
+#define IFR_TEXT_MAX 256
 const char *ifr_kind_name(enum ifr_kind kind);
 const char *ifr_kind_unit(enum ifr_kind kind);
 const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size);
+/* Whether the CPU figure f's rule judges by was unknown (the others' CPUs
+ * over a window shorter than /proc/stat resolves, or unreadable, where
+ * the threads' own wait does not stand in): CPU pressure alone judged. */
+bool ifr_cpu_unjudged(const struct interference *f);
+/* Whether a mode's ops wait for the device stack (modes.c, from its row:
+ * a durable, O_DIRECT or queued mode, and reads from a dropped cache) or
+ * for a CPU (writes into the page cache, cached reads).  What disturbs a
+ * run depends on it: for the device's modes other programs' CPU and
+ * device I/O, for the others their own wait for a CPU. */
+bool mode_waits_for_device(enum diskio_mode mode, bool cached);
 /* What run itself explains of device d's I/O, in bytes read and
  * written: its data, a journal commit per op (two below a loop device or
  * in a dm/md member: the backing filesystem journals too), and for mode

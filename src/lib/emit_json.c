@@ -289,6 +289,27 @@ static void json_kib(FILE *out, int64_t kib)
         fprintf(out, "%" PRId64, kib);
 }
 
+/* The measuring threads' own scheduling (interference.c); null where
+ * unread. */
+static void emit_thread(FILE *out, const struct interference *f)
+{
+    if (!f->threads) {
+        fputs("null", out);
+        return;
+    }
+    fprintf(out, "{\"threads\": %u, \"wall_s\": ", f->threads);
+    json_maybe(out, f->thread_wall_s);
+    fputs(", \"cpu_s\": ", out);
+    json_maybe(out, f->thread_cpu_s);
+    fputs(", \"run_delay_s\": ", out);
+    json_maybe(out, f->run_delay_s);
+    fputs(", \"run_delay_share\": ", out);
+    json_maybe(out, f->run_delay_share);
+    fputs(", \"blocked_share\": ", out);
+    json_maybe(out, f->blocked_share);
+    fputc('}', out);
+}
+
 /* What else the machine did while a run or repetition ran (interference.c,
  * doc/result-schema.md "INTERFERENCE"); null when not probed. */
 static void emit_interference(FILE *out, const struct interference *f, const char *indent)
@@ -306,6 +327,7 @@ static void emit_interference(FILE *out, const struct interference *f, const cha
         fprintf(out, "%u", f->cpus);
     else
         fputs("null", out);
+    fprintf(out, ", \"waits_for\": \"%s\"", f->waits_device ? "device" : "cpu");
     fprintf(out, ",\n%s \"cpu\": {\"own_s\": ", indent);
     json_maybe(out, f->own_cpu_s);
     fputs(", \"other_s\": ", out);
@@ -314,7 +336,11 @@ static void emit_interference(FILE *out, const struct interference *f, const cha
     json_maybe(out, f->other_cpus);
     fputs(", \"steal_share\": ", out);
     json_maybe(out, f->steal_share);
-    fputs("}, \"run_queue\": ", out);
+    fputs(", \"resolution_s\": ", out);
+    json_maybe(out, f->stat_resolution_s > 0 ? f->stat_resolution_s : NAN);
+    fprintf(out, "},\n%s \"thread\": ", indent);
+    emit_thread(out, f);
+    fputs(", \"run_queue\": ", out);
     if (f->run_queue_before < 0)
         fputs("null", out);
     else
@@ -369,7 +395,7 @@ static void emit_interference(FILE *out, const struct interference *f, const cha
 static bool emit_disturbances(FILE *out, const struct interference *f, size_t repetition,
                               bool first, const char *indent)
 {
-    char text[160];
+    char text[IFR_TEXT_MAX];
     for (size_t i = 0; i < f->nreasons; i++) {
         const struct ifr_reason *r = &f->reasons[i];
         fprintf(out, "%s\n%s{", first ? "" : ",", indent);
@@ -384,7 +410,7 @@ static bool emit_disturbances(FILE *out, const struct interference *f, size_t re
         fputs(", \"unit\": ", out);
         json_string(out, ifr_kind_unit(r->kind));
         fputs(", \"device\": ", out);
-        json_string(out, r->kind == IFR_DEVICE_IO ? r->device : NULL);
+        json_string(out, r->device[0] ? r->device : NULL);
         fputs(", \"message\": ", out);
         json_string(out, ifr_reason_text(r, text, sizeof(text)));
         fputc('}', out);

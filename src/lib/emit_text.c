@@ -445,7 +445,7 @@ static void disturbed_line(FILE *out, const struct diskio_run *run)
         fprintf(out, "  ! disturbed in %zu of %zu repetitions:", disturbed, n);
     else
         fputs("  ! disturbed:", out);
-    char text[160];
+    char text[IFR_TEXT_MAX];
     const char *sep = " ";
     for (int k = 0; k < IFR_KIND_COUNT; k++) {
         if (!seen[k])
@@ -455,6 +455,28 @@ static void disturbed_line(FILE *out, const struct diskio_run *run)
         sep = "; ";
     }
     fputc('\n', out);
+}
+
+/* "  ^ other CPUs unknown in 3 of 5 repetitions (shorter than the 30 ms
+ * /proc/stat resolves): CPU pressure alone judged them": a figure the
+ * rule needed was not invented, and the reader is told. */
+static void unjudged_line(FILE *out, const struct diskio_run *run)
+{
+    size_t n = run->nreps ? run->nreps : 1, unjudged = 0;
+    double resolution = 0.0;
+    for (size_t r = 0; r < n; r++) {
+        const struct interference *f = run->nreps ? &run->reps[r].ifr : &run->ifr;
+        if (ifr_cpu_unjudged(f)) {
+            unjudged++;
+            resolution = f->stat_resolution_s;
+        }
+    }
+    if (!unjudged)
+        return;
+    fprintf(out, "  ^ other CPUs unknown in %zu of %zu repetitions", unjudged, n);
+    if (resolution > 0)
+        fprintf(out, " (shorter than the %.0f ms /proc/stat resolves)", resolution * 1e3);
+    fputs(": CPU pressure alone judged them\n", out);
 }
 
 /* The wal and checkpoint patterns: what the run did, under its rows. */
@@ -725,6 +747,7 @@ static void text_run_details(FILE *out, const struct diskio_result *res,
         not_direct_line(out, run);
     if (run_disturbed(run))
         disturbed_line(out, run);
+    unjudged_line(out, run);
     if (diskio_run_interval_count(run) > 0)
         interval_line(out, run);
     /* diskio --suite: the row this run is */

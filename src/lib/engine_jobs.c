@@ -55,6 +55,9 @@ struct job {
     struct engine_phase measured;
     bool own_measured;
     volatile uint64_t progress;
+    /* several jobs: the thread's own scheduling around its measured ops
+     * (ifr_thread_sample; thread_before.threads 0: it measured none) */
+    struct ifr_thread thread_before, thread_after;
     uint64_t end_ns, fail_ns;
     bool started;
     pthread_t thread;
@@ -343,7 +346,9 @@ static void *job_main(void *arg)
 
     if (gate_arrive(g, &g->warmed, &g->go) && !e->error) {
         *e->progress = 0;
+        ifr_thread_sample(&job->thread_before);
         job_measure(job, g->start_ns, g->deadline_ns);
+        ifr_thread_sample(&job->thread_after);
         job_close_records(job);
         if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
             /* an error in one job stops them all */
@@ -406,6 +411,20 @@ static void collect(struct diskio_run *run, struct job *jobs, unsigned n, uint64
     run->njobs = n;
 }
 
+/* The jobs' threads' own scheduling around their measured ops, in place
+ * of the caller's thread's (which waited at the gate meanwhile). */
+static void probe_job_threads(struct run_probe *probe, const struct job *jobs, unsigned n)
+{
+    struct ifr_thread *before = &probe->ifr_before.thread, *after = &probe->ifr_after.thread;
+    memset(before, 0, sizeof(*before));
+    memset(after, 0, sizeof(*after));
+    for (unsigned j = 0; j < n; j++)
+        if (jobs[j].thread_before.threads) {
+            ifr_thread_add(before, &jobs[j].thread_before);
+            ifr_thread_add(after, &jobs[j].thread_after);
+        }
+}
+
 /* Several jobs, a thread each: every job set up, then the warmups
  * together (none if a thread is missing), then, every job warmed up (or
  * failed), the devices' counters and the common start. */
@@ -446,6 +465,7 @@ static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
         if (jobs[j].started)
             pthread_join(jobs[j].thread, NULL);
     probe_end(&probe, target);
+    probe_job_threads(&probe, jobs, n);
     jobs_sync(jobs, n, cfg);
     jobs_outcome(&run->info, jobs, n, started, aborted || jg->stop, aborted, start_ns);
     collect(run, jobs, n, start_ns);

@@ -13,7 +13,16 @@
  *    time (getrusage) is other processes' and the kernel's CPU time, in
  *    CPUs on average over the wall time; steal, as a share of all CPUs'
  *    time; procs_running, sampled at both ends (the sampling thread
- *    itself, running, is not counted);
+ *    itself, running, is not counted).  The busy time counts in USER_HZ
+ *    ticks, sampled per CPU at the kernel's tick: over a window shorter
+ *    than a tick per CPU and one more these figures are unknown, and
+ *    they never exceed what the machine has;
+ *  - the measuring threads' own scheduling: their CPU time
+ *    (CLOCK_THREAD_CPUTIME_ID) and the time they were runnable but
+ *    waited for a CPU (run_delay, /proc/thread-self/schedstat), both in
+ *    nanoseconds, read by each thread just before its first measured op
+ *    and just after its last; the rest of their wall time they were
+ *    blocked (on the device, a lock, writeback throttling);
  *  - /proc/pressure/{cpu,io,memory}: the total= stall times of the some
  *    and full lines, as shares of the wall time (Linux 4.20 and later,
  *    where the kernel has PSI);
@@ -21,6 +30,19 @@
  *  - the run's device deltas (devstat.c): what a device read and wrote
  *    beyond what the run explains, on every device in the stack, a loop
  *    device's backing disk included.
+ *
+ * What disturbs a repetition depends on what its mode's ops wait for
+ * (mode_waits_for_device(), from the mode table).  Ops that wait for
+ * the device stack (durable, O_DIRECT, queued, uncached reads) are
+ * disturbed by other programs' CPU time (the loop device's worker, the
+ * journal's thread and the interrupts need a CPU too) and by their I/O
+ * on the same devices.  Ops that copy to or from the page cache (async,
+ * read --cached) wait for nothing but a CPU: they are disturbed when the
+ * measuring threads themselves waited for one, whatever the other CPUs
+ * did, and other programs' device I/O disturbs them only when it caught
+ * their pages: buffered writes blocked (off a CPU without waiting for
+ * one: writeback throttling, a page under writeback) while a device had
+ * foreign I/O.
  *
  * The thresholds that make a repetition "disturbed" were chosen from A/A
  * runs of diskio on this kind of machine with and without a neighbour
@@ -39,12 +61,34 @@
 
 #include "diskio_internal.h"
 
-/* Other processes' CPU time beyond n - OTHER_CPUS_SPARE CPUs on average,
+/* Ops that wait for the device: other processes' CPU time beyond
+ * n - OTHER_CPUS_SPARE CPUs on average,
  * on a machine of n CPUs.  Measured (doc/verdicts.md): on 2 CPUs the
  * fdatasync latency on a loop device stayed at its floor (median 213-261
  * us) up to 1.7 other CPUs, rose 40-80% from 1.7 to 1.9 and 4-10x
  * beyond. */
 #define OTHER_CPUS_SPARE 0.3
+/* Ops that wait for a CPU: the measuring threads waited for one during
+ * more than this share of their time, beyond what their own number
+ * explains on the machine's CPUs (jobs beyond the CPUs wait for each
+ * other).  A wait costs more than itself (another task had the CPU and
+ * its caches): measured (doc/verdicts.md, two aa-load runs, 800 async
+ * repetitions of 200 writes of 8 KiB, 0.7 ms each), those that never
+ * waited had a median mean of 2.92 and 3.05 us, and every group that
+ * waited at all was slower in the median: under 1% of their time 1.11x
+ * (7 repetitions), 1-5% 1.10x to 1.23x, 10-20% 1.28x, beyond 50% 4x to
+ * 7.5x.  In so short a repetition one wait costs a tenth; the share
+ * lets a longer one absorb a wait or two. */
+#define RUN_DELAY_SHARE_MAX 0.005
+/* Buffered writes blocked (off a CPU, not waiting for one) more than this
+ * share of their time while a device had foreign I/O (the device_io
+ * thresholds): writeback of someone else's I/O reached their pages.
+ * Writes that stay in the page cache are blocked a median 0.03% of
+ * their time (400 async repetitions, dd oflag=direct beside half of
+ * them; 7 above 1%, the largest 11%, all on the side without dd:
+ * doc/verdicts.md); a stall of a twentieth of the time is the smallest
+ * change diskio-compare calls (5%). */
+#define BLOCKED_SHARE_MAX 0.05
 /* Steal beyond this share of all CPUs' time. */
 #define STEAL_SHARE_MAX 0.05
 /* Some task waiting for a CPU during more than this share of the time:
@@ -200,6 +244,20 @@ int ifr_parse_meminfo(const char *text, uint64_t *dirty_kib, uint64_t *writeback
     return dirty && writeback ? 0 : -EINVAL;
 }
 
+int ifr_parse_schedstat(const char *text, uint64_t *delay_ns)
+{
+    /* "on-CPU-ns run-delay-ns timeslices\n" (Documentation/scheduler/
+     * sched-stats.rst); the first lags the running thread by up to a
+     * tick, so its CPU time comes from CLOCK_THREAD_CPUTIME_ID instead */
+    const char *p = text;
+    uint64_t on_cpu, slices;
+    if (!parse_u64(&p, &on_cpu) || !parse_u64(&p, delay_ns) || !parse_u64(&p, &slices))
+        return -EINVAL;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    return *p == '\n' || *p == '\0' ? 0 : -EINVAL;
+}
+
 /* ---- sampling ---- */
 
 /* A small /proc file whole (they are generated at read time: one read
@@ -234,11 +292,42 @@ void ifr_sample(struct ifr_sample *s)
             ifr_parse_psi(buf, &s->psi_some_us[i], &s->psi_full_us[i], &s->psi_full_ok[i]) == 0;
     s->mem_ok = read_proc("/proc/meminfo", buf, sizeof(buf)) &&
                 ifr_parse_meminfo(buf, &s->dirty_kib, &s->writeback_kib) == 0;
+    s->thread.ok = false;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     s->real_s = (int64_t)ts.tv_sec;
     s->real_ms = (uint32_t)(ts.tv_nsec / 1000000);
     s->mono_ns = now_ns();
+}
+
+static uint64_t clock_ns(clockid_t clock)
+{
+    struct timespec ts;
+    if (clock_gettime(clock, &ts) != 0)
+        return UINT64_MAX;
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+void ifr_thread_sample(struct ifr_thread *t)
+{
+    char buf[128];
+    memset(t, 0, sizeof(*t));
+    t->threads = 1;
+    /* the thread runs as it reads: its run_delay is complete to now */
+    t->ok = read_proc("/proc/thread-self/schedstat", buf, sizeof(buf)) &&
+            ifr_parse_schedstat(buf, &t->delay_ns) == 0;
+    t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+    t->mono_ns = now_ns();
+    t->ok = t->ok && t->cpu_ns != UINT64_MAX;
+}
+
+void ifr_thread_add(struct ifr_thread *into, const struct ifr_thread *t)
+{
+    into->ok = (into->threads == 0 || into->ok) && t->ok;
+    into->threads += t->threads;
+    into->mono_ns += t->mono_ns;
+    into->cpu_ns += t->cpu_ns;
+    into->delay_ns += t->delay_ns;
 }
 
 /* ---- figures ---- */
@@ -249,6 +338,65 @@ static double share_of(uint64_t before, uint64_t after, double wall_us)
         return NAN;
     double v = (double)(after - before) / wall_us;
     return v > 1.0 ? 1.0 : v;
+}
+
+static double clamp(double v, double lo, double hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* /proc/stat's figures: other processes' CPU time and steal, known only
+ * over a window the counters resolve, and never beyond the machine's
+ * CPUs; the run queue at both readings. */
+static void stat_figures(const struct ifr_sample *b, const struct ifr_sample *a, double wall_s,
+                         struct interference *out)
+{
+    out->other_cpu_s = out->other_cpus = out->steal_share = NAN;
+    out->run_queue_before = out->run_queue_after = -1;
+    if (!b->stat_ok || !a->stat_ok || a->busy_ticks < b->busy_ticks ||
+        a->steal_ticks < b->steal_ticks || a->cpus == 0 || wall_s <= 0)
+        return;
+    const long hz = sysconf(_SC_CLK_TCK);
+    const double tick_s = 1.0 / (double)(hz > 0 ? hz : 100);
+    out->cpus = a->cpus;
+    /* the busy time over all CPUs is truncated to a USER_HZ tick when
+     * read, and each CPU's is counted a kernel tick at a time (at most a
+     * USER_HZ tick: the kernel's HZ is 100 or more) */
+    out->stat_resolution_s = (double)(a->cpus + 1) * tick_s;
+    /* the sampling thread is running when it reads procs_running */
+    out->run_queue_before = b->procs_running > 0 ? (int)b->procs_running - 1 : 0;
+    out->run_queue_after = a->procs_running > 0 ? (int)a->procs_running - 1 : 0;
+    if (wall_s < out->stat_resolution_s)
+        return;
+    const double busy_s = (double)(a->busy_ticks - b->busy_ticks) * tick_s;
+    const double other = busy_s - (isnan(out->own_cpu_s) ? 0.0 : out->own_cpu_s);
+    out->other_cpu_s = clamp(other, 0.0, wall_s * (double)a->cpus);
+    out->other_cpus = out->other_cpu_s / wall_s;
+    out->steal_share = clamp(
+        (double)(a->steal_ticks - b->steal_ticks) * tick_s / (wall_s * (double)a->cpus), 0.0, 1.0);
+}
+
+/* The measuring threads' figures: their wall, CPU and run-delay time
+ * (summed over them), the share of it they waited for a CPU and the
+ * share they were blocked. */
+static void thread_figures(const struct ifr_thread *b, const struct ifr_thread *a,
+                           struct interference *out)
+{
+    out->threads = 0;
+    out->thread_wall_s = out->thread_cpu_s = out->run_delay_s = NAN;
+    out->run_delay_share = out->blocked_share = NAN;
+    if (!b->ok || !a->ok || a->threads != b->threads || a->threads == 0 ||
+        a->mono_ns <= b->mono_ns || a->cpu_ns < b->cpu_ns || a->delay_ns < b->delay_ns)
+        return;
+    out->threads = a->threads;
+    const double wall = (double)(a->mono_ns - b->mono_ns) / 1e9;
+    out->thread_wall_s = wall;
+    out->thread_cpu_s = (double)(a->cpu_ns - b->cpu_ns) / 1e9;
+    out->run_delay_s = (double)(a->delay_ns - b->delay_ns) / 1e9;
+    /* the clocks are read one after the other: their sum may pass the
+     * wall time by the reads' own */
+    out->run_delay_share = clamp(out->run_delay_s / wall, 0.0, 1.0);
+    out->blocked_share = clamp(1.0 - (out->thread_cpu_s + out->run_delay_s) / wall, 0.0, 1.0);
 }
 
 void ifr_figures(const struct ifr_sample *b, const struct ifr_sample *a, struct interference *out)
@@ -266,25 +414,8 @@ void ifr_figures(const struct ifr_sample *b, const struct ifr_sample *a, struct 
     }
     out->own_cpu_s =
         a->own_cpu_ns >= b->own_cpu_ns ? (double)(a->own_cpu_ns - b->own_cpu_ns) / 1e9 : NAN;
-    out->other_cpu_s = out->other_cpus = out->steal_share = NAN;
-    out->run_queue_before = out->run_queue_after = -1;
-    if (b->stat_ok && a->stat_ok && a->busy_ticks >= b->busy_ticks &&
-        a->steal_ticks >= b->steal_ticks && wall_s > 0) {
-        const long hz = sysconf(_SC_CLK_TCK);
-        const double tick_s = 1.0 / (double)(hz > 0 ? hz : 100);
-        out->cpus = a->cpus;
-        const double busy_s = (double)(a->busy_ticks - b->busy_ticks) * tick_s;
-        double other = busy_s - (isnan(out->own_cpu_s) ? 0.0 : out->own_cpu_s);
-        out->other_cpu_s = other > 0 ? other : 0.0;
-        out->other_cpus = out->other_cpu_s / wall_s;
-        out->steal_share = (double)(a->steal_ticks - b->steal_ticks) * tick_s /
-                           (wall_s * (double)(a->cpus ? a->cpus : 1));
-        if (out->steal_share > 1.0)
-            out->steal_share = 1.0;
-        /* the sampling thread is running when it reads procs_running */
-        out->run_queue_before = b->procs_running > 0 ? (int)b->procs_running - 1 : 0;
-        out->run_queue_after = a->procs_running > 0 ? (int)a->procs_running - 1 : 0;
-    }
+    stat_figures(b, a, wall_s, out);
+    thread_figures(&b->thread, &a->thread, out);
     const double wall_us = (double)out->wall_ns / 1e3;
     for (int i = 0; i < IFR_PSI_COUNT; i++) {
         out->psi_some[i] = out->psi_full[i] = NAN;
@@ -326,37 +457,22 @@ void ifr_devices(const struct diskio_run *run, struct interference *out)
     }
 }
 
-static void add_reason(struct interference *out, enum ifr_kind kind, double figure,
-                       double threshold, const char *device)
+static struct ifr_reason *add_reason(struct interference *out, enum ifr_kind kind, double figure,
+                                     double threshold, const char *device)
 {
     struct ifr_reason *r = &out->reasons[out->nreasons++];
+    memset(r, 0, sizeof(*r));
     r->kind = kind;
     r->figure = figure;
     r->threshold = threshold;
     snprintf(r->device, sizeof(r->device), "%s", device ? device : "");
+    return r;
 }
 
-void ifr_judge(struct interference *out)
+/* The device whose I/O is least the run's, beyond the thresholds, and
+ * its foreign share; NULL when none is. */
+static const struct ifr_device *foreign_device(const struct interference *out, double *share_out)
 {
-    out->nreasons = 0;
-    if (!out->known)
-        return;
-    const double spare_cpus = out->cpus > 1 ? (double)out->cpus - OTHER_CPUS_SPARE : 0.7;
-    if (out->other_cpus > spare_cpus)
-        add_reason(out, IFR_OTHER_CPU, out->other_cpus, spare_cpus, NULL);
-    if (out->steal_share > STEAL_SHARE_MAX)
-        add_reason(out, IFR_STEAL, out->steal_share, STEAL_SHARE_MAX, NULL);
-    if (out->psi_some[IFR_PSI_CPU] > CPU_PRESSURE_MAX)
-        add_reason(out, IFR_CPU_PRESSURE, out->psi_some[IFR_PSI_CPU], CPU_PRESSURE_MAX, NULL);
-    if (out->psi_some[IFR_PSI_MEMORY] > MEMORY_PRESSURE_MAX)
-        add_reason(out, IFR_MEMORY_PRESSURE, out->psi_some[IFR_PSI_MEMORY], MEMORY_PRESSURE_MAX,
-                   NULL);
-    if (out->dirty_kib_before >= 0) {
-        double mib = (double)(out->dirty_kib_before + out->writeback_kib_before) / 1024.0;
-        if (mib > DIRTY_MIB_MAX)
-            add_reason(out, IFR_DIRTY, mib, DIRTY_MIB_MAX, NULL);
-    }
-    /* the device whose I/O is least the run's */
     const struct ifr_device *worst = NULL;
     double worst_share = 0.0;
     for (size_t i = 0; i < out->ndevices; i++) {
@@ -368,16 +484,84 @@ void ifr_judge(struct interference *out)
             worst_share = share;
         }
     }
-    if (worst)
-        add_reason(out, IFR_DEVICE_IO, worst_share, DEVICE_FOREIGN_SHARE_MAX, worst->name);
+    *share_out = worst_share;
+    return worst;
+}
+
+/* The share of the measuring threads' time their own number explains
+ * waiting for a CPU: jobs beyond the CPUs take turns. */
+static double own_run_delay_share(const struct interference *out)
+{
+    if (!out->cpus || out->threads <= out->cpus)
+        return 0.0;
+    return 1.0 - (double)out->cpus / (double)out->threads;
+}
+
+void ifr_judge(struct interference *out)
+{
+    out->nreasons = 0;
+    if (!out->known)
+        return;
+    const bool device = out->waits_device;
+    /* ops that wait for a CPU are judged by their own wait for one; by
+     * the others' CPU time, as the device's are, only where that wait
+     * is unknown (no schedstat) */
+    const bool own_wait = !device && !isnan(out->run_delay_share);
+    const double spare_cpus = out->cpus > 1 ? (double)out->cpus - OTHER_CPUS_SPARE : 0.7;
+    if (!own_wait && out->other_cpus > spare_cpus)
+        add_reason(out, IFR_OTHER_CPU, out->other_cpus, spare_cpus, NULL);
+    const double delay_max = own_run_delay_share(out) + RUN_DELAY_SHARE_MAX;
+    if (own_wait && out->run_delay_share > delay_max)
+        add_reason(out, IFR_RUN_DELAY, out->run_delay_share, delay_max, NULL);
+    if (out->steal_share > STEAL_SHARE_MAX)
+        add_reason(out, IFR_STEAL, out->steal_share, STEAL_SHARE_MAX, NULL);
+    if (out->psi_some[IFR_PSI_CPU] > CPU_PRESSURE_MAX)
+        add_reason(out, IFR_CPU_PRESSURE, out->psi_some[IFR_PSI_CPU], CPU_PRESSURE_MAX, NULL);
+    if (out->psi_some[IFR_PSI_MEMORY] > MEMORY_PRESSURE_MAX)
+        add_reason(out, IFR_MEMORY_PRESSURE, out->psi_some[IFR_PSI_MEMORY], MEMORY_PRESSURE_MAX,
+                   NULL);
+    /* dirty pages compete with writes, to the device or into the cache;
+     * a cached read does not wait for them */
+    if ((device || out->buffered_writes) && out->dirty_kib_before >= 0) {
+        double mib = (double)(out->dirty_kib_before + out->writeback_kib_before) / 1024.0;
+        if (mib > DIRTY_MIB_MAX)
+            add_reason(out, IFR_DIRTY, mib, DIRTY_MIB_MAX, NULL);
+    }
+    double share;
+    const struct ifr_device *worst = foreign_device(out, &share);
+    if (!worst || !(device || out->buffered_writes))
+        return;
+    /* buffered writes of unknown blocked time are judged as the
+     * device's: whether another's I/O caught them cannot be told */
+    if (device || isnan(out->blocked_share))
+        add_reason(out, IFR_DEVICE_IO, share, DEVICE_FOREIGN_SHARE_MAX, worst->name);
+    else if (out->blocked_share > BLOCKED_SHARE_MAX)
+        add_reason(out, IFR_WRITEBACK, out->blocked_share, BLOCKED_SHARE_MAX, worst->name)
+            ->device_share = share;
 }
 
 void ifr_record(struct diskio_run *run, const struct ifr_sample *before,
                 const struct ifr_sample *after)
 {
+    const struct diskio_config *cfg = &run->info.config;
     ifr_figures(before, after, &run->ifr);
     ifr_devices(run, &run->ifr);
+    /* a measured run always has its config */
+    run->ifr.waits_device = !run->info.has_config || mode_waits_for_device(cfg->mode, cfg->cached);
+    run->ifr.buffered_writes =
+        !run->ifr.waits_device && (!diskio_mode_is_read(cfg->mode) || cfg->write_back > 0);
+    /* a paced run sleeps between its ops by design: off a CPU is not
+     * blocked there */
+    if (cfg->rate_interval_ns)
+        run->ifr.blocked_share = NAN;
     ifr_judge(&run->ifr);
+}
+
+bool ifr_cpu_unjudged(const struct interference *f)
+{
+    if (!f->known || (!f->waits_device && !isnan(f->run_delay_share)))
+        return false;
+    return isnan(f->other_cpus);
 }
 
 /* ---- names ---- */
@@ -386,11 +570,13 @@ static const struct {
     const char *name, *unit;
 } kinds[IFR_KIND_COUNT] = {
     [IFR_OTHER_CPU] = {"other_cpu", "CPUs"},
+    [IFR_RUN_DELAY] = {"run_delay", "share"},
     [IFR_STEAL] = {"steal", "share"},
     [IFR_CPU_PRESSURE] = {"cpu_pressure", "share"},
     [IFR_MEMORY_PRESSURE] = {"memory_pressure", "share"},
     [IFR_DIRTY] = {"dirty", "MiB"},
     [IFR_DEVICE_IO] = {"device_io", "share"},
+    [IFR_WRITEBACK] = {"writeback", "share"},
 };
 
 const char *ifr_kind_name(enum ifr_kind kind)
@@ -409,6 +595,10 @@ const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size)
     case IFR_OTHER_CPU:
         snprintf(buf, size, "other processes used %.2f CPUs (threshold %.2f)", r->figure,
                  r->threshold);
+        break;
+    case IFR_RUN_DELAY:
+        snprintf(buf, size, "diskio waited for a CPU %.1f%% of its time (threshold %.1f%%)",
+                 100 * r->figure, 100 * r->threshold);
         break;
     case IFR_STEAL:
         snprintf(buf, size, "the hypervisor stole %.0f%% of the CPU time (threshold %.0f%%)",
@@ -429,6 +619,13 @@ const char *ifr_reason_text(const struct ifr_reason *r, char *buf, size_t size)
     case IFR_DEVICE_IO:
         snprintf(buf, size, "%.0f%% of %s's I/O was not diskio's (threshold %.0f%%)",
                  100 * r->figure, r->device, 100 * r->threshold);
+        break;
+    case IFR_WRITEBACK:
+        snprintf(buf, size,
+                 "diskio's buffered writes were blocked %.0f%% of their time while %.0f%% of %s's "
+                 "I/O was not diskio's (thresholds %.0f%% and %.0f%%)",
+                 100 * r->figure, 100 * r->device_share, r->device, 100 * r->threshold,
+                 100 * DEVICE_FOREIGN_SHARE_MAX);
         break;
     default: snprintf(buf, size, "?"); break;
     }

@@ -229,6 +229,16 @@ bool diskio_mode_is_read(enum diskio_mode mode)
     return ops && ops->reads;
 }
 
+bool mode_waits_for_device(enum diskio_mode mode, bool cached)
+{
+    /* a durable write returns after the device, an O_DIRECT or queued op
+     * is a device request, a read from a dropped cache is one; the rest
+     * (async, read --cached) copy to or from the page cache */
+    const struct mode_ops *ops = mode_ops_of(mode);
+    return ops && (ops->durable || ops->direct || ops->queued || ops->sync != MODE_SYNC_NONE ||
+                   (ops->reads && !cached));
+}
+
 static const char *const pattern_names[] = {
     [DISKIO_PATTERN_SEQ] = "seq",       [DISKIO_PATTERN_RAND] = "rand",
     [DISKIO_PATTERN_APPEND] = "append", [DISKIO_PATTERN_CREATE] = "create",

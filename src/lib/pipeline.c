@@ -272,13 +272,22 @@ void probe_begin(struct run_probe *p, struct diskio_target *t)
     if (p->interference)
         ifr_sample(&p->ifr_before);
     devstat_sample_all(&t->devices, p->dev_before);
+    /* the measuring thread's own, closest to its ops (several jobs:
+     * each job's thread reads its own, engine_jobs.c) */
+    if (p->interference)
+        ifr_thread_sample(&p->ifr_before.thread);
 }
 
 void probe_end(struct run_probe *p, const struct diskio_target *t)
 {
-    devstat_sample_all(&t->devices, p->dev_after);
+    struct ifr_thread thread;
     if (p->interference)
+        ifr_thread_sample(&thread);
+    devstat_sample_all(&t->devices, p->dev_after);
+    if (p->interference) {
         ifr_sample(&p->ifr_after);
+        p->ifr_after.thread = thread;
+    }
 }
 
 void probe_record(struct diskio_run *run, const struct run_probe *p, const struct diskio_target *t)

@@ -26,8 +26,9 @@ cp "$t_scratch/stdout" "$t_scratch/once.txt"
     "$t_scratch/once.txt" <<'PY' || t_fail "interference checks"
 import datetime, json, math, sys
 
-REASONS = {"other_cpu": "CPUs", "steal": "share", "cpu_pressure": "share",
-           "memory_pressure": "share", "dirty": "MiB", "device_io": "share"}
+REASONS = {"other_cpu": "CPUs", "run_delay": "share", "steal": "share",
+           "cpu_pressure": "share", "memory_pressure": "share", "dirty": "MiB",
+           "device_io": "share", "writeback": "share"}
 
 def number(v, nullable=True):
     assert (v is None and nullable) or (isinstance(v, (int, float)) and
@@ -35,12 +36,13 @@ def number(v, nullable=True):
     return v
 
 def check_interference(f):
-    assert set(f) == {"start_time", "wall_s", "cpus", "cpu", "run_queue", "pressure",
-                      "memory", "devices"}, sorted(f)
+    assert set(f) == {"start_time", "wall_s", "cpus", "waits_for", "cpu", "thread",
+                      "run_queue", "pressure", "memory", "devices"}, sorted(f)
+    assert f["waits_for"] in ("cpu", "device")
     datetime.datetime.strptime(f["start_time"], "%Y-%m-%dT%H:%M:%S.%fZ")
     assert number(f["wall_s"], False) >= 0
     assert f["cpus"] is None or f["cpus"] >= 1
-    assert set(f["cpu"]) == {"own_s", "other_s", "other_cpus", "steal_share"}
+    assert set(f["cpu"]) == {"own_s", "other_s", "other_cpus", "steal_share", "resolution_s"}
     for v in f["cpu"].values():
         assert number(v) is None or v >= 0
     if f["cpu"]["steal_share"] is not None:
@@ -69,7 +71,7 @@ def check_disturbances(items, disturbed, repetition_key=False):
         assert set(d) == keys | ({"repetition"} if repetition_key else set()), d
         assert REASONS[d["reason"]] == d["unit"]
         assert number(d["figure"], False) > number(d["threshold"], False)
-        assert (d["device"] is not None) == (d["reason"] == "device_io")
+        assert (d["device"] is not None) == (d["reason"] in ("device_io", "writeback"))
         assert "threshold" in d["message"]
 
 d = json.load(open(sys.argv[1]))

@@ -7,7 +7,8 @@
  * fields) is read or refused, deltas and per-op figures are right, and
  * each verdict rule fires exactly when its condition holds (a loop
  * device's reads or writes its backing disk did not make in the run's
- * time are backing_cached), and
+ * time are backing_cached; another's I/O is shared only for ops that
+ * wait for the device), and
  * the rule that says whether O_DIRECT was direct (src/lib/direct.c)
  * decides from statx first and from the device counters otherwise, on
  * counters recorded on this machine's ext4 loop devices; the table shows
@@ -293,6 +294,30 @@ START_TEST(test_verdict_shared)
     struct devstat_facts none = {
         .mode = DISKIO_MODE_FSYNC, .has_config = true, .dev = &d, .ndev = 1};
     ck_assert_uint_eq(devstat_judge(&none), 0);
+}
+END_TEST
+
+START_TEST(test_shared_only_for_ops_that_wait_for_the_device)
+{
+    /* another program's 60 MB written and 1 MiB read on the device: in
+     * the latencies of ops that wait for it, not in those that copy to
+     * and from the page cache (async; read --cached) */
+    struct diskio_device_io d = io_of(false, false, false, true, true, 1000, 0, 1000);
+    d.write_sectors = (UINT64_C(60) << 20) / 512;
+    d.read_sectors = 2049;
+    ck_assert_uint_eq(judge(DISKIO_MODE_FSYNC, 1, 100000, &d, 1), DISKIO_VERDICT_SHARED);
+    ck_assert_uint_eq(judge(DISKIO_MODE_DIRECT, 1, 0, &d, 1), DISKIO_VERDICT_SHARED);
+    ck_assert_uint_eq(judge(DISKIO_MODE_ASYNC, 1, 0, &d, 1), 0);
+    struct devstat_facts f = {.mode = DISKIO_MODE_READ,
+                              .has_config = true,
+                              .ops = 1000,
+                              .bytes = 1000 * 8192,
+                              .dev = &d,
+                              .ndev = 1};
+    d.read_sectors = (UINT64_C(60) << 20) / 512;
+    ck_assert_uint_eq(devstat_judge(&f), DISKIO_VERDICT_SHARED);
+    f.cached = true;
+    ck_assert_uint_eq(devstat_judge(&f), 0);
 }
 END_TEST
 
@@ -690,6 +715,7 @@ int main(void)
     tcase_add_test(tc, test_verdict_merged);
     tcase_add_test(tc, test_verdict_cache_ack);
     tcase_add_test(tc, test_verdict_shared);
+    tcase_add_test(tc, test_shared_only_for_ops_that_wait_for_the_device);
     tcase_add_test(tc, test_read_runs_are_judged_as_reads);
     tcase_add_test(tc, test_verdict_backing_cached);
     tcase_add_test(tc, test_verdict_backing_cached_writes);
