@@ -37,8 +37,7 @@ static inline ssize_t raw_pwritev2(int fd, const struct iovec *iov, int iovcnt, 
                                    int flags)
 {
     return syscall(SYS_pwritev2, fd, iov, iovcnt, (long)offset,
-                   (long)((unsigned long long)offset >> (sizeof(long) * 4) >>
-                          (sizeof(long) * 4)),
+                   (long)((unsigned long long)offset >> (sizeof(long) * 4) >> (sizeof(long) * 4)),
                    flags);
 }
 

@@ -50,7 +50,7 @@ static _Atomic long delay_us = -1;
 static void say(const char *msg)
 {
     /* Raw system call: our own write() wrapper must not be involved. */
-    ssize_t r = syscall(SYS_write, 2, msg, strlen(msg));
+    ssize_t r = syscall_next()(SYS_write, 2, msg, strlen(msg));
     (void)r;
 }
 
@@ -171,7 +171,7 @@ typedef ssize_t (*pwritev64v2_fn)(int, const struct iovec *, int, off64_t, int);
 DISKIO_EXPORT int fsync(int fd)
 {
     NEXT(sync_fn, fsync);
-    int r = real ? real(fd) : (int)syscall(SYS_fsync, fd);
+    int r = real ? real(fd) : (int)syscall_next()(SYS_fsync, fd);
     long us = get_delay();
     if (r == 0 && us > 0)
         do_delay(us);
@@ -181,7 +181,7 @@ DISKIO_EXPORT int fsync(int fd)
 DISKIO_EXPORT int fdatasync(int fd)
 {
     NEXT(sync_fn, fdatasync);
-    int r = real ? real(fd) : (int)syscall(SYS_fdatasync, fd);
+    int r = real ? real(fd) : (int)syscall_next()(SYS_fdatasync, fd);
     long us = get_delay();
     if (r == 0 && us > 0)
         do_delay(us);
@@ -217,7 +217,8 @@ static int get_sfr_policy(void)
 DISKIO_EXPORT int sync_file_range(int fd, off64_t off, off64_t n, unsigned int flags)
 {
     NEXT(sfr_fn, sync_file_range);
-    int r = real ? real(fd, off, n, flags) : (int)syscall(SYS_sync_file_range, fd, off, n, flags);
+    int r = real ? real(fd, off, n, flags)
+                 : (int)syscall_next()(SYS_sync_file_range, fd, off, n, flags);
     long us = get_delay();
     if (r == 0 && us > 0) {
         int p = get_sfr_policy();
@@ -243,28 +244,28 @@ static ssize_t after_write(int fd, ssize_t r)
 DISKIO_EXPORT ssize_t write(int fd, const void *buf, size_t n)
 {
     NEXT(write_fn, write);
-    ssize_t r = real ? real(fd, buf, n) : syscall(SYS_write, fd, buf, n);
+    ssize_t r = real ? real(fd, buf, n) : syscall_next()(SYS_write, fd, buf, n);
     return after_write(fd, r);
 }
 
 DISKIO_EXPORT ssize_t pwrite(int fd, const void *buf, size_t n, off_t off)
 {
     NEXT(pwrite_fn, pwrite);
-    ssize_t r = real ? real(fd, buf, n, off) : syscall(SYS_pwrite64, fd, buf, n, off);
+    ssize_t r = real ? real(fd, buf, n, off) : syscall_next()(SYS_pwrite64, fd, buf, n, off);
     return after_write(fd, r);
 }
 
 DISKIO_EXPORT ssize_t pwrite64(int fd, const void *buf, size_t n, off64_t off)
 {
     NEXT(pwrite64_fn, pwrite64);
-    ssize_t r = real ? real(fd, buf, n, off) : syscall(SYS_pwrite64, fd, buf, n, off);
+    ssize_t r = real ? real(fd, buf, n, off) : syscall_next()(SYS_pwrite64, fd, buf, n, off);
     return after_write(fd, r);
 }
 
 DISKIO_EXPORT ssize_t writev(int fd, const struct iovec *iov, int cnt)
 {
     NEXT(writev_fn, writev);
-    ssize_t r = real ? real(fd, iov, cnt) : syscall(SYS_writev, fd, iov, cnt);
+    ssize_t r = real ? real(fd, iov, cnt) : syscall_next()(SYS_writev, fd, iov, cnt);
     return after_write(fd, r);
 }
 
@@ -276,7 +277,7 @@ DISKIO_EXPORT ssize_t pwritev(int fd, const struct iovec *iov, int cnt, off_t of
 {
     NEXT(pwritev_fn, pwritev);
     ssize_t r = real ? real(fd, iov, cnt, off)
-                     : syscall(SYS_pwritev, fd, iov, cnt, POS_LO(off), POS_HI(off));
+                     : syscall_next()(SYS_pwritev, fd, iov, cnt, POS_LO(off), POS_HI(off));
     return after_write(fd, r);
 }
 
@@ -284,7 +285,7 @@ DISKIO_EXPORT ssize_t pwritev64(int fd, const struct iovec *iov, int cnt, off64_
 {
     NEXT(pwritev64_fn, pwritev64);
     ssize_t r = real ? real(fd, iov, cnt, off)
-                     : syscall(SYS_pwritev, fd, iov, cnt, POS_LO(off), POS_HI(off));
+                     : syscall_next()(SYS_pwritev, fd, iov, cnt, POS_LO(off), POS_HI(off));
     return after_write(fd, r);
 }
 
@@ -305,7 +306,7 @@ DISKIO_EXPORT ssize_t pwritev2(int fd, const struct iovec *iov, int cnt, off_t o
 {
     NEXT(pwritev2_fn, pwritev2);
     ssize_t r = real ? real(fd, iov, cnt, off, flags)
-                     : syscall(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
+                     : syscall_next()(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
     return after_pwritev2(fd, r, flags);
 }
 
@@ -313,6 +314,6 @@ DISKIO_EXPORT ssize_t pwritev64v2(int fd, const struct iovec *iov, int cnt, off6
 {
     NEXT(pwritev64v2_fn, pwritev64v2);
     ssize_t r = real ? real(fd, iov, cnt, off, flags)
-                     : syscall(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
+                     : syscall_next()(SYS_pwritev2, fd, iov, cnt, POS_LO(off), POS_HI(off), flags);
     return after_pwritev2(fd, r, flags);
 }

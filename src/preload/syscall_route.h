@@ -13,6 +13,7 @@
 #define DISKIO_SYSCALL_ROUTE_H
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -20,6 +21,27 @@
 
 /* the calls routed: a preload may report them */
 static unsigned long syscall_routed;
+
+static long no_syscall(long number, ...)
+{
+    (void)number;
+    errno = ENOSYS;
+    return -1;
+}
+
+/* libc's own syscall(), for an includer's calls that must reach the
+ * kernel (this file's syscall() is the includer's): call it as
+ * syscall_next()(SYS_write, 2, msg, len). */
+static long (*syscall_next(void))(long, ...)
+{
+    static long (*real)(long, ...);
+    if (!real) {
+        real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
+        if (!real)
+            real = no_syscall;
+    }
+    return real;
+}
 
 long syscall(long number, ...)
 {
@@ -40,19 +62,24 @@ long syscall(long number, ...)
     default: break;
     }
     switch (number) {
-    case SYS_pwrite64: return pwrite((int)a[0], (const void *)a[1], (size_t)a[2], (off_t)a[3]);
-    case SYS_pread64: return pread((int)a[0], (void *)a[1], (size_t)a[2], (off_t)a[3]);
+    /* the argument words are the caller's pointers, passed as longs as
+     * syscall() takes them */
+    case SYS_pwrite64:
+        return pwrite((int)a[0], (const void *)a[1], // NOLINT(performance-no-int-to-ptr)
+                      (size_t)a[2], (off_t)a[3]);
+    case SYS_pread64:
+        return pread((int)a[0], (void *)a[1], // NOLINT(performance-no-int-to-ptr)
+                     (size_t)a[2], (off_t)a[3]);
     /* fd, iov, iovcnt, the offset's low and high words, flags */
     case SYS_pwritev2:
-        return pwritev2((int)a[0], (const struct iovec *)a[1], (int)a[2], (off_t)a[3], (int)a[5]);
+        return pwritev2((int)a[0],
+                        (const struct iovec *)a[1], // NOLINT(performance-no-int-to-ptr)
+                        (int)a[2], (off_t)a[3], (int)a[5]);
     case SYS_fsync: return fsync((int)a[0]);
     case SYS_fdatasync: return fdatasync((int)a[0]);
     default: break;
     }
-    static long (*real)(long, ...);
-    if (!real)
-        real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-    return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    return syscall_next()(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
 #endif

@@ -137,6 +137,5 @@ __attribute__((destructor)) static void report(void)
                 "shortwrite-preload: %lu short writes, %lu interrupted writes, "
                 "%lu interrupted syncs, %lu rests without their write's flags, "
                 "%lu calls through syscall()\n",
-                short_writes, interrupted_writes, interrupted_syncs, flags_dropped,
-                syscall_routed);
+                short_writes, interrupted_writes, interrupted_syncs, flags_dropped, syscall_routed);
 }
