@@ -517,12 +517,11 @@ static bool backing_cached(const struct devstat_facts *f, bool reads)
     for (size_t i = 0; i < f->ndev; i++) {
         const struct diskio_device_io *d = &f->dev[i];
         const double bytes = (double)(reads ? d->read_sectors : d->write_sectors) * 512.0;
-        /* a loop device over a file in tmpfs: all of it is memory */
-        if (f->memory_backed && d->depth == 0)
+        /* the devices on top (a loop device over a file in tmpfs: all of
+         * it is memory, leaf or not), and the disks under them */
+        if (d->depth == 0 && (f->memory_backed || !d->leaf)) {
             stacked += bytes;
-        else if (d->depth == 0 && !d->leaf)
-            stacked += bytes;
-        else if (d->depth > 0 && d->leaf) {
+        } else if (d->depth > 0 && d->leaf) {
             below += bytes;
             has_below = true;
         }

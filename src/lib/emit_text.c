@@ -70,8 +70,8 @@ static void format_flushes_per_op(char *buf, size_t size, double v)
 {
     int decimals = 2;
     if (v > 0.0 && v < 0.01)
-        for (double shown = v * 100.0; shown < 10.0 && decimals < 9; shown *= 10.0)
-            decimals++;
+        for (double shown = v * 100.0; decimals < 9 && shown < 10.0; decimals++)
+            shown *= 10.0;
     snprintf(buf, size, "%.*f", decimals, v);
 }
 
