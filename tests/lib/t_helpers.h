@@ -63,6 +63,18 @@ static inline void t_rmdir_empty(char *dir)
     free(dir);
 }
 
+/* The Python configure chose (make check passes it as PYTHON3), for the
+ * suites that read their outputs back with it: configure requires one,
+ * so only a run outside make check lacks it, and that fails, never
+ * passing without the check. */
+static inline const char *t_python3(void)
+{
+    const char *python = getenv("PYTHON3");
+    ck_assert_msg(python && *python,
+                  "PYTHON3 is not set: run the suite through make check, which sets it");
+    return python;
+}
+
 static inline int t_run_suite(Suite *s)
 {
     SRunner *sr = srunner_create(s);
