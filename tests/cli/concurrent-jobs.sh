@@ -160,7 +160,7 @@ assert [j["ops"] for j in r["per_job"]] == [0, 0, 0, 0], r["per_job"]
 assert r["per_job"][r["error"]["job"]]["errors"] == 1
 PY
 else
-    echo "note: no fault preload at $preload; the EIO case is not run"
+    t_unbuilt "$preload"
 fi
 
 # ---- usage errors: exit 2, naming --jobs, nothing created ----

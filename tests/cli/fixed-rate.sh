@@ -17,7 +17,7 @@
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
-[ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
+t_built "$preload"
 t_memory_dir
 dir="$t_memory"
 

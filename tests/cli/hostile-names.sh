@@ -14,7 +14,7 @@
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the results"; exit 77; }
 compare="${top_builddir:-.}/scripts/diskio-compare"
-[ -f "$compare" ] || { echo "SKIP: $compare not built"; exit 77; }
+t_built "$compare"
 
 name=$(printf 'bad\377\300\200\355\240\200\033[2J\033]0;pwned\007end')
 dir="$t_scratch/$name"

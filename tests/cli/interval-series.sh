@@ -121,7 +121,7 @@ print("intervals without ops: %s; the stall ended in interval %d (max %.3f s)"
       % (empty, i, s[i]["max_ns"] / 1e9))
 PY
 else
-    echo "note: $preload not built: the stall case was not run"
+    t_unbuilt "$preload"
 fi
 
 # ---- --repeat keeps every repetition's intervals ----

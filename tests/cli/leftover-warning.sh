@@ -80,6 +80,6 @@ if [ -f "$preload" ]; then
         fi
     done
 else
-    echo "note: $preload not built: the second-signal case was not run"
+    t_unbuilt "$preload"
 fi
 t_done

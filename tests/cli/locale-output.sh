@@ -12,7 +12,7 @@
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the output"; exit 77; }
 writer="${top_builddir:-.}/tests/locale-writer"
-[ -x "$writer" ] || { echo "SKIP: $writer not built"; exit 77; }
+t_built "$writer"
 out="$t_scratch/out"
 mkdir "$out"
 locales="de_DE.UTF-8 de_DE.utf8 fr_FR.UTF-8 fr_FR.utf8 nl_NL.UTF-8 es_ES.UTF-8 it_IT.UTF-8"

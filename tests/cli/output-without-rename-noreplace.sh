@@ -23,7 +23,7 @@
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read results"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/norename-preload.so"
-[ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
+t_built "$preload"
 
 dir="$t_scratch/dir"
 mkdir "$dir"

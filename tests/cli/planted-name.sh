@@ -131,6 +131,6 @@ if [ -f "$preload" ]; then
     [ "$(cksum < "$dir/named")" = "$swapped" ] && t_ok "--force: swapped-in file unchanged" ||
         t_fail "--force: the swapped-in file was written"
 else
-    echo "note: $preload not built: the --force swap case was not run"
+    t_unbuilt "$preload"
 fi
 t_done

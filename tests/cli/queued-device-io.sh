@@ -16,7 +16,7 @@
 
 command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
-[ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
+t_built "$preload"
 t_loop_in_memory=1
 t_loop_fs fs 300M
 loop=$t_loop_dev

@@ -41,12 +41,13 @@ run() {
     t_expect_status 0 "$name" -- "$DISKIO" $small "$@" --output "$out/$name.json" "$dir"
 }
 
-# the uring modes where io_uring works (a build without liburing, a
-# kernel that disables it)
+# the uring modes where the machine can run io_uring (not: a build
+# without liburing, a kernel without io_uring or that disables it)
 uring=uring
-"$DISKIO" --quiet --mode uring --count 1 --size 64k "$dir" >/dev/null 2>&1 || {
+t_uring_probe
+[ -z "$t_uring_why" ] || {
     uring=""
-    echo "note: io_uring does not work here: the uring modes are left out"
+    echo "note: the uring modes are left out: $t_uring_why"
 }
 # every mode of the library's (tests/mode-facts), the uring ones where
 # io_uring works
@@ -90,7 +91,7 @@ if [ -x "$DISKIO_DURABLE" ]; then
         --mode fdatasync --count 20 --size 256k --bs 4k --quiet --output "$out/durability.json" \
         "$t_scratch/durable"
 else
-    echo "note: $DISKIO_DURABLE not built: no --durability result"
+    t_unbuilt "$DISKIO_DURABLE"
 fi
 
 # custom runs: the example programs linking libdiskio
@@ -100,7 +101,7 @@ for example in custom_timing threaded_timing; do
         "$program" "$dir" >"$out/$example.json" 2>"$t_scratch/stderr" ||
             t_fail "$example: exit $?: $(cat "$t_scratch/stderr")"
     else
-        echo "note: $program not built: no $example result"
+        t_unbuilt "$program"
     fi
 done
 

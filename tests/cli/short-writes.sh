@@ -14,7 +14,7 @@
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the file"; exit 77; }
 preload="${top_builddir:-.}/tests/.libs/shortwrite-preload.so"
-[ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
+t_built "$preload"
 
 # every synchronous write mode of the library's (tests/mode-facts)
 for mode in $(t_modes writes | grep -vxF "$(t_modes queued)"); do

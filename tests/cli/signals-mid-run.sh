@@ -92,6 +92,6 @@ if [ -f "$preload" ]; then
         t_ok "early SIGTERM: a result with no runs, marked incomplete" ||
         t_fail "early SIGTERM: no result marked incomplete"
 else
-    echo "note: $preload not built: the early signal case was not run"
+    t_unbuilt "$preload"
 fi
 t_done

@@ -275,6 +275,8 @@ assert rows[1]["run"] == 0 and rows[1]["note"] is None, rows
             -o "$t_scratch/outputs/r.json" --interval-csv "$t_scratch/outputs/iv.csv" \
             "$t_scratch/ramfs"
         t_expect_empty_dir "$t_scratch/outputs" "no temporary output file left"
+    else
+        t_unbuilt "$preload"
     fi
     umount "$t_scratch/ramfs"
 else

@@ -13,7 +13,7 @@
 # pwritev2-dsync meets at its first write.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
-[ -f "$preload" ] || { echo "SKIP: $preload not built"; exit 77; }
+t_built "$preload"
 hint="the kernel or the filesystem does not support the way this mode writes (diskio(1), MODES"
 
 mkdir "$t_scratch/dir"

@@ -15,7 +15,7 @@
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 . "${top_srcdir:-.}/tests/lib/durable.sh"
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
-[ -f "$preload" ] || d_skip "no fault preload (tests/.libs/fault-preload.so) in this build"
+t_built "$preload"
 
 mkdir "$t_scratch/other" "$t_scratch/zero"
 d_listen other zero

@@ -101,5 +101,7 @@ if [ -f "$preload" ]; then
         fi
         d_lpid=""
     done
+else
+    t_unbuilt "$preload"
 fi
 t_done

@@ -25,7 +25,7 @@
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 . "${top_srcdir:-.}/tests/lib/durable.sh"
 preload="${top_builddir:-.}/tests/.libs/fault-preload.so"
-[ -f "$preload" ] || d_skip "no fault preload (tests/.libs/fault-preload.so) in this build"
+t_built "$preload"
 command -v timeout >/dev/null 2>&1 || d_skip "timeout (coreutils) is not installed"
 # d_cleanup (the EXIT trap) removes t_scratch; the tmpfs directory too
 d_extra_cleanup='rm -rf $t_more_scratch'

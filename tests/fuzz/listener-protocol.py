@@ -342,8 +342,9 @@ def settle(pid, baseline):
 
 def main():
     if not (os.access(LISTENER, os.X_OK) and os.access(DISKIO, os.X_OK)):
-        print("SKIP: no diskio or diskio-durable built here (set DISKIO, DISKIO_DURABLE)")
-        return 77
+        print("FAIL: no diskio at %s or no diskio-durable at %s ($DISKIO, $DISKIO_DURABLE), "
+              "yet make check-slow sets them to the ones make builds" % (DISKIO, LISTENER))
+        return 1
     print("seed %d (LISTENER_FUZZ_SEED), %g s (LISTENER_FUZZ_SECONDS)" % (SEED, SECONDS))
     scratch = tempfile.mkdtemp(prefix="listener-fuzz.", dir=os.getcwd())
     shm = "/dev/shm" if os.access("/dev/shm", os.W_OK) else scratch

@@ -40,6 +40,48 @@ t_fail() {
     t_failures=$((t_failures + 1))
 }
 
+# t_unbuilt FILE: fails the test for FILE, missing though make check
+# builds it (Makefile.am: the programs and commands, check_PROGRAMS,
+# check_LTLIBRARIES such as tests/.libs/fault-preload.so): the build is
+# broken, which is never the machine's reason to skip a case or to pass
+# with a note.  t_built FILE: the same as a guard, ending the test there.
+t_unbuilt() {
+    t_fail "$1 is missing, yet make check builds it (Makefile.am): this build is broken"
+}
+t_built() {
+    [ -e "$1" ] || { t_unbuilt "$1"; t_done; }
+}
+
+# t_direct_dir [DIR]: sets t_direct to a new directory on a filesystem
+# that takes O_DIRECT, removed when the test exits: under DIR if given,
+# else the build directory, else the source tree, else /var/tmp (ramfs,
+# and tmpfs before Linux 6.6, refuse O_DIRECT).  When none takes it the
+# test fails naming each: its O_DIRECT checks would otherwise test nothing.
+t_direct_dir() {
+    t_tried=""
+    for t_parent in "$@" "$PWD" "${top_srcdir:-.}" /var/tmp; do
+        if ! t_direct=$(mktemp -d "$t_parent/t-direct.XXXXXX" 2>/dev/null); then
+            t_tried="$t_tried $t_parent: cannot make a directory there;"
+            continue
+        fi
+        t_more_scratch="$t_more_scratch $t_direct"
+        dd if=/dev/zero of="$t_direct/probe" bs=4096 count=1 oflag=direct 2>/dev/null &&
+            rm -f "$t_direct/probe" && return 0
+        t_tried="$t_tried $t_parent: refuses O_DIRECT;"
+    done
+    t_fail "no directory tried takes O_DIRECT, so the O_DIRECT modes cannot be checked:$t_tried"
+    t_done
+}
+
+# t_uring_probe: sets t_uring_why to why io_uring cannot run here (the
+# machine's reason: tests/lib/t_uring.h, by tests/uring-why), empty where
+# it can.
+t_uring_probe() {
+    t_built "${top_builddir:-.}/tests/uring-why"
+    t_uring_why=$("${top_builddir:-.}/tests/uring-why") ||
+        { t_fail "tests/uring-why: exit $?"; t_done; }
+}
+
 t_ok() {
     echo "ok: $*"
 }

@@ -82,7 +82,8 @@ def check_report(summary):
 def main():
     diskio = os.environ.get("DISKIO")
     if not diskio or not os.access(diskio, os.X_OK):
-        skip("$DISKIO (path to the diskio binary) is not set or not executable")
+        fail("$DISKIO (path to the diskio binary) is not set or not executable, "
+             "yet make check-slow sets it to the one make builds")
     bindir = find_pg_bindir()
     if bindir is None:
         skip("no PostgreSQL server binaries (initdb) found; install postgresql")

@@ -13,7 +13,7 @@
 # engine's "ssh exited with exit code 3"); a hostile argument reaches
 # diskio as one word and runs nothing remotely.
 # --pgphases brings a (stand-in) diskio-pgphases' files back beside the
-# result.  Root only; skips (77) without ip netns, sshd, ssh or $DISKIO.
+# result.  Root only; skips (77) without ip netns, sshd or ssh.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +27,8 @@ fleet="$top_builddir/scripts/diskio-fleet"
 skip() { echo "SKIP: $*"; exit 77; }
 sshd_netns_missing
 [ -z "$sshd_netns_why" ] || skip "$sshd_netns_why"
-[ -n "${DISKIO:-}" ] && [ -x "$DISKIO" ] || skip "\$DISKIO is not an executable diskio"
+[ -n "${DISKIO:-}" ] && [ -x "$DISKIO" ] ||
+    { echo "FAIL: \$DISKIO (${DISKIO:-unset}) is not an executable diskio, yet make check builds it"; exit 1; }
 
 ns="diskio-fleet-$$"
 work=$(mktemp -d "${TMPDIR:-/tmp}/diskio-fleet-test.XXXXXX") || exit 1

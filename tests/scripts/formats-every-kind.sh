@@ -6,12 +6,11 @@
 # diskio-correlate (the same four, with --details) on real results of
 # every kind diskio writes, two labels each: a suite (crystal, smoke
 # form), a --jobs sweep, the read modes (uncached and --cached), --repeat
-# repetitions, an --interval series and a --durability run (when the
-# listener can be started).  Every format of every kind exits 0 and is
-# whole: the JSON parses and names each run's key (a suite's row
-# included), the CSV has one row per ratio under its header, the
-# markdown and the text have their headings; two --durability runs (whose
-# run ids differ) are compared as one workload.
+# repetitions, an --interval series and a --durability run.  Every format
+# of every kind exits 0 and is whole: the JSON parses and names each
+# run's key (a suite's row included), the CSV has one row per ratio under
+# its header, the markdown and the text have their headings; two
+# --durability runs (whose run ids differ) are compared as one workload.
 set -u
 : "${DISKIO:?DISKIO not set}" "${top_builddir:?top_builddir not set}" "${top_srcdir:?top_srcdir not set}"
 py=${PYTHON3:-python3}
@@ -74,10 +73,10 @@ if [ -x "${DISKIO_DURABLE:-}" ]; then
         done
         kinds="$kinds durability"
     else
-        echo "note: the listener did not start ($(cat "$work/listener.log")); no --durability run"
+        fail "the listener did not start ($(cat "$work/listener.log")): no --durability run"
     fi
 else
-    echo "note: no diskio-durable (\$DISKIO_DURABLE); no --durability run"
+    fail "no diskio-durable at \$DISKIO_DURABLE (${DISKIO_DURABLE:-unset}), yet make check builds it"
 fi
 
 # Every kind in every format, by both commands: one Python, each command

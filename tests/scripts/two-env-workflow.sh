@@ -5,7 +5,7 @@
 # fsync and async in two directories (standing in for two machines), add
 # each environment's DB phase timings, correlate (a one-screen summary, the
 # details into a file in a directory it creates), plot.
-# Needs $DISKIO (a built diskio); skips (77) without it or without gnuplot.
+# Needs $DISKIO (the built diskio: fails without it); skips (77) without gnuplot.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,8 +13,8 @@ top_srcdir=${top_srcdir:-$(cd "$here/../.." && pwd)}
 python=${PYTHON:-python3}
 
 if [ -z "${DISKIO:-}" ] || [ ! -x "${DISKIO}" ]; then
-    echo "SKIP: \$DISKIO is not set to an executable diskio binary"
-    exit 77
+    echo "FAIL: \$DISKIO (${DISKIO:-unset}) is not an executable diskio, yet make check builds it"
+    exit 1
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/diskio-workflow.XXXXXX") || exit 1

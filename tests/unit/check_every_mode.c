@@ -14,6 +14,13 @@
  * neither written by a run nor removed, a file that does not fit the
  * free space is refused before a byte is written, and so is a name
  * longer than NAME_MAX (or a path of PATH_MAX bytes).
+ *
+ * The cases of the O_DIRECT modes (direct, aio, uring...) run where the
+ * filesystem takes O_DIRECT: under the build directory, else the source
+ * tree, else /var/tmp; none taking it fails them.  The modes on io_uring
+ * run in check_uring_modes, this file's cases built again for them
+ * alone (check_uring_modes.c), which skips where the machine cannot run
+ * io_uring and says why.
  */
 #include "config.h"
 
@@ -27,8 +34,85 @@
 
 #include "diskio.h"
 #include "t_helpers.h"
+#include "t_uring.h"
 
 #define BS 4096
+
+#ifndef T_URING_MODES
+#define T_URING_MODES 0 /* 1: the modes on io_uring alone (check_uring_modes.c) */
+#endif
+
+/* The modes on io_uring (their names start with "uring") run in
+ * check_uring_modes, every other mode here. */
+static bool t_runs_here(enum diskio_mode mode)
+{
+    const bool uring = strncmp(diskio_mode_name(mode), "uring", 5) == 0;
+    return uring == (T_URING_MODES != 0);
+}
+
+/* NULL when a fresh directory under parent takes O_DIRECT (as the
+ * library opens a target for an O_DIRECT mode), else why not. */
+static const char *t_refuses_direct(const char *parent)
+{
+    char *dir = t_mkdtemp_in(parent, "direct");
+    if (!dir)
+        return strerror(errno);
+    struct diskio_target *t;
+    int rc = diskio_target_open(dir, BS, 0, &t);
+    if (rc == 0) {
+        rc = diskio_target_check_mode(t, DISKIO_MODE_DIRECT);
+        diskio_target_free(t);
+    }
+    rmdir(dir);
+    free(dir);
+    return rc == 0 ? NULL : diskio_strerror(rc);
+}
+
+/* Where the O_DIRECT modes' cases make their files: the first of the
+ * build directory, the source tree and /var/tmp whose filesystem takes
+ * O_DIRECT (a build directory in tmpfs or ramfs may refuse it).  None
+ * taking it fails the case, naming each directory and why: those cases
+ * are what proves the O_DIRECT modes write what they claim. */
+static const char *t_direct_parent(void)
+{
+    static const char *const tried[] = {".", DISKIO_SRCDIR, "/var/tmp"};
+    static const char *found;
+    char *why = NULL, cwd[PATH_MAX];
+    size_t size = 0;
+    if (found)
+        return found;
+    FILE *f = open_memstream(&why, &size);
+    ck_assert_ptr_nonnull(f);
+    for (size_t i = 0; i < sizeof(tried) / sizeof(tried[0]) && !found; i++) {
+        const char *problem = t_refuses_direct(tried[i]);
+        if (!problem)
+            found = tried[i];
+        else
+            fprintf(f, "%s%s: %s", i ? "; " : "",
+                    i == 0 && getcwd(cwd, sizeof(cwd)) ? cwd : tried[i], problem);
+    }
+    fclose(f);
+    if (found && *why)
+        fprintf(stderr, "the O_DIRECT cases run under %s (%s)\n", found, why);
+    ck_assert_msg(found != NULL,
+                  "no directory tried takes O_DIRECT, so the O_DIRECT modes cannot be tested (%s)",
+                  why);
+    free(why);
+    return found;
+}
+
+/* A fresh directory for a run of mode: for an O_DIRECT mode where the
+ * filesystem takes it (t_direct_parent()), else under the build
+ * directory. */
+static char *t_mkdtemp_for(enum diskio_mode mode, const char *tag)
+{
+    if (!diskio_mode_is_direct(mode))
+        return t_mkdtemp(tag);
+    const char *parent = t_direct_parent();
+    char *dir = t_mkdtemp_in(parent, tag);
+    ck_assert_msg(dir != NULL, "mkdtemp under %s: %s", parent, strerror(errno));
+    return dir;
+}
 
 struct stamp {
     uint64_t offset, op;
@@ -42,22 +126,15 @@ static struct stamp t_read_stamp(int fd, uint64_t offset)
 }
 
 /* Run cfg on a new file in a new directory; call check(fd, size) on the
- * file before diskio removes it.  Returns the run (caller frees), or NULL
- * when the filesystem refuses O_DIRECT (the test then says so). */
+ * file before diskio removes it.  Returns the run (caller frees). */
 static struct diskio_run *t_run(const struct diskio_config *cfg,
                                 void (*check)(const struct diskio_config *, int, off_t))
 {
-    char *dir = t_mkdtemp("modes");
+    char *dir = t_mkdtemp_for(cfg->mode, "modes");
     struct diskio_target *t;
     ck_assert_int_eq(diskio_target_open(dir, cfg->file_size, 0, &t), 0);
     struct diskio_run *run = NULL;
     int rc = diskio_run_execute(cfg, t, &run);
-    if (rc == -DISKIO_E_NO_DIRECT) {
-        fprintf(stderr, "SKIP %s: this filesystem refuses O_DIRECT\n", diskio_mode_name(cfg->mode));
-        diskio_target_free(t);
-        t_rmdir_empty(dir);
-        return NULL;
-    }
     ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(cfg->mode), diskio_strerror(rc));
     ck_assert_ptr_nonnull(run);
     int fd = open(diskio_target_path(t), O_RDONLY);
@@ -105,15 +182,13 @@ static void t_config(struct diskio_config *cfg, enum diskio_mode mode)
 START_TEST(test_every_mode_writes_each_block_where_claimed)
 {
     enum diskio_mode mode = (enum diskio_mode)_i;
-    if (diskio_mode_is_read(mode))
+    if (diskio_mode_is_read(mode) || !t_runs_here(mode))
         return;
     struct diskio_config cfg;
     t_config(&cfg, mode);
     if (diskio_mode_is_queued(mode))
         cfg.iodepth = 4;
     struct diskio_run *run = t_run(&cfg, check_seq_stamps);
-    if (!run)
-        return;
     const struct diskio_run_info *info = diskio_run_info(run);
     ck_assert(info->complete);
     ck_assert_int_eq(info->error, 0);
@@ -151,12 +226,12 @@ START_TEST(test_queued_modes_keep_many_requests_in_flight)
 {
     struct diskio_config cfg;
     t_config(&cfg, _i ? DISKIO_MODE_URING : DISKIO_MODE_AIO);
+    if (!t_runs_here(cfg.mode))
+        return;
     cfg.iodepth = 32;
     cfg.file_size = 64 * BS;
     cfg.count = 1000;
     struct diskio_run *run = t_run(&cfg, check_aio_deep);
-    if (!run)
-        return;
     ck_assert_uint_eq(diskio_run_info(run)->ops, 1000);
     ck_assert_uint_eq(diskio_hist_count(diskio_run_hist_const(run, DISKIO_PART_TOTAL)), 1000);
     diskio_run_free(run);
@@ -326,12 +401,14 @@ START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
 {
     struct diskio_config cfg;
     t_config(&cfg, _i ? DISKIO_MODE_URING : DISKIO_MODE_AIO);
+    if (!t_runs_here(cfg.mode))
+        return;
     stop_later = 0;
     cfg.iodepth = 16;
     cfg.count = 0;
     cfg.runtime_ns = UINT64_C(30) * 1000000000u;
     cfg.stop = &stop_later;
-    char *dir = t_mkdtemp("aiostop");
+    char *dir = t_mkdtemp_for(cfg.mode, "aiostop");
     struct diskio_target *t;
     ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
     pthread_t thread;
@@ -340,12 +417,8 @@ START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
     uint64_t start = diskio_now_ns();
     int rc = diskio_run_execute(&cfg, t, &run);
     pthread_join(thread, NULL);
-    if (rc == -DISKIO_E_NO_DIRECT) {
-        diskio_target_free(t);
-        t_rmdir_empty(dir);
-        return;
-    }
-    ck_assert_int_eq(rc, -DISKIO_E_INTERRUPTED);
+    ck_assert_msg(rc == -DISKIO_E_INTERRUPTED, "%s: %s", diskio_mode_name(cfg.mode),
+                  diskio_strerror(rc));
     ck_assert_uint_lt(diskio_now_ns() - start, UINT64_C(10) * 1000000000u);
     const struct diskio_run_info *info = diskio_run_info(run);
     ck_assert(!info->complete);
@@ -932,9 +1005,9 @@ END_TEST
 START_TEST(test_read_modes_read_back_the_fill_and_see_corruption)
 {
     const enum diskio_mode mode = (enum diskio_mode)_i;
-    if (!diskio_mode_is_read(mode))
+    if (!diskio_mode_is_read(mode) || !t_runs_here(mode))
         return;
-    char *dir = t_mkdtemp("reads");
+    char *dir = t_mkdtemp_for(mode, "reads");
     char path[4096];
     snprintf(path, sizeof(path), "%s/file", dir);
     struct diskio_target *t;
@@ -950,13 +1023,6 @@ START_TEST(test_read_modes_read_back_the_fill_and_see_corruption)
     cfg.iodepth = diskio_mode_is_queued(mode) ? 4 : 1;
     struct diskio_run *run = NULL;
     int rc = diskio_run_execute(&cfg, t, &run);
-    if (rc == -DISKIO_E_NO_DIRECT || (rc == -ENOSYS && diskio_mode_is_queued(mode))) {
-        fprintf(stderr, "SKIP %s: %s\n", diskio_mode_name(mode), diskio_strerror(rc));
-        diskio_run_free(run);
-        diskio_target_free(t);
-        t_rmdir_empty(dir);
-        return;
-    }
     ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(mode), diskio_strerror(rc));
     ck_assert_uint_eq(diskio_run_info(run)->ops, 40);
     ck_assert_uint_eq(diskio_run_info(run)->bytes, 40 * 8192);
@@ -1010,8 +1076,6 @@ START_TEST(test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_siz
     if (modes[_i] == DISKIO_MODE_AIO)
         cfg.iodepth = 4;
     struct diskio_run *run = t_run(&cfg, check_created);
-    if (!run)
-        return;
     const struct diskio_run_info *info = diskio_run_info(run);
     ck_assert(info->complete);
     ck_assert_int_eq(info->error, 0);
@@ -1026,16 +1090,26 @@ int main(void)
     TCase *tc = tcase_create("modes");
     tcase_set_timeout(tc, 120);
     const int modes = (int)diskio_mode_count();
+    const char *no_uring = t_uring_unavailable();
+    if (T_URING_MODES && no_uring) {
+        printf("SKIP: the io_uring modes cannot run here: %s\n", no_uring);
+        return 77;
+    }
+    /* the cases each mode gets (here or in check_uring_modes) */
     tcase_add_loop_test(tc, test_every_mode_writes_each_block_where_claimed, 0, modes);
-    tcase_add_test(tc, test_warmup_ops_are_written_but_not_recorded);
     tcase_add_loop_test(tc, test_queued_modes_keep_many_requests_in_flight, 0, 2);
+    tcase_add_loop_test(tc, test_stopping_queued_modes_reaps_requests_in_flight, 0, 2);
+    tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, modes);
+    suite_add_tcase(s, tc);
+    if (T_URING_MODES)
+        return t_run_suite(s);
+    tcase_add_test(tc, test_warmup_ops_are_written_but_not_recorded);
     tcase_add_test(tc, test_rand_pattern_writes_aligned_blocks_inside_the_file);
     tcase_add_test(tc, test_append_grows_the_file_and_overwrite_does_not);
     tcase_add_test(tc, test_sync_part_and_group_commit);
     tcase_add_test(tc, test_runtime_limits_the_run);
     tcase_add_test(tc, test_trace_has_header_and_one_row_per_recorded_op);
     tcase_add_test(tc, test_stop_flag_returns_partial_run);
-    tcase_add_loop_test(tc, test_stopping_queued_modes_reaps_requests_in_flight, 0, 2);
     tcase_add_test(tc, test_stop_during_preallocation_ends_before_measuring);
     tcase_add_test(tc, test_append_never_truncates_a_file_diskio_did_not_create);
     tcase_add_test(tc, test_target_refuses_what_diskio_did_not_create);
@@ -1050,9 +1124,7 @@ int main(void)
     tcase_add_test(tc, test_config_rule_of_verify_on_a_device);
     tcase_add_test(tc, test_config_rules_of_write_back);
     tcase_add_test(tc, test_config_rules_of_the_wal_and_checkpoint_patterns);
-    tcase_add_loop_test(tc, test_read_modes_read_back_the_fill_and_see_corruption, 0, modes);
     tcase_add_loop_test(tc, test_create_writes_a_new_file_from_its_first_byte_and_ends_at_its_size,
                         0, 2);
-    suite_add_tcase(s, tc);
     return t_run_suite(s);
 }

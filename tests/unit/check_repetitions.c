@@ -46,11 +46,7 @@ static struct diskio_run *t_measured(struct diskio_target *t, enum diskio_mode m
 /* Run python code on the JSON of res; the test passes when it exits 0. */
 static void t_check_json(const struct diskio_result *res, const char *dir, const char *code)
 {
-    const char *python = getenv("PYTHON3");
-    if (!python || !*python) {
-        fprintf(stderr, "SKIP: no python3 to parse the JSON with\n");
-        return;
-    }
+    const char *python = t_python3();
     char path[512];
     snprintf(path, sizeof(path), "%s/r.json", dir);
     FILE *f = fopen(path, "w");
