@@ -612,6 +612,62 @@ class Interval:
 # The latency figures of an interval (ns), None where no op completed.
 INTERVAL_LATENCIES = ("min_ns", "mean_ns", "p50_ns", "p99_ns", "max_ns")
 
+# what --steady judges (diskio_steady_metric_name()) and where it went
+STEADY_METRICS = ("mean", "p99", "ops_per_s")
+STEADY_TRENDS = ("rising", "falling", "flat")
+
+
+@dataclass(slots=True)
+class SteadyWindow:
+    """One entry of a run's steady.windows (diskio --steady): one
+    repetition's window of intervals, steady (attained: its figures over
+    the window alone in ops_per_s, mb_per_s and parts' "total") or, when
+    none was, the last one judged with the trend the metric had (latency
+    None: never a sample of a steady disk).  Its figures are read as a
+    Run's are (ops_per_s, mb_per_s, parts)."""
+    where: str = derived("")                    # runs[0].steady.windows[0]
+    repetition: int = key(1, minimum=1)
+    attained: bool = key(False, required=True)
+    first_interval: Optional[int] = key(minimum=0)
+    intervals: int = count_key(0)
+    judged: int = count_key(0)
+    start_ns: Optional[int] = key(minimum=0)
+    end_ns: Optional[int] = key(minimum=0)
+    average: Optional[float] = key(minimum=0)
+    range_pct: Optional[float] = key(minimum=0)
+    slope_pct: Optional[float] = key(minimum=0)
+    trend: Optional[str] = key(choices=STEADY_TRENDS)
+    trend_per_min: Optional[float] = key()
+    trend_pct_per_min: Optional[float] = key()
+    ops: Optional[int] = count_key()
+    duration_ns: Optional[int] = key(minimum=0)
+    ops_per_s: Optional[float] = key(minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)
+    latency: Optional[Summary] = key()
+    # the parts a run's figures are read from: "total", the window's
+    parts: Dict[str, Summary] = derived(None, shown=False)
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        self.parts = {"total": self.latency} if self.latency is not None else {}
+        if self.attained and self.latency is None:
+            src.fail(json_path(self.where, "latency"),
+                     "null, but the window is attained: a steady window has "
+                     "its latencies")
+
+
+@dataclass(slots=True)
+class Steady:
+    """A run's steady (diskio --steady): the spec it was judged by, whether
+    every window was steady, each repetition's window."""
+    metric: str = key("mean", required=True, choices=STEADY_METRICS)
+    window: int = key(5, required=True, minimum=2)
+    range_limit_pct: float = key(0.0, required=True, minimum=0)
+    slope_limit_pct: float = key(0.0, required=True, minimum=0)
+    ramp_ns: int = key(0, minimum=0)
+    interval_ns: int = key(1, required=True, minimum=1)
+    attained: bool = key(False, required=True)
+    windows: List[SteadyWindow] = key_list(required=True)
+
 
 @dataclass(slots=True)
 class Repetition:
@@ -695,6 +751,8 @@ class Run:
         most=(MAX_REPETITIONS, "repetitions diskio --repeat makes"))
     interval_ns: Optional[int] = own("intervals.interval_ns")
     intervals: Optional[List[Interval]] = own("intervals.series")
+    # diskio --steady: None for a run without it (and in older files)
+    steady: Optional[Steady] = key()
     parts: Dict[str, Hist] = own("latency", keys=PARTS, factory=dict)
     device_total: Optional[DeviceCounts] = own("device.total")
     device_shared: Optional[bool] = own("device.shared")

@@ -35,6 +35,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_OP_HOOK: return "--durability";
     case DISKIO_FIELD_WAL: return "--wal-bytes, --wal-segment-size";
     case DISKIO_FIELD_CHECKPOINT: return "--checkpoint-files, --checkpoint-pages";
+    case DISKIO_FIELD_STEADY: return "--steady";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";
@@ -104,6 +105,9 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++)
         if (opt->cfg_size && cli_option_applies(opt, mode, o->pattern))
             store(cfg, opt->cfg_off, opt->cfg_size, load(o, opt->off, opt->size));
+    /* --steady: the spec lives as long as the options */
+    if (o->steady_on)
+        cfg->steady = &o->steady;
 }
 
 /* ---- checking the runs ---- */
@@ -268,6 +272,8 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
     case DISKIO_RULE_PATTERN_OPTIONS:
         return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
                         o->rate_interval_ns ? "--rate does not apply (commits go back to back)"
+                        : o->steady_on      ? "--steady does not apply (the pattern keeps no "
+                                              "interval series to judge)"
                         : o->interval_ns    ? "--interval does not apply"
                         : o->sync_every > 1 ? "--sync-every does not apply (the pattern syncs "
                                               "as PostgreSQL does)"

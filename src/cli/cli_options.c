@@ -592,6 +592,16 @@ const struct cli_option cli_option_table[] = {
      .bad = "is not a positive duration (seconds, or with ms/s/m/h, e.g. 1, 0.5, 100ms)",
      .help = "also keep every run's latency over time: ops, MB/s, mean, p50, p99 and max per "
              "interval of DURATION (10ms up to --runtime; e.g. 1, 0.5, 100ms)"},
+    {.name = "steady",
+     .arg = "SPEC",
+     .type = CLI_FUNC,
+     .parse = cli_parse_steady,
+     .flags = CLI_ROW_SETS | CLI_OPTIONAL_VALUE,
+     .help = "end each run once its latency is steady: the last window of --interval intervals "
+             "(default 1 s) within the limits, judged after a ramp; else at --runtime (default "
+             "5m with --steady), said not steady with the trend.  SPEC: metric=mean|p99|ops_per_s,"
+             "window=N,range=PCT,slope=PCT,ramp=DURATION (default: mean, SNIA's 5 intervals, "
+             "range 20%, slope 10%, no ramp)"},
 
     /* ---- suites ---- */
     {.name = "suite",
@@ -869,7 +879,10 @@ static int read_options(int argc, char **argv, struct cli_options *o, char *err,
     char shortopts[3 * OPTIONS_MAX + 2] = ":";
     size_t n = 0, s = 1;
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++, n++) {
-        longopts[n] = (struct option){opt->name, opt->arg ? required_argument : no_argument, NULL,
+        const int has_arg = !opt->arg                           ? no_argument
+                            : (opt->flags & CLI_OPTIONAL_VALUE) ? optional_argument
+                                                                : required_argument;
+        longopts[n] = (struct option){opt->name, has_arg, NULL,
                                       opt->short_name ? opt->short_name : 256 + (int)n};
         if (opt->short_name) {
             shortopts[s++] = (char)opt->short_name;
@@ -956,6 +969,8 @@ static int resolve_runs(struct cli_options *o, char *err, size_t size)
         o->file_size = largest_bs * 8;
     if (cli_check_runs(o, largest_bs, err, size) != 0)
         return -1;
+    if (cli_check_steady(o, err, size) != 0)
+        return -1;
 
     if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
         return cli_fail(err, size, "--output and --trace name the same file");
@@ -994,8 +1009,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         return -1;
     if (verify_only)
         return 0; /* a check of a file: no run */
-    if (!o->count && !o->runtime_ns)
-        o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
+    /* --steady: up to 5 minutes, judged second by second */
+    if (!o->runtime_ns && (o->steady_on || !o->count))
+        o->runtime_ns = o->steady_on ? CLI_STEADY_RUNTIME_NS : CLI_DEFAULT_RUNTIME_NS;
+    if (o->steady_on && !o->interval_ns)
+        o->interval_ns = CLI_STEADY_INTERVAL_NS;
     if (check_suite_options(o, err, err_size) != 0)
         return -1;
     /* the format of --output FILE.json or FILE.csv */

@@ -1252,8 +1252,10 @@ static int write_results(struct session *s, int status)
         else if (!opt->quiet)
             cli_msg("the interval series is in %s", opt->interval_csv);
     }
-    if (opt->interval_ns && !opt->quiet && !opt->interval_csv &&
-        opt->format != DISKIO_FORMAT_JSON && opt->format != DISKIO_FORMAT_INTERVALS)
+    /* (--steady's own series, unasked for, goes without saying) */
+    if (cli_option_given(opt, cli_option_named("--interval")) && !opt->quiet &&
+        !opt->interval_csv && opt->format != DISKIO_FORMAT_JSON &&
+        opt->format != DISKIO_FORMAT_INTERVALS)
         cli_msg("--interval: the series is in the JSON result and the intervals CSV only; give "
                 "--output FILE.json or --interval-csv FILE to keep it");
     /* Where the partial result went, in one line; with --quiet too after

@@ -110,6 +110,10 @@ static const struct {
     [DISKIO_RULE_VERIFY_DEVICE] = {DISKIO_FIELD_VERIFY,
                                    "verify checks the data the library filled its test file "
                                    "with; a block device is not filled"},
+    [DISKIO_RULE_STEADY] = {DISKIO_FIELD_STEADY,
+                            "steady state is judged on an interval series within a runtime: it "
+                            "needs interval_ns and runtime_ns, a window of 2 to 1000 intervals "
+                            "and limits above 0"},
 };
 
 /* The first rule cfg breaks on a target of target_flags, checked in the
@@ -194,6 +198,9 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
     /* a device is never filled: there is nothing to check a read against */
     if ((target_flags & DISKIO_TARGET_DEVICE) && cfg->verify)
         return DISKIO_RULE_VERIFY_DEVICE;
+    if (cfg->steady &&
+        (!cfg->interval_ns || !cfg->runtime_ns || diskio_steady_spec_check(cfg->steady) != 0))
+        return DISKIO_RULE_STEADY;
     return DISKIO_RULE_OK;
 }
 

@@ -4,10 +4,12 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "steady.h"
 
 /* Three significant digits with a unit that fits: 812 ns, 2.41 us, 1.23 ms. */
 static const char *format_ns(char *buf, size_t size, double ns)
@@ -664,6 +666,74 @@ static void text_run_row(FILE *out, const struct diskio_result *res, const struc
     }
 }
 
+/* A value of the steady-state metric m, as the table shows it. */
+static const char *format_metric(char *buf, size_t size, enum diskio_steady_metric m, double v)
+{
+    if (m == DISKIO_STEADY_OPS)
+        snprintf(buf, size, "%.1f ops/s", v);
+    else
+        format_ns_word(buf, size, v);
+    return buf;
+}
+
+/* The state of one window (of repetition rep, from 1; 0: the run's own),
+ * in one line: when it was steady and how steady, or that it was not and
+ * where the metric was going. */
+static void steady_state_line(FILE *out, const struct diskio_run *run,
+                              const struct diskio_steady_state *st, size_t rep)
+{
+    const struct run_steady *rs = &run->steady;
+    const enum diskio_steady_metric m = rs->spec.metric;
+    const char *name = diskio_steady_metric_name(m);
+    char avg[32], slope[32], of[40] = "";
+    if (rep)
+        snprintf(of, sizeof(of), " (repetition %zu)", rep);
+    if (st->attained) {
+        fprintf(out,
+                "  ^ steady%s after %.3g s: %s %s over the window %.3g-%.3g s (range %.1f%%, "
+                "slope %.1f%%; limits %g%%, %g%%)\n",
+                of, (double)st->end_ns / 1e9, name, format_metric(avg, sizeof(avg), m, st->average),
+                (double)st->start_ns / 1e9, (double)st->end_ns / 1e9, st->range_pct, st->slope_pct,
+                rs->spec.range_pct, rs->spec.slope_pct);
+        return;
+    }
+    fprintf(out, "  ^ NOT STEADY%s by the end of the run: ", of);
+    if (st->judged < rs->spec.window)
+        fprintf(out, "%zu whole intervals judged after the ramp, the window needs %u", st->judged,
+                rs->spec.window);
+    else
+        fprintf(out, "the last window's range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
+                st->range_pct, rs->spec.range_pct, st->slope_pct, rs->spec.slope_pct);
+    if (st->slope_per_min == st->slope_per_min && st->average > 0)
+        fprintf(out, "; %s %s by %s per minute (%.0f%% of its average, %s)", name,
+                st->slope_per_min > 0   ? "rising"
+                : st->slope_per_min < 0 ? "falling"
+                                        : "flat",
+                format_metric(slope, sizeof(slope), m, fabs(st->slope_per_min)),
+                100.0 * fabs(st->slope_per_min) / st->average,
+                format_metric(avg, sizeof(avg), m, st->average));
+    fputc('\n', out);
+}
+
+/* diskio --steady: a row of the figures over the steady windows alone
+ * (when every repetition was steady), and each window's state. */
+static void steady_lines(FILE *out, const struct table_cols *cols, const struct diskio_run *run)
+{
+    const struct run_steady *rs = &run->steady;
+    bool all = rs->nstates > 0;
+    for (size_t i = 0; i < rs->nstates; i++)
+        all = all && rs->states[i].attained;
+    struct diskio_hist *h = NULL;
+    if (all && run->series && diskio_hist_new(&h) == 0) {
+        for (size_t i = 0; i < rs->nstates; i++)
+            (void)steady_window_hist(run, &rs->states[i], h);
+        row(out, cols, "  steady", "", "", "", "", h, NULL, NULL);
+        diskio_hist_free(h);
+    }
+    for (size_t i = 0; i < rs->nstates; i++)
+        steady_state_line(out, run, &rs->states[i], rs->nstates > 1 ? i + 1 : 0);
+}
+
 /* The rows under a run's: its parts, its pattern's and fixed rate's
  * figures, its repetitions' spread, its disturbances and intervals, its
  * suite row, why it is incomplete. */
@@ -712,6 +782,8 @@ static void text_run_details(FILE *out, const struct diskio_result *res,
         disturbed_line(out, run);
     if (diskio_run_interval_count(run) > 0)
         interval_line(out, run);
+    if (run->steady.on)
+        steady_lines(out, cols, run);
     /* diskio --suite: the row this run is */
     for (size_t i = 0; i < res->suite_nrows; i++)
         if (res->suite_rows[i].run == r) {

@@ -97,6 +97,7 @@ void diskio_run_free(struct diskio_run *run)
     free(run->reps);
     free(run->name_owned);
     free(run->devices);
+    free(run->steady.states);
     series_free(run->series);
     free(run);
 }

@@ -818,6 +818,73 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(compare_render.fmt_measure(812, "ns"), "812 ns")
 
 
+def steady_run(mode, whole_mean, window_mean, attained=True, trend_pct=2.0):
+    """A run made with diskio --steady: its whole run's mean, and its
+    window's (steady, with its figures; or not, rising by trend_pct a
+    minute, without them)."""
+    r = run(mode, whole_mean)
+    window = {"repetition": 1, "attained": attained, "first_interval": 3,
+              "intervals": 5, "judged": 8, "start_ns": 3 * 10**9,
+              "end_ns": 8 * 10**9, "average": window_mean, "range_pct": 4.0,
+              "slope_pct": 2.0, "trend": "rising", "trend_per_min": window_mean / 100,
+              "trend_pct_per_min": trend_pct, "ops": 50, "duration_ns": 5 * 10**9,
+              "ops_per_s": 1e9 / window_mean, "mb_per_s": 8192 / window_mean * 1e3,
+              "latency": {k: v for k, v in hist(window_mean).items()
+                          if k not in ("overflow", "max_trackable_ns", "sub_buckets",
+                                       "buckets")} if attained else None}
+    r["steady"] = {"metric": "mean", "window": 5, "range_limit_pct": 20,
+                   "slope_limit_pct": 10, "ramp_ns": 0, "interval_ns": 10**9,
+                   "attained": attained, "windows": [window]}
+    return r
+
+
+class SteadyCompareTest(unittest.TestCase):
+    """diskio --steady: the steady windows are compared when both sides
+    were steady, said so; a side that was not steady is never taken for a
+    steady disk (the whole runs are compared, and a note names it)."""
+
+    def compare_two(self, a, b):
+        c = compare.compare([result("a", [a], "/lab/a/1.json"),
+                             result("b", [b], "/lab/b/1.json")])
+        row = [r for r in c["rows"] if r.metric == "mean"][0]
+        return c, row, compare_render.other_lines(c)
+
+    def test_both_steady_compares_the_windows_and_says_so(self):
+        # the whole runs (burst credits included) say 1.5x; the steady
+        # windows say 3x
+        c, row, notes = self.compare_two(steady_run("fsync", 100, 200),
+                                         steady_run("fsync", 150, 600))
+        self.assertTrue(row.steady)
+        self.assertAlmostEqual(row.judgement.ratio, 3.0)
+        self.assertTrue(any("compared over the steady windows" in n for n in notes))
+        self.assertIn("(steady)", compare_render.render_text(c))
+        self.assertTrue(json.loads(compare_render.render_json(c))["comparisons"][0]["steady"])
+
+    def test_a_side_not_steady_is_never_a_steady_disk(self):
+        c, row, notes = self.compare_two(steady_run("fsync", 100, 200),
+                                         steady_run("fsync", 150, 600, attained=False,
+                                                    trend_pct=35.0))
+        self.assertFalse(row.steady)
+        self.assertAlmostEqual(row.judgement.ratio, 1.5)
+        self.assertTrue(any("NOT STEADY on b (b: rising 35%/min)" in n and
+                            "whole runs" in n for n in notes), notes)
+        self.assertNotIn("(steady)", compare_render.render_text(c))
+
+    def test_steady_on_one_side_only_compares_the_whole_runs(self):
+        c, row, notes = self.compare_two(steady_run("fsync", 100, 200), run("fsync", 150))
+        self.assertFalse(row.steady)
+        self.assertAlmostEqual(row.judgement.ratio, 1.5)
+        self.assertTrue(any("steady on a only (b ran without --steady)" in n
+                            for n in notes), notes)
+
+    def test_a_steady_window_without_its_figures_is_refused(self):
+        bad = steady_run("fsync", 100, 200)
+        bad["steady"]["windows"][0]["latency"] = None
+        with self.assertRaises(InputError) as ctx:
+            self.compare_two(bad, steady_run("fsync", 150, 600))
+        self.assertIn("steady.windows[0].latency", str(ctx.exception))
+
+
 if __name__ == "__main__":
     os.environ.setdefault("LC_ALL", "C")
     unittest.main()

@@ -437,6 +437,67 @@ static void null_run_interval_hist(void)
     diskio_hist_free(h);
     diskio_run_free(run);
 }
+static void null_steady_metric_name(void)
+{
+    ck_assert_ptr_null(diskio_steady_metric_name((enum diskio_steady_metric)99));
+}
+static void null_steady_metric_parse(void)
+{
+    enum diskio_steady_metric m;
+    ck_assert_int_eq(diskio_steady_metric_parse(NULL, &m), -EINVAL);
+    ck_assert_int_eq(diskio_steady_metric_parse("mean", NULL), -EINVAL);
+}
+static void null_steady_spec_init(void)
+{
+    diskio_steady_spec_init(NULL);
+}
+static void null_steady_spec_check(void)
+{
+    ck_assert_int_eq(diskio_steady_spec_check(NULL), -EINVAL);
+}
+static void null_steady_new(void)
+{
+    struct diskio_steady_spec spec;
+    struct diskio_steady *s;
+    diskio_steady_spec_init(&spec);
+    ck_assert_int_eq(diskio_steady_new(NULL, 1000, &s), -EINVAL);
+    ck_assert_int_eq(diskio_steady_new(&spec, 1000, NULL), -EINVAL);
+}
+static void null_steady_add(void)
+{
+    struct diskio_steady_spec spec;
+    struct diskio_steady *s;
+    struct diskio_interval iv;
+    memset(&iv, 0, sizeof(iv));
+    diskio_steady_spec_init(&spec);
+    ck_assert_int_eq(diskio_steady_new(&spec, 1000, &s), 0);
+    ck_assert_int_eq(diskio_steady_add(NULL, &iv), -EINVAL);
+    ck_assert_int_eq(diskio_steady_add(s, NULL), -EINVAL);
+    diskio_steady_free(s);
+}
+static void null_steady_state(void)
+{
+    struct diskio_steady_spec spec;
+    struct diskio_steady *s;
+    struct diskio_steady_state st;
+    diskio_steady_spec_init(&spec);
+    ck_assert_int_eq(diskio_steady_new(&spec, 1000, &s), 0);
+    ck_assert_int_eq(diskio_steady_state(NULL, &st), -EINVAL);
+    ck_assert_int_eq(diskio_steady_state(s, NULL), -EINVAL);
+    diskio_steady_free(s);
+}
+static void null_steady_free(void)
+{
+    diskio_steady_free(NULL);
+}
+static void null_run_steady(void)
+{
+    struct diskio_run *run = t_run();
+    struct diskio_steady_state st;
+    ck_assert_int_eq(diskio_run_steady(NULL, 0, &st), -EINVAL);
+    ck_assert_int_eq(diskio_run_steady(run, 0, NULL), -EINVAL);
+    diskio_run_free(run);
+}
 static void null_run_device_count(void)
 {
     ck_assert_uint_eq(diskio_run_device_count(NULL), 0);
@@ -639,6 +700,15 @@ static const struct {
     ROW(run_interval_count),
     ROW(run_interval),
     ROW(run_interval_hist),
+    ROW(steady_metric_name),
+    ROW(steady_metric_parse),
+    ROW(steady_spec_init),
+    ROW(steady_spec_check),
+    ROW(steady_new),
+    ROW(steady_add),
+    ROW(steady_state),
+    ROW(steady_free),
+    ROW(run_steady),
     ROW(run_device_count),
     ROW(run_device_io),
     ROW(run_verdicts),

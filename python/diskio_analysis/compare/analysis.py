@@ -72,6 +72,11 @@ class Environment:
     # invocation (result file) -> its default between-invocation noise,
     # from every repetition of every run in it (noise.judge's defaults)
     defaults: dict = field(default_factory=dict)
+    # diskio --steady: run key -> {metric: [noise.Sample]} of the steady
+    # windows, and run key -> each sample's window (steady.SteadyWindow,
+    # or None for a sample measured without --steady)
+    steady_samples: dict = field(default_factory=dict)
+    steady_windows: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -84,6 +89,7 @@ class Row:
     judgement: noise.Judgement
     higher_is_better: bool
     unit: str
+    steady: bool = False        # over the steady windows (diskio --steady)
 
 
 class RunKey(NamedTuple):
@@ -247,9 +253,10 @@ def add_samples(env, result):
                          "runs are used")
     for run in result.runs:
         note_not_direct(env, run)
+        windows = run.steady.windows if run.steady else []
         # diskio --repeat: each repetition is a sample of its own, as a
         # result per repetition would be
-        for sample in run.repetitions or [run]:
+        for index, sample in enumerate(run.repetitions or [run]):
             if not sample.complete or not sample.ops:
                 reason = ("did not complete" if not sample.complete
                           else "recorded no ops")
@@ -261,25 +268,37 @@ def add_samples(env, result):
             if key not in env.samples:
                 env.samples[key] = {}
                 env.run_order.append(key)
-            for metric in METRICS:
-                value = metric_value(sample, metric, run.direction)
-                if value is None:
-                    continue
-                if value == 0:
-                    env.notes.append(f"{result.path}: "
-                                     f"{metric_where(sample, metric)} is 0: "
-                                     f"no ratio of it ({metric}) is taken")
-                    continue
-                if not MIN_POSITIVE <= value <= MAX_VALUE:
-                    raise InputError(
-                        result.path, None,
-                        f"{metric_where(sample, metric)}: {value:g} is "
-                        f"outside {MIN_POSITIVE:g}..{MAX_VALUE:g}, which "
-                        "no measurement is",
-                        "regenerate the result with diskio (a corrupt or "
-                        "hand-edited file?)")
-                env.samples[key].setdefault(metric, []).append(
-                    sample_of(result, sample, value))
+            add_values(env, env.samples[key], result, run, sample, sample)
+            # diskio --steady: the sample's window too, if it was steady
+            window = windows[index] if index < len(windows) else None
+            env.steady_windows.setdefault(key, []).append(window)
+            if window is not None and window.attained:
+                add_values(env, env.steady_samples.setdefault(key, {}), result,
+                           run, window, sample)
+
+
+def add_values(env, into, result, run, figures, sample):
+    """Every metric figures (a run, a repetition or a steady window of
+    sample) has, into {metric: [noise.Sample]}, each judged as a
+    repetition of sample (its invocation, time, disturbances)."""
+    for metric in METRICS:
+        value = metric_value(figures, metric, run.direction)
+        if value is None:
+            continue
+        if value == 0:
+            env.notes.append(f"{result.path}: "
+                             f"{metric_where(figures, metric)} is 0: "
+                             f"no ratio of it ({metric}) is taken")
+            continue
+        if not MIN_POSITIVE <= value <= MAX_VALUE:
+            raise InputError(
+                result.path, None,
+                f"{metric_where(figures, metric)}: {value:g} is "
+                f"outside {MIN_POSITIVE:g}..{MAX_VALUE:g}, which "
+                "no measurement is",
+                "regenerate the result with diskio (a corrupt or "
+                "hand-edited file?)")
+        into.setdefault(metric, []).append(sample_of(result, sample, value))
 
 
 # ---- O_DIRECT the filesystem buffered: no verdict ----
@@ -451,11 +470,52 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             "min_change": min_change, "metrics": metrics}
 
 
+def steady_words(window):
+    """What a window that was not steady shows: 'mean rising 12%/min', or
+    how few intervals there were to judge."""
+    if window.trend is None or window.trend_pct_per_min is None:
+        return f"{window.judged} whole intervals judged"
+    return f"{window.trend} {abs(window.trend_pct_per_min):.0f}%/min"
+
+
+def steady_basis(base, env, key):
+    """Whether key's runs are compared over their steady windows (both
+    sides ran with --steady and every window was steady), and the note
+    that says which figures were compared, or None when neither side
+    asked.  A run that was not steady is never taken for a steady
+    disk's."""
+    sides = [(side.name, side.steady_windows.get(key, [])) for side in (base, env)]
+    asked = [(name, ws) for name, ws in sides if any(w is not None for w in ws)]
+    if not asked:
+        return False, None
+    label = run_label(key)
+    unsteady = [(name, w) for name, ws in sides for w in ws
+                if w is not None and not w.attained]
+    without = [name for name, ws in sides if any(w is None for w in ws)]
+    if not unsteady and not without:
+        return True, (f"{label}: compared over the steady windows of both sides "
+                      "(diskio --steady), not the whole runs")
+    if unsteady:
+        names = sorted({name for name, _ in unsteady})
+        words = "; ".join(f"{name}: {steady_words(w)}" for name, w in unsteady)
+        return False, (f"{label}: NOT STEADY on {' and '.join(names)} ({words}): "
+                       "compared over the whole runs, which are no figures of a "
+                       "steady disk")
+    return False, (f"{label}: steady on {' and '.join(n for n, _ in asked)} only "
+                   f"({' and '.join(sorted(set(without)))} ran without --steady): "
+                   "compared over the whole runs")
+
+
 def compare_run(base, env, key, metrics, min_change):
     rows = []
+    steady, note = steady_basis(base, env, key)
+    if note and note not in env.notes:
+        env.notes.append(note)
+    base_samples = base.steady_samples[key] if steady else base.samples[key]
+    other_samples = env.steady_samples[key] if steady else env.samples[key]
     for metric in metrics:
-        base_values = base.samples[key].get(metric)
-        other_values = env.samples[key].get(metric)
+        base_values = base_samples.get(metric)
+        other_values = other_samples.get(metric)
         if not base_values or not other_values:
             continue
         _, _, higher_is_better, unit = METRICS[metric]
@@ -465,5 +525,5 @@ def compare_run(base, env, key, metrics, min_change):
         rows.append(Row(env.name, key, metric,
                         [sample.value for sample in base_values],
                         [sample.value for sample in other_values],
-                        judgement, higher_is_better, unit))
+                        judgement, higher_is_better, unit, steady))
     return rows

@@ -130,7 +130,7 @@ def verdict_cell(judgement):
 
 def table_rows(rows):
     """Each row's figures as the ratio took them (advice.side_cell)."""
-    return [(run_label(r.run), r.metric,
+    return [(run_label(r.run) + (" (steady)" if r.steady else ""), r.metric,
              advice.side_cell(r.judgement, "baseline", len(r.base_values),
                               lambda v, u=r.unit: fmt_measure(v, u)),
              advice.side_cell(r.judgement, "other", len(r.other_values),
@@ -205,6 +205,7 @@ def row_record(row, base):
         "environment": row.environment, "baseline": base,
         "run": row.run.as_dict(),
         "run_label": run_label(row.run), "metric": row.metric,
+        "steady": row.steady,
         "unit": row.unit, "higher_is_better": row.higher_is_better,
         "baseline_values": row.base_values, "other_values": row.other_values,
         "baseline_value": row.judgement.base_value,
