@@ -246,6 +246,20 @@ class Environment:
 
 
 @dataclass(slots=True)
+class Precondition:
+    """diskio --precondition: what was written before the runs (the range
+    bytes, passes times, in writes of block_size; complete, or stopped)."""
+    passes: int = key(2, required=True, minimum=1)
+    block_size: int = key(1, required=True, minimum=1)
+    bytes: int = count_key(0, required=True)
+    written: int = count_key(0, required=True)
+    direct: bool = key(False)
+    complete: bool = key(False, required=True)
+    duration_ns: int = key(0, required=True, minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)
+
+
+@dataclass(slots=True)
 class Parameters:
     """A measured run's parameters.  A custom run (parameters null: a
     program's own operations, timed with libdiskio) has none of diskio's:
@@ -898,6 +912,7 @@ class Result:
     start_time: Optional[str] = key()
     complete: bool = key(True)                  # False: interrupted or a run failed
     environment: Optional[Environment] = key()
+    precondition: Optional[Precondition] = key()  # --precondition; else None
     runs: List[Run] = key_list(required=True)
     suite: Optional[Suite] = own()              # diskio --suite; None otherwise
 

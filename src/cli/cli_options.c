@@ -603,6 +603,15 @@ const struct cli_option cli_option_table[] = {
              "window=N,range=PCT,slope=PCT,ramp=DURATION (default: mean, SNIA's 5 intervals, "
              "range 20%, slope 10%, no ramp)"},
 
+    {.name = "precondition",
+     .type = CLI_FLAG,
+     FIELD(precondition),
+     .flags = CLI_NOT_IN_ROW,
+     .help = "before the first run, write the whole test file (--size; a device with "
+             "--allow-device: all of it) sequentially twice in 1 MiB writes, with O_DIRECT where "
+             "it can (SNIA's preconditioning: an SSD at its write cliff, as in service); the "
+             "result says it was done and how long it took"},
+
     /* ---- suites ---- */
     {.name = "suite",
      .arg = "NAME|FILE",

@@ -92,12 +92,13 @@ struct cli_options {
     bool quiet;
     bool force;
     bool allow_device;
-    bool mbps;        /* --mbps: throughput in megabits per second */
-    bool shared_file; /* --shared-file: the jobs write one file */
-    bool cached;      /* --cached: mode read from a warm page cache */
-    bool verify;      /* --verify: check every block the read modes read */
-    bool wal_recycle; /* --wal-recycle: a new WAL segment is an old one renamed */
-    bool steady_on;   /* --steady: each run ends once steady (steady) */
+    bool mbps;         /* --mbps: throughput in megabits per second */
+    bool shared_file;  /* --shared-file: the jobs write one file */
+    bool cached;       /* --cached: mode read from a warm page cache */
+    bool verify;       /* --verify: check every block the read modes read */
+    bool wal_recycle;  /* --wal-recycle: a new WAL segment is an old one renamed */
+    bool steady_on;    /* --steady: each run ends once steady (steady) */
+    bool precondition; /* --precondition: the target written twice first */
     bool help;
     bool version;
     /* diskio --suite (cli_suite.h): which of the options that override

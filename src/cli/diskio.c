@@ -1162,6 +1162,35 @@ static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, 
     return trace_failed || trace_lost || rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
+/* --precondition: the whole target written twice before the first run,
+ * said so (and kept in the result, done or not).  EXIT_OK, or the status
+ * that ends the session before any run. */
+static int precondition_target(struct session *s)
+{
+    struct diskio_precondition pc;
+    /* a file: the largest --size a run covers; a device: all of it */
+    const uint64_t size =
+        diskio_target_is_device(s->target) ? diskio_target_size(s->target) : s->opt.file_size;
+    progress_step_start(&s->progress, "precondition", 2 * size);
+    int rc = diskio_target_precondition(s->target, size, &stop_signal, &s->progress.filled, &pc);
+    progress_run_end(&s->progress);
+    (void)diskio_result_set_precondition(s->result, &pc);
+    if (rc == 0) {
+        if (!s->opt.quiet)
+            cli_msg("--precondition: %s written twice, sequentially in 1 MiB writes%s, in %.3g s; "
+                    "the runs start from there",
+                    diskio_target_path(s->target), pc.direct ? " (O_DIRECT)" : "",
+                    (double)pc.duration_ns / 1e9);
+        return EXIT_OK;
+    }
+    if (rc == -DISKIO_E_INTERRUPTED || stop_signal)
+        return status_for_signal(stop_signal ? stop_signal : SIGINT);
+    cli_msg("--precondition: writing %s failed after %llu bytes: %s; no run was made",
+            diskio_target_path(s->target), (unsigned long long)pc.written, diskio_strerror(rc));
+    s->stopped_by = "the preconditioning failed";
+    return EXIT_RUN_FAILED;
+}
+
 /* The rounds: --repeat's round after round of every run, so that a slow
  * minute of the machine (writeback, a neighbour) spreads over all the
  * modes instead of landing on one of them.  Ends with the test file
@@ -1182,6 +1211,8 @@ static int run_all(struct session *s)
     if (!merged)
         cli_msg("out of memory");
     s->stopped_by = "a run failed";
+    if (status == EXIT_OK && opt->precondition)
+        status = precondition_target(s);
     for (unsigned rep = 1; rep <= repeats && status == EXIT_OK; rep++) {
         /* --repeat-pause: time between rounds, so that a drift of the
          * machine (a neighbour's job, the host's) lands between them and

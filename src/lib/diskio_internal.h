@@ -494,6 +494,9 @@ struct diskio_result {
     struct diskio_suite_row *suite_rows; /* diskio_result_set_suite(): owned copies */
     size_t suite_nrows;
     char *suite_name, *suite_title, *suite_summary;
+    /* diskio_result_set_precondition(): preconditioned says it was */
+    bool preconditioned;
+    struct diskio_precondition precondition;
 };
 
 /* The table's percentiles by default. */

@@ -922,6 +922,27 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     fputs("\n    }", out);
 }
 
+/* diskio --precondition (diskio_result_set_precondition()): what was
+ * written before the runs, or null. */
+static void emit_precondition(FILE *out, const struct diskio_result *res)
+{
+    const struct diskio_precondition *p = &res->precondition;
+    fputs("  \"precondition\": ", out);
+    if (!res->preconditioned) {
+        fputs("null,\n", out);
+        return;
+    }
+    const double seconds = (double)p->duration_ns / 1e9;
+    fprintf(out,
+            "{\"passes\": %u, \"block_size\": %" PRIu64 ", \"bytes\": %" PRIu64
+            ", \"written\": %" PRIu64
+            ", \"direct\": %s, \"complete\": %s, \"duration_ns\": %" PRIu64 ", \"mb_per_s\": ",
+            p->passes, p->block_size, p->bytes, p->written, p->direct ? "true" : "false",
+            p->complete ? "true" : "false", p->duration_ns);
+    json_if(out, seconds > 0, (double)p->written / 1e6 / seconds);
+    fputs("},\n", out);
+}
+
 /* diskio --suite: the suite and its rows, each naming its run by index */
 static void emit_suite(FILE *out, const struct diskio_result *res)
 {
@@ -959,6 +980,7 @@ int emit_json(const struct diskio_result *res, FILE *out)
     fprintf(out, ",\n  \"start_time\": \"%s\",\n  \"complete\": %s,\n", res->start_time,
             diskio_result_complete(res) ? "true" : "false");
     emit_environment(out, res->env);
+    emit_precondition(out, res);
     /* the earliest start of a measured run: the runs' repetitions are
      * placed in time from there */
     uint64_t origin_ns = UINT64_MAX;

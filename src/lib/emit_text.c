@@ -551,6 +551,26 @@ static void text_wakeup(FILE *out, const struct env *env)
 
 /* The lines above the table: the version, label and host, the target's
  * filesystem and device (and what is under them), the timer. */
+/* diskio --precondition: what was written before the runs. */
+static void text_precondition(FILE *out, const struct diskio_result *res)
+{
+    const struct diskio_precondition *p = &res->precondition;
+    if (!res->preconditioned)
+        return;
+    char size[32], block[32];
+    format_size(size, sizeof(size), p->bytes);
+    format_size(block, sizeof(block), p->block_size);
+    const double seconds = (double)p->duration_ns / 1e9;
+    char times[24] = "twice";
+    if (p->passes != 2)
+        snprintf(times, sizeof(times), "%u times", p->passes);
+    fprintf(out, "preconditioned: %s written %s sequentially in %s writes%s, %.3g s", size, times,
+            block, p->direct ? " (O_DIRECT)" : "", seconds);
+    if (seconds > 0)
+        fprintf(out, " (%.1f MB/s)", (double)p->written / 1e6 / seconds);
+    fputs(p->complete ? "\n" : "; INCOMPLETE: stopped before its end\n", out);
+}
+
 static void text_header(FILE *out, const struct diskio_result *res)
 {
     const struct env *env = res->env;
@@ -600,6 +620,7 @@ static void text_header(FILE *out, const struct diskio_result *res)
         fputc('\n', out);
     }
     text_wakeup(out, env);
+    text_precondition(out, res);
     fputc('\n', out);
 }
 

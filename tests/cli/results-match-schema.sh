@@ -8,7 +8,7 @@
 # patterns (rand, append, create, wal with committers and segment
 # switches, checkpoint), --jobs (its own files and --shared-file),
 # --repeat, --interval with repetitions,
-# --rate, --steady (steady, and not steady over repetitions), --percentiles of its own, a suite, --durability against a
+# --rate, --steady (steady, and not steady over repetitions), --precondition, --percentiles of its own, a suite, --durability against a
 # diskio-durable listener on loopback, runs that stop at an error (the
 # run's and a job's) and the custom runs of the example programs.  Each
 # result validates against the schema (python3-jsonschema, draft
@@ -69,6 +69,7 @@ run repeat --mode fdatasync,async --repeat 2
 t_expect_status 0 "intervals" -- "$DISKIO" --mode async --runtime 60ms --interval 20ms \
     --repeat 2 --size 256k --bs 4k --quiet --output "$out/intervals.json" "$dir"
 run rate --mode fdatasync --rate 2000
+run precondition --mode fdatasync --precondition
 # --steady: a window that is steady at once, and one that never is (in
 # two repetitions, each with its own window)
 t_expect_status 0 "steady" -- "$DISKIO" --mode async --steady=window=2,range=1000,slope=1000 \
@@ -141,6 +142,8 @@ kinds = {
     "intervals": any(iv["repetition"] == 2 for r in runs("intervals")
                      for iv in r["intervals"]["series"]),
     "rate": all(r["rate"] and r["latency"]["service"] for r in runs("rate")),
+    "precondition": results["precondition"]["precondition"]["complete"] and
+    results["rate"]["precondition"] is None,
     "steady": all(r["steady"]["attained"] and r["steady"]["windows"][0]["latency"]
                   for r in runs("steady")),
     "not steady": all(not r["steady"]["attained"] and len(r["steady"]["windows"]) == 2 and

@@ -498,6 +498,21 @@ static void null_run_steady(void)
     ck_assert_int_eq(diskio_run_steady(run, 0, NULL), -EINVAL);
     diskio_run_free(run);
 }
+static void null_target_precondition(void)
+{
+    struct diskio_precondition p;
+    ck_assert_int_eq(diskio_target_precondition(NULL, 4096, NULL, NULL, &p), -EINVAL);
+}
+static void null_result_set_precondition(void)
+{
+    struct diskio_result *res = NULL;
+    struct diskio_precondition p;
+    memset(&p, 0, sizeof(p));
+    ck_assert_int_eq(diskio_result_new("x", &res), 0);
+    ck_assert_int_eq(diskio_result_set_precondition(NULL, &p), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_precondition(res, NULL), -EINVAL);
+    diskio_result_free(res);
+}
 static void null_run_device_count(void)
 {
     ck_assert_uint_eq(diskio_run_device_count(NULL), 0);
@@ -709,6 +724,8 @@ static const struct {
     ROW(steady_state),
     ROW(steady_free),
     ROW(run_steady),
+    ROW(target_precondition),
+    ROW(result_set_precondition),
     ROW(run_device_count),
     ROW(run_device_io),
     ROW(run_verdicts),
