@@ -669,6 +669,55 @@ class SteadyWindow:
                      "its latencies")
 
 
+CAPACITY_PHASES = ("saturation", "search", "confirm")
+
+
+@dataclass(slots=True)
+class CapacityStep:
+    """One entry of a run's capacity.steps (diskio --target): an offered
+    rate (None: as fast as possible) and what it did; latencies (ns)
+    from each op's due time, pct_ns the capacity's percentile."""
+    where: str = derived("")                    # runs[0].capacity.steps[3]
+    step: int = count_key(0, required=True)
+    phase: str = key("search", required=True, choices=CAPACITY_PHASES)
+    committers: int = key(1, required=True, minimum=1)
+    offered_ops_per_s: Optional[float] = key(minimum=0)
+    achieved_ops_per_s: float = key(0.0, required=True, minimum=0)
+    ops: int = count_key(0, required=True)
+    duration_ns: int = key(0, required=True, minimum=0)
+    mean_ns: Optional[float] = key(minimum=0)
+    p50_ns: int = key(0, required=True, minimum=0)
+    p99_ns: int = key(0, required=True, minimum=0)
+    pct_ns: int = key(0, required=True, minimum=0)
+    max_ns: int = key(0, required=True, minimum=0)
+    met: bool = key(False, required=True)
+    rate_held: bool = key(False)
+    error: Optional[str] = key()
+
+
+@dataclass(slots=True)
+class Capacity:
+    """A run's capacity (diskio --target): the highest offered rate whose
+    percentile met the target (ops_per_s, None when none did), the lowest
+    rate above it that missed (high_ops_per_s: the capacity lies between),
+    whether a longer run confirmed it, and the search's steps."""
+    where: str = derived("")                    # runs[0].capacity
+    percentile: float = key(99.0, required=True, minimum=0)
+    target_ns: int = key(1, required=True, minimum=1)
+    found: bool = key(False, required=True)
+    confirmed: bool = key(False, required=True)
+    ops_per_s: Optional[float] = key(minimum=0)
+    high_ops_per_s: Optional[float] = key(minimum=0)
+    committers: int = key(1, required=True, minimum=1)
+    budget_ns: int = key(1, required=True, minimum=1)
+    duration_ns: int = key(0, required=True, minimum=0)
+    steps: List[CapacityStep] = key_list(required=True)
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        if self.found and self.ops_per_s is None:
+            src.fail(json_path(self.where, "ops_per_s"), "null, but found is true")
+
+
 @dataclass(slots=True)
 class Steady:
     """A run's steady (diskio --steady): the spec it was judged by, whether
@@ -767,6 +816,8 @@ class Run:
     intervals: Optional[List[Interval]] = own("intervals.series")
     # diskio --steady: None for a run without it (and in older files)
     steady: Optional[Steady] = key()
+    # diskio --target: None for a run without it (and in older files)
+    capacity: Optional[Capacity] = key()
     parts: Dict[str, Hist] = own("latency", keys=PARTS, factory=dict)
     device_total: Optional[DeviceCounts] = own("device.total")
     device_shared: Optional[bool] = own("device.shared")

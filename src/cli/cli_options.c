@@ -603,6 +603,17 @@ const struct cli_option cli_option_table[] = {
              "window=N,range=PCT,slope=PCT,ramp=DURATION (default: mean, SNIA's 5 intervals, "
              "range 20%, slope 10%, no ramp)"},
 
+    {.name = "target",
+     .arg = "pP=DURATION[,time=T]",
+     .type = CLI_FUNC,
+     .parse = cli_parse_target,
+     .flags = CLI_ROW_SETS,
+     .help = "each run answers how many ops per second the storage takes before percentile P "
+             "of their latency passes DURATION (e.g. p99=2ms): a search of --rate (from the "
+             "rate it takes as fast as it can, halving the bracket to 2%), and of the committers "
+             "where --jobs lists several (--pattern wal), then a confirming run; the answer, and "
+             "the latency-versus-offered-rate curve it measured, in the table and the JSON; "
+             "time=T bounds the whole search (default 60s), point=T each point"},
     {.name = "precondition",
      .type = CLI_FLAG,
      FIELD(precondition),
@@ -970,6 +981,16 @@ static int resolve_runs(struct cli_options *o, char *err, size_t size)
         o->modes[0] = DISKIO_MODE_FSYNC;
         o->nmodes = 1;
     }
+    /* --target: the modes that take a fixed rate (not aio, uring) */
+    if (!o->modes_explicit && o->capacity_on) {
+        size_t kept = 0;
+        for (size_t m = 0; m < o->nmodes; m++)
+            if (!diskio_mode_is_queued(o->modes[m]))
+                o->modes[kept++] = o->modes[m];
+        o->nmodes = kept;
+    }
+    if (cli_check_target(o, err, size) != 0)
+        return -1;
     uint64_t largest_bs = 0;
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] > largest_bs)

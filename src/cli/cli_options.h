@@ -51,7 +51,9 @@ struct cli_options {
     uint64_t seed;
     uint64_t interval_ns;             /* --interval: 0, none */
     struct diskio_steady_spec steady; /* --steady[=SPEC] (steady_on) */
-    const char *interval_csv;         /* --interval-csv FILE */
+    /* --target SPEC (capacity_on): the search, its committers set per run */
+    struct diskio_capacity_spec capacity;
+    const char *interval_csv; /* --interval-csv FILE */
     const char *label;
     /* --percentiles: the table's, ascending and distinct (0: the default) */
     double percentiles[DISKIO_PERCENTILES_MAX];
@@ -99,6 +101,7 @@ struct cli_options {
     bool wal_recycle;  /* --wal-recycle: a new WAL segment is an old one renamed */
     bool steady_on;    /* --steady: each run ends once steady (steady) */
     bool precondition; /* --precondition: the target written twice first */
+    bool capacity_on;  /* --target: each run is a search for the capacity */
     bool help;
     bool version;
     /* diskio --suite (cli_suite.h): which of the options that override
@@ -260,6 +263,9 @@ int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format
 int cli_parse_steady(const char *text, struct cli_options *o, char *err, size_t size);
 /* --steady's window and ramp fit the runtime: 0, or -1 with the message. */
 int cli_check_steady(const struct cli_options *o, char *err, size_t size);
+int cli_parse_target(const char *text, struct cli_options *o, char *err, size_t size);
+/* --target against the options it cannot go with: 0, or -1 with the message. */
+int cli_check_target(const struct cli_options *o, char *err, size_t size);
 
 /* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
  * signs, garbage, zero-length and overflow.  0 or -1. */

@@ -997,9 +997,11 @@ static void list_runs(struct session *s)
             s->plans[s->nplans++] = (struct plan_run){row, row->modes[0], row->block_sizes[0],
                                                       row->njobs ? row->jobs[0] : 1, r};
     }
+    /* --target: one search over the whole --jobs list (its committers) */
+    const size_t njobs = opt->capacity_on ? 1 : opt->njobs;
     for (size_t b = 0; s->plans && !s->is_suite && b < opt->nsizes; b++)
         for (size_t m = 0; m < opt->nmodes; m++)
-            for (size_t j = 0; j < opt->njobs && s->usable[m]; j++)
+            for (size_t j = 0; j < njobs && s->usable[m]; j++)
                 s->plans[s->nplans++] = (struct plan_run){opt, opt->modes[m], opt->block_sizes[b],
                                                           opt->jobs[j], SIZE_MAX};
 }
@@ -1118,6 +1120,51 @@ static int keep_run(struct session *s, size_t p, struct diskio_run **merged, str
     return rc;
 }
 
+/* --target: each step of the search said as it is measured (the
+ * progress line cleared first and started again for the next point). */
+struct search_say {
+    struct session *s;
+    const struct diskio_config *cfg;
+    const struct diskio_capacity_spec *spec;
+    unsigned number, runs;
+};
+
+static void say_step(void *ctx, const struct diskio_capacity_step *st)
+{
+    const struct search_say *say = ctx;
+    const struct diskio_capacity_spec *spec = say->spec;
+    progress_run_end(&say->s->progress);
+    if (!say->s->opt.quiet) {
+        char rate[48] = "as fast as it can";
+        if (st->offered_ops_per_s > 0)
+            snprintf(rate, sizeof(rate), "%.1f/s offered", st->offered_ops_per_s);
+        cli_msg("--target p%g=%.3g ms: %s %llu B x%u: %s: %s, %.1f/s achieved, p%g %.3g ms, p99 "
+                "%.3g ms: %s",
+                spec->percentile, (double)spec->target_ns / 1e6, diskio_mode_name(say->cfg->mode),
+                (unsigned long long)say->cfg->block_size, st->committers,
+                diskio_capacity_phase_name(st->phase), rate, st->achieved_ops_per_s,
+                spec->percentile, (double)st->pct_ns / 1e6, (double)st->p99_ns / 1e6,
+                st->met ? "met" : "missed");
+    }
+    progress_run_start(&say->s->progress, say->cfg, say->number, say->runs);
+}
+
+/* The run of cfg: one measurement, or with --target the search for its
+ * capacity (its steps said as they go).  As diskio_run_execute(). */
+static int execute(struct session *s, const struct plan_run *plan, const struct diskio_config *cfg,
+                   unsigned number, unsigned runs, struct diskio_run **run)
+{
+    if (!plan->opt->capacity_on)
+        return diskio_run_execute(cfg, s->target, run);
+    struct search_say say = {s, cfg, &plan->opt->capacity, number, runs};
+    struct diskio_capacity_spec spec = plan->opt->capacity;
+    spec.committers = plan->opt->jobs;
+    spec.ncommitters = plan->opt->njobs ? plan->opt->njobs : 1;
+    spec.step_done = say_step;
+    spec.ctx = &say;
+    return diskio_capacity_execute(cfg, s->target, &spec, run);
+}
+
 /* Plan p's run in round rep, the number'th of runs: EXIT_OK to go on,
  * or the status that ends the rounds. */
 static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, unsigned runs,
@@ -1141,7 +1188,7 @@ static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, 
 
     progress_run_start(&s->progress, &cfg, ++*number, runs);
     struct diskio_run *run = NULL;
-    int rc = diskio_run_execute(&cfg, s->target, &run);
+    int rc = execute(s, plan, &cfg, *number, runs, &run);
     /* before the run is merged or freed: the line stops reading its
      * histogram */
     progress_run_end(&s->progress);

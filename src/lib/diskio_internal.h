@@ -459,6 +459,9 @@ struct diskio_run {
     struct direct_statx dio; /* O_DIRECT modes: the files' STATX_DIOALIGN (direct.c) */
     struct direct_check direct;
     struct run_steady steady; /* config.steady (steady.c) */
+    /* diskio_capacity_search(): the answer and its steps (target_search.c) */
+    struct diskio_capacity *capacity;
+    struct diskio_capacity_step *capacity_steps;
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out);
 

@@ -712,6 +712,53 @@ static void emit_steady(FILE *out, const struct diskio_run *run)
     fputs("]}", out);
 }
 
+/* One step of a capacity search (diskio_run_capacity_step()). */
+static void emit_capacity_step(FILE *out, const struct diskio_capacity_step *st, size_t i)
+{
+    fprintf(out, "%s\n        {\"step\": %zu, \"phase\": ", i ? "," : "", i);
+    json_string(out, diskio_capacity_phase_name(st->phase));
+    fprintf(out, ", \"committers\": %u, \"offered_ops_per_s\": ", st->committers);
+    json_if(out, st->offered_ops_per_s > 0, st->offered_ops_per_s);
+    fputs(", \"achieved_ops_per_s\": ", out);
+    json_double(out, st->achieved_ops_per_s);
+    fprintf(out, ", \"ops\": %" PRIu64 ", \"duration_ns\": %" PRIu64 ",\n         \"mean_ns\": ",
+            st->ops, st->duration_ns);
+    json_if(out, st->ops > 0, st->mean_ns);
+    fprintf(out,
+            ", \"p50_ns\": %" PRIu64 ", \"p99_ns\": %" PRIu64 ", \"pct_ns\": %" PRIu64
+            ", \"max_ns\": %" PRIu64 ", \"met\": %s, \"rate_held\": %s, \"error\": ",
+            st->p50_ns, st->p99_ns, st->pct_ns, st->max_ns, st->met ? "true" : "false",
+            st->rate_held ? "true" : "false");
+    json_string(out, st->error ? diskio_strerror(st->error) : NULL);
+    fputc('}', out);
+}
+
+/* diskio --target (diskio_capacity_search()): the answer and every step
+ * measured on the way (the latency-versus-offered-rate curve); null for
+ * a run made without it. */
+static void emit_capacity(FILE *out, const struct diskio_run *run)
+{
+    struct diskio_capacity c;
+    if (diskio_run_capacity(run, &c) != 0) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"percentile\": ", out);
+    json_double(out, c.percentile);
+    fprintf(out, ", \"target_ns\": %" PRIu64 ", \"found\": %s, \"confirmed\": %s, \"ops_per_s\": ",
+            c.target_ns, c.found ? "true" : "false", c.confirmed ? "true" : "false");
+    json_if(out, c.found, c.ops_per_s);
+    fputs(", \"high_ops_per_s\": ", out);
+    json_if(out, c.high_ops_per_s > 0, c.high_ops_per_s);
+    fprintf(out,
+            ", \"committers\": %u,\n        \"budget_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
+            ", \"steps\": [",
+            c.committers, c.budget_ns, c.duration_ns);
+    for (size_t i = 0; i < c.nsteps; i++)
+        emit_capacity_step(out, diskio_run_capacity_step(run, i), i);
+    fputs("]}", out);
+}
+
 /* A custom run's own parameters (diskio_run_set_param()), when it has
  * any: "params": {"key": "value", ...}. */
 static void emit_run_params(FILE *out, const struct diskio_run *run)
@@ -906,6 +953,8 @@ static void emit_run(FILE *out, const struct diskio_result *res, const struct di
     emit_intervals(out, run);
     fputs(",\n      \"steady\": ", out);
     emit_steady(out, run);
+    fputs(",\n      \"capacity\": ", out);
+    emit_capacity(out, run);
     fputs(",\n      \"latency\": {\n        \"total\": ", out);
     emit_hist(out, res, run->hist[DISKIO_PART_TOTAL]);
     fputs(",\n        \"write\": ", out);

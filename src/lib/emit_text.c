@@ -755,6 +755,70 @@ static void steady_lines(FILE *out, const struct table_cols *cols, const struct 
         steady_state_line(out, run, &rs->states[i], rs->nstates > 1 ? i + 1 : 0);
 }
 
+/* Steps of a search by committers, then offered rate (the saturation
+ * point, offered 0, after the rates). */
+static int step_order(const void *a, const void *b)
+{
+    const struct diskio_capacity_step *x = *(const struct diskio_capacity_step *const *)a;
+    const struct diskio_capacity_step *y = *(const struct diskio_capacity_step *const *)b;
+    if (x->committers != y->committers)
+        return x->committers < y->committers ? -1 : 1;
+    const double ox = x->offered_ops_per_s > 0 ? x->offered_ops_per_s : 1e300;
+    const double oy = y->offered_ops_per_s > 0 ? y->offered_ops_per_s : 1e300;
+    return ox < oy ? -1 : ox > oy ? 1 : (int)x->phase - (int)y->phase;
+}
+
+/* The latency-versus-offered-rate curve the search measured. */
+static void capacity_curve(FILE *out, const struct diskio_run *run, const struct diskio_capacity *c)
+{
+    const struct diskio_capacity_step **v = malloc(c->nsteps * sizeof(*v));
+    if (!v)
+        return;
+    for (size_t i = 0; i < c->nsteps; i++)
+        v[i] = diskio_run_capacity_step(run, i);
+    qsort(v, c->nsteps, sizeof(*v), step_order);
+    char pct[24], a[32], b[32], d[32], e[32];
+    pct_name(pct, sizeof(pct), c->percentile, '.');
+    fprintf(out, "    %10s %12s %12s %10s %10s %10s %10s %10s\n", "committers", "offered/s",
+            "achieved/s", "mean", "p50", pct, "max", "");
+    for (size_t i = 0; i < c->nsteps; i++) {
+        char offered[32] = "max";
+        if (v[i]->offered_ops_per_s > 0)
+            snprintf(offered, sizeof(offered), "%.1f", v[i]->offered_ops_per_s);
+        fprintf(out, "    %10u %12s %12.1f %10s %10s %10s %10s %s%s\n", v[i]->committers, offered,
+                v[i]->achieved_ops_per_s, format_ns(a, sizeof(a), v[i]->mean_ns),
+                format_ns(b, sizeof(b), (double)v[i]->p50_ns),
+                format_ns(d, sizeof(d), (double)v[i]->pct_ns),
+                format_ns(e, sizeof(e), (double)v[i]->max_ns), v[i]->met ? "met" : "missed",
+                v[i]->phase == DISKIO_CAPACITY_CONFIRM ? " (confirming run)" : "");
+    }
+    free(v);
+}
+
+/* diskio --target: the answer, in a line, then the curve. */
+static void capacity_lines(FILE *out, const struct diskio_run *run)
+{
+    struct diskio_capacity c;
+    if (diskio_run_capacity(run, &c) != 0)
+        return;
+    char pct[24], target[32];
+    pct_name(pct, sizeof(pct), c.percentile, '.');
+    format_ns_word(target, sizeof(target), (double)c.target_ns);
+    if (c.found) {
+        fprintf(out, "  ^ capacity at %s <= %s: %.1f ops/s with %u committer%s", pct, target,
+                c.ops_per_s, c.committers, c.committers == 1 ? "" : "s");
+        if (c.high_ops_per_s > 0)
+            fprintf(out, " (%.1f/s missed)", c.high_ops_per_s);
+        fputs(c.confirmed ? ", confirmed by the row above" : ", NOT CONFIRMED by a longer run",
+              out);
+    } else {
+        fprintf(out, "  ^ NO RATE MET %s <= %s, down to the lowest tried", pct, target);
+    }
+    fprintf(out, "; %zu steps in %.3g s (budget %.3g s)\n", c.nsteps, (double)c.duration_ns / 1e9,
+            (double)c.budget_ns / 1e9);
+    capacity_curve(out, run, &c);
+}
+
 /* The rows under a run's: its parts, its pattern's and fixed rate's
  * figures, its repetitions' spread, its disturbances and intervals, its
  * suite row, why it is incomplete. */
@@ -805,6 +869,7 @@ static void text_run_details(FILE *out, const struct diskio_result *res,
         interval_line(out, run);
     if (run->steady.on)
         steady_lines(out, cols, run);
+    capacity_lines(out, run);
     /* diskio --suite: the row this run is */
     for (size_t i = 0; i < res->suite_nrows; i++)
         if (res->suite_rows[i].run == r) {

@@ -266,22 +266,14 @@ static void jobs_outcome(struct diskio_run_info *info, const struct job *jobs, u
 static void record_pacing(struct diskio_run_info *in, const struct job *job)
 {
     const struct engine_phase *ph = &job->measured;
-    const uint64_t interval_ns = job->e.rate_interval_ns;
-    in->max_start_lag_ns = ph->max_lag_ns;
-    in->start_lag_p99_ns = diskio_hist_percentile(ph->lag, 99.0);
-    in->late_start_ops = diskio_hist_count(ph->late_start);
-    in->late_start_p50_ns = diskio_hist_percentile(ph->late_start, 50.0);
-    in->late_start_p99_ns = diskio_hist_percentile(ph->late_start, 99.0);
-    in->late_start_max_ns = diskio_hist_max(ph->late_start);
-    in->backlog_ops = ph->backlog_ops;
-    in->backlog_max_lag_ns = ph->backlog_max_ns;
-    in->spin_margin_ns = job->e.spin_margin_ns;
-    /* held when the ops took no longer than their schedule (+1%) and the
-     * schedule was kept op by op: 99% of the ops started less than one
-     * interval late.  An average rate reached by bursts after stalls is
-     * not a fixed rate. */
-    in->rate_held = (double)in->duration_ns <= 1.01 * (double)(in->ops * interval_ns) &&
-                    in->start_lag_p99_ns < interval_ns;
+    const struct pacing_seen seen = {.lag = ph->lag,
+                                     .late_start = ph->late_start,
+                                     .max_lag_ns = ph->max_lag_ns,
+                                     .backlog_ops = ph->backlog_ops,
+                                     .backlog_max_ns = ph->backlog_max_ns,
+                                     .spin_margin_ns = job->e.spin_margin_ns,
+                                     .stream_interval_ns = job->e.rate_interval_ns};
+    pacing_record(in, &seen);
 }
 
 /* A job stopped by a steady-state watch (and not by the caller) ended

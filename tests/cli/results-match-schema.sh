@@ -8,7 +8,8 @@
 # patterns (rand, append, create, wal with committers and segment
 # switches, checkpoint), --jobs (its own files and --shared-file),
 # --repeat, --interval with repetitions,
-# --rate, --steady (steady, and not steady over repetitions), --precondition, --percentiles of its own, a suite, --durability against a
+# --rate, --steady (steady, and not steady over repetitions), --precondition,
+# --target (a capacity search of the wal pattern's committers), --percentiles of its own, a suite, --durability against a
 # diskio-durable listener on loopback, runs that stop at an error (the
 # run's and a job's) and the custom runs of the example programs.  Each
 # result validates against the schema (python3-jsonschema, draft
@@ -70,6 +71,10 @@ t_expect_status 0 "intervals" -- "$DISKIO" --mode async --runtime 60ms --interva
     --repeat 2 --size 256k --bs 4k --quiet --output "$out/intervals.json" "$dir"
 run rate --mode fdatasync --rate 2000
 run precondition --mode fdatasync --precondition
+# --target: a short search (its own points; no --count)
+t_expect_status 0 "capacity" -- "$DISKIO" --mode fdatasync --pattern wal --jobs 1,2 \
+    --target p99=50ms,time=2s,point=0.2s --size 256k --bs 4k --wal-segment-size 64k --quiet \
+    --output "$out/capacity.json" "$dir"
 # --steady: a window that is steady at once, and one that never is (in
 # two repetitions, each with its own window)
 t_expect_status 0 "steady" -- "$DISKIO" --mode async --steady=window=2,range=1000,slope=1000 \
@@ -142,6 +147,9 @@ kinds = {
     "intervals": any(iv["repetition"] == 2 for r in runs("intervals")
                      for iv in r["intervals"]["series"]),
     "rate": all(r["rate"] and r["latency"]["service"] for r in runs("rate")),
+    "capacity": all(r["capacity"] and r["capacity"]["steps"] and
+                    r["capacity"]["steps"][0]["phase"] == "saturation"
+                    for r in runs("capacity")),
     "precondition": results["precondition"]["precondition"]["complete"] and
     results["rate"]["precondition"] is None,
     "steady": all(r["steady"]["attained"] and r["steady"]["windows"][0]["latency"]

@@ -513,6 +513,57 @@ static void null_result_set_precondition(void)
     ck_assert_int_eq(diskio_result_set_precondition(res, NULL), -EINVAL);
     diskio_result_free(res);
 }
+static void null_capacity_phase_name(void)
+{
+    ck_assert_ptr_null(diskio_capacity_phase_name((enum diskio_capacity_phase)99));
+}
+static void null_capacity_spec_init(void)
+{
+    diskio_capacity_spec_init(NULL);
+}
+static int t_measure(void *ctx, double rate, unsigned committers, uint64_t runtime_ns,
+                     struct diskio_run **out)
+{
+    (void)ctx;
+    (void)rate;
+    (void)committers;
+    (void)runtime_ns;
+    *out = NULL;
+    return -EIO;
+}
+static void null_capacity_search(void)
+{
+    struct diskio_capacity_spec spec;
+    struct diskio_run *run = (struct diskio_run *)&spec; /* to be cleared */
+    diskio_capacity_spec_init(&spec);
+    spec.target_ns = 1000000;
+    ck_assert_int_eq(diskio_capacity_search(NULL, t_measure, NULL, &run), -EINVAL);
+    ck_assert_ptr_null(run);
+    ck_assert_int_eq(diskio_capacity_search(&spec, NULL, NULL, &run), -EINVAL);
+    ck_assert_int_eq(diskio_capacity_search(&spec, t_measure, NULL, NULL), -EINVAL);
+}
+static void null_capacity_execute(void)
+{
+    struct diskio_capacity_spec spec;
+    struct diskio_config cfg;
+    struct diskio_run *run;
+    diskio_capacity_spec_init(&spec);
+    diskio_config_init(&cfg);
+    ck_assert_int_eq(diskio_capacity_execute(NULL, NULL, &spec, &run), -EINVAL);
+    ck_assert_int_eq(diskio_capacity_execute(&cfg, NULL, &spec, &run), -EINVAL);
+}
+static void null_run_capacity(void)
+{
+    struct diskio_run *run = t_run();
+    struct diskio_capacity cap;
+    ck_assert_int_eq(diskio_run_capacity(NULL, &cap), -EINVAL);
+    ck_assert_int_eq(diskio_run_capacity(run, NULL), -EINVAL);
+    diskio_run_free(run);
+}
+static void null_run_capacity_step(void)
+{
+    ck_assert_ptr_null(diskio_run_capacity_step(NULL, 0));
+}
 static void null_run_device_count(void)
 {
     ck_assert_uint_eq(diskio_run_device_count(NULL), 0);
@@ -726,6 +777,12 @@ static const struct {
     ROW(run_steady),
     ROW(target_precondition),
     ROW(result_set_precondition),
+    ROW(capacity_phase_name),
+    ROW(capacity_spec_init),
+    ROW(capacity_search),
+    ROW(capacity_execute),
+    ROW(run_capacity),
+    ROW(run_capacity_step),
     ROW(run_device_count),
     ROW(run_device_io),
     ROW(run_verdicts),
