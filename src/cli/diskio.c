@@ -804,6 +804,15 @@ static int load_suite(struct session *s)
         return EXIT_USAGE;
     }
     suite_target_options(&s->suite, &s->opt);
+    /* a row's capacity search is one measurement: a row is not merged
+     * from several */
+    for (size_t r = 0; r < s->suite.nrows && s->suite.runs > 1; r++)
+        if (s->suite.rows[r].opt.capacity_on) {
+            cli_msg("%s:%u: row '%s': --target searches once per row; give the suite 'runs 1' "
+                    "or --suite-runs 1",
+                    s->suite.path, s->suite.rows[r].line, s->suite.rows[r].label);
+            return EXIT_USAGE;
+        }
     return EXIT_OK;
 }
 

@@ -16,11 +16,12 @@
  *   2. search: R itself, then halving the bracket between the highest
  *      rate that met the target and the lowest that missed it, until it
  *      is within 2% (or the time is up); a rate that meets it at R is
- *      tried 25% higher, up to 1.5 R;
+ *      tried 25% higher, up to 1.5 R; and a point at half the answer,
+ *      where none was that low, for the curve's flat part;
  *   3. confirm: the answer run again for longer (near saturation a queue
  *      that grows slowly shows only in a longer run); when it misses,
- *      the next lower rate that met the target, or one 3% lower, is
- *      confirmed instead, up to 5 times.
+ *      the next lower rate that met the target, or one 3% lower when
+ *      that is higher, is confirmed instead, up to 5 times.
  *
  * With several counts of committers (config.jobs) each is searched in
  * its share of the time, and the best confirmed.  Every point's figures
@@ -180,6 +181,24 @@ static double next_rate(double lo, double hi, double r)
     return (lo + hi) / 2;
 }
 
+/* The curve below the knee: a point at half the answer with committers
+ * c, when the search measured none that low and there is time (the flat
+ * part the knee is seen against).  0 or a measurement's error. */
+static int curve_point(struct search *s, unsigned c, double answer, uint64_t until_ns)
+{
+    for (size_t i = 0; i < s->nsteps; i++) {
+        const struct diskio_capacity_step *st = &s->steps[i];
+        if (st->committers == c && st->offered_ops_per_s > 0 &&
+            st->offered_ops_per_s <= 0.75 * answer)
+            return 0;
+    }
+    bool met;
+    if (answer <= 0 || !point_fits(s, until_ns))
+        return 0;
+    int rc = point(s, DISKIO_CAPACITY_SEARCH, answer / 2, c, s->point_ns, &met);
+    return rc < 0 ? rc : 0;
+}
+
 /* The search with committers c until until_ns: *lo the highest rate that
  * met the target (0: none), *hi the lowest above it that missed. */
 static int search_committers(struct search *s, unsigned c, uint64_t until_ns, double *lo,
@@ -201,7 +220,7 @@ static int search_committers(struct search *s, unsigned c, uint64_t until_ns, do
         else
             *hi = offered;
     }
-    return 0;
+    return curve_point(s, c, *lo, until_ns);
 }
 
 /* The highest rate below rate that met the target with committers c,
@@ -219,8 +238,8 @@ static double met_below(const struct search *s, double rate, unsigned c)
 }
 
 /* The answer measured again for confirm_ns; one that misses gives way to
- * the next lower rate that met (none: 3% lower), while the budget and the
- * tries last. */
+ * the next lower rate that met, or one 3% lower when that is higher,
+ * while the budget and the tries last. */
 static int confirm(struct search *s, struct diskio_capacity *ans, uint64_t until_ns)
 {
     for (int tries = 0; tries < CONFIRM_TRIES && ans->ops_per_s > 0; tries++) {
@@ -237,7 +256,8 @@ static int confirm(struct search *s, struct diskio_capacity *ans, uint64_t until
         }
         ans->high_ops_per_s = ans->ops_per_s;
         const double below = met_below(s, ans->ops_per_s, ans->committers);
-        ans->ops_per_s = below > 0 ? below : ans->ops_per_s * CONFIRM_STEP;
+        const double step = ans->ops_per_s * CONFIRM_STEP;
+        ans->ops_per_s = below > step ? below : step;
     }
     /* none of the tries met it: no rate is known to */
     if (!ans->confirmed && ans->ops_per_s > 0 &&

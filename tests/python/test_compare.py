@@ -308,7 +308,7 @@ class SuiteCompareTest(unittest.TestCase):
             metrics=("mb_per_s",))
         row = comparison["rows"][0]
         self.assertEqual(row.run, ("read", 8192, "seq", 1, 1, 1, 1, False, False,
-                                   "8 KiB read"))
+                                   "8 KiB read", None))
         self.assertEqual(compare.run_label(row.run), "8 KiB read (read 8 KiB)")
         # MB/s: higher is better, each repetition a sample
         self.assertEqual(row.judgement.verdict, "slower")
@@ -883,6 +883,75 @@ class SteadyCompareTest(unittest.TestCase):
         with self.assertRaises(InputError) as ctx:
             self.compare_two(bad, steady_run("fsync", 150, 600))
         self.assertIn("steady.windows[0].latency", str(ctx.exception))
+
+
+def capacity_run(mode, answer, high, confirmed=True, jobs=4, found=True):
+    """A run made with diskio --target: its confirming run at the answer
+    (its latencies those of that rate), the answer bracketed below the
+    lowest rate that missed."""
+    r = run(mode, 100)
+    r["parameters"]["jobs"] = jobs
+    step = {"step": 0, "phase": "confirm", "committers": jobs, "offered_ops_per_s": answer,
+            "achieved_ops_per_s": answer, "ops": 100, "duration_ns": 5 * 10**9,
+            "mean_ns": 100.0, "p50_ns": 100, "p99_ns": 200, "pct_ns": 200, "max_ns": 300,
+            "met": True, "rate_held": True, "error": None}
+    r["capacity"] = {"percentile": 99, "target_ns": 2 * 10**6, "found": found,
+                     "confirmed": confirmed, "ops_per_s": answer if found else None,
+                     "high_ops_per_s": high, "committers": jobs, "budget_ns": 60 * 10**9,
+                     "duration_ns": 40 * 10**9, "steps": [step]}
+    return r
+
+
+class CapacityCompareTest(unittest.TestCase):
+    """diskio --target: two capacities' ratio, with the interval the
+    searches' brackets allow, matched whatever committers each answer
+    has; the confirming runs' latencies are not compared."""
+
+    def compare_two(self, a, b):
+        c = compare.compare([result("a", [a], "/lab/a/1.json"),
+                             result("b", [b], "/lab/b/1.json")])
+        return c, c["rows"], compare_render.other_lines(c)
+
+    def test_the_ratio_of_two_capacities_with_its_interval(self):
+        c, rows, _ = self.compare_two(capacity_run("fdatasync", 1000, 1020, jobs=4),
+                                      capacity_run("fdatasync", 500, 510, jobs=1))
+        self.assertEqual([r.metric for r in rows], ["capacity"])
+        j = rows[0].judgement
+        self.assertAlmostEqual(j.ratio, 0.5)
+        self.assertAlmostEqual(j.low, 500 / 1020)
+        self.assertAlmostEqual(j.high, 510 / 1000)
+        self.assertEqual(j.verdict, "slower")
+        self.assertIn("capacity at p99 <= 2 ms", compare_render.render_text(c))
+        self.assertIn("0.49-0.51×", compare_render.render_text(c))
+        record = json.loads(compare_render.render_json(c))["comparisons"][0]
+        self.assertEqual((record["metric"], record["unit"]), ("capacity", "/s"))
+
+    def test_brackets_that_overlap_past_the_band_are_inconclusive(self):
+        _, rows, _ = self.compare_two(capacity_run("fdatasync", 1000, 1200),
+                                      capacity_run("fdatasync", 1050, 1300))
+        self.assertEqual(rows[0].judgement.verdict, "inconclusive")
+        self.assertAlmostEqual(rows[0].judgement.low, 1050 / 1200)
+
+    def test_close_brackets_are_the_same(self):
+        _, rows, _ = self.compare_two(capacity_run("fdatasync", 1000, 1010),
+                                      capacity_run("fdatasync", 1005, 1015))
+        self.assertEqual(rows[0].judgement.verdict, "same")
+
+    def test_an_open_bracket_is_open_above(self):
+        c, rows, _ = self.compare_two(capacity_run("fdatasync", 1000, 1020),
+                                      capacity_run("fdatasync", 2000, None))
+        self.assertIsNone(rows[0].judgement.high)
+        self.assertEqual(rows[0].judgement.verdict, "faster")
+        self.assertIn("1.96× or more", compare_render.render_text(c))
+
+    def test_no_rate_met_and_unconfirmed_are_said(self):
+        _, rows, notes = self.compare_two(capacity_run("fdatasync", 1000, 1020),
+                                          capacity_run("fdatasync", 0, 12, found=False))
+        self.assertEqual(rows, [])
+        self.assertTrue(any("no rate met the target on b" in n for n in notes), notes)
+        _, rows, notes = self.compare_two(capacity_run("fdatasync", 1000, 1020),
+                                          capacity_run("fdatasync", 900, 920, confirmed=False))
+        self.assertTrue(any("capacity of b was not confirmed" in n for n in notes), notes)
 
 
 if __name__ == "__main__":

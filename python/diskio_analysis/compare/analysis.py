@@ -23,6 +23,7 @@ noise behind it.  (A result compared with a relabelled copy of itself,
 another environment, is an A/A comparison: each side's band is its own.)
 """
 
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -77,6 +78,8 @@ class Environment:
     # or None for a sample measured without --steady)
     steady_samples: dict = field(default_factory=dict)
     steady_windows: dict = field(default_factory=dict)
+    # diskio --target: run key -> [result.Capacity], one per search
+    capacities: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -107,6 +110,9 @@ class RunKey(NamedTuple):
     shared_file: bool = False
     cached: bool = False
     suite_row: str | None = None    # "SEQ1M Q8T1 read"; None outside a suite
+    # diskio --target: "p99 <= 2 ms", its capacity compared (its jobs
+    # are the answer's, not the workload's); None for a plain run
+    capacity: str | None = None
 
     def as_dict(self):
         """The key as the JSON output gives it (suite_row null outside a
@@ -115,13 +121,29 @@ class RunKey(NamedTuple):
             name: getattr(self, name) for name in self._fields[1:]}}
 
 
+def capacity_name(capacity):
+    """What a capacity is of: 'p99 <= 2 ms'."""
+    return (f"p{capacity.percentile:g} <= "
+            f"{fmt_measure_ns(capacity.target_ns)}")
+
+
+def fmt_measure_ns(ns):
+    """A duration in ns as diskio's table writes one."""
+    for scale, name in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {name}"
+    return f"{ns:.3g} ns"
+
+
 def run_key(run):
     """The RunKey of a Run."""
     p = run.parameters
+    capacity = None if run.capacity is None else capacity_name(run.capacity)
     return RunKey(run.workload, p.block_size, p.pattern or "seq",
-                  p.iodepth or 1, p.sync_every or 1, p.batch or 1, p.jobs,
-                  p.shared_file, p.cached,
-                  None if run.suite_row is None else run.suite_row.name)
+                  p.iodepth or 1, p.sync_every or 1, p.batch or 1,
+                  1 if capacity else p.jobs, p.shared_file, p.cached,
+                  None if run.suite_row is None else run.suite_row.name,
+                  capacity)
 
 
 def size_label(nbytes):
@@ -150,6 +172,8 @@ def run_label(key):
     if key.jobs > 1:
         words.append(f"x{key.jobs} jobs" + (" (1 file)" if key.shared_file
                                             else ""))
+    if key.capacity is not None:
+        words.append(f"capacity at {key.capacity}")
     if key.suite_row is not None:
         return f"{key.suite_row} ({' '.join(words)})"
     return " ".join(words)
@@ -253,6 +277,9 @@ def add_samples(env, result):
                          "runs are used")
     for run in result.runs:
         note_not_direct(env, run)
+        if run.capacity is not None:
+            add_capacity(env, run)
+            continue
         windows = run.steady.windows if run.steady else []
         # diskio --repeat: each repetition is a sample of its own, as a
         # result per repetition would be
@@ -275,6 +302,17 @@ def add_samples(env, result):
             if window is not None and window.attained:
                 add_values(env, env.steady_samples.setdefault(key, {}), result,
                            run, window, sample)
+
+
+def add_capacity(env, run):
+    """A search's answer (diskio --target) into env: its capacity is what
+    is compared, not its confirming run's latencies, which are those of
+    the rate it found."""
+    key = run_key(run)
+    if key not in env.samples:
+        env.samples[key] = {}
+        env.run_order.append(key)
+    env.capacities.setdefault(key, []).append(run.capacity)
 
 
 def add_values(env, into, result, run, figures, sample):
@@ -438,6 +476,9 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
     base = choose_baseline(envs, baseline)
     rows, missing = [], []      # missing: (has it, run key, lacks it)
     not_direct = []             # NotDirect: runs left out of the verdicts
+    # capacity keys on both sides (no row when a side found no rate: said
+    # in a note)
+    searched = 0
     for env in envs:
         env.defaults, notes = invocation_defaults(env.results)
         env.notes.extend(notes)
@@ -449,6 +490,7 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             if key not in env.samples:
                 missing.append((base.name, key, env.name))
                 continue
+            searched += key.capacity is not None
             left_out = not_direct_reason(base, env, key)
             if left_out:
                 not_direct.append(left_out)
@@ -457,7 +499,7 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             rows.extend(compare_run(base, env, key, metrics, min_change))
         missing.extend((env.name, key, base.name) for key in env.run_order
                        if key not in base.samples)
-    if not rows and not not_direct:
+    if not rows and not not_direct and not searched:
         raise InputError(" ".join(r.path for env in envs for r in env.results),
                          None,
                          "no run of the baseline matches a run of another "
@@ -506,7 +548,58 @@ def steady_basis(base, env, key):
                    "compared over the whole runs")
 
 
+def capacity_bounds(capacities):
+    """(the answer, the lowest and the highest the capacity may be) of
+    one side's searches: the geometric mean of their answers, between the
+    lowest rate found to meet the target and the highest rate tried above
+    it that missed (None: none did); None when no search found a rate."""
+    found = [c for c in capacities if c.found and c.ops_per_s]
+    if not found or len(found) < len(capacities):
+        return None
+    value = math.exp(sum(math.log(c.ops_per_s) for c in found) / len(found))
+    highs = [c.high_ops_per_s for c in found]
+    high = None if any(h is None for h in highs) else max(highs)
+    return value, min(c.ops_per_s for c in found), high
+
+
+def capacity_row(base, env, key, min_change):
+    """The ratio of two capacities (diskio --target) with the interval
+    their searches' brackets allow: from the other side's lowest over the
+    baseline's highest to the other's highest over the baseline's lowest.
+    Slower or faster when the interval lies beyond the smallest change,
+    the same when within it, inconclusive else; None (with a note) when a
+    side found no rate."""
+    a, b = capacity_bounds(base.capacities[key]), capacity_bounds(env.capacities[key])
+    if a is None or b is None:
+        none = " and ".join(side.name for side, bounds in ((base, a), (env, b))
+                            if bounds is None)
+        env.notes.append(f"{run_label(key)}: no rate met the target on {none}: no "
+                         "ratio of capacities")
+        return None
+    low = b[1] / a[2] if a[2] else 0.0
+    high = b[2] / a[1] if b[2] else math.inf
+    verdict = ("faster" if low > 1 + min_change else
+               "slower" if high < 1 - min_change else
+               "same" if 1 - min_change <= low and high <= 1 + min_change else
+               "inconclusive")
+    judgement = noise.Judgement(
+        ratio=b[0] / a[0], low=low, high=high if math.isfinite(high) else None,
+        verdict=verdict, basis="search", n_base=len(base.capacities[key]),
+        n_other=len(env.capacities[key]), base_value=a[0], other_value=b[0],
+        k_base=len(base.capacities[key]), k_other=len(env.capacities[key]))
+    unconfirmed = [side.name for side in (base, env)
+                   if not all(c.confirmed for c in side.capacities[key])]
+    if unconfirmed:
+        env.notes.append(f"{run_label(key)}: the capacity of {' and '.join(unconfirmed)} "
+                         "was not confirmed by a longer run")
+    return Row(env.name, key, "capacity", [c.ops_per_s for c in base.capacities[key]],
+               [c.ops_per_s for c in env.capacities[key]], judgement, True, "/s")
+
+
 def compare_run(base, env, key, metrics, min_change):
+    if key.capacity is not None:
+        row = capacity_row(base, env, key, min_change)
+        return [row] if row else []
     rows = []
     steady, note = steady_basis(base, env, key)
     if note and note not in env.notes:

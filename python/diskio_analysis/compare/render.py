@@ -38,6 +38,9 @@ def fmt_measure(value, unit):
 
 
 def fmt_interval(judgement):
+    # a capacity whose other side missed no rate above it: open above
+    if judgement.basis == "search" and judgement.high is None and judgement.low is not None:
+        return f"{fmt_factor(judgement.low)} or more"
     return fmt_ratios(judgement.low, judgement.high)
 
 
@@ -55,7 +58,8 @@ def summary_lines(comparison):
     primary = comparison["metrics"][0]
     lines = []
     for name, rows in by_environment(comparison).items():
-        rows = [r for r in rows if r.metric == primary]
+        # and the capacities (diskio --target), whatever the metrics
+        rows = [r for r in rows if r.metric in (primary, "capacity")]
         groups = {verdict: [] for verdict in noise.VERDICTS}
         for row in rows:
             groups[row.judgement.verdict].append(row)
@@ -93,6 +97,14 @@ def noise_notes(comparison):
                      "over several invocations the geometric mean of each "
                      "invocation's: the figures the ratio is taken between, "
                      "not the mean of all ops that diskio's table shows")
+    if "search" in bases:
+        notes.append(
+            "capacity (diskio --target): the ratio of the highest offered "
+            "rates that met the target; its interval is what the searches "
+            "allow, from the other side's answer over the baseline's lowest "
+            "rate that missed to the other's lowest rate that missed over "
+            "the baseline's answer (open above when a side missed no rate "
+            "above its answer)")
     if "unrepeated" in bases:
         notes.append(
             "one value on a side: the run-to-run noise is unknown, so only "
