@@ -172,6 +172,8 @@ int cli_check_target(const struct cli_options *o, char *err, size_t size)
                         : cli_option_given(o, cli_option_named("--runtime"))
                             ? "--runtime (each point's runtime comes from time= and point=)"
                         : o->interval_ns ? "--interval (a point is too short for a series)"
+                        : o->trace       ? "--trace (a search is many runs; trace one --rate)"
+                        : o->durability  ? "--durability (a search is many runs)"
                                          : NULL;
     if (clash)
         return cli_fail(err, size, "--target does not go with %s", clash);

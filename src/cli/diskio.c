@@ -1147,13 +1147,14 @@ static void say_step(void *ctx, const struct diskio_capacity_step *st)
         char rate[48] = "as fast as it can";
         if (st->offered_ops_per_s > 0)
             snprintf(rate, sizeof(rate), "%.1f/s offered", st->offered_ops_per_s);
-        cli_msg("--target p%g=%.3g ms: %s %llu B x%u: %s: %s, %.1f/s achieved, p%g %.3g ms, p99 "
-                "%.3g ms: %s",
+        char p99[48] = "";
+        if (spec->percentile != 99.0)
+            snprintf(p99, sizeof(p99), ", p99 %.3g ms", (double)st->p99_ns / 1e6);
+        cli_msg("--target p%g=%.3g ms: %s %llu B x%u: %s: %s, %.1f/s achieved, p%g %.3g ms%s: %s",
                 spec->percentile, (double)spec->target_ns / 1e6, diskio_mode_name(say->cfg->mode),
                 (unsigned long long)say->cfg->block_size, st->committers,
                 diskio_capacity_phase_name(st->phase), rate, st->achieved_ops_per_s,
-                spec->percentile, (double)st->pct_ns / 1e6, (double)st->p99_ns / 1e6,
-                st->met ? "met" : "missed");
+                spec->percentile, (double)st->pct_ns / 1e6, p99, st->met ? "met" : "missed");
     }
     progress_run_start(&say->s->progress, say->cfg, say->number, say->runs);
 }

@@ -809,8 +809,13 @@ static void capacity_lines(FILE *out, const struct diskio_run *run)
                 c.ops_per_s, c.committers, c.committers == 1 ? "" : "s");
         if (c.high_ops_per_s > 0)
             fprintf(out, " (%.1f/s missed)", c.high_ops_per_s);
-        fputs(c.confirmed ? ", confirmed by the row above" : ", NOT CONFIRMED by a longer run",
-              out);
+        if (c.confirmed)
+            fputs(", confirmed by the row above", out);
+        else if (run->info.has_config && run->info.config.rate_interval_ns)
+            fprintf(out, ", NOT CONFIRMED: the row above, a longer run at %.1f/s, missed",
+                    1e9 / (double)run->info.config.rate_interval_ns);
+        else
+            fputs(", NOT CONFIRMED by a longer run", out);
     } else {
         fprintf(out, "  ^ NO RATE MET %s <= %s, down to the lowest tried", pct, target);
     }

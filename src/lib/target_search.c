@@ -244,12 +244,14 @@ static int confirm(struct search *s, struct diskio_capacity *ans, uint64_t until
 {
     for (int tries = 0; tries < CONFIRM_TRIES && ans->ops_per_s > 0; tries++) {
         if (tries > 0 && !fits(s, s->confirm_ns, until_ns))
-            return 0;
+            break;
         bool met;
         int rc =
             point(s, DISKIO_CAPACITY_CONFIRM, ans->ops_per_s, ans->committers, s->confirm_ns, &met);
         if (rc < 0)
             return rc;
+        /* the rate as offered (a whole number of ns between ops) */
+        ans->ops_per_s = s->steps[s->nsteps - 1].offered_ops_per_s;
         if (met) {
             ans->confirmed = true;
             return 0;
@@ -259,7 +261,8 @@ static int confirm(struct search *s, struct diskio_capacity *ans, uint64_t until
         const double step = ans->ops_per_s * CONFIRM_STEP;
         ans->ops_per_s = below > step ? below : step;
     }
-    /* none of the tries met it: no rate is known to */
+    /* no try met it (or the time ran out): the answer is the highest
+     * rate a searching point met below the last that missed, unconfirmed */
     if (!ans->confirmed && ans->ops_per_s > 0 &&
         s->steps[s->nsteps - 1].phase == DISKIO_CAPACITY_CONFIRM)
         ans->ops_per_s = met_below(s, ans->high_ops_per_s, ans->committers);

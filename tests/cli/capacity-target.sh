@@ -13,8 +13,9 @@
 # missed points above the answer, their p90 past the target), the
 # budget recorded and the points' runtimes within it.  The answer and
 # the curve are in the table; each step is said on stderr.  --target is
-# refused with what it cannot go with (--rate, --count, --steady, aio,
-# --jobs of a plain pattern) and a spec it cannot read, naming it.
+# refused with what it cannot go with (--rate, --count, --steady,
+# --trace, aio, --jobs of a plain pattern) and a spec it cannot read,
+# naming it.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
@@ -72,6 +73,10 @@ grep -q "does not go with --count" "$t_scratch/stderr" && t_ok "said" ||
     t_fail "not said: $(cat "$t_scratch/stderr")"
 t_expect_status 2 "--target with --steady" -- "$DISKIO" --target p99=2ms --steady "$dir"
 grep -q "does not go with --steady" "$t_scratch/stderr" && t_ok "said" ||
+    t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "--target with --trace" -- "$DISKIO" --target p99=2ms --trace "$t_scratch/t.csv" \
+    "$dir"
+grep -q "does not go with --trace" "$t_scratch/stderr" && t_ok "said" ||
     t_fail "not said: $(cat "$t_scratch/stderr")"
 t_expect_status 2 "--target in a queued mode" -- "$DISKIO" --target p99=2ms --mode aio "$dir"
 grep -q "^diskio: --target (it offers a fixed rate): applies to the synchronous modes" \

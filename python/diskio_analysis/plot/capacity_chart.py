@@ -88,7 +88,7 @@ def marks(capacity, saturation, target_us, top_us):
     if saturation:
         lines += [f"set arrow from first {saturation:.6g}, graph 0 to first "
                   f"{saturation:.6g}, graph 1 nohead lw 1 dt 3 lc rgb 'gray40'",
-                  f"set label {gp_string(f'as fast as it goes: {saturation:.4g}/s')}"
+                  f"set label {gp_string(f'as fast as it goes: {fmt_rate(saturation)}/s')}"
                   f" at first {saturation:.6g}, graph 0.04 right offset -0.5,0 "
                   "tc rgb 'gray40'"]
     knee = knee_us(capacity) if capacity.found and capacity.ops_per_s else None
@@ -97,11 +97,16 @@ def marks(capacity, saturation, target_us, top_us):
         rate = capacity.ops_per_s
         lines += [f"set object circle at first {rate:.6g}, first {knee:.6g} "
                   "size screen 0.012 front fs transparent solid 0.6 fc rgb 'red'",
-                  f"set label {gp_string(f'{word}: {rate:.4g}/s')}"
+                  f"set label {gp_string(f'{word}: {fmt_rate(rate)}/s')}"
                   f" at first {rate:.6g}, first {top_us:.6g} center front tc rgb 'red'",
                   f"set arrow from first {rate:.6g}, first {top_us / 1.3:.6g} to first "
                   f"{rate:.6g}, first {knee * 1.1:.6g} lw 1 lc rgb 'red' front"]
     return "\n".join(lines) + "\n"
+
+
+def fmt_rate(value):
+    """An offered rate as a label: 15832, 99.1, 0.5."""
+    return f"{value:.0f}" if value >= 1000 else f"{value:.4g}"
 
 
 def fmt_us(value_us):
