@@ -706,7 +706,7 @@ static void steady_state_line(FILE *out, const struct diskio_run *run,
     const struct run_steady *rs = &run->steady;
     const enum diskio_steady_metric m = rs->spec.metric;
     const char *name = diskio_steady_metric_name(m);
-    char avg[32], slope[32], of[40] = "";
+    char avg[32], of[40] = "";
     if (rep)
         snprintf(of, sizeof(of), " (repetition %zu)", rep);
     if (st->attained) {
@@ -725,7 +725,8 @@ static void steady_state_line(FILE *out, const struct diskio_run *run,
     else
         fprintf(out, "the last window's range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
                 st->range_pct, rs->spec.range_pct, st->slope_pct, rs->spec.slope_pct);
-    if (st->slope_per_min == st->slope_per_min && st->average > 0)
+    if (st->slope_per_min == st->slope_per_min && st->average > 0) {
+        char slope[32];
         fprintf(out, "; %s %s by %s per minute (%.0f%% of its average, %s)", name,
                 st->slope_per_min > 0   ? "rising"
                 : st->slope_per_min < 0 ? "falling"
@@ -733,6 +734,7 @@ static void steady_state_line(FILE *out, const struct diskio_run *run,
                 format_metric(slope, sizeof(slope), m, fabs(st->slope_per_min)),
                 100.0 * fabs(st->slope_per_min) / st->average,
                 format_metric(avg, sizeof(avg), m, st->average));
+    }
     fputc('\n', out);
 }
 

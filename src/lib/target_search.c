@@ -210,7 +210,8 @@ static int search_committers(struct search *s, unsigned c, uint64_t until_ns, do
     if (rc < 0)
         return rc;
     const double r = s->steps[s->nsteps - 1].achieved_ops_per_s;
-    for (double rate = r; rate > 0 && point_fits(s, until_ns); rate = next_rate(*lo, *hi, r)) {
+    double rate = r;
+    while (rate > 0 && point_fits(s, until_ns)) {
         if ((rc = point(s, DISKIO_CAPACITY_SEARCH, rate, c, s->point_ns, &met)) < 0)
             return rc;
         /* the rate as offered (a whole number of ns between ops) */
@@ -219,6 +220,7 @@ static int search_committers(struct search *s, unsigned c, uint64_t until_ns, do
             *lo = offered;
         else
             *hi = offered;
+        rate = next_rate(*lo, *hi, r);
     }
     return curve_point(s, c, *lo, until_ns);
 }
