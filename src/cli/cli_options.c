@@ -604,7 +604,7 @@ const struct cli_option cli_option_table[] = {
              "range 20%, slope 10%, no ramp)"},
 
     {.name = "target",
-     .arg = "pP=DURATION[,time=T]",
+     .arg = "pP=DURATION[,time=T][,point=T]",
      .type = CLI_FUNC,
      .parse = cli_parse_target,
      .flags = CLI_ROW_SETS,
