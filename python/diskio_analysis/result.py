@@ -252,6 +252,20 @@ class Environment:
 
 
 @dataclass(slots=True)
+class Precondition:
+    """diskio --precondition: what was written before the runs (the range
+    bytes, passes times, in writes of block_size; complete, or stopped)."""
+    passes: int = key(2, required=True, minimum=1)
+    block_size: int = key(1, required=True, minimum=1)
+    bytes: int = count_key(0, required=True)
+    written: int = count_key(0, required=True)
+    direct: bool = key(False)
+    complete: bool = key(False, required=True)
+    duration_ns: int = key(0, required=True, minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)
+
+
+@dataclass(slots=True)
 class Parameters:
     """A measured run's parameters.  A custom run (parameters null: a
     program's own operations, timed with libdiskio) has none of diskio's:
@@ -643,6 +657,111 @@ class Interval:
 # The latency figures of an interval (ns), None where no op completed.
 INTERVAL_LATENCIES = ("min_ns", "mean_ns", "p50_ns", "p99_ns", "max_ns")
 
+# what --steady judges (diskio_steady_metric_name()) and where it went
+STEADY_METRICS = ("mean", "p99", "ops_per_s")
+STEADY_TRENDS = ("rising", "falling", "flat")
+
+
+@dataclass(slots=True)
+class SteadyWindow:
+    """One entry of a run's steady.windows (diskio --steady): one
+    repetition's window of intervals, steady (attained: its figures over
+    the window alone in ops_per_s, mb_per_s and parts' "total") or, when
+    none was, the last one judged with the trend the metric had (latency
+    None: never a sample of a steady disk).  Its figures are read as a
+    Run's are (ops_per_s, mb_per_s, parts)."""
+    where: str = derived("")                    # runs[0].steady.windows[0]
+    repetition: int = key(1, minimum=1)
+    attained: bool = key(False, required=True)
+    first_interval: Optional[int] = key(minimum=0)
+    intervals: int = count_key(0)
+    judged: int = count_key(0)
+    start_ns: Optional[int] = key(minimum=0)
+    end_ns: Optional[int] = key(minimum=0)
+    average: Optional[float] = key(minimum=0)
+    range_pct: Optional[float] = key(minimum=0)
+    slope_pct: Optional[float] = key(minimum=0)
+    trend: Optional[str] = key(choices=STEADY_TRENDS)
+    trend_per_min: Optional[float] = key()
+    trend_pct_per_min: Optional[float] = key()
+    ops: Optional[int] = count_key()
+    duration_ns: Optional[int] = key(minimum=0)
+    ops_per_s: Optional[float] = key(minimum=0)
+    mb_per_s: Optional[float] = key(minimum=0)
+    latency: Optional[Summary] = key()
+    # the parts a run's figures are read from: "total", the window's
+    parts: Dict[str, Summary] = derived(None, shown=False)
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        self.parts = {"total": self.latency} if self.latency is not None else {}
+        if self.attained and self.latency is None:
+            src.fail(json_path(self.where, "latency"),
+                     "null, but the window is attained: a steady window has "
+                     "its latencies")
+
+
+CAPACITY_PHASES = ("saturation", "search", "confirm")
+
+
+@dataclass(slots=True)
+class CapacityStep:
+    """One entry of a run's capacity.steps (diskio --target): an offered
+    rate (None: as fast as possible) and what it did; latencies (ns)
+    from each op's due time, pct_ns the capacity's percentile."""
+    where: str = derived("")                    # runs[0].capacity.steps[3]
+    step: int = count_key(0, required=True)
+    phase: str = key("search", required=True, choices=CAPACITY_PHASES)
+    committers: int = key(1, required=True, minimum=1)
+    offered_ops_per_s: Optional[float] = key(minimum=0)
+    achieved_ops_per_s: float = key(0.0, required=True, minimum=0)
+    ops: int = count_key(0, required=True)
+    duration_ns: int = key(0, required=True, minimum=0)
+    mean_ns: Optional[float] = key(minimum=0)
+    p50_ns: int = key(0, required=True, minimum=0)
+    p99_ns: int = key(0, required=True, minimum=0)
+    pct_ns: int = key(0, required=True, minimum=0)
+    max_ns: int = key(0, required=True, minimum=0)
+    met: bool = key(False, required=True)
+    rate_held: bool = key(False)
+    error: Optional[str] = key()
+
+
+@dataclass(slots=True)
+class Capacity:
+    """A run's capacity (diskio --target): the highest offered rate whose
+    percentile met the target (ops_per_s, None when none did), the lowest
+    rate above it that missed (high_ops_per_s: the capacity lies between),
+    whether a longer run confirmed it, and the search's steps."""
+    where: str = derived("")                    # runs[0].capacity
+    percentile: float = key(99.0, required=True, minimum=0)
+    target_ns: int = key(1, required=True, minimum=1)
+    found: bool = key(False, required=True)
+    confirmed: bool = key(False, required=True)
+    ops_per_s: Optional[float] = key(minimum=0)
+    high_ops_per_s: Optional[float] = key(minimum=0)
+    committers: int = key(1, required=True, minimum=1)
+    budget_ns: int = key(1, required=True, minimum=1)
+    duration_ns: int = key(0, required=True, minimum=0)
+    steps: List[CapacityStep] = key_list(required=True)
+
+    def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
+        if self.found and self.ops_per_s is None:
+            src.fail(json_path(self.where, "ops_per_s"), "null, but found is true")
+
+
+@dataclass(slots=True)
+class Steady:
+    """A run's steady (diskio --steady): the spec it was judged by, whether
+    every window was steady, each repetition's window."""
+    metric: str = key("mean", required=True, choices=STEADY_METRICS)
+    window: int = key(5, required=True, minimum=2)
+    range_limit_pct: float = key(0.0, required=True, minimum=0)
+    slope_limit_pct: float = key(0.0, required=True, minimum=0)
+    ramp_ns: int = key(0, minimum=0)
+    interval_ns: int = key(1, required=True, minimum=1)
+    attained: bool = key(False, required=True)
+    windows: List[SteadyWindow] = key_list(required=True)
+
 
 @dataclass(slots=True)
 class Repetition:
@@ -726,6 +845,10 @@ class Run:
         most=(MAX_REPETITIONS, "repetitions diskio --repeat makes"))
     interval_ns: Optional[int] = own("intervals.interval_ns")
     intervals: Optional[List[Interval]] = own("intervals.series")
+    # diskio --steady: None for a run without it (and in older files)
+    steady: Optional[Steady] = key()
+    # diskio --target: None for a run without it (and in older files)
+    capacity: Optional[Capacity] = key()
     parts: Dict[str, Hist] = own("latency", keys=PARTS, factory=dict)
     device_total: Optional[DeviceCounts] = own("device.total")
     device_shared: Optional[bool] = own("device.shared")
@@ -871,6 +994,7 @@ class Result:
     start_time: Optional[str] = key()
     complete: bool = key(True)                  # False: interrupted or a run failed
     environment: Optional[Environment] = key()
+    precondition: Optional[Precondition] = key()  # --precondition; else None
     runs: List[Run] = key_list(required=True)
     suite: Optional[Suite] = own()              # diskio --suite; None otherwise
 

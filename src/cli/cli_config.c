@@ -35,6 +35,7 @@ static const char *option_of(enum diskio_config_field field)
     case DISKIO_FIELD_OP_HOOK: return "--durability";
     case DISKIO_FIELD_WAL: return "--wal-bytes, --wal-segment-size";
     case DISKIO_FIELD_CHECKPOINT: return "--checkpoint-files, --checkpoint-pages";
+    case DISKIO_FIELD_STEADY: return "--steady";
     case DISKIO_FIELD_NONE: break;
     }
     return "options";
@@ -104,6 +105,13 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++)
         if (opt->cfg_size && cli_option_applies(opt, mode, o->pattern))
             store(cfg, opt->cfg_off, opt->cfg_size, load(o, opt->off, opt->size));
+    /* --steady: the spec lives as long as the options */
+    if (o->steady_on)
+        cfg->steady = &o->steady;
+    /* --target: a fixed rate, each point's own (the rules are those of
+     * --rate) */
+    if (o->capacity_on)
+        cfg->rate_interval_ns = 1000000;
 }
 
 /* ---- checking the runs ---- */
@@ -267,7 +275,14 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
     }
     case DISKIO_RULE_PATTERN_OPTIONS:
         return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
-                        o->rate_interval_ns ? "--rate does not apply (commits go back to back)"
+                        (o->rate_interval_ns || o->capacity_on) && o->pattern == DISKIO_PATTERN_WAL
+                            ? "--rate (and --target) and --wal-gap do not go together (a schedule "
+                              "of commits, or a pause after each)"
+                        : o->rate_interval_ns || o->capacity_on
+                            ? "--rate and --target do not apply (a checkpoint's pages go back to "
+                              "back)"
+                        : o->steady_on      ? "--steady does not apply (the pattern keeps no "
+                                              "interval series to judge)"
                         : o->interval_ns    ? "--interval does not apply"
                         : o->sync_every > 1 ? "--sync-every does not apply (the pattern syncs "
                                               "as PostgreSQL does)"
@@ -288,8 +303,8 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
                         (unsigned long long)o->file_size);
     case DISKIO_RULE_RATE_QUEUED:
         return cli_fail(err, size,
-                        "--rate: applies to the synchronous modes; drop aio and uring "
-                        "from --mode");
+                        "%s: applies to the synchronous modes; drop aio and uring from --mode",
+                        o->capacity_on ? "--target (it offers a fixed rate)" : "--rate");
     case DISKIO_RULE_QUEUE_BUFFERS:
         return cli_fail(err, size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
                         o->iodepth, (unsigned long long)largest_bs);
@@ -327,8 +342,12 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
     }
     case DISKIO_RULE_JOBS_COMBINATION:
         return cli_fail(err, size, "--jobs: %s",
-                        o->rate_interval_ns ? "several jobs cannot keep one fixed --rate; give "
-                                              "--rate with --jobs 1 only"
+                        o->capacity_on ? "several jobs cannot share the offered rate of --target "
+                                         "but as the committers of --pattern wal; give --jobs 1 "
+                                         "or --pattern wal"
+                        : o->rate_interval_ns ? "several jobs cannot keep one fixed --rate (the "
+                                                "committers of --pattern wal can); give --rate "
+                                                "with --jobs 1 only"
                         : o->trace ? "several jobs write no --trace (one op stream per trace); "
                                      "trace with --jobs 1 only"
                                    : "several jobs cannot append to one --shared-file (each "

@@ -592,6 +592,36 @@ const struct cli_option cli_option_table[] = {
      .bad = "is not a positive duration (seconds, or with ms/s/m/h, e.g. 1, 0.5, 100ms)",
      .help = "also keep every run's latency over time: ops, MB/s, mean, p50, p99 and max per "
              "interval of DURATION (10ms up to --runtime; e.g. 1, 0.5, 100ms)"},
+    {.name = "steady",
+     .arg = "SPEC",
+     .type = CLI_FUNC,
+     .parse = cli_parse_steady,
+     .flags = CLI_ROW_SETS | CLI_OPTIONAL_VALUE,
+     .help = "end each run once its latency is steady: the last window of --interval intervals "
+             "(default 1 s) within the limits, judged after a ramp; else at --runtime (default "
+             "5m with --steady), said not steady with the trend.  SPEC: metric=mean|p99|ops_per_s,"
+             "window=N,range=PCT,slope=PCT,ramp=DURATION (default: mean, SNIA's 5 intervals, "
+             "range 20%, slope 10%, no ramp)"},
+
+    {.name = "target",
+     .arg = "pP=DURATION[,time=T][,point=T]",
+     .type = CLI_FUNC,
+     .parse = cli_parse_target,
+     .flags = CLI_ROW_SETS,
+     .help = "each run answers how many ops per second the storage takes before percentile P "
+             "of their latency passes DURATION (e.g. p99=2ms): a search of --rate (from the "
+             "rate it takes as fast as it can, halving the bracket to 2%), and of the committers "
+             "where --jobs lists several (--pattern wal), then a confirming run; the answer, and "
+             "the latency-versus-offered-rate curve it measured, in the table and the JSON; "
+             "time=T bounds the whole search (default 60s), point=T each point"},
+    {.name = "precondition",
+     .type = CLI_FLAG,
+     FIELD(precondition),
+     .flags = CLI_NOT_IN_ROW,
+     .help = "before the first run, write the whole test file (--size; a device with "
+             "--allow-device: all of it) sequentially twice in 1 MiB writes, with O_DIRECT where "
+             "it can (SNIA's preconditioning: an SSD at its write cliff, as in service); the "
+             "result says it was done and how long it took"},
 
     /* ---- suites ---- */
     {.name = "suite",
@@ -869,7 +899,10 @@ static int read_options(int argc, char **argv, struct cli_options *o, char *err,
     char shortopts[3 * OPTIONS_MAX + 2] = ":";
     size_t n = 0, s = 1;
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++, n++) {
-        longopts[n] = (struct option){opt->name, opt->arg ? required_argument : no_argument, NULL,
+        const int has_arg = !opt->arg                           ? no_argument
+                            : (opt->flags & CLI_OPTIONAL_VALUE) ? optional_argument
+                                                                : required_argument;
+        longopts[n] = (struct option){opt->name, has_arg, NULL,
                                       opt->short_name ? opt->short_name : 256 + (int)n};
         if (opt->short_name) {
             shortopts[s++] = (char)opt->short_name;
@@ -948,6 +981,16 @@ static int resolve_runs(struct cli_options *o, char *err, size_t size)
         o->modes[0] = DISKIO_MODE_FSYNC;
         o->nmodes = 1;
     }
+    /* --target: the modes that take a fixed rate (not aio, uring) */
+    if (!o->modes_explicit && o->capacity_on) {
+        size_t kept = 0;
+        for (size_t m = 0; m < o->nmodes; m++)
+            if (!diskio_mode_is_queued(o->modes[m]))
+                o->modes[kept++] = o->modes[m];
+        o->nmodes = kept;
+    }
+    if (cli_check_target(o, err, size) != 0)
+        return -1;
     uint64_t largest_bs = 0;
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] > largest_bs)
@@ -955,6 +998,8 @@ static int resolve_runs(struct cli_options *o, char *err, size_t size)
     if (!o->size_given && o->file_size < largest_bs * 8)
         o->file_size = largest_bs * 8;
     if (cli_check_runs(o, largest_bs, err, size) != 0)
+        return -1;
+    if (cli_check_steady(o, err, size) != 0)
         return -1;
 
     if (o->output && o->trace && strcmp(o->output, o->trace) == 0)
@@ -994,8 +1039,11 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
         return -1;
     if (verify_only)
         return 0; /* a check of a file: no run */
-    if (!o->count && !o->runtime_ns)
-        o->runtime_ns = CLI_DEFAULT_RUNTIME_NS;
+    /* --steady: up to 5 minutes, judged second by second */
+    if (!o->runtime_ns && (o->steady_on || !o->count))
+        o->runtime_ns = o->steady_on ? CLI_STEADY_RUNTIME_NS : CLI_DEFAULT_RUNTIME_NS;
+    if (o->steady_on && !o->interval_ns)
+        o->interval_ns = CLI_STEADY_INTERVAL_NS;
     if (check_suite_options(o, err, err_size) != 0)
         return -1;
     /* the format of --output FILE.json or FILE.csv */

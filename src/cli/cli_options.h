@@ -17,6 +17,10 @@
 #define CLI_MAX_MODES 32
 /* The command's own defaults; the others are diskio_config_init()'s. */
 #define CLI_DEFAULT_RUNTIME_NS (UINT64_C(2) * 1000000000u)
+/* --steady: the most a run waits for its window to be steady, and the
+ * intervals it judges, unless --runtime and --interval say */
+#define CLI_STEADY_RUNTIME_NS (UINT64_C(300) * 1000000000u)
+#define CLI_STEADY_INTERVAL_NS UINT64_C(1000000000)
 #define CLI_DEFAULT_WARMUP 10
 #define CLI_REPEAT_MAX 1000
 /* --repeat-pause: at most an hour between rounds */
@@ -45,7 +49,10 @@ struct cli_options {
     uint64_t warmup;
     uint64_t rate_interval_ns; /* 0: as fast as possible */
     uint64_t seed;
-    uint64_t interval_ns;     /* --interval: 0, none */
+    uint64_t interval_ns;             /* --interval: 0, none */
+    struct diskio_steady_spec steady; /* --steady[=SPEC] (steady_on) */
+    /* --target SPEC (capacity_on): the search, its committers set per run */
+    struct diskio_capacity_spec capacity;
     const char *interval_csv; /* --interval-csv FILE */
     const char *label;
     /* --percentiles: the table's, ascending and distinct (0: the default) */
@@ -87,11 +94,14 @@ struct cli_options {
     bool quiet;
     bool force;
     bool allow_device;
-    bool mbps;        /* --mbps: throughput in megabits per second */
-    bool shared_file; /* --shared-file: the jobs write one file */
-    bool cached;      /* --cached: mode read from a warm page cache */
-    bool verify;      /* --verify: check every block the read modes read */
-    bool wal_recycle; /* --wal-recycle: a new WAL segment is an old one renamed */
+    bool mbps;         /* --mbps: throughput in megabits per second */
+    bool shared_file;  /* --shared-file: the jobs write one file */
+    bool cached;       /* --cached: mode read from a warm page cache */
+    bool verify;       /* --verify: check every block the read modes read */
+    bool wal_recycle;  /* --wal-recycle: a new WAL segment is an old one renamed */
+    bool steady_on;    /* --steady: each run ends once steady (steady) */
+    bool precondition; /* --precondition: the target written twice first */
+    bool capacity_on;  /* --target: each run is a search for the capacity */
     bool help;
     bool version;
     /* diskio --suite (cli_suite.h): which of the options that override
@@ -154,13 +164,14 @@ enum cli_section {
 };
 
 enum cli_opt_flags {
-    CLI_ROW_SETS = 1u << 0,     /* a suite's rows set it: not beside --suite */
-    CLI_NOT_IN_ROW = 1u << 1,   /* the command line's alone: not in a row */
-    CLI_SUITE_ONLY = 1u << 2,   /* applies to --suite only */
-    CLI_SCOPE_GIVEN = 1u << 3,  /* out of scope when given at all, not only
+    CLI_ROW_SETS = 1u << 0,       /* a suite's rows set it: not beside --suite */
+    CLI_NOT_IN_ROW = 1u << 1,     /* the command line's alone: not in a row */
+    CLI_SUITE_ONLY = 1u << 2,     /* applies to --suite only */
+    CLI_SCOPE_GIVEN = 1u << 3,    /* out of scope when given at all, not only
                                  * with another value than the default */
-    CLI_ENDS_PARSING = 1u << 4, /* --help, --version: the rest is not read */
-    CLI_LIST = 1u << 5,         /* takes a comma-separated list */
+    CLI_ENDS_PARSING = 1u << 4,   /* --help, --version: the rest is not read */
+    CLI_LIST = 1u << 5,           /* takes a comma-separated list */
+    CLI_OPTIONAL_VALUE = 1u << 6, /* its value only as --NAME=VALUE; alone, the default */
 };
 
 struct cli_options;
@@ -223,6 +234,10 @@ enum cli_list {
  * last one ("a, b or c"). */
 void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size);
 
+/* Whether opt's value is the next word of the command line (an
+ * optional value is only ever --NAME=VALUE): what completion offers. */
+bool cli_takes_next_word(const struct cli_option *opt);
+
 /* The bash function that completes diskio's option values
  * (_diskio_value_diskio), made from the table and the library's lists. */
 void cli_completion(FILE *out);
@@ -242,6 +257,15 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
 int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t err_size);
 /* Format a message into err; returns -1. */
 int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The values of --steady[=SPEC] (NULL text: the default spec) and
+ * --target SPEC, into o (cli_specs.c): 0, or -1 with the message. */
+int cli_parse_steady(const char *text, struct cli_options *o, char *err, size_t size);
+/* --steady's window and ramp fit the runtime: 0, or -1 with the message. */
+int cli_check_steady(const struct cli_options *o, char *err, size_t size);
+int cli_parse_target(const char *text, struct cli_options *o, char *err, size_t size);
+/* --target against the options it cannot go with: 0, or -1 with the message. */
+int cli_check_target(const struct cli_options *o, char *err, size_t size);
 
 /* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
  * signs, garbage, zero-length and overflow.  0 or -1. */

@@ -134,6 +134,14 @@ static void describe(struct progress *p, struct diskio_hist *copy, uint64_t now,
     tight[0] = '\0';
     uint64_t filled = p->filled, total = p->fill_total;
     const struct diskio_hist *live = p->live;
+    if (p->step) {
+        char sz[32];
+        snprintf(buf, size, "%s of %s written, %.0f%%", progress_size(sz, sizeof(sz), filled),
+                 progress_size(tight, tight_size, total),
+                 total ? 100.0 * (double)filled / (double)total : 0.0);
+        tight[0] = '\0';
+        return;
+    }
     if (!live && filled > 0 && filled < total) {
         /* the fill is its own step, not the run's ops */
         char sz[32];
@@ -206,7 +214,10 @@ static void draw(struct progress *p, struct diskio_hist *copy, uint64_t now)
     char state[160], tight[160], line[1400];
     describe(p, copy, now, state, sizeof(state), tight, sizeof(tight));
     char body[320];
-    snprintf(body, sizeof(body), "%s, run %u of %u: %s", p->what, p->run, p->runs, state);
+    if (p->step)
+        snprintf(body, sizeof(body), "%s: %s", p->what, state);
+    else
+        snprintf(body, sizeof(body), "%s, run %u of %u: %s", p->what, p->run, p->runs, state);
     /* the figures come first: the target gets what is left of the width
      * (its end, after "…"), or is left out, and then the elapsed time */
     size_t width = terminal_width() - 1, used = text_width(body) + 2;
@@ -314,12 +325,30 @@ void progress_run_start(struct progress *p, const struct diskio_config *cfg, uns
     pthread_mutex_unlock(&p->lock);
 }
 
+void progress_step_start(struct progress *p, const char *what, uint64_t total)
+{
+    if (!p->running)
+        return;
+    pthread_mutex_lock(&p->lock);
+    snprintf(p->what, sizeof(p->what), "%s", what);
+    p->filled = 0;
+    p->fill_total = total;
+    p->live = NULL;
+    p->ops = 0;
+    p->run_start_ns = diskio_now_ns();
+    p->measure_start_ns = 0;
+    p->step = true;
+    p->active = true;
+    pthread_mutex_unlock(&p->lock);
+}
+
 void progress_run_end(struct progress *p)
 {
     if (!p->running)
         return;
     pthread_mutex_lock(&p->lock);
     p->active = false;
+    p->step = false;
     p->live = NULL;
     clear_line(p);
     pthread_mutex_unlock(&p->lock);

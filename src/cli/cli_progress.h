@@ -36,6 +36,7 @@ struct progress {
     uint64_t run_start_ns;     /* the run's start (its fill included) */
     uint64_t measure_start_ns; /* when the thread first saw live set */
     bool printed;
+    bool step; /* a step before the runs (progress_step_start): what and how far */
 };
 
 /* Start the thread on p (zeroed, target set): 0, or an errno. */
@@ -43,6 +44,9 @@ int progress_start(struct progress *p, const char *target);
 /* A run begins: what it is, which of how many, how long it lasts. */
 void progress_run_start(struct progress *p, const struct diskio_config *cfg, unsigned run,
                         unsigned runs);
+/* A step that is not a run (--precondition): its name, and how far it
+ * got (p->filled) of total bytes; ended by progress_run_end(). */
+void progress_step_start(struct progress *p, const char *what, uint64_t total);
 /* The run returned: the line is erased, and the run's histogram is no
  * longer read. */
 void progress_run_end(struct progress *p);

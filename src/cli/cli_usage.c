@@ -152,7 +152,8 @@ static void print_option(FILE *out, const struct cli_option *opt)
                 ? snprintf(left, sizeof(left), "  -%c, --%s", opt->short_name, opt->name)
                 : snprintf(left, sizeof(left), "      --%s", opt->name);
     if (opt->arg && n >= 0 && (size_t)n < sizeof(left))
-        snprintf(left + n, sizeof(left) - (size_t)n, " %s", opt->arg);
+        snprintf(left + n, sizeof(left) - (size_t)n,
+                 (opt->flags & CLI_OPTIONAL_VALUE) ? "[=%s]" : " %s", opt->arg);
     cli_expand(opt, opt->help, text, sizeof(text));
     /* the text beside the option when there is room, else below it */
     if (strlen(left) + 1 <= USAGE_TEXT_COLUMN)
@@ -190,13 +191,18 @@ void cli_usage(FILE *out)
 
 /* ---- bash completion ---- */
 
+bool cli_takes_next_word(const struct cli_option *opt)
+{
+    return opt->arg && !(opt->flags & CLI_OPTIONAL_VALUE);
+}
+
 /* The options of one kind of completion, as one "case" branch. */
 static void print_branch(FILE *out, const struct cli_option *first, const char *action)
 {
     fputs("   ", out); /* each label after a blank */
     size_t n = 0, column = 3;
     for (const struct cli_option *opt = first; opt->name; opt++)
-        if (opt->arg && opt->complete == first->complete &&
+        if (cli_takes_next_word(opt) && opt->complete == first->complete &&
             (first->complete != CLI_COMPLETE_WORDS || opt == first)) {
             char label[80];
             int len = opt->short_name
@@ -234,11 +240,12 @@ void cli_completion(FILE *out)
           out);
     /* each kind once, at its first option: the branches in table order */
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++) {
-        if (!opt->arg)
+        if (!cli_takes_next_word(opt))
             continue;
         bool first = true;
         for (const struct cli_option *o = cli_option_table; o < opt && first; o++)
-            first = !o->arg || o->complete != opt->complete || opt->complete == CLI_COMPLETE_WORDS;
+            first = !cli_takes_next_word(o) || o->complete != opt->complete ||
+                    opt->complete == CLI_COMPLETE_WORDS;
         if (!first)
             continue;
         char action[1536];

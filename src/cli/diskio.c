@@ -804,6 +804,15 @@ static int load_suite(struct session *s)
         return EXIT_USAGE;
     }
     suite_target_options(&s->suite, &s->opt);
+    /* a row's capacity search is one measurement: a row is not merged
+     * from several */
+    for (size_t r = 0; r < s->suite.nrows && s->suite.runs > 1; r++)
+        if (s->suite.rows[r].opt.capacity_on) {
+            cli_msg("%s:%u: row '%s': --target searches once per row; give the suite 'runs 1' "
+                    "or --suite-runs 1",
+                    s->suite.path, s->suite.rows[r].line, s->suite.rows[r].label);
+            return EXIT_USAGE;
+        }
     return EXIT_OK;
 }
 
@@ -997,9 +1006,11 @@ static void list_runs(struct session *s)
             s->plans[s->nplans++] = (struct plan_run){row, row->modes[0], row->block_sizes[0],
                                                       row->njobs ? row->jobs[0] : 1, r};
     }
+    /* --target: one search over the whole --jobs list (its committers) */
+    const size_t njobs = opt->capacity_on ? 1 : opt->njobs;
     for (size_t b = 0; s->plans && !s->is_suite && b < opt->nsizes; b++)
         for (size_t m = 0; m < opt->nmodes; m++)
-            for (size_t j = 0; j < opt->njobs && s->usable[m]; j++)
+            for (size_t j = 0; j < njobs && s->usable[m]; j++)
                 s->plans[s->nplans++] = (struct plan_run){opt, opt->modes[m], opt->block_sizes[b],
                                                           opt->jobs[j], SIZE_MAX};
 }
@@ -1120,6 +1131,52 @@ static int keep_run(struct session *s, size_t p, struct diskio_run **merged, str
     return rc;
 }
 
+/* --target: each step of the search said as it is measured (the
+ * progress line cleared first and started again for the next point). */
+struct search_say {
+    struct session *s;
+    const struct diskio_config *cfg;
+    const struct diskio_capacity_spec *spec;
+    unsigned number, runs;
+};
+
+static void say_step(void *ctx, const struct diskio_capacity_step *st)
+{
+    const struct search_say *say = ctx;
+    const struct diskio_capacity_spec *spec = say->spec;
+    progress_run_end(&say->s->progress);
+    if (!say->s->opt.quiet) {
+        char rate[48] = "as fast as it can";
+        if (st->offered_ops_per_s > 0)
+            snprintf(rate, sizeof(rate), "%.1f/s offered", st->offered_ops_per_s);
+        char p99[48] = "";
+        if (spec->percentile != 99.0)
+            snprintf(p99, sizeof(p99), ", p99 %.3g ms", (double)st->p99_ns / 1e6);
+        cli_msg("--target p%g=%.3g ms: %s %llu B x%u: %s: %s, %.1f/s achieved, p%g %.3g ms%s: %s",
+                spec->percentile, (double)spec->target_ns / 1e6, diskio_mode_name(say->cfg->mode),
+                (unsigned long long)say->cfg->block_size, st->committers,
+                diskio_capacity_phase_name(st->phase), rate, st->achieved_ops_per_s,
+                spec->percentile, (double)st->pct_ns / 1e6, p99, st->met ? "met" : "missed");
+    }
+    progress_run_start(&say->s->progress, say->cfg, say->number, say->runs);
+}
+
+/* The run of cfg: one measurement, or with --target the search for its
+ * capacity (its steps said as they go).  As diskio_run_execute(). */
+static int execute(struct session *s, const struct plan_run *plan, const struct diskio_config *cfg,
+                   unsigned number, unsigned runs, struct diskio_run **run)
+{
+    if (!plan->opt->capacity_on)
+        return diskio_run_execute(cfg, s->target, run);
+    struct search_say say = {s, cfg, &plan->opt->capacity, number, runs};
+    struct diskio_capacity_spec spec = plan->opt->capacity;
+    spec.committers = plan->opt->jobs;
+    spec.ncommitters = plan->opt->njobs ? plan->opt->njobs : 1;
+    spec.step_done = say_step;
+    spec.ctx = &say;
+    return diskio_capacity_execute(cfg, s->target, &spec, run);
+}
+
 /* Plan p's run in round rep, the number'th of runs: EXIT_OK to go on,
  * or the status that ends the rounds. */
 static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, unsigned runs,
@@ -1143,7 +1200,7 @@ static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, 
 
     progress_run_start(&s->progress, &cfg, ++*number, runs);
     struct diskio_run *run = NULL;
-    int rc = diskio_run_execute(&cfg, s->target, &run);
+    int rc = execute(s, plan, &cfg, *number, runs, &run);
     /* before the run is merged or freed: the line stops reading its
      * histogram */
     progress_run_end(&s->progress);
@@ -1162,6 +1219,35 @@ static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, 
     if (trace_lost)
         s->stopped_by = "a trace could not be saved";
     return trace_failed || trace_lost || rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
+/* --precondition: the whole target written twice before the first run,
+ * said so (and kept in the result, done or not).  EXIT_OK, or the status
+ * that ends the session before any run. */
+static int precondition_target(struct session *s)
+{
+    struct diskio_precondition pc;
+    /* a file: the largest --size a run covers; a device: all of it */
+    const uint64_t size =
+        diskio_target_is_device(s->target) ? diskio_target_size(s->target) : s->opt.file_size;
+    progress_step_start(&s->progress, "precondition", 2 * size);
+    int rc = diskio_target_precondition(s->target, size, &stop_signal, &s->progress.filled, &pc);
+    progress_run_end(&s->progress);
+    (void)diskio_result_set_precondition(s->result, &pc);
+    if (rc == 0) {
+        if (!s->opt.quiet)
+            cli_msg("--precondition: %s written twice, sequentially in 1 MiB writes%s, in %.3g s; "
+                    "the runs start from there",
+                    diskio_target_path(s->target), pc.direct ? " (O_DIRECT)" : "",
+                    (double)pc.duration_ns / 1e9);
+        return EXIT_OK;
+    }
+    if (rc == -DISKIO_E_INTERRUPTED || stop_signal)
+        return status_for_signal(stop_signal ? stop_signal : SIGINT);
+    cli_msg("--precondition: writing %s failed after %llu bytes: %s; no run was made",
+            diskio_target_path(s->target), (unsigned long long)pc.written, diskio_strerror(rc));
+    s->stopped_by = "the preconditioning failed";
+    return EXIT_RUN_FAILED;
 }
 
 /* The rounds: --repeat's round after round of every run, so that a slow
@@ -1184,6 +1270,8 @@ static int run_all(struct session *s)
     if (!merged)
         cli_msg("out of memory");
     s->stopped_by = "a run failed";
+    if (status == EXIT_OK && opt->precondition)
+        status = precondition_target(s);
     for (unsigned rep = 1; rep <= repeats && status == EXIT_OK; rep++) {
         /* --repeat-pause: time between rounds, so that a drift of the
          * machine (a neighbour's job, the host's) lands between them and
@@ -1260,8 +1348,10 @@ static int write_results(struct session *s, int status)
         else if (!opt->quiet)
             cli_msg("the interval series is in %s", opt->interval_csv);
     }
-    if (opt->interval_ns && !opt->quiet && !opt->interval_csv &&
-        opt->format != DISKIO_FORMAT_JSON && opt->format != DISKIO_FORMAT_INTERVALS)
+    /* (--steady's own series, unasked for, goes without saying) */
+    if (cli_option_given(opt, cli_option_named("--interval")) && !opt->quiet &&
+        !opt->interval_csv && opt->format != DISKIO_FORMAT_JSON &&
+        opt->format != DISKIO_FORMAT_INTERVALS)
         cli_msg("--interval: the series is in the JSON result and the intervals CSV only; give "
                 "--output FILE.json or --interval-csv FILE to keep it");
     /* Where the partial result went, in one line; with --quiet too after

@@ -80,8 +80,9 @@ static const struct {
          "runtime at most 100000 times"},
     [DISKIO_RULE_JOBS] = {DISKIO_FIELD_JOBS, "jobs must be between 1 and 256"},
     [DISKIO_RULE_JOBS_COMBINATION] = {DISKIO_FIELD_JOBS,
-                                      "several jobs cannot run at a fixed rate, write a trace, "
-                                      "or append to (or create) one shared file"},
+                                      "several jobs cannot run at a fixed rate (but the wal "
+                                      "pattern's committers), write a trace, or append to (or "
+                                      "create) one shared file"},
     [DISKIO_RULE_READ_PATTERN] = {DISKIO_FIELD_PATTERN,
                                   "read modes read the filled file: the append and create "
                                   "patterns do not apply to them"},
@@ -98,9 +99,10 @@ static const struct {
                                   "with (a wal_sync_method, or fsync off: async); the "
                                   "checkpoint pattern the modes with a sync call"},
     [DISKIO_RULE_PATTERN_OPTIONS] = {DISKIO_FIELD_PATTERN,
-                                     "the wal and checkpoint patterns take no fixed rate, "
-                                     "interval series, sync_every or shared_file, and the "
-                                     "checkpoint pattern one job"},
+                                     "the wal and checkpoint patterns take no interval series, "
+                                     "sync_every or shared_file, the wal pattern a fixed rate "
+                                     "only without a gap, and the checkpoint pattern no fixed "
+                                     "rate and one job"},
     [DISKIO_RULE_WAL] = {DISKIO_FIELD_WAL,
                          "wal_bytes must be from 1 to the segment size, and the segment a "
                          "multiple of the block size of at least 2 blocks and at most 1 GiB"},
@@ -110,6 +112,10 @@ static const struct {
     [DISKIO_RULE_VERIFY_DEVICE] = {DISKIO_FIELD_VERIFY,
                                    "verify checks the data the library filled its test file "
                                    "with; a block device is not filled"},
+    [DISKIO_RULE_STEADY] = {DISKIO_FIELD_STEADY,
+                            "steady state is judged on an interval series within a runtime: it "
+                            "needs interval_ns and runtime_ns, a window of 2 to 1000 intervals "
+                            "and limits above 0"},
 };
 
 /* The first rule cfg breaks on a target of target_flags, checked in the
@@ -154,10 +160,11 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
     /* a rate and a trace are one op stream's; several appenders (or
      * creators) of one file would each truncate it under the others */
     /* the committers of one WAL trace into one file, in commit order */
-    if (cfg->jobs > 1 &&
-        (cfg->rate_interval_ns || (cfg->trace_fd >= 0 && cfg->pattern != DISKIO_PATTERN_WAL) ||
-         (cfg->shared_file &&
-          (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))))
+    /* the committers of one WAL share one schedule */
+    if (cfg->jobs > 1 && ((cfg->rate_interval_ns && cfg->pattern != DISKIO_PATTERN_WAL) ||
+                          (cfg->trace_fd >= 0 && cfg->pattern != DISKIO_PATTERN_WAL) ||
+                          (cfg->shared_file && (cfg->pattern == DISKIO_PATTERN_APPEND ||
+                                                cfg->pattern == DISKIO_PATTERN_CREATE))))
         return DISKIO_RULE_JOBS_COMBINATION;
     if (ops->reads &&
         (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
@@ -178,8 +185,10 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
         return DISKIO_RULE_PATTERN_MODE;
     const bool wal = cfg->pattern == DISKIO_PATTERN_WAL;
     const bool checkpoint = cfg->pattern == DISKIO_PATTERN_CHECKPOINT;
-    if ((wal || checkpoint) && (cfg->rate_interval_ns || cfg->interval_ns || cfg->sync_every > 1 ||
-                                cfg->shared_file || (checkpoint && cfg->jobs > 1)))
+    /* a commit schedule has no room for a gap after each commit */
+    if ((wal || checkpoint) &&
+        ((cfg->rate_interval_ns && (checkpoint || cfg->wal_gap_ns)) || cfg->interval_ns ||
+         cfg->sync_every > 1 || cfg->shared_file || (checkpoint && cfg->jobs > 1)))
         return DISKIO_RULE_PATTERN_OPTIONS;
     if (wal && (cfg->wal_segment_size % cfg->block_size != 0 ||
                 cfg->wal_segment_size < 2 * cfg->block_size ||
@@ -194,6 +203,9 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
     /* a device is never filled: there is nothing to check a read against */
     if ((target_flags & DISKIO_TARGET_DEVICE) && cfg->verify)
         return DISKIO_RULE_VERIFY_DEVICE;
+    if (cfg->steady &&
+        (!cfg->interval_ns || !cfg->runtime_ns || diskio_steady_spec_check(cfg->steady) != 0))
+        return DISKIO_RULE_STEADY;
     return DISKIO_RULE_OK;
 }
 

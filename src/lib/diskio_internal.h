@@ -442,6 +442,9 @@ struct series {
     struct diskio_hist *live; /* the timed loop records into this */
     uint64_t block_size;      /* bytes per op */
     unsigned repetition;
+    /* intervals closed, published (release) after each close for a
+     * reader on another thread (steady.c); they no longer change */
+    size_t closed;
 };
 /* A series of intervals of interval_ns; runtime_ns (0: unknown) bounds it,
  * and all its intervals are allocated here.  0 or -ENOMEM / -EINVAL. */
@@ -476,6 +479,15 @@ struct run_job {
 struct run_param {
     char *key, *value;
 };
+/* A run made with config.steady (steady.c): the spec, and the state of
+ * each repetition (one for a run measured once). */
+struct run_steady {
+    bool on;
+    struct diskio_steady_spec spec;
+    uint64_t interval_ns;
+    struct diskio_steady_state *states;
+    size_t nstates;
+};
 
 struct diskio_run {
     struct diskio_run_info info;
@@ -498,6 +510,10 @@ struct diskio_run {
     bool counters_blind;     /* a depth-0 device counts no I/O (devstat_record) */
     struct direct_statx dio; /* O_DIRECT modes: the files' STATX_DIOALIGN (direct.c) */
     struct direct_check direct;
+    struct run_steady steady; /* config.steady (steady.c) */
+    /* diskio_capacity_search(): the answer and its steps (target_search.c) */
+    struct diskio_capacity *capacity;
+    struct diskio_capacity_step *capacity_steps;
 };
 int run_alloc(const char *name, bool parts, bool service, struct diskio_run **out);
 
@@ -533,6 +549,9 @@ struct diskio_result {
     struct diskio_suite_row *suite_rows; /* diskio_result_set_suite(): owned copies */
     size_t suite_nrows;
     char *suite_name, *suite_title, *suite_summary;
+    /* diskio_result_set_precondition(): preconditioned says it was */
+    bool preconditioned;
+    struct diskio_precondition precondition;
 };
 
 /* The table's percentiles by default. */

@@ -4,10 +4,12 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "steady.h"
 
 /* Three significant digits with a unit that fits: 812 ns, 2.41 us, 1.23 ms. */
 static const char *format_ns(char *buf, size_t size, double ns)
@@ -586,6 +588,26 @@ static void text_wakeup(FILE *out, const struct env *env)
 
 /* The lines above the table: the version, label and host, the target's
  * filesystem and device (and what is under them), the timer. */
+/* diskio --precondition: what was written before the runs. */
+static void text_precondition(FILE *out, const struct diskio_result *res)
+{
+    const struct diskio_precondition *p = &res->precondition;
+    if (!res->preconditioned)
+        return;
+    char size[32], block[32];
+    format_size(size, sizeof(size), p->bytes);
+    format_size(block, sizeof(block), p->block_size);
+    const double seconds = (double)p->duration_ns / 1e9;
+    char times[24] = "twice";
+    if (p->passes != 2)
+        snprintf(times, sizeof(times), "%u times", p->passes);
+    fprintf(out, "preconditioned: %s written %s sequentially in %s writes%s, %.3g s", size, times,
+            block, p->direct ? " (O_DIRECT)" : "", seconds);
+    if (seconds > 0)
+        fprintf(out, " (%.1f MB/s)", (double)p->written / 1e6 / seconds);
+    fputs(p->complete ? "\n" : "; INCOMPLETE: stopped before its end\n", out);
+}
+
 static void text_header(FILE *out, const struct diskio_result *res)
 {
     const struct env *env = res->env;
@@ -635,6 +657,7 @@ static void text_header(FILE *out, const struct diskio_result *res)
         fputc('\n', out);
     }
     text_wakeup(out, env);
+    text_precondition(out, res);
     fputc('\n', out);
 }
 
@@ -701,6 +724,145 @@ static void text_run_row(FILE *out, const struct diskio_result *res, const struc
     }
 }
 
+/* A value of the steady-state metric m, as the table shows it. */
+static const char *format_metric(char *buf, size_t size, enum diskio_steady_metric m, double v)
+{
+    if (m == DISKIO_STEADY_OPS)
+        snprintf(buf, size, "%.1f ops/s", v);
+    else
+        format_ns_word(buf, size, v);
+    return buf;
+}
+
+/* The state of one window (of repetition rep, from 1; 0: the run's own),
+ * in one line: when it was steady and how steady, or that it was not and
+ * where the metric was going. */
+static void steady_state_line(FILE *out, const struct diskio_run *run,
+                              const struct diskio_steady_state *st, size_t rep)
+{
+    const struct run_steady *rs = &run->steady;
+    const enum diskio_steady_metric m = rs->spec.metric;
+    const char *name = diskio_steady_metric_name(m);
+    char avg[32], of[40] = "";
+    if (rep)
+        snprintf(of, sizeof(of), " (repetition %zu)", rep);
+    if (st->attained) {
+        fprintf(out,
+                "  ^ steady%s after %.3g s: %s %s over the window %.3g-%.3g s (range %.1f%%, "
+                "slope %.1f%%; limits %g%%, %g%%)\n",
+                of, (double)st->end_ns / 1e9, name, format_metric(avg, sizeof(avg), m, st->average),
+                (double)st->start_ns / 1e9, (double)st->end_ns / 1e9, st->range_pct, st->slope_pct,
+                rs->spec.range_pct, rs->spec.slope_pct);
+        return;
+    }
+    fprintf(out, "  ^ NOT STEADY%s by the end of the run: ", of);
+    if (st->judged < rs->spec.window)
+        fprintf(out, "%zu whole intervals judged after the ramp, the window needs %u", st->judged,
+                rs->spec.window);
+    else
+        fprintf(out, "the last window's range %.1f%% (limit %g%%), slope %.1f%% (limit %g%%)",
+                st->range_pct, rs->spec.range_pct, st->slope_pct, rs->spec.slope_pct);
+    if (st->slope_per_min == st->slope_per_min && st->average > 0) {
+        char slope[32];
+        fprintf(out, "; %s %s by %s per minute (%.0f%% of its average, %s)", name,
+                st->slope_per_min > 0   ? "rising"
+                : st->slope_per_min < 0 ? "falling"
+                                        : "flat",
+                format_metric(slope, sizeof(slope), m, fabs(st->slope_per_min)),
+                100.0 * fabs(st->slope_per_min) / st->average,
+                format_metric(avg, sizeof(avg), m, st->average));
+    }
+    fputc('\n', out);
+}
+
+/* diskio --steady: a row of the figures over the steady windows alone
+ * (when every repetition was steady), and each window's state. */
+static void steady_lines(FILE *out, const struct table_cols *cols, const struct diskio_run *run)
+{
+    const struct run_steady *rs = &run->steady;
+    bool all = rs->nstates > 0;
+    for (size_t i = 0; i < rs->nstates; i++)
+        all = all && rs->states[i].attained;
+    struct diskio_hist *h = NULL;
+    if (all && run->series && diskio_hist_new(&h) == 0) {
+        for (size_t i = 0; i < rs->nstates; i++)
+            (void)steady_window_hist(run, &rs->states[i], h);
+        row(out, cols, "  steady", "", "", "", "", h, NULL, NULL);
+        diskio_hist_free(h);
+    }
+    for (size_t i = 0; i < rs->nstates; i++)
+        steady_state_line(out, run, &rs->states[i], rs->nstates > 1 ? i + 1 : 0);
+}
+
+/* Steps of a search by committers, then offered rate (the saturation
+ * point, offered 0, after the rates). */
+static int step_order(const void *a, const void *b)
+{
+    const struct diskio_capacity_step *x = *(const struct diskio_capacity_step *const *)a;
+    const struct diskio_capacity_step *y = *(const struct diskio_capacity_step *const *)b;
+    if (x->committers != y->committers)
+        return x->committers < y->committers ? -1 : 1;
+    const double ox = x->offered_ops_per_s > 0 ? x->offered_ops_per_s : 1e300;
+    const double oy = y->offered_ops_per_s > 0 ? y->offered_ops_per_s : 1e300;
+    return ox < oy ? -1 : ox > oy ? 1 : (int)x->phase - (int)y->phase;
+}
+
+/* The latency-versus-offered-rate curve the search measured. */
+static void capacity_curve(FILE *out, const struct diskio_run *run, const struct diskio_capacity *c)
+{
+    const struct diskio_capacity_step **v = malloc(c->nsteps * sizeof(*v));
+    if (!v)
+        return;
+    for (size_t i = 0; i < c->nsteps; i++)
+        v[i] = diskio_run_capacity_step(run, i);
+    qsort(v, c->nsteps, sizeof(*v), step_order);
+    char pct[24], a[32], b[32], d[32], e[32];
+    pct_name(pct, sizeof(pct), c->percentile, '.');
+    fprintf(out, "    %10s %12s %12s %10s %10s %10s %10s %10s\n", "committers", "offered/s",
+            "achieved/s", "mean", "p50", pct, "max", "");
+    for (size_t i = 0; i < c->nsteps; i++) {
+        char offered[32] = "max";
+        if (v[i]->offered_ops_per_s > 0)
+            snprintf(offered, sizeof(offered), "%.1f", v[i]->offered_ops_per_s);
+        fprintf(out, "    %10u %12s %12.1f %10s %10s %10s %10s %s%s\n", v[i]->committers, offered,
+                v[i]->achieved_ops_per_s, format_ns(a, sizeof(a), v[i]->mean_ns),
+                format_ns(b, sizeof(b), (double)v[i]->p50_ns),
+                format_ns(d, sizeof(d), (double)v[i]->pct_ns),
+                format_ns(e, sizeof(e), (double)v[i]->max_ns), v[i]->met ? "met" : "missed",
+                v[i]->phase == DISKIO_CAPACITY_CONFIRM ? " (confirming run)" : "");
+    }
+    free(v);
+}
+
+/* diskio --target: the answer, in a line, then the curve. */
+static void capacity_lines(FILE *out, const struct diskio_run *run)
+{
+    struct diskio_capacity c;
+    if (diskio_run_capacity(run, &c) != 0)
+        return;
+    char pct[24], target[32];
+    pct_name(pct, sizeof(pct), c.percentile, '.');
+    format_ns_word(target, sizeof(target), (double)c.target_ns);
+    if (c.found) {
+        fprintf(out, "  ^ capacity at %s <= %s: %.1f ops/s with %u committer%s", pct, target,
+                c.ops_per_s, c.committers, c.committers == 1 ? "" : "s");
+        if (c.high_ops_per_s > 0)
+            fprintf(out, " (%.1f/s missed)", c.high_ops_per_s);
+        if (c.confirmed)
+            fputs(", confirmed by the row above", out);
+        else if (run->info.has_config && run->info.config.rate_interval_ns)
+            fprintf(out, ", NOT CONFIRMED: the row above, a longer run at %.1f/s, missed",
+                    1e9 / (double)run->info.config.rate_interval_ns);
+        else
+            fputs(", NOT CONFIRMED by a longer run", out);
+    } else {
+        fprintf(out, "  ^ NO RATE MET %s <= %s, down to the lowest tried", pct, target);
+    }
+    fprintf(out, "; %zu steps in %.3g s (budget %.3g s)\n", c.nsteps, (double)c.duration_ns / 1e9,
+            (double)c.budget_ns / 1e9);
+    capacity_curve(out, run, &c);
+}
+
 /* The rows under a run's: its parts, its pattern's and fixed rate's
  * figures, its repetitions' spread, its disturbances and intervals, its
  * suite row, why it is incomplete. */
@@ -750,6 +912,9 @@ static void text_run_details(FILE *out, const struct diskio_result *res,
     unjudged_line(out, run);
     if (diskio_run_interval_count(run) > 0)
         interval_line(out, run);
+    if (run->steady.on)
+        steady_lines(out, cols, run);
+    capacity_lines(out, run);
     /* diskio --suite: the row this run is */
     for (size_t i = 0; i < res->suite_nrows; i++)
         if (res->suite_rows[i].run == r) {

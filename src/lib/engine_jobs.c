@@ -26,6 +26,7 @@
 #include "gate.h"
 #include "pipeline.h"
 #include "queue.h"
+#include "steady.h"
 #include "trace.h"
 
 /* What several jobs and the caller's thread share: the start gate (its
@@ -39,6 +40,8 @@ struct jobs_gate {
     const struct diskio_config *cfg;
     const struct job *jobs;
     unsigned n;
+    /* config.steady: the watch the rounds poll once the jobs measure */
+    struct steady_watch *watch;
 };
 
 struct job {
@@ -60,6 +63,7 @@ struct job {
     struct ifr_thread thread_before, thread_after;
     uint64_t end_ns, fail_ns;
     bool started;
+    bool measured_ops; /* several jobs: its measured ops ran (records to close) */
     pthread_t thread;
 };
 
@@ -265,22 +269,50 @@ static void jobs_outcome(struct diskio_run_info *info, const struct job *jobs, u
 static void record_pacing(struct diskio_run_info *in, const struct job *job)
 {
     const struct engine_phase *ph = &job->measured;
-    const uint64_t interval_ns = job->e.rate_interval_ns;
-    in->max_start_lag_ns = ph->max_lag_ns;
-    in->start_lag_p99_ns = diskio_hist_percentile(ph->lag, 99.0);
-    in->late_start_ops = diskio_hist_count(ph->late_start);
-    in->late_start_p50_ns = diskio_hist_percentile(ph->late_start, 50.0);
-    in->late_start_p99_ns = diskio_hist_percentile(ph->late_start, 99.0);
-    in->late_start_max_ns = diskio_hist_max(ph->late_start);
-    in->backlog_ops = ph->backlog_ops;
-    in->backlog_max_lag_ns = ph->backlog_max_ns;
-    in->spin_margin_ns = job->e.spin_margin_ns;
-    /* held when the ops took no longer than their schedule (+1%) and the
-     * schedule was kept op by op: 99% of the ops started less than one
-     * interval late.  An average rate reached by bursts after stalls is
-     * not a fixed rate. */
-    in->rate_held = (double)in->duration_ns <= 1.01 * (double)(in->ops * interval_ns) &&
-                    in->start_lag_p99_ns < interval_ns;
+    const struct pacing_seen seen = {.lag = ph->lag,
+                                     .late_start = ph->late_start,
+                                     .max_lag_ns = ph->max_lag_ns,
+                                     .backlog_ops = ph->backlog_ops,
+                                     .backlog_max_ns = ph->backlog_max_ns,
+                                     .spin_margin_ns = job->e.spin_margin_ns,
+                                     .stream_interval_ns = job->e.rate_interval_ns};
+    pacing_record(in, &seen);
+}
+
+/* A job stopped by a steady-state watch (and not by the caller) ended
+ * as it should: complete. */
+static void steady_stop_is_no_error(struct job *job, const struct steady_watch *w)
+{
+    if (w->steady && !*w->user_stop && job->e.error == -DISKIO_E_INTERRUPTED) {
+        job->e.error = 0;
+        job->e.error_during = NULL;
+    }
+}
+
+/* One job's measured ops from start_ns, watched for a steady state
+ * (config.steady) by a thread of the watch's own, which ends them
+ * through a stop flag of its own that also relays the caller's. */
+static void measure_watched(struct job *job, struct diskio_run *run, uint64_t start_ns,
+                            uint64_t deadline_ns)
+{
+    struct engine *e = &job->e;
+    volatile sig_atomic_t stop = 0;
+    struct steady_watch w;
+    struct series *const series[1] = {run->series};
+    const volatile sig_atomic_t *user_stop = e->stop;
+    if (steady_watch_init(&w, e->cfg, series, 1, &stop, user_stop) < 0 ||
+        steady_watch_start(&w) < 0) {
+        /* without a watch the run goes to its runtime */
+        steady_watch_free(&w);
+        job_measure(job, start_ns, deadline_ns);
+        return;
+    }
+    e->stop = &stop;
+    job_measure(job, start_ns, deadline_ns);
+    steady_watch_stop(&w);
+    e->stop = user_stop;
+    steady_stop_is_no_error(job, &w);
+    steady_watch_free(&w);
 }
 
 /* One job, on the caller's thread.  A failure before the measured ops
@@ -308,7 +340,11 @@ static void run_one(struct job *job, struct diskio_run *run, struct diskio_targe
     if (cfg->live_hist)
         *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
     const uint64_t start_ns = now_ns();
-    job_measure(job, start_ns, cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX);
+    const uint64_t deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
+    if (cfg->steady && run->series)
+        measure_watched(job, run, start_ns, deadline_ns);
+    else
+        job_measure(job, start_ns, deadline_ns);
     if (cfg->live_hist)
         *cfg->live_hist = NULL;
     engine_queue_close(e);
@@ -320,6 +356,8 @@ static void run_one(struct job *job, struct diskio_run *run, struct diskio_targe
     if (e->rate_interval_ns && run->info.ops > 0)
         record_pacing(&run->info, job);
     probe_record(run, &probe, target);
+    if (cfg->steady)
+        (void)steady_record(run, cfg->steady, cfg->interval_ns);
 }
 
 /* A job's thread: its queue, then the warmups together, then the measured
@@ -349,7 +387,7 @@ static void *job_main(void *arg)
         ifr_thread_sample(&job->thread_before);
         job_measure(job, g->start_ns, g->deadline_ns);
         ifr_thread_sample(&job->thread_after);
-        job_close_records(job);
+        job->measured_ops = true;
         if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
             /* an error in one job stops them all */
             job->fail_ns = job->end_ns;
@@ -368,6 +406,8 @@ static void jobs_round(void *ctx)
     struct jobs_gate *jg = ctx;
     if (*jg->user_stop)
         __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
+    if (jg->watch)
+        steady_watch_poll(jg->watch);
     if (jg->cfg->progress) {
         uint64_t sum = 0;
         for (unsigned j = 0; j < jg->n; j++)
@@ -425,6 +465,52 @@ static void probe_job_threads(struct run_probe *probe, const struct job *jobs, u
         }
 }
 
+/* After the jobs' threads ended: each measured job's records closed (its
+ * series' last interval: here, once no watch reads the series any more). */
+static void jobs_close_records(struct job *jobs, unsigned n)
+{
+    for (unsigned j = 0; j < n; j++) {
+        struct job *job = &jobs[j];
+        if (!job->measured_ops)
+            continue;
+        const int before = job->e.error;
+        job_close_records(job);
+        if (!before && job->e.error)
+            job->fail_ns = job->end_ns;
+    }
+}
+
+/* config.steady with several jobs: a watch over the jobs' series, polled
+ * by the caller's rounds (jg->watch).  false without memory for it (the
+ * run then goes to its runtime). */
+static bool jobs_watch_start(struct jobs_gate *jg, struct job *jobs, unsigned n,
+                             struct steady_watch *w, struct series **series)
+{
+    if (!jg->cfg->steady || !series)
+        return false;
+    for (unsigned j = 0; j < n; j++)
+        series[j] = jobs[j].measured.series;
+    if (steady_watch_init(w, jg->cfg, series, n, &jg->stop, jg->user_stop) < 0)
+        return false;
+    jg->watch = w;
+    return true;
+}
+
+/* The jobs stopped by the watch (and not by the caller) ended complete;
+ * whether the stop flag still says the run was stopped. */
+static bool jobs_watch_end(struct jobs_gate *jg, struct job *jobs, unsigned n)
+{
+    struct steady_watch *w = jg->watch;
+    if (!w)
+        return jg->stop;
+    for (unsigned j = 0; j < n; j++)
+        steady_stop_is_no_error(&jobs[j], w);
+    const bool stopped = jg->stop && !(w->steady && !*jg->user_stop);
+    jg->watch = NULL;
+    steady_watch_free(w);
+    return stopped;
+}
+
 /* Several jobs, a thread each: every job set up, then the warmups
  * together (none if a thread is missing), then, every job warmed up (or
  * failed), the devices' counters and the common start. */
@@ -434,6 +520,8 @@ static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
     struct jobs_gate *jg = jobs[0].gate;
     struct start_gate *g = &jg->g;
     const struct diskio_config *cfg = jg->cfg;
+    struct steady_watch watch;
+    struct series **series = cfg->steady ? calloc(n, sizeof(*series)) : NULL;
     unsigned started = 0;
     for (unsigned j = 0; j < n; j++)
         jobs[j].e.stop = &jg->stop;
@@ -452,6 +540,7 @@ static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
     pthread_mutex_unlock(&g->lock);
     struct run_probe probe = {.interference = true};
     probe_begin(&probe, target);
+    (void)jobs_watch_start(jg, jobs, n, &watch, series);
     pthread_mutex_lock(&g->lock);
     g->start_ns = now_ns();
     g->deadline_ns = cfg->runtime_ns ? g->start_ns + cfg->runtime_ns : UINT64_MAX;
@@ -466,10 +555,15 @@ static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
             pthread_join(jobs[j].thread, NULL);
     probe_end(&probe, target);
     probe_job_threads(&probe, jobs, n);
+    const bool stopped = jobs_watch_end(jg, jobs, n);
+    free(series);
+    jobs_close_records(jobs, n);
     jobs_sync(jobs, n, cfg);
-    jobs_outcome(&run->info, jobs, n, started, aborted || jg->stop, aborted, start_ns);
+    jobs_outcome(&run->info, jobs, n, started, aborted || stopped, aborted, start_ns);
     collect(run, jobs, n, start_ns);
     probe_record(run, &probe, target);
+    if (cfg->steady)
+        (void)steady_record(run, cfg->steady, cfg->interval_ns);
 }
 
 int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,

@@ -50,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine_loop.h"
 #include "engine_slow.h"
 #include "gate.h"
 #include "pipeline.h"
@@ -84,11 +85,14 @@ struct wal_flush {
 
 struct wal;
 
-/* One committer: its own histogram, counters and trace rows. */
+/* One committer: its own histogram, counters and trace rows; at a
+ * fixed rate its share of the schedule (every njobs-th op, from its
+ * index on) and what it saw of it. */
 struct wal_job {
     struct wal *w;
     unsigned index;
     struct diskio_hist *total, *warm_total;
+    struct pacing pace;
     uint64_t done, end_ns, error_op, fail_ns;
     int error;
     const char *error_during;
@@ -472,11 +476,19 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
     struct diskio_hist *const total = ph->measured ? job->total : job->warm_total;
     const uint64_t wal_bytes = w->cfg->wal_bytes;
     const bool tracing = ph->measured && w->tracing;
+    /* a fixed rate: each commit waits for when it is due, and its latency
+     * counts from then (coordinated omission corrected, pacing_op()) */
+    const bool paced = ph->measured && w->cfg->rate_interval_ns;
     uint64_t op = 0;
     while (op < ph->limit) {
         if (*w->stop) {
             job_fail(job, -DISKIO_E_INTERRUPTED, "interrupted", op);
             break;
+        }
+        if (paced && !wait_until(job->pace.due_ns, ph->deadline_ns, w->spin_margin_ns, w->stop)) {
+            if (*w->stop)
+                continue; /* the check above records the interruption */
+            break;        /* the next commit falls due after the deadline */
         }
         struct wal_flush fl = {0, 0, 0, 0};
         uint64_t flush_from = 0, flush_to = 0;
@@ -519,7 +531,7 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
                 job_fail(job, -DISKIO_E_INTERRUPTED, "interrupted", op);
             break;
         }
-        hist_record(total, end_ns - start_ns);
+        hist_record(total, paced ? pacing_op(&job->pace, start_ns, end_ns) : end_ns - start_ns);
         op++;
         job->progress = op;
         if (w->single)
@@ -584,6 +596,18 @@ static bool wal_failed(struct wal *w)
     return failed;
 }
 
+/* A fixed rate: the committer's first commit due at start_ns and its
+ * place in the schedule (the committers take the ops due in turn), the
+ * next ones every njobs intervals. */
+static void pace_from(struct wal_job *job, uint64_t start_ns)
+{
+    const struct wal *w = job->w;
+    const uint64_t interval = w->cfg->rate_interval_ns;
+    job->pace.interval_ns = interval * w->njobs;
+    job->pace.due_ns = start_ns + interval * job->index;
+    job->pace.prev_end_ns = 0;
+}
+
 /* A committer's thread: its warmup with the others', then its measured
  * commits with the others', each step opened by the caller's thread
  * through the gate. */
@@ -600,6 +624,7 @@ static void *job_main(void *arg)
         struct wal_phase ph = {w->cfg->count ? w->cfg->count : UINT64_MAX, g->deadline_ns, true};
         job->error = 0;
         job->done = 0;
+        pace_from(job, g->start_ns);
         commit_loop(w, job, &ph);
     }
     gate_leave(g, &g->done);
@@ -701,6 +726,11 @@ static int wal_jobs_new(struct wal *w, unsigned n, struct wal_job **out)
         if ((rc = diskio_hist_new(&jobs[j].total)) < 0 ||
             (rc = diskio_hist_new(&jobs[j].warm_total)) < 0)
             return rc;
+        struct pacing *p = &jobs[j].pace;
+        if (w->cfg->rate_interval_ns &&
+            ((rc = diskio_hist_new(&p->service)) < 0 || (rc = diskio_hist_new(&p->lag)) < 0 ||
+             (rc = diskio_hist_new(&p->late_start)) < 0))
+            return rc;
         if (w->tracing && !(jobs[j].rows = calloc(WAL_TRACE_ROWS, sizeof(*jobs[j].rows))))
             return -ENOMEM;
     }
@@ -733,6 +763,9 @@ static void wal_free(struct wal *w, struct wal_job *jobs, unsigned n)
     for (unsigned j = 0; jobs && j < n; j++) {
         diskio_hist_free(jobs[j].total);
         diskio_hist_free(jobs[j].warm_total);
+        diskio_hist_free(jobs[j].pace.service);
+        diskio_hist_free(jobs[j].pace.lag);
+        diskio_hist_free(jobs[j].pace.late_start);
         free(jobs[j].rows);
     }
     free(jobs);
@@ -807,6 +840,7 @@ static void wal_measure(struct wal *w, struct wal_job *jobs, unsigned n, unsigne
             if (cfg->live_hist)
                 *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
             struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX, deadline_ns, true};
+            pace_from(&jobs[0], start_ns);
             commit_loop(w, &jobs[0], &ph);
             if (cfg->live_hist)
                 *cfg->live_hist = NULL;
@@ -918,9 +952,45 @@ static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, unsigned
  */
 static int pause_begin(struct wal *w)
 {
-    if (!w->cfg->wal_gap_ns)
+    const struct diskio_config *cfg = w->cfg;
+    if (cfg->wal_gap_ns)
+        return precise_sleep_begin(PRECISE_SPIN_MAX_NS, &w->spin_margin_ns);
+    if (!cfg->rate_interval_ns)
         return -1;
-    return precise_sleep_begin(PRECISE_SPIN_MAX_NS, &w->spin_margin_ns);
+    /* a fixed rate: as a paced run's (pacing_begin()), each committer's
+     * wait spinning at most a quarter of its interval */
+    uint64_t cap = cfg->rate_interval_ns * (cfg->jobs ? cfg->jobs : 1) / 4;
+    return precise_sleep_begin(cap < PRECISE_SPIN_MAX_NS ? cap : PRECISE_SPIN_MAX_NS,
+                               &w->spin_margin_ns);
+}
+
+/* A fixed rate: every committer's service times into the run's, and how
+ * well the schedule was kept (pacing_record()). */
+static void wal_pacing_outcome(struct wal *w, struct wal_job *jobs, unsigned n,
+                               struct diskio_run *run)
+{
+    struct diskio_hist *lag = NULL, *late = NULL;
+    if (diskio_hist_new(&lag) < 0 || diskio_hist_new(&late) < 0) {
+        diskio_hist_free(lag);
+        return;
+    }
+    struct pacing_seen seen = {.lag = lag,
+                               .late_start = late,
+                               .spin_margin_ns = w->spin_margin_ns,
+                               .stream_interval_ns = w->cfg->rate_interval_ns * n};
+    for (unsigned j = 0; j < n; j++) {
+        const struct pacing *p = &jobs[j].pace;
+        (void)diskio_hist_merge(run->hist[DISKIO_PART_SERVICE], p->service);
+        (void)diskio_hist_merge(lag, p->lag);
+        (void)diskio_hist_merge(late, p->late_start);
+        seen.max_lag_ns = p->max_lag_ns > seen.max_lag_ns ? p->max_lag_ns : seen.max_lag_ns;
+        seen.backlog_ops += p->backlog_ops;
+        if (p->backlog_max_ns > seen.backlog_max_ns)
+            seen.backlog_max_ns = p->backlog_max_ns;
+    }
+    pacing_record(&run->info, &seen);
+    diskio_hist_free(lag);
+    diskio_hist_free(late);
 }
 
 int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
@@ -971,6 +1041,8 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
     wal_measure(w, jobs, n, started, warm_failed, start_ns, run);
     probe_end(&probe, target);
     rc = wal_outcome(w, jobs, n, started, warm_failed, start_ns, run);
+    if (cfg->rate_interval_ns && run->info.ops > 0)
+        wal_pacing_outcome(w, jobs, n, run);
     release_segments(w);
     probe_record(run, &probe, target);
     *out = run;

@@ -343,3 +343,23 @@ void pacing_end(int old_slack)
     if (old_slack >= 0)
         (void)prctl(PR_SET_TIMERSLACK, (unsigned long)old_slack, 0, 0, 0);
 }
+
+void pacing_record(struct diskio_run_info *in, const struct pacing_seen *seen)
+{
+    in->max_start_lag_ns = seen->max_lag_ns;
+    in->start_lag_p99_ns = diskio_hist_percentile(seen->lag, 99.0);
+    in->late_start_ops = diskio_hist_count(seen->late_start);
+    in->late_start_p50_ns = diskio_hist_percentile(seen->late_start, 50.0);
+    in->late_start_p99_ns = diskio_hist_percentile(seen->late_start, 99.0);
+    in->late_start_max_ns = diskio_hist_max(seen->late_start);
+    in->backlog_ops = seen->backlog_ops;
+    in->backlog_max_lag_ns = seen->backlog_max_ns;
+    in->spin_margin_ns = seen->spin_margin_ns;
+    /* held when the ops took no longer than their schedule (+1%) and the
+     * schedule was kept op by op: 99% of the ops started less than one
+     * of their stream's intervals late.  An average rate reached by
+     * bursts after stalls is not a fixed rate. */
+    in->rate_held =
+        (double)in->duration_ns <= 1.01 * (double)(in->ops * in->config.rate_interval_ns) &&
+        in->start_lag_p99_ns < seen->stream_interval_ns;
+}

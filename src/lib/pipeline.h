@@ -73,6 +73,17 @@ int precise_sleep_begin(uint64_t cap_ns, uint64_t *spin_margin_ns);
 /* A fixed rate (e->rate_interval_ns): precise_sleep_begin() for it. */
 int pacing_begin(struct engine *e);
 void pacing_end(int old_slack);
+/* What a fixed rate's schedule saw, added up over the op streams that
+ * kept it (one job, or the wal pattern's committers). */
+struct pacing_seen {
+    const struct diskio_hist *lag, *late_start; /* every op's start lag; diskio's own */
+    uint64_t max_lag_ns, backlog_ops, backlog_max_ns, spin_margin_ns;
+    uint64_t stream_interval_ns; /* one stream's interval: rate_interval_ns x streams */
+};
+/* How well the schedule was kept, into in (its ops, duration and
+ * config.rate_interval_ns set): the start lags, whose lateness, and
+ * whether the rate was held. */
+void pacing_record(struct diskio_run_info *in, const struct pacing_seen *seen);
 
 /* The runners.  engine_run_jobs(): the plain patterns; file_size is the
  * offsets' range, trace_error the trace header's (written by the

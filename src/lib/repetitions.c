@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "steady.h"
 
 static void summarise(const struct diskio_run *run, struct run_repetition *rep)
 {
@@ -55,7 +56,7 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
            (x->batch ? x->batch : 1) == (y->batch ? y->batch : 1) &&
            x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns &&
            x->interval_ns == y->interval_ns && (x->jobs ? x->jobs : 1) == (y->jobs ? y->jobs : 1) &&
-           !x->shared_file == !y->shared_file &&
+           a->steady.on == b->steady.on && !x->shared_file == !y->shared_file &&
            (x->pattern != DISKIO_PATTERN_WAL ||
             (x->wal_bytes == y->wal_bytes && x->wal_segment_size == y->wal_segment_size &&
              !x->wal_recycle == !y->wal_recycle && x->wal_gap_ns == y->wal_gap_ns)) &&
@@ -86,11 +87,15 @@ int diskio_run_merge(struct diskio_run *into, const struct diskio_run *repetitio
     summarise(repetition, &reps[have]);
     /* every repetition's intervals, one after another: a stall in any
      * of them stays visible */
+    const size_t offset = into->series ? into->series->count : 0;
     if (into->series && repetition->series) {
         int rc = series_append(into->series, repetition->series, (unsigned)have);
         if (rc < 0)
             return rc;
     }
+    /* each repetition's steady state, its window among the intervals
+     * appended (on failure the later intervals simply have none) */
+    (void)steady_merge(into, repetition, offset);
 
     /* Histograms last: a merge into an existing histogram cannot fail for
      * want of memory, so nothing above needs undoing. */

@@ -97,6 +97,9 @@ void diskio_run_free(struct diskio_run *run)
     free(run->reps);
     free(run->name_owned);
     free(run->devices);
+    free(run->steady.states);
+    free(run->capacity);
+    free(run->capacity_steps);
     series_free(run->series);
     free(run);
 }

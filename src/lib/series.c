@@ -92,6 +92,7 @@ struct diskio_hist *series_start(struct series *s, uint64_t origin_ns)
     s->origin_ns = origin_ns;
     s->current = 0;
     s->count = 1;
+    __atomic_store_n(&s->closed, 0, __ATOMIC_RELEASE);
     memset(&s->iv[0], 0, sizeof(s->iv[0]));
     s->next_ns = boundary_after(s, 0);
     return s->live;
@@ -163,6 +164,9 @@ struct diskio_hist *series_advance(struct series *s, uint64_t t_ns)
 {
     if (series_close(s) < 0 || series_move_to(s, index_of(s, t_ns)) < 0)
         return NULL;
+    /* the intervals before the current one are closed: a watch on
+     * another thread may read them now (steady.c) */
+    __atomic_store_n(&s->closed, s->current, __ATOMIC_RELEASE);
     return s->live;
 }
 

@@ -42,6 +42,11 @@ COMMANDS = ("diskio-compare", "diskio-correlate", "diskio-plot",
 # option given twice is the one diskio takes)
 SHORT = "--count 40 --warmup 1 --size 16m --runtime 0.3"
 SHORT_INTERVAL = "--warmup 1 --size 16m --runtime 0.6 --interval 0.1"
+# --steady: its own spec (a ramp of the example's would not fit), a window
+# of 5 intervals, a run ending within a second
+SHORT_STEADY = "--warmup 1 --size 16m --runtime 1 --interval 0.1 --steady"
+# --target: a search of seconds (its own points; no --count or --runtime)
+SHORT_TARGET = "--warmup 1 --size 16m --target p99=50ms,time=3s,point=0.2s"
 SHORT_SUITE = ("--suite-runs 2 --suite-max-bs 1m --size 8m --runtime 0.05 "
                "--count 40 --warmup 1")
 
@@ -83,6 +88,8 @@ def write_wrappers(bindir):
 case " $* " in
 *" --suite "*) exec {shlex.quote(DISKIO)} "$@" {SHORT_SUITE} ;;
 *" --interval "*) exec {shlex.quote(DISKIO)} "$@" {SHORT_INTERVAL} ;;
+*" --steady"*) exec {shlex.quote(DISKIO)} "$@" {SHORT_STEADY} ;;
+*" --target "*) exec {shlex.quote(DISKIO)} "$@" {SHORT_TARGET} ;;
 *) exec {shlex.quote(DISKIO)} "$@" {SHORT} ;;
 esac
 """)

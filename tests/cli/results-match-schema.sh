@@ -8,7 +8,8 @@
 # patterns (rand, append, create, wal with committers and segment
 # switches, checkpoint), --jobs (its own files and --shared-file),
 # --repeat, --interval with repetitions,
-# --rate, --percentiles of its own, a suite, --durability against a
+# --rate, --steady (steady, and not steady over repetitions), --precondition,
+# --target (a capacity search of the wal pattern's committers), --percentiles of its own, a suite, --durability against a
 # diskio-durable listener on loopback, runs that stop at an error (the
 # run's and a job's) and the custom runs of the example programs.  Each
 # result validates against the schema (python3-jsonschema, draft
@@ -70,6 +71,18 @@ run repeat --mode fdatasync,async --repeat 2
 t_expect_status 0 "intervals" -- "$DISKIO" --mode async --runtime 60ms --interval 20ms \
     --repeat 2 --size 256k --bs 4k --quiet --output "$out/intervals.json" "$dir"
 run rate --mode fdatasync --rate 2000
+run precondition --mode fdatasync --precondition
+# --target: a short search (its own points; no --count)
+t_expect_status 0 "capacity" -- "$DISKIO" --mode fdatasync --pattern wal --jobs 1,2 \
+    --target p99=50ms,time=2s,point=0.2s --size 256k --bs 4k --wal-segment-size 64k --quiet \
+    --output "$out/capacity.json" "$dir"
+# --steady: a window that is steady at once, and one that never is (in
+# two repetitions, each with its own window)
+t_expect_status 0 "steady" -- "$DISKIO" --mode async --steady=window=2,range=1000,slope=1000 \
+    --runtime 2 --interval 50ms --size 256k --bs 4k --quiet --output "$out/steady.json" "$dir"
+t_expect_status 0 "not-steady" -- "$DISKIO" --mode async --steady=window=3,range=1e-9,slope=1e-9 \
+    --runtime 200ms --interval 50ms --repeat 2 --size 256k --bs 4k --quiet \
+    --output "$out/not-steady.json" "$dir"
 run percentiles --mode fsync --percentiles 95,99.999,100,0.001,99.99999999991,99.9900000000001
 run wal --mode fdatasync --pattern wal --jobs 2 --wal-segment-size 64k --wal-bytes 4k
 run checkpoint --mode fsync --pattern checkpoint --checkpoint-files 2 --checkpoint-pages 8 \
@@ -135,6 +148,16 @@ kinds = {
     "intervals": any(iv["repetition"] == 2 for r in runs("intervals")
                      for iv in r["intervals"]["series"]),
     "rate": all(r["rate"] and r["latency"]["service"] for r in runs("rate")),
+    "capacity": all(r["capacity"] and r["capacity"]["steps"] and
+                    r["capacity"]["steps"][0]["phase"] == "saturation"
+                    for r in runs("capacity")),
+    "precondition": results["precondition"]["precondition"]["complete"] and
+    results["rate"]["precondition"] is None,
+    "steady": all(r["steady"]["attained"] and r["steady"]["windows"][0]["latency"]
+                  for r in runs("steady")),
+    "not steady": all(not r["steady"]["attained"] and len(r["steady"]["windows"]) == 2 and
+                      all(w["latency"] is None for w in r["steady"]["windows"])
+                      for r in runs("not-steady")),
     "percentiles": {"p95", "p99_999", "p100", "p0_001"} <= set(runs("percentiles")[0]["latency"]["total"]),
     "wal": all(r["wal"] and r["wal"]["segment_switches"] and r["latency"]["switch"]
                for r in runs("wal")),

@@ -12,7 +12,9 @@
 # --jobs 4 the committers share one WAL: flushes follow one another
 # without gaps or overlaps, none runs while another does, fewer syncs
 # than commits, and every commit returns only after a flush that ended
-# before it returned covered its record.  No segment file is left behind.
+# before it returned covered its record.  With --rate the committers
+# share one schedule, none starting a commit before it is due.  No
+# segment file is left behind.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 
 command -v "${PYTHON3:-python3}" >/dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 77; }
@@ -39,6 +41,9 @@ t_expect_empty_dir "$t_scratch/dir" "after four committers"
 t_expect_status 0 "two committers pausing 0.3 ms between commits" -- "$DISKIO" \
     --pattern wal --mode fdatasync --jobs 2 --count 100 --warmup 0 --wal-gap 0.3ms \
     --trace "$t_scratch/gap.csv" --output "$t_scratch/gap.json" "$t_scratch/dir"
+t_expect_status 0 "two committers sharing a fixed rate" -- "$DISKIO" \
+    --pattern wal --mode fdatasync --jobs 2 --count 100 --warmup 0 --rate 400 \
+    --trace "$t_scratch/paced.csv" --output "$t_scratch/paced.json" "$t_scratch/dir"
 
 "${PYTHON3:-python3}" - "$t_scratch" <<'EOF' || t_fail "the WAL's shape (above)"
 import csv, json, os, sys
@@ -171,6 +176,21 @@ for job in (0, 1):
 check(len(rows) == 200 and not short,
       f"gap: every commit starts 0.3 ms or more after its committer's last ended "
       f"({len(short)} sooner)")
+
+# --rate with committers: they take the commits due in turn (committer j
+# the j-th, j+2-th, ... of a schedule of 2.5 ms), none starts before it
+# is due, and each is timed from when it was due (the service times
+# beside)
+rows, run = load("paced")
+early = []
+for job in (0, 1):
+    mine = sorted((r for r in rows if r["job"] == job), key=lambda r: r["op"])
+    early += [r for k, r in enumerate(mine) if r["start_ns"] < (job + 2 * k) * 2500000]
+check(len(rows) == 200 and not early,
+      f"paced: every commit starts at or after its due time ({len(early)} sooner)")
+check(run["rate"]["requested_ops_per_s"] == 400 and
+      run["latency"]["service"]["count"] == run["ops"] == 200,
+      "paced: the rate and the service times are the run's")
 sys.exit(1 if failures else 0)
 EOF
 

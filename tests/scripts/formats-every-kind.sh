@@ -107,7 +107,7 @@ def problems(kind, command, fmt, text):
             for row in rows:
                 keys = set(row["run"])
                 want = {"mode", "block_size", "pattern", "iodepth", "sync_every", "batch",
-                        "jobs", "shared_file", "cached", "suite_row"}
+                        "jobs", "shared_file", "cached", "suite_row", "capacity"}
                 if keys != want:
                     bad.append(f"run key {sorted(keys)}")
             if kind == "suite" and not all(r["run"]["suite_row"] for r in rows):

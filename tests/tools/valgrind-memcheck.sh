@@ -5,8 +5,8 @@
 # memcheck the diskio command on complete runs of every mode
 # (text, JSON and CSV output, per-op trace, aio/uring at queue depth 4, a
 # --rate run, --interval series with --repeat and at a fixed rate, the
-# read modes with --verify and --cached, the create pattern, a
-# --durability run and its --verify-durability against the listener
+# read modes with --verify and --cached, the create pattern, --steady,
+# --target and --precondition, a --durability run and its --verify-durability against the listener
 # diskio-durable, itself under valgrind), on an interrupted run (SIGINT)
 # and on the usage and target error paths.  Any valgrind error (invalid access, uninitialised value,
 # definite/indirect/possible leak) fails the test.
@@ -114,6 +114,14 @@ vg 0 read-modes-verify -- $small --mode all-reads --iodepth 4 --pattern rand --v
     --format json --output "$scratch/reads.json" "$d"
 vg 0 read-cached -- $small --mode read --cached "$d"
 vg 0 create-aio -- --count 30 --bs 4k --size 64k --mode fsync,aio --iodepth 4 --pattern create "$d"
+# the answers over time and under load: a steady-state watch (its own
+# thread for one job, the caller's rounds for several) over repetitions,
+# a capacity search of committers sharing a rate, a precondition
+vg 0 steady -- --runtime 0.5 --interval 0.05 --steady=window=3,range=1000,slope=1000 \
+    --repeat 2 --jobs 1,2 --bs 4k --size 1m --mode fdatasync --output "$scratch/steady.json" "$d"
+vg 0 capacity -- --target p99=50ms,time=2s,point=0.2s --pattern wal --jobs 1,2 --bs 4k \
+    --wal-segment-size 64k --mode fdatasync --output "$scratch/capacity.json" "$d"
+vg 0 precondition -- $small --mode fdatasync --precondition "$d"
 # the durability check: the listener under valgrind too, on loopback
 mkdir "$scratch/acks" "$scratch/durable"
 "$top_builddir/libtool" --mode=execute "$VALGRIND" --quiet --tool=memcheck --leak-check=full \

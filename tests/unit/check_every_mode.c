@@ -959,6 +959,14 @@ START_TEST(test_config_rules_of_the_wal_and_checkpoint_patterns)
     cfg.interval_ns = DISKIO_INTERVAL_MIN_NS;
     t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
     cfg.interval_ns = 0;
+    /* the committers share one fixed rate (--target searches it), but a
+     * schedule has no room for a pause after each commit */
+    cfg.rate_interval_ns = 1000000;
+    t_expect_rule(&cfg, DISKIO_RULE_OK, DISKIO_FIELD_NONE);
+    cfg.wal_gap_ns = 1000;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
+    cfg.wal_gap_ns = 0;
+    cfg.rate_interval_ns = 0;
     cfg.wal_segment_size = 8192;
     t_expect_rule(&cfg, DISKIO_RULE_WAL, DISKIO_FIELD_WAL);
     cfg.wal_segment_size = 3 * 8192 + 512;
@@ -983,6 +991,9 @@ START_TEST(test_config_rules_of_the_wal_and_checkpoint_patterns)
     cfg.jobs = 2;
     t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
     cfg.jobs = 1;
+    cfg.rate_interval_ns = 1000000;
+    t_expect_rule(&cfg, DISKIO_RULE_PATTERN_OPTIONS, DISKIO_FIELD_PATTERN);
+    cfg.rate_interval_ns = 0;
     cfg.block_size = 8192;
     cfg.file_size = 64 * 8192;
     cfg.checkpoint_files = 2;

@@ -437,6 +437,133 @@ static void null_run_interval_hist(void)
     diskio_hist_free(h);
     diskio_run_free(run);
 }
+static void null_steady_metric_name(void)
+{
+    ck_assert_ptr_null(diskio_steady_metric_name((enum diskio_steady_metric)99));
+}
+static void null_steady_metric_parse(void)
+{
+    enum diskio_steady_metric m;
+    ck_assert_int_eq(diskio_steady_metric_parse(NULL, &m), -EINVAL);
+    ck_assert_int_eq(diskio_steady_metric_parse("mean", NULL), -EINVAL);
+}
+static void null_steady_spec_init(void)
+{
+    diskio_steady_spec_init(NULL);
+}
+static void null_steady_spec_check(void)
+{
+    ck_assert_int_eq(diskio_steady_spec_check(NULL), -EINVAL);
+}
+static void null_steady_new(void)
+{
+    struct diskio_steady_spec spec;
+    struct diskio_steady *s;
+    diskio_steady_spec_init(&spec);
+    ck_assert_int_eq(diskio_steady_new(NULL, 1000, &s), -EINVAL);
+    ck_assert_int_eq(diskio_steady_new(&spec, 1000, NULL), -EINVAL);
+}
+static void null_steady_add(void)
+{
+    struct diskio_steady_spec spec;
+    struct diskio_steady *s;
+    struct diskio_interval iv;
+    memset(&iv, 0, sizeof(iv));
+    diskio_steady_spec_init(&spec);
+    ck_assert_int_eq(diskio_steady_new(&spec, 1000, &s), 0);
+    ck_assert_int_eq(diskio_steady_add(NULL, &iv), -EINVAL);
+    ck_assert_int_eq(diskio_steady_add(s, NULL), -EINVAL);
+    diskio_steady_free(s);
+}
+static void null_steady_state(void)
+{
+    struct diskio_steady_spec spec;
+    struct diskio_steady *s;
+    struct diskio_steady_state st;
+    diskio_steady_spec_init(&spec);
+    ck_assert_int_eq(diskio_steady_new(&spec, 1000, &s), 0);
+    ck_assert_int_eq(diskio_steady_state(NULL, &st), -EINVAL);
+    ck_assert_int_eq(diskio_steady_state(s, NULL), -EINVAL);
+    diskio_steady_free(s);
+}
+static void null_steady_free(void)
+{
+    diskio_steady_free(NULL);
+}
+static void null_run_steady(void)
+{
+    struct diskio_run *run = t_run();
+    struct diskio_steady_state st;
+    ck_assert_int_eq(diskio_run_steady(NULL, 0, &st), -EINVAL);
+    ck_assert_int_eq(diskio_run_steady(run, 0, NULL), -EINVAL);
+    diskio_run_free(run);
+}
+static void null_target_precondition(void)
+{
+    struct diskio_precondition p;
+    ck_assert_int_eq(diskio_target_precondition(NULL, 4096, NULL, NULL, &p), -EINVAL);
+}
+static void null_result_set_precondition(void)
+{
+    struct diskio_result *res = NULL;
+    struct diskio_precondition p;
+    memset(&p, 0, sizeof(p));
+    ck_assert_int_eq(diskio_result_new("x", &res), 0);
+    ck_assert_int_eq(diskio_result_set_precondition(NULL, &p), -EINVAL);
+    ck_assert_int_eq(diskio_result_set_precondition(res, NULL), -EINVAL);
+    diskio_result_free(res);
+}
+static void null_capacity_phase_name(void)
+{
+    ck_assert_ptr_null(diskio_capacity_phase_name((enum diskio_capacity_phase)99));
+}
+static void null_capacity_spec_init(void)
+{
+    diskio_capacity_spec_init(NULL);
+}
+static int t_measure(void *ctx, double rate, unsigned committers, uint64_t runtime_ns,
+                     struct diskio_run **out)
+{
+    (void)ctx;
+    (void)rate;
+    (void)committers;
+    (void)runtime_ns;
+    *out = NULL;
+    return -EIO;
+}
+static void null_capacity_search(void)
+{
+    struct diskio_capacity_spec spec;
+    struct diskio_run *run = (struct diskio_run *)&spec; /* to be cleared */
+    diskio_capacity_spec_init(&spec);
+    spec.target_ns = 1000000;
+    ck_assert_int_eq(diskio_capacity_search(NULL, t_measure, NULL, &run), -EINVAL);
+    ck_assert_ptr_null(run);
+    ck_assert_int_eq(diskio_capacity_search(&spec, NULL, NULL, &run), -EINVAL);
+    ck_assert_int_eq(diskio_capacity_search(&spec, t_measure, NULL, NULL), -EINVAL);
+}
+static void null_capacity_execute(void)
+{
+    struct diskio_capacity_spec spec;
+    struct diskio_config cfg;
+    struct diskio_run *run;
+    diskio_capacity_spec_init(&spec);
+    diskio_config_init(&cfg);
+    ck_assert_int_eq(diskio_capacity_execute(NULL, NULL, &spec, &run), -EINVAL);
+    ck_assert_int_eq(diskio_capacity_execute(&cfg, NULL, &spec, &run), -EINVAL);
+}
+static void null_run_capacity(void)
+{
+    struct diskio_run *run = t_run();
+    struct diskio_capacity cap;
+    ck_assert_int_eq(diskio_run_capacity(NULL, &cap), -EINVAL);
+    ck_assert_int_eq(diskio_run_capacity(run, NULL), -EINVAL);
+    diskio_run_free(run);
+}
+static void null_run_capacity_step(void)
+{
+    ck_assert_ptr_null(diskio_run_capacity_step(NULL, 0));
+}
 static void null_run_device_count(void)
 {
     ck_assert_uint_eq(diskio_run_device_count(NULL), 0);
@@ -639,6 +766,23 @@ static const struct {
     ROW(run_interval_count),
     ROW(run_interval),
     ROW(run_interval_hist),
+    ROW(steady_metric_name),
+    ROW(steady_metric_parse),
+    ROW(steady_spec_init),
+    ROW(steady_spec_check),
+    ROW(steady_new),
+    ROW(steady_add),
+    ROW(steady_state),
+    ROW(steady_free),
+    ROW(run_steady),
+    ROW(target_precondition),
+    ROW(result_set_precondition),
+    ROW(capacity_phase_name),
+    ROW(capacity_spec_init),
+    ROW(capacity_search),
+    ROW(capacity_execute),
+    ROW(run_capacity),
+    ROW(run_capacity_step),
     ROW(run_device_count),
     ROW(run_device_io),
     ROW(run_verdicts),

@@ -82,13 +82,15 @@ START_TEST(test_every_option_is_in_the_usage)
     char *usage = t_usage_flat();
     size_t count = 0;
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++, count++) {
-        char want[96];
+        char want[96], value[64] = "";
+        /* an optional value only as --NAME=VALUE: "--steady[=SPEC]" */
+        if (opt->arg)
+            snprintf(value, sizeof(value), (opt->flags & CLI_OPTIONAL_VALUE) ? "[=%s]" : " %s",
+                     opt->arg);
         if (opt->short_name)
-            snprintf(want, sizeof(want), "-%c, --%s%s%s", opt->short_name, opt->name,
-                     opt->arg ? " " : "", opt->arg ? opt->arg : "");
+            snprintf(want, sizeof(want), "-%c, --%s%s", opt->short_name, opt->name, value);
         else
-            snprintf(want, sizeof(want), "--%s%s%s", opt->name, opt->arg ? " " : "",
-                     opt->arg ? opt->arg : "");
+            snprintf(want, sizeof(want), "--%s%s", opt->name, value);
         ck_assert_msg(strstr(usage, want) != NULL, "the usage lacks '%s'", want);
         ck_assert_msg(opt->help && *opt->help, "--%s has no usage text", opt->name);
         /* each name and short name once */
@@ -178,8 +180,9 @@ START_TEST(test_every_option_is_in_the_completion)
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++) {
         char dashed[64];
         snprintf(dashed, sizeof(dashed), "--%s", opt->name);
-        /* a value is completed (or nothing offered); a flag is no value */
-        if (opt->arg)
+        /* a value is completed (or nothing offered); a flag is no value,
+         * nor is an optional one (the next word is never it) */
+        if (cli_takes_next_word(opt))
             ck_assert_msg(t_has_option(start, dashed), "completion/diskio lacks %s", dashed);
         else
             ck_assert_msg(!t_has_option(start, dashed), "completion/diskio completes flag %s",

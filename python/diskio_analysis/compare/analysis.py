@@ -23,6 +23,7 @@ noise behind it.  (A result compared with a relabelled copy of itself,
 another environment, is an A/A comparison: each side's band is its own.)
 """
 
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -72,6 +73,13 @@ class Environment:
     # invocation (result file) -> its default between-invocation noise,
     # from every repetition of every run in it (noise.judge's defaults)
     defaults: dict = field(default_factory=dict)
+    # diskio --steady: run key -> {metric: [noise.Sample]} of the steady
+    # windows, and run key -> each sample's window (steady.SteadyWindow,
+    # or None for a sample measured without --steady)
+    steady_samples: dict = field(default_factory=dict)
+    steady_windows: dict = field(default_factory=dict)
+    # diskio --target: run key -> [result.Capacity], one per search
+    capacities: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -84,6 +92,7 @@ class Row:
     judgement: noise.Judgement
     higher_is_better: bool
     unit: str
+    steady: bool = False        # over the steady windows (diskio --steady)
 
 
 class RunKey(NamedTuple):
@@ -101,6 +110,9 @@ class RunKey(NamedTuple):
     shared_file: bool = False
     cached: bool = False
     suite_row: str | None = None    # "SEQ1M Q8T1 read"; None outside a suite
+    # diskio --target: "p99 <= 2 ms", its capacity compared (its jobs
+    # are the answer's, not the workload's); None for a plain run
+    capacity: str | None = None
 
     def as_dict(self):
         """The key as the JSON output gives it (suite_row null outside a
@@ -109,13 +121,29 @@ class RunKey(NamedTuple):
             name: getattr(self, name) for name in self._fields[1:]}}
 
 
+def capacity_name(capacity):
+    """What a capacity is of: 'p99 <= 2 ms'."""
+    return (f"p{capacity.percentile:g} <= "
+            f"{fmt_measure_ns(capacity.target_ns)}")
+
+
+def fmt_measure_ns(ns):
+    """A duration in ns as diskio's table writes one."""
+    for scale, name in ((1e9, "s"), (1e6, "ms"), (1e3, "us")):
+        if ns >= scale:
+            return f"{ns / scale:.3g} {name}"
+    return f"{ns:.3g} ns"
+
+
 def run_key(run):
     """The RunKey of a Run."""
     p = run.parameters
+    capacity = None if run.capacity is None else capacity_name(run.capacity)
     return RunKey(run.workload, p.block_size, p.pattern or "seq",
-                  p.iodepth or 1, p.sync_every or 1, p.batch or 1, p.jobs,
-                  p.shared_file, p.cached,
-                  None if run.suite_row is None else run.suite_row.name)
+                  p.iodepth or 1, p.sync_every or 1, p.batch or 1,
+                  1 if capacity else p.jobs, p.shared_file, p.cached,
+                  None if run.suite_row is None else run.suite_row.name,
+                  capacity)
 
 
 def size_label(nbytes):
@@ -144,6 +172,8 @@ def run_label(key):
     if key.jobs > 1:
         words.append(f"x{key.jobs} jobs" + (" (1 file)" if key.shared_file
                                             else ""))
+    if key.capacity is not None:
+        words.append(f"capacity at {key.capacity}")
     if key.suite_row is not None:
         return f"{key.suite_row} ({' '.join(words)})"
     return " ".join(words)
@@ -247,9 +277,13 @@ def add_samples(env, result):
                          "runs are used")
     for run in result.runs:
         note_not_direct(env, run)
+        if run.capacity is not None:
+            add_capacity(env, run)
+            continue
+        windows = run.steady.windows if run.steady else []
         # diskio --repeat: each repetition is a sample of its own, as a
         # result per repetition would be
-        for sample in run.repetitions or [run]:
+        for index, sample in enumerate(run.repetitions or [run]):
             if not sample.complete or not sample.ops:
                 reason = ("did not complete" if not sample.complete
                           else "recorded no ops")
@@ -261,25 +295,48 @@ def add_samples(env, result):
             if key not in env.samples:
                 env.samples[key] = {}
                 env.run_order.append(key)
-            for metric in METRICS:
-                value = metric_value(sample, metric, run.direction)
-                if value is None:
-                    continue
-                if value == 0:
-                    env.notes.append(f"{result.path}: "
-                                     f"{metric_where(sample, metric)} is 0: "
-                                     f"no ratio of it ({metric}) is taken")
-                    continue
-                if not MIN_POSITIVE <= value <= MAX_VALUE:
-                    raise InputError(
-                        result.path, None,
-                        f"{metric_where(sample, metric)}: {value:g} is "
-                        f"outside {MIN_POSITIVE:g}..{MAX_VALUE:g}, which "
-                        "no measurement is",
-                        "regenerate the result with diskio (a corrupt or "
-                        "hand-edited file?)")
-                env.samples[key].setdefault(metric, []).append(
-                    sample_of(result, sample, value))
+            add_values(env, env.samples[key], result, run, sample, sample)
+            # diskio --steady: the sample's window too, if it was steady
+            window = windows[index] if index < len(windows) else None
+            env.steady_windows.setdefault(key, []).append(window)
+            if window is not None and window.attained:
+                add_values(env, env.steady_samples.setdefault(key, {}), result,
+                           run, window, sample)
+
+
+def add_capacity(env, run):
+    """A search's answer (diskio --target) into env: its capacity is what
+    is compared, not its confirming run's latencies, which are those of
+    the rate it found."""
+    key = run_key(run)
+    if key not in env.samples:
+        env.samples[key] = {}
+        env.run_order.append(key)
+    env.capacities.setdefault(key, []).append(run.capacity)
+
+
+def add_values(env, into, result, run, figures, sample):
+    """Every metric figures (a run, a repetition or a steady window of
+    sample) has, into {metric: [noise.Sample]}, each judged as a
+    repetition of sample (its invocation, time, disturbances)."""
+    for metric in METRICS:
+        value = metric_value(figures, metric, run.direction)
+        if value is None:
+            continue
+        if value == 0:
+            env.notes.append(f"{result.path}: "
+                             f"{metric_where(figures, metric)} is 0: "
+                             f"no ratio of it ({metric}) is taken")
+            continue
+        if not MIN_POSITIVE <= value <= MAX_VALUE:
+            raise InputError(
+                result.path, None,
+                f"{metric_where(figures, metric)}: {value:g} is "
+                f"outside {MIN_POSITIVE:g}..{MAX_VALUE:g}, which "
+                "no measurement is",
+                "regenerate the result with diskio (a corrupt or "
+                "hand-edited file?)")
+        into.setdefault(metric, []).append(sample_of(result, sample, value))
 
 
 # ---- O_DIRECT the filesystem buffered: no verdict ----
@@ -448,6 +505,9 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
     base = choose_baseline(envs, baseline)
     rows, missing = [], []      # missing: (has it, run key, lacks it)
     not_direct = []             # NotDirect: runs left out of the verdicts
+    # capacity keys on both sides (no row when a side found no rate: said
+    # in a note)
+    searched = 0
     for env in envs:
         env.defaults, notes = invocation_defaults(env.results)
         env.notes.extend(notes)
@@ -459,6 +519,7 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             if key not in env.samples:
                 missing.append((base.name, key, env.name))
                 continue
+            searched += key.capacity is not None
             left_out = not_direct_reason(base, env, key)
             if left_out:
                 not_direct.append(left_out)
@@ -467,7 +528,7 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             rows.extend(compare_run(base, env, key, metrics, min_change))
         missing.extend((env.name, key, base.name) for key in env.run_order
                        if key not in base.samples)
-    if not rows and not not_direct:
+    if not rows and not not_direct and not searched:
         raise InputError(" ".join(r.path for env in envs for r in env.results),
                          None,
                          "no run of the baseline matches a run of another "
@@ -480,11 +541,103 @@ def compare_environments(envs, metrics=DEFAULT_METRICS, baseline=None,
             "min_change": min_change, "metrics": metrics}
 
 
+def steady_words(window):
+    """What a window that was not steady shows: 'mean rising 12%/min', or
+    how few intervals there were to judge."""
+    if window.trend is None or window.trend_pct_per_min is None:
+        return f"{window.judged} whole intervals judged"
+    return f"{window.trend} {abs(window.trend_pct_per_min):.0f}%/min"
+
+
+def steady_basis(base, env, key):
+    """Whether key's runs are compared over their steady windows (both
+    sides ran with --steady and every window was steady), and the note
+    that says which figures were compared, or None when neither side
+    asked.  A run that was not steady is never taken for a steady
+    disk's."""
+    sides = [(side.name, side.steady_windows.get(key, [])) for side in (base, env)]
+    asked = [(name, ws) for name, ws in sides if any(w is not None for w in ws)]
+    if not asked:
+        return False, None
+    label = run_label(key)
+    unsteady = [(name, w) for name, ws in sides for w in ws
+                if w is not None and not w.attained]
+    without = [name for name, ws in sides if any(w is None for w in ws)]
+    if not unsteady and not without:
+        return True, (f"{label}: compared over the steady windows of both sides "
+                      "(diskio --steady), not the whole runs")
+    if unsteady:
+        names = sorted({name for name, _ in unsteady})
+        words = "; ".join(f"{name}: {steady_words(w)}" for name, w in unsteady)
+        return False, (f"{label}: NOT STEADY on {' and '.join(names)} ({words}): "
+                       "compared over the whole runs, which are no figures of a "
+                       "steady disk")
+    return False, (f"{label}: steady on {' and '.join(n for n, _ in asked)} only "
+                   f"({' and '.join(sorted(set(without)))} ran without --steady): "
+                   "compared over the whole runs")
+
+
+def capacity_bounds(capacities):
+    """(the answer, the lowest and the highest the capacity may be) of
+    one side's searches: the geometric mean of their answers, between the
+    lowest rate found to meet the target and the highest rate tried above
+    it that missed (None: none did); None when no search found a rate."""
+    found = [c for c in capacities if c.found and c.ops_per_s]
+    if not found or len(found) < len(capacities):
+        return None
+    value = math.exp(sum(math.log(c.ops_per_s) for c in found) / len(found))
+    highs = [c.high_ops_per_s for c in found]
+    high = None if any(h is None for h in highs) else max(highs)
+    return value, min(c.ops_per_s for c in found), high
+
+
+def capacity_row(base, env, key, min_change):
+    """The ratio of two capacities (diskio --target) with the interval
+    their searches' brackets allow: from the other side's lowest over the
+    baseline's highest to the other's highest over the baseline's lowest.
+    Slower or faster when the interval lies beyond the smallest change,
+    the same when within it, inconclusive else; None (with a note) when a
+    side found no rate."""
+    a, b = capacity_bounds(base.capacities[key]), capacity_bounds(env.capacities[key])
+    if a is None or b is None:
+        none = " and ".join(side.name for side, bounds in ((base, a), (env, b))
+                            if bounds is None)
+        env.notes.append(f"{run_label(key)}: no rate met the target on {none}: no "
+                         "ratio of capacities")
+        return None
+    low = b[1] / a[2] if a[2] else 0.0
+    high = b[2] / a[1] if b[2] else math.inf
+    verdict = ("faster" if low > 1 + min_change else
+               "slower" if high < 1 - min_change else
+               "same" if 1 - min_change <= low and high <= 1 + min_change else
+               "inconclusive")
+    judgement = noise.Judgement(
+        ratio=b[0] / a[0], low=low, high=high if math.isfinite(high) else None,
+        verdict=verdict, basis="search", n_base=len(base.capacities[key]),
+        n_other=len(env.capacities[key]), base_value=a[0], other_value=b[0],
+        k_base=len(base.capacities[key]), k_other=len(env.capacities[key]))
+    unconfirmed = [side.name for side in (base, env)
+                   if not all(c.confirmed for c in side.capacities[key])]
+    if unconfirmed:
+        env.notes.append(f"{run_label(key)}: the capacity of {' and '.join(unconfirmed)} "
+                         "was not confirmed by a longer run")
+    return Row(env.name, key, "capacity", [c.ops_per_s for c in base.capacities[key]],
+               [c.ops_per_s for c in env.capacities[key]], judgement, True, "/s")
+
+
 def compare_run(base, env, key, metrics, min_change):
+    if key.capacity is not None:
+        row = capacity_row(base, env, key, min_change)
+        return [row] if row else []
     rows = []
+    steady, note = steady_basis(base, env, key)
+    if note and note not in env.notes:
+        env.notes.append(note)
+    base_samples = base.steady_samples[key] if steady else base.samples[key]
+    other_samples = env.steady_samples[key] if steady else env.samples[key]
     for metric in metrics:
-        base_values = base.samples[key].get(metric)
-        other_values = env.samples[key].get(metric)
+        base_values = base_samples.get(metric)
+        other_values = other_samples.get(metric)
         if not base_values or not other_values:
             continue
         _, _, higher_is_better, unit = METRICS[metric]
@@ -494,5 +647,5 @@ def compare_run(base, env, key, metrics, min_change):
         rows.append(Row(env.name, key, metric,
                         [sample.value for sample in base_values],
                         [sample.value for sample in other_values],
-                        judgement, higher_is_better, unit))
+                        judgement, higher_is_better, unit, steady))
     return rows

@@ -38,6 +38,9 @@ def fmt_measure(value, unit):
 
 
 def fmt_interval(judgement):
+    # a capacity whose other side missed no rate above it: open above
+    if judgement.basis == "search" and judgement.high is None and judgement.low is not None:
+        return f"{fmt_factor(judgement.low)} or more"
     return fmt_ratios(judgement.low, judgement.high)
 
 
@@ -55,7 +58,8 @@ def summary_lines(comparison):
     primary = comparison["metrics"][0]
     lines = []
     for name, rows in by_environment(comparison).items():
-        rows = [r for r in rows if r.metric == primary]
+        # and the capacities (diskio --target), whatever the metrics
+        rows = [r for r in rows if r.metric in (primary, "capacity")]
         groups = {verdict: [] for verdict in noise.VERDICTS}
         for row in rows:
             groups[row.judgement.verdict].append(row)
@@ -93,6 +97,14 @@ def noise_notes(comparison):
                      "over several invocations the geometric mean of each "
                      "invocation's: the figures the ratio is taken between, "
                      "not the mean of all ops that diskio's table shows")
+    if "search" in bases:
+        notes.append(
+            "capacity (diskio --target): the ratio of the highest offered "
+            "rates that met the target; its interval is what the searches "
+            "allow, from the other side's answer over the baseline's lowest "
+            "rate that missed to the other's lowest rate that missed over "
+            "the baseline's answer (open above when a side missed no rate "
+            "above its answer)")
     if "unrepeated" in bases:
         notes.append(
             "one value on a side: the run-to-run noise is unknown, so only "
@@ -130,7 +142,7 @@ def verdict_cell(judgement):
 
 def table_rows(rows):
     """Each row's figures as the ratio took them (advice.side_cell)."""
-    return [(run_label(r.run), r.metric,
+    return [(run_label(r.run) + (" (steady)" if r.steady else ""), r.metric,
              advice.side_cell(r.judgement, "baseline", len(r.base_values),
                               lambda v, u=r.unit: fmt_measure(v, u)),
              advice.side_cell(r.judgement, "other", len(r.other_values),
@@ -205,6 +217,7 @@ def row_record(row, base):
         "environment": row.environment, "baseline": base,
         "run": row.run.as_dict(),
         "run_label": run_label(row.run), "metric": row.metric,
+        "steady": row.steady,
         "unit": row.unit, "higher_is_better": row.higher_is_better,
         "baseline_values": row.base_values, "other_values": row.other_values,
         "baseline_value": row.judgement.base_value,

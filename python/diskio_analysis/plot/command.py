@@ -13,6 +13,7 @@ from ..errors import EXIT_BAD_INPUT, InputError, UsageError
 from ..outputs import open_output_dir
 from ..sides import named_help
 from ..textsafe import shown
+from .capacity_chart import capacity_charts
 from .charts import run_charts, unique_filenames
 from .compare_charts import compare_charts
 from .gnuplot import check_outputs, render
@@ -78,6 +79,7 @@ def run(argv):
         charts = unique_filenames(
             run_charts(runs, traces, args.format, workdir,
                        args.histogram_y == "log") +
+            capacity_charts(runs, workdir, args.format) +
             report_charts(reports, args.format, args.phases, args.metrics,
                           workdir) +
             compare_charts(comparisons, args.format, workdir))

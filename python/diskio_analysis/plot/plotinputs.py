@@ -43,6 +43,8 @@ class PlotRun:
     key: RunKey | None = None
     # "read" for the read modes (the result's parameters.direction)
     direction: str = "write"
+    # diskio --target: the search (result.Capacity), None without it
+    capacity: object = None
 
 
 def plot_runs(result):
@@ -65,7 +67,7 @@ def plot_runs(result):
                            pattern=run.parameters.pattern or
                            ("custom" if custom else "seq"),
                            intervals=run.intervals, key=run_key(run),
-                           direction=run.direction)
+                           direction=run.direction, capacity=run.capacity)
         if run.suite_row is not None:
             plot_run.suite = result.suite.name
             plot_run.suite_title = result.suite.title

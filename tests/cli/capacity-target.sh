@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Description: --target finds a serialised store's capacity (1 / service time) within 10%, with its curve.
+#
+# A store written for the test (tests/lib/timed-store-preload.c,
+# DISKIO_STORE=serial) takes 10 ms per sync, one at a time: its capacity
+# is 100 syncs per second, and fdatasync's writes in memory add
+# microseconds.  A search for the highest rate whose p90 stays within
+# 15 ms (10 s of budget, points of 0.5 s) must find it within 10%:
+# confirmed, its answer the confirming run's rate (the run in the
+# result), the saturation point first and the confirming run last, every
+# point's offered and achieved rate and latencies kept (the curve: the
+# missed points above the answer, their p90 past the target), the
+# budget recorded and the points' runtimes within it.  The answer and
+# the curve are in the table; each step is said on stderr.  --target is
+# refused with what it cannot go with (--rate, --count, --steady,
+# --trace, aio, --jobs of a plain pattern) and a spec it cannot read,
+# naming it.
+. "${top_srcdir:-.}/tests/lib/cli.sh"
+PYTHON3=${PYTHON3:-python3}
+command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
+store="${top_builddir:-.}/tests/.libs/timed-store-preload.so"
+[ -f "$store" ] || { echo "SKIP: $store not built"; exit 77; }
+t_memory_dir
+dir="$t_memory"
+
+t_expect_status 0 "a search on a store of 10 ms per sync" -- env LD_PRELOAD="$store" \
+    DISKIO_STORE=serial DISKIO_STORE_BASE_US=10000 "$DISKIO" --mode fdatasync --size 1m \
+    --target p90=15ms,time=10s,point=0.5s --output "$t_scratch/capacity.json" "$dir" || t_done
+grep -q "^  ^ capacity at p90 <= 15.0 ms: .* ops/s with 1 committer" "$t_scratch/stdout" &&
+    t_ok "the table gives the answer" || t_fail "the table: $(cat "$t_scratch/stdout")"
+grep -q "committers    offered/s   achieved/s" "$t_scratch/stdout" &&
+    t_ok "and the curve" || t_fail "no curve in the table"
+grep -q "^diskio: --target p90=15 ms: fdatasync 8192 B x1: saturation: as fast as it can" \
+    "$t_scratch/stderr" && t_ok "the steps are said" || t_fail "stderr: $(cat "$t_scratch/stderr")"
+
+"$PYTHON3" - "$t_scratch/capacity.json" <<'PY' || t_fail "the capacity"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+c = run["capacity"]
+steps = c["steps"]
+print("capacity %.1f/s (missed at %s), confirmed %s, %d steps in %.1f s"
+      % (c["ops_per_s"], c["high_ops_per_s"], c["confirmed"], len(steps), c["duration_ns"] / 1e9))
+for s in steps:
+    print("  %-10s offered %7s achieved %6.1f p90 %6.1f ms %s"
+          % (s["phase"], "%.1f" % s["offered_ops_per_s"] if s["offered_ops_per_s"] else "max",
+             s["achieved_ops_per_s"], s["pct_ns"] / 1e6, "met" if s["met"] else "missed"))
+assert c["found"] and c["confirmed"]
+assert 90.0 <= c["ops_per_s"] <= 110.0, "not within 10% of 100/s"
+assert (c["percentile"], c["target_ns"], c["budget_ns"]) == (90, 15 * 10**6, 10 * 10**9)
+assert steps[0]["phase"] == "saturation" and steps[0]["offered_ops_per_s"] is None
+assert steps[-1]["phase"] == "confirm" and steps[-1]["met"]
+assert steps[-1]["offered_ops_per_s"] == c["ops_per_s"]
+# the run is the confirming run, at the answer
+assert abs(run["parameters"]["rate_ops_per_s"] - c["ops_per_s"]) < 1e-6 * c["ops_per_s"]
+assert run["ops"] == steps[-1]["ops"]
+# the curve: what missed above the answer missed by its p90
+missed = [s for s in steps if s["phase"] == "search" and not s["met"]]
+assert missed and all(s["offered_ops_per_s"] > c["ops_per_s"] for s in missed)
+assert all(s["pct_ns"] > c["target_ns"] for s in missed if s["error"] is None)
+above = [s["offered_ops_per_s"] for s in steps if not s["met"] and s["offered_ops_per_s"]
+         and s["offered_ops_per_s"] > c["ops_per_s"]]
+assert c["high_ops_per_s"] == min(above)
+# what the search planned fits its budget
+assert sum(s["duration_ns"] for s in steps) <= c["budget_ns"]
+PY
+
+t_expect_status 2 "--target with --rate" -- "$DISKIO" --target p99=2ms --rate 100 "$dir"
+grep -q "does not go with --rate" "$t_scratch/stderr" && t_ok "said" ||
+    t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "--target with --count" -- "$DISKIO" --target p99=2ms --count 100 "$dir"
+grep -q "does not go with --count" "$t_scratch/stderr" && t_ok "said" ||
+    t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "--target with --steady" -- "$DISKIO" --target p99=2ms --steady "$dir"
+grep -q "does not go with --steady" "$t_scratch/stderr" && t_ok "said" ||
+    t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "--target with --trace" -- "$DISKIO" --target p99=2ms --trace "$t_scratch/t.csv" \
+    "$dir"
+grep -q "does not go with --trace" "$t_scratch/stderr" && t_ok "said" ||
+    t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "--target in a queued mode" -- "$DISKIO" --target p99=2ms --mode aio "$dir"
+grep -q "^diskio: --target (it offers a fixed rate): applies to the synchronous modes" \
+    "$t_scratch/stderr" && t_ok "said" || t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "--target with jobs of a plain pattern" -- "$DISKIO" --target p99=2ms \
+    --mode fsync --jobs 1,4 "$dir"
+grep -q "or --pattern wal" "$t_scratch/stderr" && t_ok "said" ||
+    t_fail "not said: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "a spec without a percentile" -- "$DISKIO" --target 2ms "$dir"
+grep -q "'2ms' is not pP=DURATION" "$t_scratch/stderr" && t_ok "named" ||
+    t_fail "not named: $(cat "$t_scratch/stderr")"
+t_expect_status 2 "an unknown spec key" -- "$DISKIO" --target p99=2ms,budget=3s "$dir"
+grep -q "unknown key 'budget'" "$t_scratch/stderr" && t_ok "named" ||
+    t_fail "not named: $(cat "$t_scratch/stderr")"
+t_expect_empty_dir "$dir"
+t_done
