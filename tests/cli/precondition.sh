@@ -17,7 +17,8 @@ PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
 store="${top_builddir:-.}/tests/.libs/timed-store-preload.so"
 fault="${top_builddir:-.}/tests/.libs/fault-preload.so"
-[ -f "$store" ] && [ -f "$fault" ] || { echo "SKIP: the test preloads are not built"; exit 77; }
+t_built "$store"
+t_built "$fault"
 t_memory_dir
 dir="$t_memory"
 run="--mode fdatasync --bs 8k --count 100 --warmup 5 --size 16m"

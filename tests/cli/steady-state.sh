@@ -22,7 +22,7 @@
 PYTHON3=${PYTHON3:-python3}
 command -v "$PYTHON3" >/dev/null 2>&1 || { echo "SKIP: no python3 to read the JSON"; exit 77; }
 store="${top_builddir:-.}/tests/.libs/timed-store-preload.so"
-[ -f "$store" ] || { echo "SKIP: $store not built"; exit 77; }
+t_built "$store"
 t_memory_dir
 dir="$t_memory"
 common="--mode fdatasync --size 1m --warmup 2 --interval 250ms"
