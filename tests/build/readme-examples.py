@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Description: the README's examples run as written, so that they cannot go stale.
+"""Description: the examples of the README and its guides run as written.
 
-the README's examples run as written, so that they
-cannot go stale.  Every ```sh block of README.md runs in order with bash
--e, each in a directory of its own (HOME shared, so ~/lab carries from
-one to the next), the commands the build tree's: diskio with its runs
+The examples of the README and of the guides it points to (DOCUMENTS)
+run as written, so that they cannot go stale.  Every ```sh block of them
+runs in order with bash -e, each in a directory of its own (HOME
+shared, so ~/lab carries from one to the next), the commands the build tree's: diskio with its runs
 made short (every count, duration, size and suite cut, appended after
 the block's own options, which the last one wins), the analysis
 commands as scripts/ has them.  The storage the examples name (/srv/X,
@@ -49,6 +49,11 @@ SHORT_STEADY = "--warmup 1 --size 16m --runtime 1 --interval 0.1 --steady"
 SHORT_TARGET = "--warmup 1 --size 16m --target p99=50ms,time=3s,point=0.2s"
 SHORT_SUITE = ("--suite-runs 2 --suite-max-bs 1m --size 8m --runtime 0.05 "
                "--count 40 --warmup 1")
+
+# the documents whose examples run, in this order (one HOME: ~/lab made
+# by one carries to the next)
+DOCUMENTS = ("README.md", "doc/install.md", "doc/guide.md", "doc/comparing.md",
+             "doc/library.md")
 
 failures = []
 
@@ -140,9 +145,11 @@ def stop_sshd(home):
 
 
 def main():
-    with open(os.path.join(TOP_SRCDIR, "README.md"), encoding="utf-8") as f:
-        found = blocks(f.read())
-    check(len(found) >= 10, f"README.md has its ```sh blocks ({len(found)})")
+    found = []
+    for name in DOCUMENTS:
+        with open(os.path.join(TOP_SRCDIR, name), encoding="utf-8") as f:
+            found += [(f"{name}:{line}", marker, code) for line, marker, code in blocks(f.read())]
+    check(len(found) >= 10, f"README.md and its guides have their ```sh blocks ({len(found)})")
     work = tempfile.mkdtemp(prefix="diskio-readme.", dir=os.environ.get("TMPDIR"))
     home, storage, bindir = (os.path.join(work, d) for d in
                              ("home", "storage", "bin"))
@@ -156,7 +163,7 @@ def main():
     ran = 0
     try:
         for number, (line, marker, code) in enumerate(found):
-            where = f"README.md:{line}"
+            where = line
             if marker and (marker.startswith("<!-- quickstart:")
                            or marker.startswith("<!-- not run:")):
                 print(f"skip {where}: {marker}")
