@@ -167,6 +167,18 @@ def bare_targets(rounds, used):
         t.append(ratio_target(
             "bare-%s-median" % mode, "bare", "%s 8 KiB: diskio median ÷ bare loop median" % mode,
             paired(rounds, used, "bare " + mode, "diskio", "bare", "p50_ns"), "within", 0.02))
+        # reported beside it: against the bare loop writing diskio's data
+        # (a fresh block each write: for O_DIRECT, pages pinned anew), and
+        # what that data costs the bare loop itself
+        t.append(ratio_target(
+            "bare-%s-median-data" % mode, "bare",
+            "%s 8 KiB: diskio median ÷ bare loop writing diskio's data (report)" % mode,
+            paired(rounds, used, "bare " + mode, "diskio", "bare+pool", "p50_ns"), ">=", 0.0))
+        t.append(ratio_target(
+            "bare-%s-data" % mode, "bare",
+            "%s 8 KiB: the data's own cost, bare loop median ÷ itself on one buffer "
+            "(report)" % mode,
+            paired(rounds, used, "bare " + mode, "bare+pool", "bare", "p50_ns"), ">=", 0.0))
     # buffered: diskio's own cost against the bare loop writing the same
     # data (fresh, incompressible blocks: what honesty requires), and
     # that data's cost against one hot buffer, reported beside it

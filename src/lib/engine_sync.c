@@ -18,29 +18,37 @@
 #include "engine_loop.h"
 #include "modes.h"
 
+/* async: into the page cache, its source block as the pool left it */
 static __attribute__((noinline)) void run_write_only(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, NULL, 0, false);
+    engine_dispatch(e, ph, NULL, 0, false, false);
+}
+
+/* O_SYNC, O_DSYNC, O_DIRECT: the write waits for the device; its source
+ * block warmed before the clock (warm_block) */
+static __attribute__((noinline)) void run_write_waiting(struct engine *e, struct engine_phase *ph)
+{
+    engine_dispatch(e, ph, NULL, 0, false, true);
 }
 
 static __attribute__((noinline)) void run_write_fsync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, raw_fsync, 0, false);
+    engine_dispatch(e, ph, raw_fsync, 0, false, true);
 }
 
 static __attribute__((noinline)) void run_write_fdatasync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, raw_fdatasync, 0, false);
+    engine_dispatch(e, ph, raw_fdatasync, 0, false, true);
 }
 
 static __attribute__((noinline)) void run_write_rwf_dsync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, NULL, RWF_DSYNC, false);
+    engine_dispatch(e, ph, NULL, RWF_DSYNC, false, true);
 }
 
 static __attribute__((noinline)) void run_write_rwf_sync(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, NULL, RWF_SYNC, false);
+    engine_dispatch(e, ph, NULL, RWF_SYNC, false, true);
 }
 
 /* The synchronous write modes: the instance of the row's per-write flags
@@ -64,12 +72,17 @@ void engine_run_write(struct engine *e, struct engine_phase *ph)
     case MODE_SYNC_FSYNC: run_write_fsync(e, ph); break;
     case MODE_SYNC_FDATASYNC: run_write_fdatasync(e, ph); break;
     case MODE_SYNC_NONE:
-    default: run_write_only(e, ph); break;
+    default:
+        if (mode_waits_for_device(e->cfg->mode, false))
+            run_write_waiting(e, ph);
+        else
+            run_write_only(e, ph);
+        break;
     }
 }
 
 /* The read modes read and direct-read: pread, nothing else. */
 void engine_run_read(struct engine *e, struct engine_phase *ph)
 {
-    engine_dispatch(e, ph, NULL, 0, true);
+    engine_dispatch(e, ph, NULL, 0, true, false);
 }
