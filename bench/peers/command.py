@@ -51,7 +51,8 @@ def parse_args(argv):
     ap.add_argument("--markdown", metavar="FILE", help="write the tables as Markdown "
                     "(default compare-peers-DATE.md; none with --smoke)")
     ap.add_argument("--only", metavar="GROUP[,GROUP]", default=None,
-                    help="overhead, accuracy, qd, read, memory, record (default: all)")
+                    help="overhead, accuracy, bare, qd, read, crystal, memory, record "
+                         "(default: all but bare)")
     ap.add_argument("--busy-threshold", type=float, default=0.15, metavar="SHARE",
                     help="discard a round when other processes used more than this share "
                          "of all CPUs, or steal exceeded it (default 0.15)")
