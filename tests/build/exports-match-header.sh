@@ -5,9 +5,10 @@
 # libdiskio exports exactly the functions its public header
 # declares: nothing private leaks (every symbol starts with diskio_) and
 # nothing declared is missing.  Each carries the version node of the
-# release that added it (diskio_x@@LIBDISKIO_0.1, src/lib/libdiskio.map),
+# interface that added it (diskio_x@@LIBDISKIO_1, src/lib/libdiskio.map),
 # unless configure found a linker without --version-script
-# (DISKIO_LD_VERSION_SCRIPT=no), and every node is named LIBDISKIO_M.N.
+# (DISKIO_LD_VERSION_SCRIPT=no), and every node is named after the
+# soname's major: LIBDISKIO_1 or LIBDISKIO_1.N in libdiskio.so.1.
 lib="${top_builddir:-.}/.libs/libdiskio.so"
 header="${top_builddir:-.}/include/diskio.h"
 [ -f "$lib" ] || { echo "SKIP: no shared library at $lib (static build?)"; exit 77; }
@@ -30,9 +31,12 @@ if [ "${DISKIO_LD_VERSION_SCRIPT:-yes}" = no ]; then
     echo "note: the linker takes no version script: the symbols are not versioned"
     exit $status
 fi
-unversioned=$(grep -v '@@LIBDISKIO_[0-9][0-9]*\.[0-9][0-9]*$' "$tmp/versioned")
+# the soname's major, from the library's own dynamic section
+major=$(LC_ALL=C readelf -d "$lib" | sed -n 's/.*Library soname: \[libdiskio\.so\.\([0-9][0-9]*\)\].*/\1/p')
+[ -n "$major" ] || { echo "FAIL: no soname libdiskio.so.N in $lib"; exit 1; }
+unversioned=$(grep -v "@@LIBDISKIO_$major\(\.[0-9][0-9]*\)\{0,1\}\$" "$tmp/versioned")
 if [ -n "$unversioned" ]; then
-    echo "FAIL: exported without a LIBDISKIO_M.N version (src/lib/libdiskio.map):" $unversioned
+    echo "FAIL: exported without a LIBDISKIO_$major or LIBDISKIO_$major.N version (the soname is libdiskio.so.$major; src/lib/libdiskio.map):" $unversioned
     status=1
 else
     nodes=$(sed 's/.*@@//' "$tmp/versioned" | sort -u | tr '\n' ' ')
