@@ -242,6 +242,35 @@ def fio_sync_count(src, sync, where):
                           minimum=0) or 0
 
 
+def add_fio_sync_metrics(env, src, prefix, job_info, sync):
+    """The sync part of a fio job that synced (sync, its "sync" object):
+    its mean and percentiles as metrics, and a note of what the job's
+    mean is made of.  What the syncs add to each write's mean (ns)."""
+    path = src.path
+    _, where, name, _, sync_interval = job_info
+    sync_where = json_path(where, "sync")
+    sync_lat = src.get_object(sync, sync_where, "lat_ns")
+    sync_lat_where = json_path(sync_where, "lat_ns")
+    sync_mean = src.get_number(sync_lat, sync_lat_where, "mean")
+    env.add_metric(f"{prefix}.sync_mean_us", sync_mean / 1000.0, path)
+    table = src.get_object(sync_lat, sync_lat_where, "percentile",
+                           optional=True) or {}
+    table_where = json_path(sync_lat_where, "percentile")
+    for key, stat in FIO_PERCENTILES:
+        value = fio_percentile(src, table, table_where, key)
+        if f"sync_{stat}_us" in SYNC_PART_NAMES and value is not None:
+            env.add_metric(f"{prefix}.sync_{stat}_us",
+                           value / 1000.0, path)
+    env.notes.append(f"{path}: fio job {name}: "
+                     f"{prefix}.mean_us = write mean + sync mean"
+                     + (f" / {sync_interval}" if sync_interval > 1
+                        else "")
+                     + "; fio percentiles are of the sync part only "
+                     f"({prefix}.sync_p50_us, {prefix}.sync_p99_us); "
+                     f"no {prefix}.p50_us/p99_us from fio")
+    return sync_mean / sync_interval
+
+
 def add_fio_job_metrics(env, src, prefix, job_info, desc):
     path = src.path
     job, where, name, mode, sync_interval = job_info
@@ -260,26 +289,7 @@ def add_fio_job_metrics(env, src, prefix, job_info, desc):
         env.add_metric(f"{prefix}.write_mean_us", write_mean / 1000.0, path)
         mean_ns = write_mean
         if sync_count:
-            sync_lat = src.get_object(sync, sync_where, "lat_ns")
-            sync_lat_where = json_path(sync_where, "lat_ns")
-            sync_mean = src.get_number(sync_lat, sync_lat_where, "mean")
-            mean_ns += sync_mean / sync_interval
-            env.add_metric(f"{prefix}.sync_mean_us", sync_mean / 1000.0, path)
-            table = src.get_object(sync_lat, sync_lat_where, "percentile",
-                                   optional=True) or {}
-            table_where = json_path(sync_lat_where, "percentile")
-            for key, stat in FIO_PERCENTILES:
-                value = fio_percentile(src, table, table_where, key)
-                if f"sync_{stat}_us" in SYNC_PART_NAMES and value is not None:
-                    env.add_metric(f"{prefix}.sync_{stat}_us",
-                                   value / 1000.0, path)
-            env.notes.append(f"{path}: fio job {name}: "
-                             f"{prefix}.mean_us = write mean + sync mean"
-                             + (f" / {sync_interval}" if sync_interval > 1
-                                else "")
-                             + "; fio percentiles are of the sync part only "
-                             f"({prefix}.sync_p50_us, {prefix}.sync_p99_us); "
-                             f"no {prefix}.p50_us/p99_us from fio")
+            mean_ns += add_fio_sync_metrics(env, src, prefix, job_info, sync)
         else:
             env.notes.append(f"{path}: fio job {name}: no syncs "
                              "recorded; mean is the write part only")

@@ -570,12 +570,11 @@ def device_text(device_us):
             f"{diskio:.0f} us under diskio")
 
 
-def calibration(env, est, method):
-    """PostgreSQL's own time per WAL sync (and per checkpoint file sync)
-    against the latency of the diskio run standing for it, in one
-    environment: {"wal": [per phase that timed them, the commit probe's
-    first], "checkpoint": {...} or None, "text": one line}."""
-    mode, count_column, time_column = WAL_SYNC_METHODS[method]
+def calibration_wal(env, est, count_column, time_column):
+    """calibration()'s "wal": per phase that timed its WAL syncs (in
+    count_column and time_column) and has a diskio run standing for
+    them, the two against each other; the commit probe first, then the
+    phases with the most syncs."""
     wal = []
     for phase, p in est.items():
         b = p["bases"]["wal_commit"]
@@ -605,6 +604,13 @@ def calibration(env, est, method):
                     "pg_syncs_per_commit": count / commits if commits else None})
     # the commit probe first, then the phases with the most syncs
     wal.sort(key=lambda c: (not c["phase"].startswith("commit."), -c["syncs"]))
+    return wal
+
+
+def calibration_checkpoint(env, est):
+    """calibration()'s "checkpoint": PostgreSQL's time per checkpoint
+    file sync over every phase against the diskio run standing for it,
+    or None where either is unknown."""
     ckpt = None
     files = sum(r.get("checkpoint_sync_files") or 0 for r in env.wal.values()
                 if r.get("checkpoint_sync_time_ms") is not None)
@@ -617,6 +623,17 @@ def calibration(env, est, method):
         ckpt = {"files": files, "pg_us": pg_us, "diskio_us": bases[0]["latency_us"],
                 "ratio": bases[0]["latency_us"] / pg_us,
                 "metric": bases[0]["latency_metric"]}
+    return ckpt
+
+
+def calibration(env, est, method):
+    """PostgreSQL's own time per WAL sync (and per checkpoint file sync)
+    against the latency of the diskio run standing for it, in one
+    environment: {"wal": [per phase that timed them, the commit probe's
+    first], "checkpoint": {...} or None, "text": one line}."""
+    mode, count_column, time_column = WAL_SYNC_METHODS[method]
+    wal = calibration_wal(env, est, count_column, time_column)
+    ckpt = calibration_checkpoint(env, est)
     parts = []
     shown = [c for c in wal if c["phase"].startswith("commit.")] or wal[:1]
     for c in shown:

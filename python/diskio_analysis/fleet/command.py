@@ -80,6 +80,25 @@ def parse_args(argv):
         "ARGS...]. Exit status: 0 every host ok, 1 a host failed or was "
         "unreachable (the others are collected), 2 usage error, 3 the lab "
         "cannot be written, 4 internal error. See diskio-fleet(1).")
+    add_host_options(parser)
+    add_transport_options(parser)
+    add_run_options(parser)
+    args = parser.parse_args(own)
+    check_diskio_args(diskio_args)
+    args.diskio_args = diskio_args
+    args.pgphases_args = pgphases_args(args.pgphases)
+    if args.ssh_config and not os.path.isfile(args.ssh_config):
+        raise UsageError(f"-F {args.ssh_config}: no such file; give an "
+                         "ssh_config file")
+    args.host_list = hostlist.select(args.hosts, args.exclude)
+    if args.baseline and args.baseline not in args.host_list:
+        raise UsageError(f"--baseline {args.baseline}: not one of the "
+                         "hosts")
+    return args
+
+
+def add_host_options(parser):
+    """The hosts, and the lab their results go to."""
     parser.add_argument("-w", dest="hosts", action="append", metavar="HOSTS",
                         required=True,
                         help="hosts in pdsh's syntax: db1,db2, db[1-4], "
@@ -90,6 +109,11 @@ def parse_args(argv):
     parser.add_argument("--lab", required=True, metavar="DIR",
                         help="where each host's result goes: "
                              "DIR/HOST/result.json (created)")
+
+
+def add_transport_options(parser):
+    """How the hosts are reached: the engine, ssh's settings, how many
+    at once and for how long."""
     parser.add_argument("--transport", choices=transport.TRANSPORTS,
                         default="auto",
                         help="engine: pdsh, clush or ssh; auto takes the "
@@ -105,6 +129,10 @@ def parse_args(argv):
     parser.add_argument("--timeout", type=seconds, default=3600,
                         metavar="SEC", help="a host that has not finished "
                         "after SEC seconds is given up (default 3600)")
+
+
+def add_run_options(parser):
+    """What runs on each host, and what is done with the results."""
     parser.add_argument("--diskio", default="diskio", metavar="PATH",
                         help="diskio's path on the hosts (default: diskio "
                              "on their PATH)")
@@ -121,7 +149,11 @@ def parse_args(argv):
                              "the first host collected)")
     parser.add_argument("--force", action="store_true",
                         help="replace results already in the lab")
-    args = parser.parse_args(own)
+
+
+def check_diskio_args(diskio_args):
+    """Refuse a diskio argument that chooses where the result goes
+    (UsageError): diskio-fleet chooses it."""
     for arg in diskio_args:
         if arg == "--":
             break
@@ -130,27 +162,24 @@ def parse_args(argv):
             raise UsageError(f"diskio argument {arg}: diskio-fleet chooses "
                              "where each host writes its result; leave "
                              "--output out (results go to --lab)")
-    args.diskio_args = diskio_args
-    args.pgphases_args = None
-    if args.pgphases is not None:
-        try:
-            args.pgphases_args = shlex.split(args.pgphases)
-        except ValueError as err:
-            raise UsageError(f"--pgphases '{args.pgphases}': {err}")
-        if not args.pgphases_args or any(
-                a in OWN_OPTIONS or a.startswith("--output=")
-                for a in args.pgphases_args):
-            raise UsageError(f"--pgphases '{args.pgphases}': give "
-                             "diskio-pgphases' DIRECTORY and options, "
-                             "without --output (diskio-fleet chooses it)")
-    if args.ssh_config and not os.path.isfile(args.ssh_config):
-        raise UsageError(f"-F {args.ssh_config}: no such file; give an "
-                         "ssh_config file")
-    args.host_list = hostlist.select(args.hosts, args.exclude)
-    if args.baseline and args.baseline not in args.host_list:
-        raise UsageError(f"--baseline {args.baseline}: not one of the "
-                         "hosts")
-    return args
+
+
+def pgphases_args(pgphases):
+    """--pgphases ARGS split as the shell does (None without it);
+    UsageError for a string that does not split, is empty or chooses
+    the output."""
+    if pgphases is None:
+        return None
+    try:
+        split = shlex.split(pgphases)
+    except ValueError as err:
+        raise UsageError(f"--pgphases '{pgphases}': {err}")
+    if not split or any(a in OWN_OPTIONS or a.startswith("--output=")
+                        for a in split):
+        raise UsageError(f"--pgphases '{pgphases}': give "
+                         "diskio-pgphases' DIRECTORY and options, "
+                         "without --output (diskio-fleet chooses it)")
+    return split
 
 
 def prepare_lab(lab, hosts, force):

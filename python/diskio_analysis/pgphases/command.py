@@ -57,6 +57,18 @@ def parse_args(argv):
                     "throw-away PostgreSQL cluster created in a new subdirectory "
                     "of DIRECTORY, the storage under test. Not a TPC-H or DBT-3 "
                     "result.")
+    add_workload_options(p)
+    add_probe_options(p)
+    add_server_options(p)
+    p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
+    a = p.parse_args(argv)
+    check_workload_options(p, a)
+    check_probe_options(p, a)
+    return a
+
+
+def add_workload_options(p):
+    """Where the cluster goes, the results, and the workload's size."""
     p.add_argument("directory", metavar="DIRECTORY",
                    help="storage under test; the cluster is created in a new "
                         "subdirectory and removed at the end")
@@ -78,6 +90,10 @@ def parse_args(argv):
                    help="run the workload N times, each on a new cluster; the "
                         "result files give each task's median and its spread "
                         "(rounds.csv: every round) (default 3)")
+
+
+def add_probe_options(p):
+    """The commit probe."""
     p.add_argument("--commit-probe", type=int, default=0, metavar="N",
                    help="after the load, N small-insert commits per session "
                         "by 1 and by 4 sessions (tasks COMMIT.C1, COMMIT.C4): "
@@ -85,6 +101,10 @@ def parse_args(argv):
                         "diskio --pattern wal (default 0: none)")
     p.add_argument("--probe-committers", default="1,4", metavar="N[,N...]",
                    help="the commit probe's session counts (default 1,4)")
+
+
+def add_server_options(p):
+    """The PostgreSQL server: its settings, binaries, user and preload."""
     p.add_argument("--wal-sync-method", default="fdatasync", choices=WAL_SYNC_METHODS,
                    help="PostgreSQL wal_sync_method (default fdatasync)")
     p.add_argument("--shared-buffers", default="128MB",
@@ -100,8 +120,10 @@ def parse_args(argv):
                         "e.g. libdiskio-delay.so")
     p.add_argument("--delay-us", type=int, metavar="N",
                    help="DISKIO_DELAY_US for the server (with --preload)")
-    p.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
-    a = p.parse_args(argv)
+
+
+def check_workload_options(p, a):
+    """The workload's numbers in range (p.error, exit 2, if not)."""
     if not a.sf > 0 or a.sf < SF_MIN:
         p.error("--sf must be at least %g" % SF_MIN)
     if not math.isfinite(a.sf):
@@ -119,6 +141,11 @@ def parse_args(argv):
         p.error("--delay-us must not be negative")
     if a.rounds < 1:
         p.error("--rounds must be at least 1")
+
+
+def check_probe_options(p, a):
+    """The commit probe's numbers, and the shared_buffers size (p.error,
+    exit 2, if not); probe_committers made a list of counts."""
     if a.commit_probe < 0:
         p.error("--commit-probe must not be negative")
     try:
@@ -131,7 +158,6 @@ def parse_args(argv):
         p.error("--probe-committers: want distinct counts from 1 to 64, e.g. 1,4")
     if not re.fullmatch(r"\d+\s*(kB|MB|GB|TB)?", a.shared_buffers):
         p.error("--shared-buffers: want a size such as 128MB")
-    return a
 
 
 class Run:
@@ -222,14 +248,7 @@ def execute(argv):
     # once nothing is left to refuse, and held open: every result is
     # written by its descriptor
     run.outdir = open_output_dir(out, "--output", status=UsageError.exit_status)
-
-    def on_signal(signum, frame):
-        if run.interrupted_by is None and not run.cluster.cleaned:
-            run.interrupted_by = signum
-            raise Interrupted(signum)
-
-    for sig in SIGNALS:
-        signal.signal(sig, on_signal)
+    catch_signals(run)
     atexit.register(run.cleanup)
 
     status = EXIT_OK
@@ -251,32 +270,54 @@ def execute(argv):
         progress("run failed: %s" % e)
         status = RunError.exit_status
     finally:
-        # No more interruptions while cleaning up.
-        for sig in SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
-        if not finished and run.error is None:
-            run.error = "stopped by an unforeseen error (see the message that follows)"
-        run.cleanup()
-        written = None      # the files written, when not all were
-        try:
-            run.write_results(finished and status == EXIT_OK)
-        except results.NotWritten as e:
-            written = e.written
-            progress("cannot write results to %s: %s; %s" % (
-                out, e, "written: " + ", ".join(written) if written
-                else "nothing written"))
-            if status == EXIT_OK:
-                status = RunError.exit_status
-        except OSError as e:    # the output directory itself
-            written = []
-            progress("cannot write results to %s: %s" % (out, e.strerror))
-            if status == EXIT_OK:
-                status = RunError.exit_status
-        run.outdir.close()
+        status, written = finish(run, finished, status)
     if written is None:     # else the message above said what there is
         progress(("results in %s" if status == EXIT_OK else
                   "partial results (marked incomplete) in %s") % out)
     return status
+
+
+def catch_signals(run):
+    """SIGNALS interrupt the run (Interrupted) once, and not while its
+    cluster is being removed."""
+    def on_signal(signum, frame):
+        if run.interrupted_by is None and not run.cluster.cleaned:
+            run.interrupted_by = signum
+            raise Interrupted(signum)
+
+    for sig in SIGNALS:
+        signal.signal(sig, on_signal)
+
+
+def finish(run, finished, status):
+    """After the run, however it ended: the cluster removed and the
+    results written (complete when finished with status EXIT_OK).  The
+    status (RunError's when the results could not be written) and the
+    files written when not all were (None when they were)."""
+    out = run.args.output
+    # No more interruptions while cleaning up.
+    for sig in SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    if not finished and run.error is None:
+        run.error = "stopped by an unforeseen error (see the message that follows)"
+    run.cleanup()
+    written = None      # the files written, when not all were
+    try:
+        run.write_results(finished and status == EXIT_OK)
+    except results.NotWritten as e:
+        written = e.written
+        progress("cannot write results to %s: %s; %s" % (
+            out, e, "written: " + ", ".join(written) if written
+            else "nothing written"))
+        if status == EXIT_OK:
+            status = RunError.exit_status
+    except OSError as e:    # the output directory itself
+        written = []
+        progress("cannot write results to %s: %s" % (out, e.strerror))
+        if status == EXIT_OK:
+            status = RunError.exit_status
+    run.outdir.close()
+    return status, written
 
 
 def main(argv=None):

@@ -207,20 +207,7 @@ def figures(before, after):
         if f"{key}_s" in before and f"{key}_s" in after:
             f[f"{key}_cpus"] = max(0.0, after[f"{key}_s"] - before[f"{key}_s"]) / wall
     if before["stat"] and after["stat"]:
-        busy = (after["stat"][0] - before["stat"][0]) / after["hz"]
-        other = max(0.0, busy - (after["own_s"] - before["own_s"]))
-        f["other_cpus"] = other / wall
-        f["steal_share"] = (after["stat"][1] - before["stat"][1]) / \
-            after["hz"] / (wall * after["stat"][2])
-        spare = after["stat"][2] - OTHER_CPUS_SPARE if after["stat"][2] > 1 \
-            else 0.7
-        if f["other_cpus"] > spare:
-            f["reasons"].append(f"other processes used {f['other_cpus']:.2f} "
-                                f"CPUs (threshold {spare:.2f})")
-        if f["steal_share"] > STEAL_SHARE_MAX:
-            f["reasons"].append(f"the hypervisor stole "
-                                f"{f['steal_share']:.0%} of the CPU time "
-                                f"(threshold {STEAL_SHARE_MAX:.0%})")
+        machine_cpu_figures(f, before, after, wall)
     for key in PSI:
         b, a = before["psi"][key], after["psi"][key]
         if b is not None and a is not None and a >= b:
@@ -238,6 +225,34 @@ def figures(before, after):
             f["reasons"].append(f"{f['dirty_mib']:.0f} MiB of dirty pages "
                                 "waited for writeback (threshold "
                                 f"{DIRTY_MIB_MAX:.0f} MiB)")
+    device_figures(f, before, after)
+    return f
+
+
+def machine_cpu_figures(f, before, after, wall):
+    """Into figures f: the CPUs other processes used and the share the
+    hypervisor stole over the phase (wall seconds, /proc/stat's counts
+    before and after), and the reasons either disturbed it."""
+    busy = (after["stat"][0] - before["stat"][0]) / after["hz"]
+    other = max(0.0, busy - (after["own_s"] - before["own_s"]))
+    f["other_cpus"] = other / wall
+    f["steal_share"] = (after["stat"][1] - before["stat"][1]) / \
+        after["hz"] / (wall * after["stat"][2])
+    spare = after["stat"][2] - OTHER_CPUS_SPARE if after["stat"][2] > 1 \
+        else 0.7
+    if f["other_cpus"] > spare:
+        f["reasons"].append(f"other processes used {f['other_cpus']:.2f} "
+                            f"CPUs (threshold {spare:.2f})")
+    if f["steal_share"] > STEAL_SHARE_MAX:
+        f["reasons"].append(f"the hypervisor stole "
+                            f"{f['steal_share']:.0%} of the CPU time "
+                            f"(threshold {STEAL_SHARE_MAX:.0%})")
+
+
+def device_figures(f, before, after):
+    """Into figures f: what the devices under the data directory read and
+    wrote over the phase, and its own device's time per write and per
+    flush (None where a device was not counted both times)."""
     common = [n for n in after["devices"] if n in before["devices"]]
     if common:
         f["device_read_mib"] = sum(after["devices"][n][0] - before["devices"][n][0]
@@ -252,7 +267,6 @@ def figures(before, after):
                                                   after["devices"][top], 2)
             f["device_us_per_flush"] = request_us(before["devices"][top],
                                                   after["devices"][top], 4)
-    return f
 
 
 def csv_row(name, f):

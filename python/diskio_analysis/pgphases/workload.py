@@ -119,6 +119,21 @@ def timed_row(name, fn):
     return (name, t0, datetime.datetime.now(), m1 - m0)
 
 
+def join_until_error(threads, errors):
+    """Start threads and wait until every one has ended, or until one
+    has put an exception in errors (the others are daemons, left
+    running)."""
+    for t in threads:
+        t.start()
+    for t in threads:
+        while t.is_alive():
+            t.join(0.2)
+            if errors:
+                break
+        if errors:
+            break
+
+
 def scale(sf):
     """The row counts of the scale factor that the SQL needs."""
     return {"nsupp": max(10, int(10000 * sf)), "npart": max(20, int(200000 * sf)),
@@ -382,6 +397,19 @@ class Workload:
                  % (total, sec_rf1, d1["wal_sync"], sec_q, sec_rf2, d2["wal_sync"]))
         return s3
 
+    def refresh_stream(self, S):
+        """The throughput test's refresh stream: RF1 and RF2 S times, its
+        rows (PERF.THRUPUT.RFST<n>, then its .RF1 and .RF2)."""
+        rows = []
+        for n in range(1, S + 1):
+            name = "PERF.THRUPUT.RFST%d" % n
+            parts = []
+            rfst = timed_row(name, lambda: parts.extend((
+                timed_row(name + ".RF1", self.rf1),
+                timed_row(name + ".RF2", self.rf2))))
+            rows += [rfst] + parts
+        return rows
+
     def phase_throughput(self, s0):
         """The kit's throughput test: query streams 1..S, each in its own
         order, beside one refresh stream that runs RF1 and RF2 once per
@@ -405,15 +433,7 @@ class Workload:
 
         def refresh():
             try:
-                rows = []
-                for n in range(1, S + 1):
-                    name = "PERF.THRUPUT.RFST%d" % n
-                    parts = []
-                    rfst = timed_row(name, lambda: parts.extend((
-                        timed_row(name + ".RF1", self.rf1),
-                        timed_row(name + ".RF2", self.rf2))))
-                    rows += [rfst] + parts
-                results["rf"] = rows
+                results["rf"] = self.refresh_stream(S)
             except BaseException as e:
                 errors.append(e)
 
@@ -422,15 +442,7 @@ class Workload:
         threads.append(threading.Thread(target=refresh, daemon=True))
         t0 = datetime.datetime.now()
         m0 = time.monotonic()
-        for t in threads:
-            t.start()
-        for t in threads:
-            while t.is_alive():
-                t.join(0.2)
-                if errors:
-                    break
-            if errors:
-                break
+        join_until_error(threads, errors)
         m1 = time.monotonic()
         t1 = datetime.datetime.now()
         if errors:

@@ -87,11 +87,12 @@ def point_series(path, index, env, disturbed):
             f"title {gp_string(env)}")
 
 
-def metric_chart(comparison, metric, ratios, workdir, ext, number):
-    runs = list(dict.fromkeys([r.run for r in ratios]
-                              + [n.run for n in comparison.not_direct]))
-    envs = list(dict.fromkeys(r.environment for r in ratios))
-    better = ratios[0].higher_is_better
+def metric_series(ratios, runs, envs, workdir, number):
+    """metric_chart()'s points: per environment its judged and its
+    disturbed ratios, each a table written in workdir.  The plot clauses
+    (points, and their labels when there are few), every ratio and
+    interval end, the end and label of each point (when labelled), each
+    point's line (y, from, to, label) and the key's titles."""
     plots, values, labelled, drawn, titles = [], [], [], [], []
     with_labels = len(runs) * len(envs) <= 40
     for i, env in enumerate(envs):
@@ -115,6 +116,16 @@ def metric_chart(comparison, metric, ratios, workdir, ext, number):
                              "offset 1,0 "
                              + (f"textcolor rgb '{NOT_JUDGED_TEXT}' "
                                 if disturbed else "") + "notitle")
+    return plots, values, labelled, drawn, titles
+
+
+def metric_chart(comparison, metric, ratios, workdir, ext, number):
+    runs = list(dict.fromkeys([r.run for r in ratios]
+                              + [n.run for n in comparison.not_direct]))
+    envs = list(dict.fromkeys(r.environment for r in ratios))
+    better = ratios[0].higher_is_better
+    plots, values, labelled, drawn, titles = metric_series(
+        ratios, runs, envs, workdir, number)
     if not plots:
         return []
     band = 1.0 + comparison.min_change

@@ -86,37 +86,14 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
         return []
     envs = [env for env, _, _ in report.comparisons]
     labels = len(categories) * len(envs) <= 40
-    series, values, drawn, labelled = [], [], [], []
-    better = [False] * len(phases) + [
-        (report.higher_is_better or {}).get(m, False) for m in metrics]
-    for i, (env, phase_ratios, metric_ratios) in enumerate(report.comparisons):
-        ratios = [phase_ratios.get(p) for p in phases] + \
-            [metric_ratios.get(m) for m in metrics]
-        rows = bar_rows(categories, ratios, i, len(envs), better)
-        path = os.path.join(workdir, f"ratios-{number}-{i}.dat")
-        write_table(path, ("ratio", "y", "xlow", "xhigh", "ylow", "yhigh",
-                           "label"), rows)
-        series.append((path, env, len(rows)))
-        values += [float(r[0]) for r in rows]
-        # each bar's top, middle and bottom edge, from 1 to its end
-        drawn += [(float(y), float(r[2]), float(r[3]), r[6] if labels else "")
-                  for r in rows for y in (r[1], r[4], r[5])]
-        labelled += [(float(r[3]), r[6]) for r in rows] if labels else []
+    series, values, drawn, labelled = ratio_series(
+        report, phases, metrics, workdir, number, labels)
     # room beyond the longest bar for its label, in proportion on the log
     # axis, and for every label to end inside the plot
     width = 1000
     limit = max([max(v, 1.0 / v) for v in values] + [1.25]) ** 1.25 * 1.3
     limit = min(MAX_RATIO ** 1.5, max(limit, label_limit(labelled, categories, width)))
-    plots = []
-    for i, (path, env, count) in enumerate(series):
-        if not count:
-            continue
-        plots.append(f"{gp_datafile(path)} using 1:2:3:4:5:6 with boxxyerror "
-                     f"lc rgb '{series_colour(i)}' fs pattern {i % 7 + 1} border "
-                     f"title {gp_string(env)}")
-        if labels:
-            plots.append(f"{gp_datafile(path)} using 4:2:7 with labels left "
-                         "offset 0.5,0 notitle")
+    plots = ratio_plots(series, labels)
     ytics = ", ".join(f"{gp_format(name)} {len(categories) - k - 0.5:.1f}"
                       for k, name in enumerate(categories))
     height = min(4000, max(400, 140 + 28 * len(categories) * max(1, len(envs) // 2)))
@@ -143,6 +120,48 @@ def ratio_chart(report, suffix, phase_filter, metric_filter, workdir, ext,
                        "1/0 notitle")]) + "\n"
     return [Chart(f"diskio-ratios{suffix}.{ext}", "ratios", commands,
                   size=(width, height + key_px))]
+
+
+def ratio_series(report, phases, metrics, workdir, number, labels):
+    """ratio_chart()'s bars: per compared environment its table of bars
+    written in workdir, as (path, environment, bars); every bar's ratio;
+    each bar's top, middle and bottom edge (y, from, to, its label when
+    labels); and the end and label of each bar (when labels)."""
+    categories = [f"phase {p}" for p in phases] + metrics
+    envs = [env for env, _, _ in report.comparisons]
+    series, values, drawn, labelled = [], [], [], []
+    better = [False] * len(phases) + [
+        (report.higher_is_better or {}).get(m, False) for m in metrics]
+    for i, (env, phase_ratios, metric_ratios) in enumerate(report.comparisons):
+        ratios = [phase_ratios.get(p) for p in phases] + \
+            [metric_ratios.get(m) for m in metrics]
+        rows = bar_rows(categories, ratios, i, len(envs), better)
+        path = os.path.join(workdir, f"ratios-{number}-{i}.dat")
+        write_table(path, ("ratio", "y", "xlow", "xhigh", "ylow", "yhigh",
+                           "label"), rows)
+        series.append((path, env, len(rows)))
+        values += [float(r[0]) for r in rows]
+        # each bar's top, middle and bottom edge, from 1 to its end
+        drawn += [(float(y), float(r[2]), float(r[3]), r[6] if labels else "")
+                  for r in rows for y in (r[1], r[4], r[5])]
+        labelled += [(float(r[3]), r[6]) for r in rows] if labels else []
+    return series, values, drawn, labelled
+
+
+def ratio_plots(series, labels):
+    """The plot clauses of ratio_chart()'s series: each environment's
+    bars in its colour and pattern, and their labels (when labels)."""
+    plots = []
+    for i, (path, env, count) in enumerate(series):
+        if not count:
+            continue
+        plots.append(f"{gp_datafile(path)} using 1:2:3:4:5:6 with boxxyerror "
+                     f"lc rgb '{series_colour(i)}' fs pattern {i % 7 + 1} border "
+                     f"title {gp_string(env)}")
+        if labels:
+            plots.append(f"{gp_datafile(path)} using 4:2:7 with labels left "
+                         "offset 0.5,0 notitle")
+    return plots
 
 
 def sync_share_chart(report, suffix, phase_filter, workdir, ext, number=0):
