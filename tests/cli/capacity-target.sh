@@ -3,10 +3,12 @@
 # Description: --target finds a serialised store's capacity (1 / service time) within 10%, with its curve.
 #
 # A store written for the test (tests/lib/timed-store-preload.c,
-# DISKIO_STORE=serial) takes 10 ms per sync, one at a time: its capacity
-# is 100 syncs per second, and fdatasync's writes in memory add
+# DISKIO_STORE=serial) takes 20 ms per sync, one at a time: its capacity
+# is 50 syncs per second, and fdatasync's writes in memory add
 # microseconds.  A search for the highest rate whose p90 stays within
-# 15 ms (10 s of budget, points of 0.5 s) must find it within 10%:
+# 30 ms (15 s of budget, points of 0.5 s) must find it within 10% (a
+# point 2% above the capacity queues past 30 ms in its half second,
+# while a busy machine's scheduling has 10 ms before a point misses):
 # confirmed, its answer the confirming run's rate (the run in the
 # result), the saturation point first and the confirming run last, every
 # point's offered and achieved rate and latencies kept (the curve: the
@@ -24,14 +26,14 @@ t_built "$store"
 t_memory_dir
 dir="$t_memory"
 
-t_expect_status 0 "a search on a store of 10 ms per sync" -- env LD_PRELOAD="$store" \
-    DISKIO_STORE=serial DISKIO_STORE_BASE_US=10000 "$DISKIO" --mode fdatasync --size 1m \
-    --target p90=15ms,time=10s,point=0.5s --output "$t_scratch/capacity.json" "$dir" || t_done
-grep -q "^  ^ capacity at p90 <= 15.0 ms: .* ops/s with 1 committer" "$t_scratch/stdout" &&
+t_expect_status 0 "a search on a store of 20 ms per sync" -- env LD_PRELOAD="$store" \
+    DISKIO_STORE=serial DISKIO_STORE_BASE_US=20000 "$DISKIO" --mode fdatasync --size 1m \
+    --target p90=30ms,time=15s,point=0.5s --output "$t_scratch/capacity.json" "$dir" || t_done
+grep -q "^  ^ capacity at p90 <= 30.0 ms: .* ops/s with 1 committer" "$t_scratch/stdout" &&
     t_ok "the table gives the answer" || t_fail "the table: $(cat "$t_scratch/stdout")"
 grep -q "committers    offered/s   achieved/s" "$t_scratch/stdout" &&
     t_ok "and the curve" || t_fail "no curve in the table"
-grep -q "^diskio: --target p90=15 ms: fdatasync 8192 B x1: saturation: as fast as it can" \
+grep -q "^diskio: --target p90=30 ms: fdatasync 8192 B x1: saturation: as fast as it can" \
     "$t_scratch/stderr" && t_ok "the steps are said" || t_fail "stderr: $(cat "$t_scratch/stderr")"
 
 "$PYTHON3" - "$t_scratch/capacity.json" <<'PY' || t_fail "the capacity"
@@ -46,8 +48,8 @@ for s in steps:
           % (s["phase"], "%.1f" % s["offered_ops_per_s"] if s["offered_ops_per_s"] else "max",
              s["achieved_ops_per_s"], s["pct_ns"] / 1e6, "met" if s["met"] else "missed"))
 assert c["found"] and c["confirmed"]
-assert 90.0 <= c["ops_per_s"] <= 110.0, "not within 10% of 100/s"
-assert (c["percentile"], c["target_ns"], c["budget_ns"]) == (90, 15 * 10**6, 10 * 10**9)
+assert 45.0 <= c["ops_per_s"] <= 55.0, "not within 10% of 50/s"
+assert (c["percentile"], c["target_ns"], c["budget_ns"]) == (90, 30 * 10**6, 15 * 10**9)
 assert steps[0]["phase"] == "saturation" and steps[0]["offered_ops_per_s"] is None
 assert steps[-1]["phase"] == "confirm" and steps[-1]["met"]
 assert steps[-1]["offered_ops_per_s"] == c["ops_per_s"]
