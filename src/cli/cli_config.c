@@ -3,7 +3,7 @@
  * From options to the library's config, and from the library's verdict
  * back to the option: the command decides no run rule of its own here.
  * Where an option's value goes and which runs it reaches is the option
- * table's (cli_options.c); whether a run may be is the library's
+ * table's (cli_option_table.c); whether a run may be is the library's
  * (diskio_config_validate_target()); the command maps (cli_config) and
  * reports (cli_check_runs).
  */
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_fail.h"
 #include "cli_options.h"
 
 /* The option that sets a field of the library's config. */
@@ -67,27 +68,6 @@ static void store(void *base, size_t off, size_t size, uint64_t v)
         unsigned u = (unsigned)v;
         memcpy(p, &u, sizeof(u));
     }
-}
-
-bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
-                        enum diskio_pattern pattern)
-{
-    struct diskio_config cfg;
-    diskio_config_init(&cfg);
-    cfg.mode = mode;
-    switch (opt->scope) {
-    case CLI_EVERY_RUN: return true;
-    /* the library takes these in every mode and uses them in these */
-    case CLI_QUEUED_MODES: return diskio_mode_is_queued(mode);
-    case CLI_SYNCING_MODES: return diskio_mode_syncs(mode);
-    case CLI_WAL_PATTERN: return pattern == DISKIO_PATTERN_WAL;
-    case CLI_CHECKPOINT_PATTERN: return pattern == DISKIO_PATTERN_CHECKPOINT;
-    /* these the library's rules refuse where they do not apply */
-    case CLI_CACHED_MODES: cfg.cached = 1; break;
-    case CLI_VERIFY_MODES: cfg.verify = 1; break;
-    case CLI_WRITE_BACK_MODES: cfg.write_back = 100; break;
-    }
-    return diskio_config_check(&cfg) == 0;
 }
 
 void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,

@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_fail.h"
 #include "cli_msg.h"
 #include "cli_suite.h"
 
