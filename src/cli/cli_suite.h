@@ -76,6 +76,9 @@ struct suite {
 int suite_load(const char *what, const struct cli_options *top, struct suite *s, char *err,
                size_t err_size);
 void suite_free(struct suite *s);
+/* The unit a suite file's "unit" names (MB/s, MiB/s, KiB/s, B/s, IOPS,
+ * us/op) into *unit: 0, or -1 for none (cli_suite_view.c). */
+int suite_unit_parse(const char *name, enum suite_unit *unit);
 
 /* Record a repetition's figures for row i. */
 int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f);
