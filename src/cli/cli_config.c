@@ -223,6 +223,61 @@ static void pattern_modes(enum diskio_pattern pattern, char *out, size_t size)
                                  text[i]);
 }
 
+/* The option of o that the pattern does not take
+ * (DISKIO_RULE_PATTERN_OPTIONS), and why. */
+static const char *pattern_options_problem(const struct cli_options *o)
+{
+    if ((o->rate_interval_ns || o->capacity_on) && o->pattern == DISKIO_PATTERN_WAL)
+        return "--rate (and --target) and --wal-gap do not go together (a schedule of commits, "
+               "or a pause after each)";
+    if (o->rate_interval_ns || o->capacity_on)
+        return "--rate and --target do not apply (a checkpoint's pages go back to back)";
+    if (o->steady_on)
+        return "--steady does not apply (the pattern keeps no interval series to judge)";
+    if (o->interval_ns)
+        return "--interval does not apply";
+    if (o->sync_every > 1)
+        return "--sync-every does not apply (the pattern syncs as PostgreSQL does)";
+    if (o->shared_file)
+        return "--shared-file does not apply (the committers share one WAL already)";
+    return "one --jobs only (a checkpoint is one process)";
+}
+
+/* What several jobs cannot go with in o (DISKIO_RULE_JOBS_COMBINATION). */
+static const char *jobs_problem(const struct cli_options *o)
+{
+    if (o->capacity_on)
+        return "several jobs cannot share the offered rate of --target but as the committers of "
+               "--pattern wal; give --jobs 1 or --pattern wal";
+    if (o->rate_interval_ns)
+        return "several jobs cannot keep one fixed --rate (the committers of --pattern wal can); "
+               "give --rate with --jobs 1 only";
+    if (o->trace)
+        return "several jobs write no --trace (one op stream per trace); trace with --jobs 1 only";
+    return "several jobs cannot append to one --shared-file (each would truncate it under the "
+           "others); drop --shared-file or use --pattern seq or rand";
+}
+
+/* --interval against the runtime (DISKIO_RULE_INTERVAL): -1 with the
+ * message. */
+static int interval_fail(const struct cli_options *o, char *err, size_t size)
+{
+    if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
+        return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
+                        (double)o->interval_ns / 1e9);
+    if (o->interval_ns > o->runtime_ns)
+        return cli_fail(err, size,
+                        "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
+                        "most the runtime",
+                        (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
+    uint64_t shortest_ns = o->runtime_ns / (DISKIO_INTERVALS_MAX + 1u) + 1;
+    return cli_fail(err, size,
+                    "--interval: %.6g s makes more than %u intervals of the --runtime "
+                    "(%.6g s); use at least %llu ms",
+                    (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX, (double)o->runtime_ns / 1e9,
+                    (unsigned long long)((shortest_ns + 999999u) / 1000000u));
+}
+
 /* The library's verdict on the runs, against the option that caused it. */
 static int report_rule(const struct cli_options *o, const struct runs_verdict *r,
                        uint64_t largest_bs, char *err, size_t size)
@@ -255,20 +310,7 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
     }
     case DISKIO_RULE_PATTERN_OPTIONS:
         return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
-                        (o->rate_interval_ns || o->capacity_on) && o->pattern == DISKIO_PATTERN_WAL
-                            ? "--rate (and --target) and --wal-gap do not go together (a schedule "
-                              "of commits, or a pause after each)"
-                        : o->rate_interval_ns || o->capacity_on
-                            ? "--rate and --target do not apply (a checkpoint's pages go back to "
-                              "back)"
-                        : o->steady_on      ? "--steady does not apply (the pattern keeps no "
-                                              "interval series to judge)"
-                        : o->interval_ns    ? "--interval does not apply"
-                        : o->sync_every > 1 ? "--sync-every does not apply (the pattern syncs "
-                                              "as PostgreSQL does)"
-                        : o->shared_file    ? "--shared-file does not apply (the committers "
-                                              "share one WAL already)"
-                                            : "one --jobs only (a checkpoint is one process)");
+                        pattern_options_problem(o));
     case DISKIO_RULE_WAL:
         return cli_fail(err, size,
                         "--pattern wal: --wal-segment-size (%llu) must be a multiple of --bs of "
@@ -303,36 +345,8 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
                         "--batch: %u requests per submission exceed --iodepth (%u); use at "
                         "most --iodepth",
                         o->batch, o->iodepth);
-    case DISKIO_RULE_INTERVAL: {
-        if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
-            return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
-                            (double)o->interval_ns / 1e9);
-        if (o->interval_ns > o->runtime_ns)
-            return cli_fail(err, size,
-                            "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
-                            "most the runtime",
-                            (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
-        uint64_t shortest_ns = o->runtime_ns / (DISKIO_INTERVALS_MAX + 1u) + 1;
-        return cli_fail(err, size,
-                        "--interval: %.6g s makes more than %u intervals of the --runtime "
-                        "(%.6g s); use at least %llu ms",
-                        (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX,
-                        (double)o->runtime_ns / 1e9,
-                        (unsigned long long)((shortest_ns + 999999u) / 1000000u));
-    }
-    case DISKIO_RULE_JOBS_COMBINATION:
-        return cli_fail(err, size, "--jobs: %s",
-                        o->capacity_on ? "several jobs cannot share the offered rate of --target "
-                                         "but as the committers of --pattern wal; give --jobs 1 "
-                                         "or --pattern wal"
-                        : o->rate_interval_ns ? "several jobs cannot keep one fixed --rate (the "
-                                                "committers of --pattern wal can); give --rate "
-                                                "with --jobs 1 only"
-                        : o->trace ? "several jobs write no --trace (one op stream per trace); "
-                                     "trace with --jobs 1 only"
-                                   : "several jobs cannot append to one --shared-file (each "
-                                     "would truncate it under the others); drop --shared-file "
-                                     "or use --pattern seq or rand");
+    case DISKIO_RULE_INTERVAL: return interval_fail(o, err, size);
+    case DISKIO_RULE_JOBS_COMBINATION: return cli_fail(err, size, "--jobs: %s", jobs_problem(o));
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(r->worst.field), r->worst.message);
