@@ -42,23 +42,6 @@ static const char *option_of(enum diskio_config_field field)
     return "options";
 }
 
-/* A field of size bytes (a bool, 4 or 8) at base + off, as a number. */
-static uint64_t load(const void *base, size_t off, size_t size)
-{
-    const char *p = (const char *)base + off;
-    if (size == sizeof(uint64_t)) {
-        uint64_t v;
-        memcpy(&v, p, sizeof(v));
-        return v;
-    }
-    if (size == sizeof(unsigned)) {
-        unsigned v;
-        memcpy(&v, p, sizeof(v));
-        return v;
-    }
-    return *(const bool *)p;
-}
-
 static void store(void *base, size_t off, size_t size, uint64_t v)
 {
     char *p = (char *)base + off;
@@ -84,7 +67,7 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
      * something to, the others keep the library's default */
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++)
         if (opt->cfg_size && cli_option_applies(opt, mode, o->pattern))
-            store(cfg, opt->cfg_off, opt->cfg_size, load(o, opt->off, opt->size));
+            store(cfg, opt->cfg_off, opt->cfg_size, cli_field_load(o, opt->off, opt->size));
     /* --steady: the spec lives as long as the options */
     if (o->steady_on)
         cfg->steady = &o->steady;
@@ -140,7 +123,8 @@ static bool option_set(const struct cli_options *o, const struct cli_option *opt
         return true;
     struct diskio_config defaults;
     diskio_config_init(&defaults);
-    return load(o, opt->off, opt->size) != load(&defaults, opt->cfg_off, opt->cfg_size);
+    return cli_field_load(o, opt->off, opt->size) !=
+           cli_field_load(&defaults, opt->cfg_off, opt->cfg_size);
 }
 
 /* "--a, --b and --c": the options of scope. */

@@ -20,6 +20,9 @@
     .off = offsetof(struct cli_options, f), .size = sizeof(((struct cli_options *)0)->f)
 #define CFG(f)                                                                                     \
     .cfg_off = offsetof(struct diskio_config, f), .cfg_size = sizeof(((struct diskio_config *)0)->f)
+/* a list's first value: the one it has when not given */
+#define FIRST(f)                                                                                   \
+    .off = offsetof(struct cli_options, f), .size = sizeof(((struct cli_options *)0)->f[0])
 #define GIVEN(f) .given_off = offsetof(struct cli_options, f)
 
 const struct cli_option cli_option_table[] = {
@@ -38,10 +41,11 @@ const struct cli_option cli_option_table[] = {
      .arg = "SIZE[,SIZE...]",
      .type = CLI_FUNC,
      .parse = cli_parse_sizes,
+     FIRST(block_sizes),
      .flags = CLI_ROW_SETS | CLI_LIST,
      .complete = CLI_COMPLETE_WORDS,
      .words = "512 4k 8k 16k 64k 256k 1m 4m",
-     .help = "bytes per write, 512 to 64m; a list sweeps (default: 8k)"},
+     .help = "bytes per write, 512 to 64m; a list sweeps (default: {default})"},
     {.name = "count",
      .short_name = 'n',
      .arg = "N",
@@ -74,7 +78,7 @@ const struct cli_option cli_option_table[] = {
      .max = MAX_FILE_SIZE,
      GIVEN(size_given),
      .bad = "is not a size up to 1024t (with k/m/g/t suffixes; at least one block of --bs)",
-     .help = "test file size (default: 64m, or 8 blocks)"},
+     .help = "test file size (default: {default}, or 8 blocks)"},
     {.name = "pattern",
      .short_name = 'p',
      .arg = "PATTERN",
@@ -88,7 +92,7 @@ const struct cli_option cli_option_table[] = {
              "file grows), create (a new file from its first byte, the run ends when it reaches "
              "--size), wal (PostgreSQL's WAL: commits into the page filling, segment switches; "
              "--jobs: committers of one WAL) or checkpoint (a checkpoint's pages over several "
-             "files, then one sync per file) (default: seq)"},
+             "files, then one sync per file) (default: {default})"},
     {.name = "wal-bytes",
      .arg = "SIZE",
      .type = CLI_SIZE,
@@ -99,7 +103,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_WAL_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
      .bad = "is not a size from 1 to 1g (the WAL bytes of one commit, e.g. 174 or 8k)",
-     .help = "wal: WAL bytes per commit (default: 174)"},
+     .help = "wal: WAL bytes per commit (default: {default})"},
     {.name = "wal-segment-size",
      .arg = "SIZE",
      .type = CLI_SIZE,
@@ -110,7 +114,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_WAL_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
      .bad = "is not a size up to 1g (e.g. 16m, PostgreSQL's default)",
-     .help = "wal: segment file size (default: 16m)"},
+     .help = "wal: segment file size (default: {default})"},
     {.name = "wal-recycle",
      .type = CLI_FLAG,
      FIELD(wal_recycle),
@@ -128,7 +132,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_WAL_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
      .bad = "is not a duration from 0 to 10 s (e.g. 0.15ms, or 0 for none)",
-     .help = "wal: each committer's pause between its commits (default: 0)"},
+     .help = "wal: each committer's pause between its commits (default: {default})"},
     {.name = "checkpoint-files",
      .arg = "N",
      .type = CLI_UINT,
@@ -138,7 +142,7 @@ const struct cli_option cli_option_table[] = {
      CFG(checkpoint_files),
      .scope = CLI_CHECKPOINT_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
-     .help = "checkpoint: files the pages are over (default: 16)"},
+     .help = "checkpoint: files the pages are over (default: {default})"},
     {.name = "checkpoint-pages",
      .arg = "N",
      .type = CLI_UINT,
@@ -149,7 +153,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_CHECKPOINT_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
      .bad = "is not a whole number of pages (1 or more)",
-     .help = "checkpoint: dirty pages each (default: 2048)"},
+     .help = "checkpoint: dirty pages each (default: {default})"},
     {.name = "checkpoint-flush-after",
      .arg = "N",
      .type = CLI_UINT,
@@ -160,7 +164,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_CHECKPOINT_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
      .bad = "is not a whole number of pages from 0 (no writeback hints) to 1048576",
-     .help = "checkpoint: pages between writeback hints (default: 32; 0: none)"},
+     .help = "checkpoint: pages between writeback hints (default: {default}; 0: none)"},
     {.name = "warmup",
      .short_name = 'w',
      .arg = "N",
@@ -171,7 +175,7 @@ const struct cli_option cli_option_table[] = {
      GIVEN(warmup_given),
      CFG(warmup),
      .bad = "is not a whole number of ops (0 or more)",
-     .help = "writes before recording starts (default: 10)"},
+     .help = "writes before recording starts (default: {default})"},
     {.name = "iodepth",
      .short_name = 'd',
      .arg = "N",
@@ -183,7 +187,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_QUEUED_MODES,
      .flags = CLI_ROW_SETS,
      .scope_message = "applies to modes {modes} only, none is selected",
-     .help = "{modes,}: ops in flight, 1 to 1024 (default: 1)"},
+     .help = "{modes,}: ops in flight, 1 to 1024 (default: {default})"},
     {.name = "batch",
      .arg = "N",
      .type = CLI_UINT,
@@ -195,16 +199,18 @@ const struct cli_option cli_option_table[] = {
      .flags = CLI_ROW_SETS,
      .bad = "is not a whole number from 1 to --iodepth",
      .scope_message = "applies to modes {modes} only, none is selected",
-     .help = "the same modes: ops per submission, 1 to --iodepth (default: 1; more lets the "
-             "block layer merge them)"},
+     .help =
+         "the same modes: ops per submission, 1 to --iodepth (default: {default}; more lets the "
+         "block layer merge them)"},
     {.name = "jobs",
      .arg = "N[,N...]",
      .type = CLI_FUNC,
      .parse = cli_parse_jobs,
+     FIRST(jobs),
      .flags = CLI_ROW_SETS | CLI_LIST,
      .help = "concurrent writers, 1 to 256, each a thread with its own file (created beside the "
              "first) and histograms; --count is per job, --runtime common; a list sweeps "
-             "(default: 1)"},
+             "(default: {default})"},
     {.name = "shared-file",
      .type = CLI_FLAG,
      FIELD(shared_file),
@@ -231,7 +237,7 @@ const struct cli_option cli_option_table[] = {
      CFG(seed),
      .flags = CLI_ROW_SETS,
      .bad = "is not a whole number",
-     .help = "random offsets for --pattern rand (default: 1)"},
+     .help = "random offsets for --pattern rand (default: {default})"},
     {.name = "cached",
      .type = CLI_FLAG,
      FIELD(cached),
@@ -283,7 +289,7 @@ const struct cli_option cli_option_table[] = {
      .flags = CLI_ROW_SETS | CLI_NOT_IN_ROW,
      .help = "run every mode and size N times, interleaved (round 1 of every run, then round "
              "2...); each repetition's figures are kept beside the merged ones, for "
-             "diskio-compare's noise band (default: 1)"},
+             "diskio-compare's noise band (default: {default})"},
     {.name = "repeat-pause",
      .arg = "DURATION",
      .type = CLI_DURATION,
@@ -292,7 +298,7 @@ const struct cli_option cli_option_table[] = {
      .max = CLI_REPEAT_PAUSE_MAX_NS,
      .bad = "is not a duration from 0 to 1h (such as 30s or 2m)",
      .help = "wait DURATION between rounds of --repeat, so that a slow drift of the machine "
-             "shows in the spread (default: 0)"},
+             "shows in the spread (default: {default})"},
     {.name = "interval",
      .arg = "DURATION",
      .type = CLI_DURATION,
@@ -389,11 +395,12 @@ const struct cli_option cli_option_table[] = {
      .arg = "FORMAT",
      .type = CLI_FUNC,
      .parse = cli_parse_format,
+     FIELD(format),
      GIVEN(format_given),
      .flags = CLI_NOT_IN_ROW,
      .section = CLI_SECTION_OUTPUT,
      .complete = CLI_COMPLETE_FORMATS,
-     .help = "{formats} (default: text, or from the --output file's .json/.csv extension)"},
+     .help = "{formats} (default: {default}, or from the --output file's .json/.csv extension)"},
     {.name = "output",
      .short_name = 'o',
      .arg = "FILE",

@@ -182,7 +182,9 @@ struct cli_option {
     /* 8-byte members first, then 4-byte: no padding between */
     const char *name; /* without "--" */
     const char *arg;  /* the value's name in the usage; NULL: takes none */
-    size_t off, size; /* the field of struct cli_options the value goes to */
+    /* the field of struct cli_options the value goes to (a list's: its
+     * first, the one {default} shows) */
+    size_t off, size;
     uint64_t min, max;
     /* CLI_FUNC: reads text into o; 0, or -1 with the message in err */
     int (*parse)(const char *text, struct cli_options *o, char *err, size_t err_size);
@@ -197,7 +199,8 @@ struct cli_option {
      * the modes in scope as "a, b and c", {modes,} as "a, b, c" */
     const char *scope_message;
     /* the usage's text; {modes} as above, {modes/} as "a/b", {write-modes}
-     * and {read-modes} the library's, {formats} its formats ("a, b or c") */
+     * and {read-modes} the library's, {formats} its formats ("a, b or c"),
+     * {default} the value when not given (cli_defaults()'s) */
     const char *help;
     const char *words; /* CLI_COMPLETE_WORDS: space-separated */
     int short_name;    /* 0: none */
@@ -231,6 +234,9 @@ void cli_expand(const struct cli_option *opt, const char *text, char *out, size_
 /* Whether opt's value is the next word of the command line (an
  * optional value is only ever --NAME=VALUE): what completion offers. */
 bool cli_takes_next_word(const struct cli_option *opt);
+/* A field of size bytes (a bool, 4 or 8) at base + off, as a number: a
+ * row's value in struct cli_options or struct diskio_config. */
+uint64_t cli_field_load(const void *base, size_t off, size_t size);
 
 /* ---- the library's lists as text (cli_names.c) ---- */
 
