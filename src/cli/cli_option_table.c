@@ -10,7 +10,6 @@
 
 #include "cli_option_values.h"
 #include "cli_options.h"
-#include "cli_suite.h"
 
 #define MAX_FILE_SIZE (UINT64_C(1) << 50)
 #define MAX_COUNT (UINT64_C(1) << 40)

@@ -25,6 +25,8 @@
 #define CLI_STEADY_INTERVAL_NS UINT64_C(1000000000)
 #define CLI_DEFAULT_WARMUP 10
 #define CLI_REPEAT_MAX 1000
+/* a suite's runs of each row (its 'runs', --suite-runs): at most */
+#define SUITE_RUNS_MAX 100
 /* --repeat-pause: at most an hour between rounds */
 #define CLI_REPEAT_PAUSE_MAX_NS (UINT64_C(3600) * UINT64_C(1000000000))
 
@@ -266,7 +268,7 @@ void cli_usage(FILE *out);
  * (_diskio_value_diskio), made from the table and the library's lists. */
 void cli_completion(FILE *out);
 
-/* ---- reading argv (cli_defaults.c, cli_options.c) ---- */
+/* ---- reading argv (cli_defaults.c, cli_parse.c) ---- */
 
 /* The options when none is given: the library's defaults
  * (diskio_config_init()) and the command's own. */

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Suite files: a suite is data, not code.  A file is found by name in the
- * search path (--suite-path, then $DISKIO_SUITE_PATH, then the installed
- * directory, or the source tree's suites/ when diskio runs from its build
- * tree, or $DISKIO_SUITEDIR instead of either) or given as a path; it is read strictly (any line that is not
+ * Suite files: a suite is data, not code.  A file, found by name or given
+ * as a path (cli_suite_find.c), is read strictly (any line that is not
  * exactly right is an error naming file:line), and each row's options are
  * parsed by cli_parse() as an ordinary run's would be.  The format is
  * documented in diskio-suite(5) and doc/suites.md; the suite's own view
@@ -11,7 +9,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -27,175 +24,41 @@
 #include "cli_fail.h"
 #include "cli_msg.h"
 #include "cli_suite.h"
-
-#ifndef DISKIO_SUITEDIR
-#define DISKIO_SUITEDIR "/usr/share/diskio/suites"
-#endif
-
-/* The suites a "not found" message lists, at most. */
-#define SUITES_LISTED_MAX 24
+#include "cli_suite_find.h"
 
 #define SUITE_LINE_MAX 1024
 #define SUITE_ROWS_MAX 256
 #define SUITE_TOKENS_MAX 64
 #define SUITE_FILE_MAX ((size_t)256 * 1024)
 
-static bool is_file_path(const char *what)
+/* The units a row can be shown in (the suite file's "unit" directive),
+ * each with the bytes it counts (0: operations, or a latency), the
+ * decimals it is shown with (whole numbers for the small units, as
+ * bonnie++ and thput-fsys show them) and whether it is an op's mean
+ * latency (less is better: "best" is the lowest). */
+static const struct suite_unit_info units[] = {
+    [SUITE_UNIT_MB] = {"MB/s", 1e6, 2, false},
+    [SUITE_UNIT_MIB] = {"MiB/s", 1048576.0, 2, false},
+    [SUITE_UNIT_KIB] = {"KiB/s", 1024.0, 0, false},
+    [SUITE_UNIT_B] = {"B/s", 1.0, 0, false},
+    [SUITE_UNIT_IOPS] = {"IOPS", 0, 0, false},
+    [SUITE_UNIT_US] = {"us/op", 0, 2, true},
+};
+
+const struct suite_unit_info *suite_unit_info(enum suite_unit unit)
 {
-    size_t n = strlen(what);
-    return strchr(what, '/') || (n > 6 && strcmp(what + n - 6, ".suite") == 0);
+    return &units[unit];
 }
 
-static bool name_ok(const char *name)
+/* The unit a suite file's "unit" names into *unit: 0, or -1 for none. */
+static int suite_unit_parse(const char *name, enum suite_unit *unit)
 {
-    if (!*name || strlen(name) > 64)
-        return false;
-    for (const char *p = name; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
-            return false;
-    return true;
-}
-
-/* Where the suites are: the installed directory, or the source tree's
- * suites/ when this diskio runs from its build tree (./diskio, whose
- * libtool wrapper runs BUILDDIR/.libs/diskio; BUILDDIR/diskio itself
- * without shared libraries), as ./diskio runs without make install.
- * Only an executable that is the build tree's own is given the build
- * tree's suites: an installed diskio never looks there. */
-static const char *suite_dir(void)
-{
-#if defined(DISKIO_BUILD_TREE) && defined(DISKIO_BUILD_SUITEDIR)
-    char exe[PATH_MAX], tree[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash && slash != exe) {
-            *slash = '\0';
-            /* named as a person would: build/../src/suites as src/suites */
-            static char suites[PATH_MAX];
-            if ((realpath(DISKIO_BUILD_TREE, tree) && strcmp(exe, tree) == 0) ||
-                (realpath(DISKIO_BUILD_TREE "/.libs", tree) && strcmp(exe, tree) == 0))
-                return realpath(DISKIO_BUILD_SUITEDIR, suites) ? suites : DISKIO_BUILD_SUITEDIR;
+    for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+        if (strcmp(name, units[u].name) == 0) {
+            *unit = (enum suite_unit)u;
+            return 0;
         }
-    }
-#endif
-    return DISKIO_SUITEDIR;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names of the suites in the directories of path_list (':' between
- * them), sorted and each once, into out as "a, b, c" (at most
- * SUITES_LISTED_MAX, then "and N more"); "none" when there are none. */
-static void list_suites(const char *path_list, char *out, size_t size)
-{
-    char *names[256] = {NULL};
-    size_t count = 0, total = 0;
-    char *copy = strdup(path_list);
-    char *rest = copy;
-    for (char *dir = copy ? strsep(&rest, ":") : NULL; dir; dir = strsep(&rest, ":")) {
-        DIR *d = *dir ? opendir(dir) : NULL;
-        if (!d)
-            continue;
-        const struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            size_t len = strlen(e->d_name);
-            if (len <= 6 || strcmp(e->d_name + len - 6, ".suite") != 0)
-                continue;
-            char *name = strndup(e->d_name, len - 6);
-            if (!name || !name_ok(name)) {
-                free(name);
-                continue;
-            }
-            bool seen = false;
-            for (size_t i = 0; i < count && !seen; i++)
-                seen = strcmp(names[i], name) == 0;
-            if (seen || count == sizeof(names) / sizeof(names[0])) {
-                free(name);
-                continue;
-            }
-            names[count++] = name;
-        }
-        closedir(d);
-    }
-    free(copy);
-    qsort(names, count, sizeof(names[0]), compare_names);
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < count; i++, total++) {
-        if (i < SUITES_LISTED_MAX && used < size)
-            used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", names[i]);
-        free(names[i]);
-    }
-    if (count > SUITES_LISTED_MAX && used < size)
-        snprintf(out + used, size - used, " and %zu more", total - SUITES_LISTED_MAX);
-    if (count == 0)
-        snprintf(out, size, "none");
-}
-
-/* The file for what: a path as given, or NAME.suite in the first
- * directory of the search path that has it.  Malloc'd, or NULL with err. */
-static char *find_suite(const char *what, const char *search, char *err, size_t size)
-{
-    if (is_file_path(what)) {
-        char *copy = strdup(what);
-        if (!copy)
-            cli_fail(err, size, "out of memory");
-        return copy;
-    }
-    if (!name_ok(what)) {
-        cli_fail(err, size,
-                 "--suite: '%s' is neither a suite name (letters, digits, - and _) nor a "
-                 "file (a path with a / or ending in .suite)",
-                 what);
-        return NULL;
-    }
-    const char *env = getenv("DISKIO_SUITE_PATH");
-    /* the installed suites (the source tree's, run from the build tree),
-     * or where $DISKIO_SUITEDIR says they are (a relocated install; a
-     * test that must not see what is installed) */
-    const char *installed = getenv("DISKIO_SUITEDIR");
-    if (!installed || !*installed)
-        installed = suite_dir();
-    size_t len = (search ? strlen(search) : 0) + (env ? strlen(env) : 0) + strlen(installed) + 3;
-    char *path_list = malloc(len);
-    if (!path_list) {
-        cli_fail(err, size, "out of memory");
-        return NULL;
-    }
-    snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", installed);
-    char *found = NULL;
-    char *rest = path_list;
-    for (char *dir = strsep(&rest, ":"); dir && !found; dir = strsep(&rest, ":")) {
-        if (!*dir)
-            continue;
-        size_t n = strlen(dir) + strlen(what) + 8;
-        char *candidate = malloc(n);
-        if (!candidate)
-            break;
-        snprintf(candidate, n, "%s/%s.suite", dir, what);
-        struct stat st;
-        if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
-            found = candidate;
-        else
-            free(candidate);
-    }
-    if (!found) {
-        char names[200];
-        /* path_list was cut by strsep: list from the directories again */
-        snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", installed);
-        list_suites(path_list, names, sizeof(names));
-        cli_fail(err, size,
-                 "--suite: no suite named '%s' in --suite-path, $DISKIO_SUITE_PATH or %s "
-                 "(the suites there: %s); give a suite file's path to use your own",
-                 what, installed, names);
-    }
-    free(path_list);
-    return found;
+    return -1;
 }
 
 /* Split a line into tokens: blanks separate them, "double quotes" keep
@@ -418,7 +281,7 @@ static int name_line(struct reader *r, char **tokens, int n)
     if (strcmp(tokens[0], "suite") == 0) {
         if (s->name)
             return reader_fail(r, "a second 'suite' line (one suite per file)");
-        if (n != 2 || !name_ok(tokens[1]))
+        if (n != 2 || !suite_name_ok(tokens[1]))
             return reader_fail(r, "'suite NAME' takes one name of letters, digits, - and _");
         if (!(s->name = strdup(tokens[1])))
             return cli_fail(r->err, r->size, "out of memory");
@@ -549,7 +412,7 @@ int suite_load(const char *what, const struct cli_options *top, struct suite *s,
     memset(s, 0, sizeof(*s));
     s->runs = 1;
     s->summary = SUITE_MEAN;
-    s->path = find_suite(what, top->suite_path, err, err_size);
+    s->path = suite_find(what, top->suite_path, err, err_size);
     if (!s->path)
         return -1;
     /* O_NONBLOCK: a FIFO (or a device) at the name must not block the

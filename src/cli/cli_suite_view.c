@@ -13,35 +13,6 @@
 #include "cli_msg.h"
 #include "cli_suite.h"
 
-/* The units a row can be shown in (the suite file's "unit" directive),
- * each with the bytes it counts (0: operations, or a latency), the
- * decimals it is shown with (whole numbers for the small units, as
- * bonnie++ and thput-fsys show them) and whether it is an op's mean
- * latency (less is better: "best" is the lowest). */
-static const struct {
-    const char *name;
-    double bytes;
-    int decimals;
-    bool latency;
-} units[] = {
-    [SUITE_UNIT_MB] = {"MB/s", 1e6, 2, false},
-    [SUITE_UNIT_MIB] = {"MiB/s", 1048576.0, 2, false},
-    [SUITE_UNIT_KIB] = {"KiB/s", 1024.0, 0, false},
-    [SUITE_UNIT_B] = {"B/s", 1.0, 0, false},
-    [SUITE_UNIT_IOPS] = {"IOPS", 0, 0, false},
-    [SUITE_UNIT_US] = {"us/op", 0, 2, true},
-};
-
-int suite_unit_parse(const char *name, enum suite_unit *unit)
-{
-    for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
-        if (strcmp(name, units[u].name) == 0) {
-            *unit = (enum suite_unit)u;
-            return 0;
-        }
-    return -1;
-}
-
 int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f)
 {
     struct suite_row *row = &s->rows[i];
@@ -57,9 +28,10 @@ int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f)
 /* A repetition's figure in the row's unit. */
 static double figure_value(const struct suite_row *row, const struct suite_figure *f)
 {
-    if (units[row->unit].latency)
+    if (suite_unit_info(row->unit)->latency)
         return f->mean_us;
-    return units[row->unit].bytes ? f->mb_per_s * 1e6 / units[row->unit].bytes : f->iops;
+    return suite_unit_info(row->unit)->bytes ? f->mb_per_s * 1e6 / suite_unit_info(row->unit)->bytes
+                                             : f->iops;
 }
 
 /* A row's complete repetitions summarised in its unit: how many, the
@@ -72,7 +44,7 @@ struct cell_figures {
 
 static void summarise(const struct suite_row *row, struct cell_figures *c)
 {
-    const bool lower = units[row->unit].latency;
+    const bool lower = suite_unit_info(row->unit)->latency;
     double sum = 0, sum2 = 0;
     memset(c, 0, sizeof(*c));
     for (size_t i = 0; i < row->nfigures; i++) {
@@ -121,8 +93,8 @@ static void format_cell(const struct suite *s, const struct suite_row *row, char
         snprintf(out, size, row->nfigures ? "(incomplete)" : "(not run)");
         return;
     }
-    const int decimals = units[row->unit].decimals;
-    const char *name = units[row->unit].name;
+    const int decimals = suite_unit_info(row->unit)->decimals;
+    const char *name = suite_unit_info(row->unit)->name;
     int used;
     if (s->summary == SUITE_BEST && row->unit == SUITE_UNIT_MB)
         used = snprintf(out, size, "%9.2f MB/s %9.0f IOPS", c.best, c.best_iops);
@@ -226,8 +198,8 @@ void suite_print(const struct suite *s, FILE *out)
     const char *unit = NULL;
     for (size_t r = 0; r < s->nrows; r++)
         if (!s->rows[r].left_out)
-            unit = !unit || strcmp(unit, units[s->rows[r].unit].name) == 0
-                       ? units[s->rows[r].unit].name
+            unit = !unit || strcmp(unit, suite_unit_info(s->rows[r].unit)->name) == 0
+                       ? suite_unit_info(s->rows[r].unit)->name
                        : "";
     fprintf(out, "\nsuite %s%s", s->name, s->title ? ": " : "");
     display_write(out, s->title ? s->title : "", false);
