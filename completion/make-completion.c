@@ -2,7 +2,7 @@
 /* make-completion < completion/diskio.in > completion/diskio: the bash
  * completion with its @DISKIO_OPTION_VALUES@ line replaced by the
  * function that completes diskio's option values, made from diskio's
- * option table (src/cli/cli_options.c) and the library's lists of
+ * option table (src/cli/cli_option_table.c) and the library's lists of
  * modes, patterns and formats.  Run when diskio is built. */
 #include "config.h"
 

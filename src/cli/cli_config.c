@@ -3,7 +3,7 @@
  * From options to the library's config, and from the library's verdict
  * back to the option: the command decides no run rule of its own here.
  * Where an option's value goes and which runs it reaches is the option
- * table's (cli_options.c); whether a run may be is the library's
+ * table's (cli_option_table.c); whether a run may be is the library's
  * (diskio_config_validate_target()); the command maps (cli_config) and
  * reports (cli_check_runs).
  */
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_fail.h"
 #include "cli_options.h"
 
 /* The option that sets a field of the library's config. */
@@ -41,23 +42,6 @@ static const char *option_of(enum diskio_config_field field)
     return "options";
 }
 
-/* A field of size bytes (a bool, 4 or 8) at base + off, as a number. */
-static uint64_t load(const void *base, size_t off, size_t size)
-{
-    const char *p = (const char *)base + off;
-    if (size == sizeof(uint64_t)) {
-        uint64_t v;
-        memcpy(&v, p, sizeof(v));
-        return v;
-    }
-    if (size == sizeof(unsigned)) {
-        unsigned v;
-        memcpy(&v, p, sizeof(v));
-        return v;
-    }
-    return *(const bool *)p;
-}
-
 static void store(void *base, size_t off, size_t size, uint64_t v)
 {
     char *p = (char *)base + off;
@@ -67,27 +51,6 @@ static void store(void *base, size_t off, size_t size, uint64_t v)
         unsigned u = (unsigned)v;
         memcpy(p, &u, sizeof(u));
     }
-}
-
-bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
-                        enum diskio_pattern pattern)
-{
-    struct diskio_config cfg;
-    diskio_config_init(&cfg);
-    cfg.mode = mode;
-    switch (opt->scope) {
-    case CLI_EVERY_RUN: return true;
-    /* the library takes these in every mode and uses them in these */
-    case CLI_QUEUED_MODES: return diskio_mode_is_queued(mode);
-    case CLI_SYNCING_MODES: return diskio_mode_syncs(mode);
-    case CLI_WAL_PATTERN: return pattern == DISKIO_PATTERN_WAL;
-    case CLI_CHECKPOINT_PATTERN: return pattern == DISKIO_PATTERN_CHECKPOINT;
-    /* these the library's rules refuse where they do not apply */
-    case CLI_CACHED_MODES: cfg.cached = 1; break;
-    case CLI_VERIFY_MODES: cfg.verify = 1; break;
-    case CLI_WRITE_BACK_MODES: cfg.write_back = 100; break;
-    }
-    return diskio_config_check(&cfg) == 0;
 }
 
 void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
@@ -104,7 +67,7 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
      * something to, the others keep the library's default */
     for (const struct cli_option *opt = cli_option_table; opt->name; opt++)
         if (opt->cfg_size && cli_option_applies(opt, mode, o->pattern))
-            store(cfg, opt->cfg_off, opt->cfg_size, load(o, opt->off, opt->size));
+            store(cfg, opt->cfg_off, opt->cfg_size, cli_field_load(o, opt->off, opt->size));
     /* --steady: the spec lives as long as the options */
     if (o->steady_on)
         cfg->steady = &o->steady;
@@ -160,7 +123,8 @@ static bool option_set(const struct cli_options *o, const struct cli_option *opt
         return true;
     struct diskio_config defaults;
     diskio_config_init(&defaults);
-    return load(o, opt->off, opt->size) != load(&defaults, opt->cfg_off, opt->cfg_size);
+    return cli_field_load(o, opt->off, opt->size) !=
+           cli_field_load(&defaults, opt->cfg_off, opt->cfg_size);
 }
 
 /* "--a, --b and --c": the options of scope. */
@@ -243,6 +207,61 @@ static void pattern_modes(enum diskio_pattern pattern, char *out, size_t size)
                                  text[i]);
 }
 
+/* The option of o that the pattern does not take
+ * (DISKIO_RULE_PATTERN_OPTIONS), and why. */
+static const char *pattern_options_problem(const struct cli_options *o)
+{
+    if ((o->rate_interval_ns || o->capacity_on) && o->pattern == DISKIO_PATTERN_WAL)
+        return "--rate (and --target) and --wal-gap do not go together (a schedule of commits, "
+               "or a pause after each)";
+    if (o->rate_interval_ns || o->capacity_on)
+        return "--rate and --target do not apply (a checkpoint's pages go back to back)";
+    if (o->steady_on)
+        return "--steady does not apply (the pattern keeps no interval series to judge)";
+    if (o->interval_ns)
+        return "--interval does not apply";
+    if (o->sync_every > 1)
+        return "--sync-every does not apply (the pattern syncs as PostgreSQL does)";
+    if (o->shared_file)
+        return "--shared-file does not apply (the committers share one WAL already)";
+    return "one --jobs only (a checkpoint is one process)";
+}
+
+/* What several jobs cannot go with in o (DISKIO_RULE_JOBS_COMBINATION). */
+static const char *jobs_problem(const struct cli_options *o)
+{
+    if (o->capacity_on)
+        return "several jobs cannot share the offered rate of --target but as the committers of "
+               "--pattern wal; give --jobs 1 or --pattern wal";
+    if (o->rate_interval_ns)
+        return "several jobs cannot keep one fixed --rate (the committers of --pattern wal can); "
+               "give --rate with --jobs 1 only";
+    if (o->trace)
+        return "several jobs write no --trace (one op stream per trace); trace with --jobs 1 only";
+    return "several jobs cannot append to one --shared-file (each would truncate it under the "
+           "others); drop --shared-file or use --pattern seq or rand";
+}
+
+/* --interval against the runtime (DISKIO_RULE_INTERVAL): -1 with the
+ * message. */
+static int interval_fail(const struct cli_options *o, char *err, size_t size)
+{
+    if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
+        return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
+                        (double)o->interval_ns / 1e9);
+    if (o->interval_ns > o->runtime_ns)
+        return cli_fail(err, size,
+                        "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
+                        "most the runtime",
+                        (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
+    uint64_t shortest_ns = o->runtime_ns / (DISKIO_INTERVALS_MAX + 1u) + 1;
+    return cli_fail(err, size,
+                    "--interval: %.6g s makes more than %u intervals of the --runtime "
+                    "(%.6g s); use at least %llu ms",
+                    (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX, (double)o->runtime_ns / 1e9,
+                    (unsigned long long)((shortest_ns + 999999u) / 1000000u));
+}
+
 /* The library's verdict on the runs, against the option that caused it. */
 static int report_rule(const struct cli_options *o, const struct runs_verdict *r,
                        uint64_t largest_bs, char *err, size_t size)
@@ -275,20 +294,7 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
     }
     case DISKIO_RULE_PATTERN_OPTIONS:
         return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
-                        (o->rate_interval_ns || o->capacity_on) && o->pattern == DISKIO_PATTERN_WAL
-                            ? "--rate (and --target) and --wal-gap do not go together (a schedule "
-                              "of commits, or a pause after each)"
-                        : o->rate_interval_ns || o->capacity_on
-                            ? "--rate and --target do not apply (a checkpoint's pages go back to "
-                              "back)"
-                        : o->steady_on      ? "--steady does not apply (the pattern keeps no "
-                                              "interval series to judge)"
-                        : o->interval_ns    ? "--interval does not apply"
-                        : o->sync_every > 1 ? "--sync-every does not apply (the pattern syncs "
-                                              "as PostgreSQL does)"
-                        : o->shared_file    ? "--shared-file does not apply (the committers "
-                                              "share one WAL already)"
-                                            : "one --jobs only (a checkpoint is one process)");
+                        pattern_options_problem(o));
     case DISKIO_RULE_WAL:
         return cli_fail(err, size,
                         "--pattern wal: --wal-segment-size (%llu) must be a multiple of --bs of "
@@ -323,36 +329,8 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
                         "--batch: %u requests per submission exceed --iodepth (%u); use at "
                         "most --iodepth",
                         o->batch, o->iodepth);
-    case DISKIO_RULE_INTERVAL: {
-        if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
-            return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
-                            (double)o->interval_ns / 1e9);
-        if (o->interval_ns > o->runtime_ns)
-            return cli_fail(err, size,
-                            "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
-                            "most the runtime",
-                            (double)o->interval_ns / 1e9, (double)o->runtime_ns / 1e9);
-        uint64_t shortest_ns = o->runtime_ns / (DISKIO_INTERVALS_MAX + 1u) + 1;
-        return cli_fail(err, size,
-                        "--interval: %.6g s makes more than %u intervals of the --runtime "
-                        "(%.6g s); use at least %llu ms",
-                        (double)o->interval_ns / 1e9, DISKIO_INTERVALS_MAX,
-                        (double)o->runtime_ns / 1e9,
-                        (unsigned long long)((shortest_ns + 999999u) / 1000000u));
-    }
-    case DISKIO_RULE_JOBS_COMBINATION:
-        return cli_fail(err, size, "--jobs: %s",
-                        o->capacity_on ? "several jobs cannot share the offered rate of --target "
-                                         "but as the committers of --pattern wal; give --jobs 1 "
-                                         "or --pattern wal"
-                        : o->rate_interval_ns ? "several jobs cannot keep one fixed --rate (the "
-                                                "committers of --pattern wal can); give --rate "
-                                                "with --jobs 1 only"
-                        : o->trace ? "several jobs write no --trace (one op stream per trace); "
-                                     "trace with --jobs 1 only"
-                                   : "several jobs cannot append to one --shared-file (each "
-                                     "would truncate it under the others); drop --shared-file "
-                                     "or use --pattern seq or rand");
+    case DISKIO_RULE_INTERVAL: return interval_fail(o, err, size);
+    case DISKIO_RULE_JOBS_COMBINATION: return cli_fail(err, size, "--jobs: %s", jobs_problem(o));
     default:
         /* rules the option parsers already enforce: named generically */
         return cli_fail(err, size, "%s: %s", option_of(r->worst.field), r->worst.message);

@@ -27,6 +27,7 @@
 
 #include "cli_durable.h"
 #include "cli_durable_net.h"
+#include "cli_fail.h"
 #include "cli_msg.h"
 #include "durable.h"
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Command-line parsing for diskio, kept apart from main() so that the
- * unit tests can feed it argument vectors. */
+ * unit tests can feed it argument vectors: struct cli_options, the
+ * option table's rows, and the functions of the files that read, show
+ * and check them (each group names its file). */
 #ifndef DISKIO_CLI_OPTIONS_H
 #define DISKIO_CLI_OPTIONS_H
 
@@ -23,6 +25,8 @@
 #define CLI_STEADY_INTERVAL_NS UINT64_C(1000000000)
 #define CLI_DEFAULT_WARMUP 10
 #define CLI_REPEAT_MAX 1000
+/* a suite's runs of each row (its 'runs', --suite-runs): at most */
+#define SUITE_RUNS_MAX 100
 /* --repeat-pause: at most an hour between rounds */
 #define CLI_REPEAT_PAUSE_MAX_NS (UINT64_C(3600) * UINT64_C(1000000000))
 
@@ -180,7 +184,9 @@ struct cli_option {
     /* 8-byte members first, then 4-byte: no padding between */
     const char *name; /* without "--" */
     const char *arg;  /* the value's name in the usage; NULL: takes none */
-    size_t off, size; /* the field of struct cli_options the value goes to */
+    /* the field of struct cli_options the value goes to (a list's: its
+     * first, the one {default} shows) */
+    size_t off, size;
     uint64_t min, max;
     /* CLI_FUNC: reads text into o; 0, or -1 with the message in err */
     int (*parse)(const char *text, struct cli_options *o, char *err, size_t err_size);
@@ -195,7 +201,8 @@ struct cli_option {
      * the modes in scope as "a, b and c", {modes,} as "a, b, c" */
     const char *scope_message;
     /* the usage's text; {modes} as above, {modes/} as "a/b", {write-modes}
-     * and {read-modes} the library's, {formats} its formats ("a, b or c") */
+     * and {read-modes} the library's, {formats} its formats ("a, b or c"),
+     * {default} the value when not given (cli_defaults()'s) */
     const char *help;
     const char *words; /* CLI_COMPLETE_WORDS: space-separated */
     int short_name;    /* 0: none */
@@ -206,8 +213,13 @@ struct cli_option {
     enum cli_complete complete;
 };
 
-/* Every option, in the usage's order; a row with a NULL name ends it. */
+/* Every option, in the usage's order; a row with a NULL name ends it
+ * (cli_option_table.c). */
 extern const struct cli_option cli_option_table[];
+/* The most options: the bits of struct cli_options' given. */
+#define CLI_OPTIONS_MAX 64
+
+/* ---- the table's queries (cli_option_query.c) ---- */
 
 /* The option a command-line word names: "--NAME", "--NAME=VALUE", "-X"
  * or "-XVALUE" (no abbreviation); NULL for none. */
@@ -218,8 +230,18 @@ bool cli_option_given(const struct cli_options *o, const struct cli_option *opt)
 bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
                         enum diskio_pattern pattern);
 /* Text with its {markers} replaced (the scope's modes for opt's, the
- * library's lists): into out, which is always terminated. */
+ * library's lists, {default}: opt's value when not given, from
+ * cli_defaults()): into out, which is always terminated. */
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
+/* Whether opt's value is the next word of the command line (an
+ * optional value is only ever --NAME=VALUE): what completion offers. */
+bool cli_takes_next_word(const struct cli_option *opt);
+/* A field of size bytes (a bool, 4 or 8) at base + off, as a number: a
+ * row's value in struct cli_options or struct diskio_config. */
+uint64_t cli_field_load(const void *base, size_t off, size_t size);
+
+/* ---- the library's lists as text (cli_names.c) ---- */
+
 /* The lists the library names, in its order (each name of 0, 1, 2...
  * until NULL). */
 enum cli_list {
@@ -233,18 +255,29 @@ enum cli_list {
 /* A list's names joined into out: sep between them, last before the
  * last one ("a, b or c"). */
 void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size);
+/* names (n of them) joined into out: sep between them, last before the
+ * last one. */
+void cli_join(const char *const *names, size_t n, const char *sep, const char *last, char *out,
+              size_t size);
 
-/* Whether opt's value is the next word of the command line (an
- * optional value is only ever --NAME=VALUE): what completion offers. */
-bool cli_takes_next_word(const struct cli_option *opt);
+/* ---- the usage and the completion (cli_usage.c) ---- */
 
+/* The usage: diskio --help. */
+void cli_usage(FILE *out);
 /* The bash function that completes diskio's option values
  * (_diskio_value_diskio), made from the table and the library's lists. */
 void cli_completion(FILE *out);
 
+/* ---- reading argv (cli_defaults.c, cli_parse.c) ---- */
+
+/* The options when none is given: the library's defaults
+ * (diskio_config_init()) and the command's own. */
+void cli_defaults(struct cli_options *o);
 /* Parse argv into o.  Returns 0, or -1 with a message naming the option
  * and the accepted values in err. */
 int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t err_size);
+
+/* ---- the options to the library's config (cli_config.c) ---- */
 
 /* The library's config for one run: mode and block size, with every
  * option mapped to its field (trace_fd, stop and progress left unset). */
@@ -255,8 +288,8 @@ void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t blo
  * cli_config) with the library, and report the earliest rule broken
  * against the option behind it.  0, or -1 with the message in err. */
 int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, size_t err_size);
-/* Format a message into err; returns -1. */
-int cli_fail(char *err, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- --steady and --target (cli_specs.c) ---- */
 
 /* The values of --steady[=SPEC] (NULL text: the default spec) and
  * --target SPEC, into o (cli_specs.c): 0, or -1 with the message. */
@@ -266,6 +299,8 @@ int cli_check_steady(const struct cli_options *o, char *err, size_t size);
 int cli_parse_target(const char *text, struct cli_options *o, char *err, size_t size);
 /* --target against the options it cannot go with: 0, or -1 with the message. */
 int cli_check_target(const struct cli_options *o, char *err, size_t size);
+
+/* ---- numbers, sizes, durations (cli_values.c) ---- */
 
 /* "4k" -> 4096, with k/m/g/t (powers of 1024), optional "b"/"ib"; rejects
  * signs, garbage, zero-length and overflow.  0 or -1. */
@@ -279,7 +314,5 @@ int cli_parse_number(const char *text, double *out, const char **end);
 int cli_parse_duration(const char *text, uint64_t *out_ns);
 /* A decimal integer in [min, max].  0 or -1. */
 int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out);
-
-void cli_usage(FILE *out);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_fail.h"
 #include "cli_options.h"
 
 #define STEADY_ACCEPTED                                                                            \

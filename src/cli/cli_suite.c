@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Suite files: a suite is data, not code.  A file is found by name in the
- * search path (--suite-path, then $DISKIO_SUITE_PATH, then the installed
- * directory, or the source tree's suites/ when diskio runs from its build
- * tree, or $DISKIO_SUITEDIR instead of either) or given as a path; it is read strictly (any line that is not
+ * Suite files: a suite is data, not code.  A file, found by name or given
+ * as a path (cli_suite_find.c), is read strictly (any line that is not
  * exactly right is an error naming file:line), and each row's options are
  * parsed by cli_parse() as an ordinary run's would be.  The format is
- * documented in diskio-suite(5) and doc/suites.md.
+ * documented in diskio-suite(5) and doc/suites.md; the suite's own view
+ * of its runs is cli_suite_view.c's.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -23,15 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_fail.h"
 #include "cli_msg.h"
 #include "cli_suite.h"
-
-#ifndef DISKIO_SUITEDIR
-#define DISKIO_SUITEDIR "/usr/share/diskio/suites"
-#endif
-
-/* The suites a "not found" message lists, at most. */
-#define SUITES_LISTED_MAX 24
+#include "cli_suite_find.h"
 
 #define SUITE_LINE_MAX 1024
 #define SUITE_ROWS_MAX 256
@@ -43,12 +36,7 @@
  * decimals it is shown with (whole numbers for the small units, as
  * bonnie++ and thput-fsys show them) and whether it is an op's mean
  * latency (less is better: "best" is the lowest). */
-static const struct {
-    const char *name;
-    double bytes;
-    int decimals;
-    bool latency;
-} units[] = {
+static const struct suite_unit_info units[] = {
     [SUITE_UNIT_MB] = {"MB/s", 1e6, 2, false},
     [SUITE_UNIT_MIB] = {"MiB/s", 1048576.0, 2, false},
     [SUITE_UNIT_KIB] = {"KiB/s", 1024.0, 0, false},
@@ -57,162 +45,20 @@ static const struct {
     [SUITE_UNIT_US] = {"us/op", 0, 2, true},
 };
 
-static bool is_file_path(const char *what)
+const struct suite_unit_info *suite_unit_info(enum suite_unit unit)
 {
-    size_t n = strlen(what);
-    return strchr(what, '/') || (n > 6 && strcmp(what + n - 6, ".suite") == 0);
+    return &units[unit];
 }
 
-static bool name_ok(const char *name)
+/* The unit a suite file's "unit" names into *unit: 0, or -1 for none. */
+static int suite_unit_parse(const char *name, enum suite_unit *unit)
 {
-    if (!*name || strlen(name) > 64)
-        return false;
-    for (const char *p = name; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
-            return false;
-    return true;
-}
-
-/* Where the suites are: the installed directory, or the source tree's
- * suites/ when this diskio runs from its build tree (./diskio, whose
- * libtool wrapper runs BUILDDIR/.libs/diskio; BUILDDIR/diskio itself
- * without shared libraries), as ./diskio runs without make install.
- * Only an executable that is the build tree's own is given the build
- * tree's suites: an installed diskio never looks there. */
-static const char *suite_dir(void)
-{
-#if defined(DISKIO_BUILD_TREE) && defined(DISKIO_BUILD_SUITEDIR)
-    char exe[PATH_MAX], tree[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash && slash != exe) {
-            *slash = '\0';
-            /* named as a person would: build/../src/suites as src/suites */
-            static char suites[PATH_MAX];
-            if ((realpath(DISKIO_BUILD_TREE, tree) && strcmp(exe, tree) == 0) ||
-                (realpath(DISKIO_BUILD_TREE "/.libs", tree) && strcmp(exe, tree) == 0))
-                return realpath(DISKIO_BUILD_SUITEDIR, suites) ? suites : DISKIO_BUILD_SUITEDIR;
+    for (size_t u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+        if (strcmp(name, units[u].name) == 0) {
+            *unit = (enum suite_unit)u;
+            return 0;
         }
-    }
-#endif
-    return DISKIO_SUITEDIR;
-}
-
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names of the suites in the directories of path_list (':' between
- * them), sorted and each once, into out as "a, b, c" (at most
- * SUITES_LISTED_MAX, then "and N more"); "none" when there are none. */
-static void list_suites(const char *path_list, char *out, size_t size)
-{
-    char *names[256] = {NULL};
-    size_t count = 0, total = 0;
-    char *copy = strdup(path_list);
-    char *rest = copy;
-    for (char *dir = copy ? strsep(&rest, ":") : NULL; dir; dir = strsep(&rest, ":")) {
-        DIR *d = *dir ? opendir(dir) : NULL;
-        if (!d)
-            continue;
-        const struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            size_t len = strlen(e->d_name);
-            if (len <= 6 || strcmp(e->d_name + len - 6, ".suite") != 0)
-                continue;
-            char *name = strndup(e->d_name, len - 6);
-            if (!name || !name_ok(name)) {
-                free(name);
-                continue;
-            }
-            bool seen = false;
-            for (size_t i = 0; i < count && !seen; i++)
-                seen = strcmp(names[i], name) == 0;
-            if (seen || count == sizeof(names) / sizeof(names[0])) {
-                free(name);
-                continue;
-            }
-            names[count++] = name;
-        }
-        closedir(d);
-    }
-    free(copy);
-    qsort(names, count, sizeof(names[0]), compare_names);
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < count; i++, total++) {
-        if (i < SUITES_LISTED_MAX && used < size)
-            used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", names[i]);
-        free(names[i]);
-    }
-    if (count > SUITES_LISTED_MAX && used < size)
-        snprintf(out + used, size - used, " and %zu more", total - SUITES_LISTED_MAX);
-    if (count == 0)
-        snprintf(out, size, "none");
-}
-
-/* The file for what: a path as given, or NAME.suite in the first
- * directory of the search path that has it.  Malloc'd, or NULL with err. */
-static char *find_suite(const char *what, const char *search, char *err, size_t size)
-{
-    if (is_file_path(what)) {
-        char *copy = strdup(what);
-        if (!copy)
-            cli_fail(err, size, "out of memory");
-        return copy;
-    }
-    if (!name_ok(what)) {
-        cli_fail(err, size,
-                 "--suite: '%s' is neither a suite name (letters, digits, - and _) nor a "
-                 "file (a path with a / or ending in .suite)",
-                 what);
-        return NULL;
-    }
-    const char *env = getenv("DISKIO_SUITE_PATH");
-    /* the installed suites (the source tree's, run from the build tree),
-     * or where $DISKIO_SUITEDIR says they are (a relocated install; a
-     * test that must not see what is installed) */
-    const char *installed = getenv("DISKIO_SUITEDIR");
-    if (!installed || !*installed)
-        installed = suite_dir();
-    size_t len = (search ? strlen(search) : 0) + (env ? strlen(env) : 0) + strlen(installed) + 3;
-    char *path_list = malloc(len);
-    if (!path_list) {
-        cli_fail(err, size, "out of memory");
-        return NULL;
-    }
-    snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", installed);
-    char *found = NULL;
-    char *rest = path_list;
-    for (char *dir = strsep(&rest, ":"); dir && !found; dir = strsep(&rest, ":")) {
-        if (!*dir)
-            continue;
-        size_t n = strlen(dir) + strlen(what) + 8;
-        char *candidate = malloc(n);
-        if (!candidate)
-            break;
-        snprintf(candidate, n, "%s/%s.suite", dir, what);
-        struct stat st;
-        if (stat(candidate, &st) == 0 && S_ISREG(st.st_mode))
-            found = candidate;
-        else
-            free(candidate);
-    }
-    if (!found) {
-        char names[200];
-        /* path_list was cut by strsep: list from the directories again */
-        snprintf(path_list, len, "%s:%s:%s", search ? search : "", env ? env : "", installed);
-        list_suites(path_list, names, sizeof(names));
-        cli_fail(err, size,
-                 "--suite: no suite named '%s' in --suite-path, $DISKIO_SUITE_PATH or %s "
-                 "(the suites there: %s); give a suite file's path to use your own",
-                 what, installed, names);
-    }
-    free(path_list);
-    return found;
+    return -1;
 }
 
 /* Split a line into tokens: blanks separate them, "double quotes" keep
@@ -378,139 +224,185 @@ static int parse_row(struct suite *s, struct suite_row *row, char **tokens, int 
     return 0;
 }
 
+/* One file as it is read: the suite, the line at, the keywords seen
+ * once, the unit of the rows that follow, and where a message goes. */
+struct reader {
+    struct suite *s;
+    const struct cli_options *top;
+    char *err;
+    size_t size;
+    unsigned lineno;
+    bool have_runs, have_summary;
+    enum suite_unit unit;
+};
+
+/* The next line of text from *pos on, checked and split into tokens
+ * (line holds them): how many (0: nothing on it), or -1 with the
+ * message. */
+static int next_line(struct reader *r, const char *text, size_t total, size_t *pos, char *line,
+                     char **tokens)
+{
+    r->lineno++;
+    const char *start = text + *pos;
+    const char *nl = memchr(start, '\n', total - *pos);
+    const char *line_end = nl ? nl : text + total;
+    *pos = (size_t)(line_end - text) + (nl ? 1 : 0);
+    if (line_end > start && line_end[-1] == '\r')
+        line_end--; /* CRLF */
+    size_t len = (size_t)(line_end - start);
+    if (len > SUITE_LINE_MAX)
+        return line_fail(r->err, r->size, r->s->path, r->lineno, "the line is longer than %s bytes",
+                         "1024");
+    char problem[160];
+    if (line_problem(start, len, problem, sizeof(problem)))
+        return line_fail(r->err, r->size, r->s->path, r->lineno, "%s", problem);
+    memcpy(line, start, len);
+    line[len] = '\0';
+    for (char *p = line; *p; p++)
+        if (*p == '\t')
+            *p = ' ';
+    const char *why = NULL;
+    int n = tokenize(line, tokens, SUITE_TOKENS_MAX, &why);
+    if (n < 0)
+        return line_fail(r->err, r->size, r->s->path, r->lineno, "%s", why);
+    return n;
+}
+
+/* text, the problem of the line being read, as the message; -1. */
+static int reader_fail(const struct reader *r, const char *text)
+{
+    return line_fail(r->err, r->size, r->s->path, r->lineno, "%s", text);
+}
+
+/* 'suite NAME' and 'title "TEXT"': 0, or -1 with the message. */
+static int name_line(struct reader *r, char **tokens, int n)
+{
+    struct suite *s = r->s;
+    if (strcmp(tokens[0], "suite") == 0) {
+        if (s->name)
+            return reader_fail(r, "a second 'suite' line (one suite per file)");
+        if (n != 2 || !suite_name_ok(tokens[1]))
+            return reader_fail(r, "'suite NAME' takes one name of letters, digits, - and _");
+        if (!(s->name = strdup(tokens[1])))
+            return cli_fail(r->err, r->size, "out of memory");
+        return 0;
+    }
+    if (s->title)
+        return reader_fail(r, "a second 'title' line");
+    if (n != 2)
+        return reader_fail(r, "'title \"TEXT\"' takes one quoted text");
+    if (!(s->title = strdup(tokens[1])))
+        return cli_fail(r->err, r->size, "out of memory");
+    return 0;
+}
+
+/* 'runs N', 'summary best|mean' and 'unit UNIT': 0, or -1 with the
+ * message. */
+static int setting_line(struct reader *r, char **tokens, int n)
+{
+    if (strcmp(tokens[0], "runs") == 0) {
+        uint64_t v;
+        if (r->have_runs)
+            return reader_fail(r, "a second 'runs' line");
+        if (n != 2 || cli_parse_uint(tokens[1], 1, SUITE_RUNS_MAX, &v) != 0)
+            return line_fail(r->err, r->size, r->s->path, r->lineno,
+                             "'runs N' takes a whole number from 1 to %s", "100");
+        r->s->runs = (unsigned)v;
+        r->have_runs = true;
+    } else if (strcmp(tokens[0], "summary") == 0) {
+        if (r->have_summary)
+            return reader_fail(r, "a second 'summary' line");
+        if (n == 2 && strcmp(tokens[1], "best") == 0)
+            r->s->summary = SUITE_BEST;
+        else if (n == 2 && strcmp(tokens[1], "mean") == 0)
+            r->s->summary = SUITE_MEAN;
+        else
+            return reader_fail(r, "'summary' takes 'best' (the best run) or 'mean' (mean and "
+                                  "standard deviation)");
+        r->have_summary = true;
+    } else {
+        if (n != 2 || suite_unit_parse(tokens[1], &r->unit) != 0)
+            return reader_fail(r, "'unit' takes one of MB/s (10^6 bytes), MiB/s, KiB/s, B/s, "
+                                  "IOPS or us/op (an op's mean latency), for the rows that follow");
+    }
+    return 0;
+}
+
+/* 'row LABEL COLUMN OPTIONS...': a new row, its options parsed.  0, or
+ * -1 with the message. */
+static int row_line(struct reader *r, char **tokens, int n)
+{
+    struct suite *s = r->s;
+    if (n < 4)
+        return reader_fail(r, "'row LABEL COLUMN OPTIONS...' needs a label, a column and "
+                              "options");
+    if (!*tokens[1] || strlen(tokens[1]) > 40 || !*tokens[2] || strlen(tokens[2]) > 20)
+        return reader_fail(r, "a row's label is 1 to 40 characters, its column 1 to 20");
+    if (s->nrows == SUITE_ROWS_MAX)
+        return line_fail(r->err, r->size, s->path, r->lineno, "more than %s rows", "256");
+    for (size_t i = 0; i < s->nrows; i++)
+        if (strcmp(s->rows[i].label, tokens[1]) == 0 && strcmp(s->rows[i].column, tokens[2]) == 0) {
+            char both[128];
+            snprintf(both, sizeof(both), "row '%s' column '%s' is already on line %u", tokens[1],
+                     tokens[2], s->rows[i].line);
+            return reader_fail(r, both);
+        }
+    struct suite_row *rows = realloc(s->rows, (s->nrows + 1) * sizeof(*rows));
+    if (!rows)
+        return cli_fail(r->err, r->size, "out of memory");
+    s->rows = rows;
+    struct suite_row *row = &rows[s->nrows++];
+    memset(row, 0, sizeof(*row));
+    row->line = r->lineno;
+    row->run = SIZE_MAX;
+    row->unit = r->unit;
+    row->label = strdup(tokens[1]);
+    row->column = strdup(tokens[2]);
+    if (!row->label || !row->column)
+        return cli_fail(r->err, r->size, "out of memory");
+    return parse_row(s, row, tokens + 3, n - 3, r->top, r->err, r->size);
+}
+
 static int parse_file(struct suite *s, const char *text, size_t total,
                       const struct cli_options *top, char *err, size_t size)
 {
+    struct reader r = {.s = s, .top = top, .err = err, .size = size, .unit = SUITE_UNIT_MB};
     char line[SUITE_LINE_MAX + 1];
-    unsigned lineno = 0;
-    bool have_runs = false, have_summary = false;
-    enum suite_unit unit = SUITE_UNIT_MB; /* of the rows that follow */
+    char *tokens[SUITE_TOKENS_MAX];
     /* a UTF-8 byte order mark (editors on Windows write one) is no text */
     size_t pos = total >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     while (pos < total) {
-        lineno++;
-        const char *start = text + pos;
-        const char *nl = memchr(start, '\n', total - pos);
-        const char *line_end = nl ? nl : text + total;
-        pos = (size_t)(line_end - text) + (nl ? 1 : 0);
-        if (line_end > start && line_end[-1] == '\r')
-            line_end--; /* CRLF */
-        size_t len = (size_t)(line_end - start);
-        if (len > SUITE_LINE_MAX)
-            return line_fail(err, size, s->path, lineno, "the line is longer than %s bytes",
-                             "1024");
-        char problem[160];
-        if (line_problem(start, len, problem, sizeof(problem)))
-            return line_fail(err, size, s->path, lineno, "%s", problem);
-        memcpy(line, start, len);
-        line[len] = '\0';
-        for (char *p = line; *p; p++)
-            if (*p == '\t')
-                *p = ' ';
-        char *tokens[SUITE_TOKENS_MAX];
-        const char *why = NULL;
-        int n = tokenize(line, tokens, SUITE_TOKENS_MAX, &why);
-        if (n < 0)
-            return line_fail(err, size, s->path, lineno, "%s", why);
-        if (n == 0)
-            continue;
-        const char *key = tokens[0];
-        if (!s->name && strcmp(key, "suite") != 0)
-            return line_fail(err, size, s->path, lineno,
-                             "'%s': the first line must be 'suite NAME'", key);
-        if (strcmp(key, "suite") == 0) {
-            if (s->name)
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "a second 'suite' line (one suite per file)");
-            if (n != 2 || !name_ok(tokens[1]))
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "'suite NAME' takes one name of letters, digits, - and _");
-            if (!(s->name = strdup(tokens[1])))
-                return cli_fail(err, size, "out of memory");
-        } else if (strcmp(key, "title") == 0) {
-            if (s->title)
-                return line_fail(err, size, s->path, lineno, "%s", "a second 'title' line");
-            if (n != 2)
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "'title \"TEXT\"' takes one quoted text");
-            if (!(s->title = strdup(tokens[1])))
-                return cli_fail(err, size, "out of memory");
-        } else if (strcmp(key, "runs") == 0) {
-            uint64_t v;
-            if (have_runs)
-                return line_fail(err, size, s->path, lineno, "%s", "a second 'runs' line");
-            if (n != 2 || cli_parse_uint(tokens[1], 1, SUITE_RUNS_MAX, &v) != 0)
-                return line_fail(err, size, s->path, lineno,
-                                 "'runs N' takes a whole number from 1 to %s", "100");
-            s->runs = (unsigned)v;
-            have_runs = true;
-        } else if (strcmp(key, "summary") == 0) {
-            if (have_summary)
-                return line_fail(err, size, s->path, lineno, "%s", "a second 'summary' line");
-            if (n == 2 && strcmp(tokens[1], "best") == 0)
-                s->summary = SUITE_BEST;
-            else if (n == 2 && strcmp(tokens[1], "mean") == 0)
-                s->summary = SUITE_MEAN;
-            else
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "'summary' takes 'best' (the best run) or 'mean' (mean and "
-                                 "standard deviation)");
-            have_summary = true;
-        } else if (strcmp(key, "unit") == 0) {
-            size_t u = 0;
-            while (n == 2 && u < sizeof(units) / sizeof(units[0]) &&
-                   strcmp(tokens[1], units[u].name) != 0)
-                u++;
-            if (n != 2 || u == sizeof(units) / sizeof(units[0]))
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "'unit' takes one of MB/s (10^6 bytes), MiB/s, KiB/s, B/s, "
-                                 "IOPS or us/op (an op's mean latency), for the rows that follow");
-            unit = (enum suite_unit)u;
-        } else if (strcmp(key, "row") == 0) {
-            if (n < 4)
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "'row LABEL COLUMN OPTIONS...' needs a label, a column and "
-                                 "options");
-            if (!*tokens[1] || strlen(tokens[1]) > 40 || !*tokens[2] || strlen(tokens[2]) > 20)
-                return line_fail(err, size, s->path, lineno, "%s",
-                                 "a row's label is 1 to 40 characters, its column 1 to 20");
-            if (s->nrows == SUITE_ROWS_MAX)
-                return line_fail(err, size, s->path, lineno, "more than %s rows", "256");
-            for (size_t r = 0; r < s->nrows; r++)
-                if (strcmp(s->rows[r].label, tokens[1]) == 0 &&
-                    strcmp(s->rows[r].column, tokens[2]) == 0) {
-                    char both[128];
-                    snprintf(both, sizeof(both), "row '%s' column '%s' is already on line %u",
-                             tokens[1], tokens[2], s->rows[r].line);
-                    return line_fail(err, size, s->path, lineno, "%s", both);
-                }
-            struct suite_row *rows = realloc(s->rows, (s->nrows + 1) * sizeof(*rows));
-            if (!rows)
-                return cli_fail(err, size, "out of memory");
-            s->rows = rows;
-            struct suite_row *row = &rows[s->nrows++];
-            memset(row, 0, sizeof(*row));
-            row->line = lineno;
-            row->run = SIZE_MAX;
-            row->unit = unit;
-            row->label = strdup(tokens[1]);
-            row->column = strdup(tokens[2]);
-            if (!row->label || !row->column)
-                return cli_fail(err, size, "out of memory");
-            if (parse_row(s, row, tokens + 3, n - 3, top, err, size) != 0)
+        int n = next_line(&r, text, total, &pos, line, tokens);
+        if (n <= 0) {
+            if (n < 0)
                 return -1;
-        } else {
-            return line_fail(err, size, s->path, lineno,
-                             "unknown keyword '%s' (accepted: suite, title, runs, summary, unit, "
-                             "row)",
-                             key);
+            continue;
         }
+        const char *key = tokens[0];
+        int rc;
+        if (!s->name && strcmp(key, "suite") != 0)
+            return line_fail(err, size, s->path, r.lineno,
+                             "'%s': the first line must be 'suite NAME'", key);
+        if (strcmp(key, "suite") == 0 || strcmp(key, "title") == 0)
+            rc = name_line(&r, tokens, n);
+        else if (strcmp(key, "runs") == 0 || strcmp(key, "summary") == 0 ||
+                 strcmp(key, "unit") == 0)
+            rc = setting_line(&r, tokens, n);
+        else if (strcmp(key, "row") == 0)
+            rc = row_line(&r, tokens, n);
+        else
+            rc = line_fail(err, size, s->path, r.lineno,
+                           "unknown keyword '%s' (accepted: suite, title, runs, summary, unit, "
+                           "row)",
+                           key);
+        if (rc != 0)
+            return -1;
     }
     if (!s->name)
         return cli_fail(err, size, "%s:%u: no 'suite NAME' line (is this a suite file?)", s->path,
-                        lineno);
+                        r.lineno);
     if (!s->nrows)
-        return cli_fail(err, size, "%s:%u: the suite has no 'row' line", s->path, lineno);
+        return cli_fail(err, size, "%s:%u: the suite has no 'row' line", s->path, r.lineno);
     return 0;
 }
 
@@ -520,7 +412,7 @@ int suite_load(const char *what, const struct cli_options *top, struct suite *s,
     memset(s, 0, sizeof(*s));
     s->runs = 1;
     s->summary = SUITE_MEAN;
-    s->path = find_suite(what, top->suite_path, err, err_size);
+    s->path = suite_find(what, top->suite_path, err, err_size);
     if (!s->path)
         return -1;
     /* O_NONBLOCK: a FIFO (or a device) at the name must not block the
@@ -593,247 +485,4 @@ void suite_free(struct suite *s)
     free(s->name);
     free(s->title);
     memset(s, 0, sizeof(*s));
-}
-
-int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f)
-{
-    struct suite_row *row = &s->rows[i];
-    struct suite_figure *figures =
-        realloc(row->figures, (row->nfigures + 1) * sizeof(*row->figures));
-    if (!figures)
-        return -ENOMEM;
-    row->figures = figures;
-    row->figures[row->nfigures++] = *f;
-    return 0;
-}
-
-/* A repetition's figure in the row's unit. */
-static double figure_value(const struct suite_row *row, const struct suite_figure *f)
-{
-    if (units[row->unit].latency)
-        return f->mean_us;
-    return units[row->unit].bytes ? f->mb_per_s * 1e6 / units[row->unit].bytes : f->iops;
-}
-
-/* A row's complete repetitions summarised in its unit: how many, the
- * best (highest; lowest for a latency) with its IOPS, mean and sample
- * standard deviation. */
-struct cell_figures {
-    size_t n;
-    double best, best_iops, mean, sd;
-};
-
-static void summarise(const struct suite_row *row, struct cell_figures *c)
-{
-    const bool lower = units[row->unit].latency;
-    double sum = 0, sum2 = 0;
-    memset(c, 0, sizeof(*c));
-    for (size_t i = 0; i < row->nfigures; i++) {
-        const struct suite_figure *f = &row->figures[i];
-        if (!f->complete)
-            continue;
-        double v = figure_value(row, f);
-        if (c->n == 0 || (lower ? v < c->best : v > c->best)) {
-            c->best = v;
-            c->best_iops = f->iops;
-        }
-        c->n++;
-        sum += v;
-        sum2 += v * v;
-    }
-    if (c->n == 0)
-        return;
-    c->mean = sum / (double)c->n;
-    double var = c->n > 1 ? (sum2 - sum * c->mean) / (double)(c->n - 1) : 0.0;
-    c->sd = var > 0 ? sqrt(var) : 0.0;
-}
-
-/* Whether the view shows a row's spread and it is wider than its mean:
- * its repetitions disagree too much for the mean to stand for them. */
-static bool spread_exceeds_mean(const struct suite *s, const struct suite_row *row)
-{
-    struct cell_figures c;
-    if (row->note || s->summary != SUITE_MEAN)
-        return false;
-    summarise(row, &c);
-    return c.n > 1 && c.sd > c.mean;
-}
-
-/* One cell of the view: the row's figures summarised, in its unit,
- * then its marks ('!' a device verdict, '?' a spread over the mean). */
-static void format_cell(const struct suite *s, const struct suite_row *row, char *out, size_t size)
-{
-    if (row->note) {
-        snprintf(out, size, "(not run)");
-        return;
-    }
-    struct cell_figures c;
-    summarise(row, &c);
-    if (c.n == 0) {
-        /* not reached (a signal, a failed run before it), or cut short */
-        snprintf(out, size, row->nfigures ? "(incomplete)" : "(not run)");
-        return;
-    }
-    const int decimals = units[row->unit].decimals;
-    const char *name = units[row->unit].name;
-    int used;
-    if (s->summary == SUITE_BEST && row->unit == SUITE_UNIT_MB)
-        used = snprintf(out, size, "%9.2f MB/s %9.0f IOPS", c.best, c.best_iops);
-    else if (s->summary == SUITE_BEST || c.n == 1)
-        used = snprintf(out, size, "%9.*f %s", decimals, s->summary == SUITE_BEST ? c.best : c.mean,
-                        name);
-    else
-        used =
-            snprintf(out, size, "%9.*f \302\261 %.*f %s", decimals, c.mean, decimals, c.sd, name);
-    if (used > 0 && (size_t)used < size && (row->verdicts || spread_exceeds_mean(s, row)))
-        snprintf(out + used, size - (size_t)used, " %s%s", row->verdicts ? "!" : "",
-                 spread_exceeds_mean(s, row) ? "?" : "");
-}
-
-/* Columns on a terminal: text from the suite file is shown by the one
- * rule for untrusted text (cli_msg.h), so a title or label cannot act on
- * the terminal. */
-static int display_width(const char *s)
-{
-    return (int)display_columns(s);
-}
-
-static void print_padded(FILE *out, const char *s, int width)
-{
-    fputs("  ", out);
-    display_write(out, s, false);
-    fprintf(out, "%*s", width - display_width(s), "");
-}
-
-/* "  MARK LABEL COLUMN, LABEL COLUMN: " of the shown rows that have
- * verdict bit (0: a spread over the mean), or nothing when none has. */
-static bool mark_rows(const struct suite *s, FILE *out, const char *mark, unsigned bit)
-{
-    size_t k = 0;
-    for (size_t r = 0; r < s->nrows; r++) {
-        const struct suite_row *row = &s->rows[r];
-        if (row->left_out || row->note ||
-            !(bit ? (row->verdicts & bit) != 0 : spread_exceeds_mean(s, row)))
-            continue;
-        fputs(k++ ? ", " : "  ", out);
-        if (k == 1)
-            fprintf(out, "%s ", mark);
-        display_write(out, row->label, false);
-        fputc(' ', out);
-        display_write(out, row->column, false);
-    }
-    if (k)
-        fputs(": ", out);
-    return k > 0;
-}
-
-/* What the marks say, under the view: for each device verdict, the rows
- * it holds for and its claim (its whole sentence is under the table);
- * the rows whose repetitions disagree by more than their mean. */
-static void print_marks(const struct suite *s, FILE *out)
-{
-    for (unsigned bit = 1; bit != 0; bit <<= 1) {
-        const char *code = diskio_verdict_name((enum diskio_verdict)bit);
-        const char *text = diskio_verdict_text((enum diskio_verdict)bit);
-        if (!code || !text || !mark_rows(s, out, "!", bit))
-            continue;
-        const char *colon = strstr(text, ": ");
-        fprintf(out, "%.*s (%s: the lines under the table say more)\n",
-                colon ? (int)(colon - text) : (int)strlen(text), text, code);
-    }
-    if (mark_rows(s, out, "?", 0))
-        fputs("the spread exceeds the mean: these repetitions disagree; run more of them "
-              "(--suite-runs N) or on a quieter machine\n",
-              out);
-}
-
-void suite_print(const struct suite *s, FILE *out)
-{
-    /* the columns and the labels in the order the file first names them */
-    const char *columns[16];
-    int widths[16];
-    size_t ncolumns = 0;
-    for (size_t r = 0; r < s->nrows; r++) {
-        if (s->rows[r].left_out)
-            continue;
-        size_t c = 0;
-        while (c < ncolumns && strcmp(columns[c], s->rows[r].column) != 0)
-            c++;
-        if (c == ncolumns && ncolumns < sizeof(columns) / sizeof(columns[0])) {
-            widths[ncolumns] = display_width(s->rows[r].column);
-            columns[ncolumns++] = s->rows[r].column;
-        }
-        if (c < ncolumns) {
-            char cell[64];
-            format_cell(s, &s->rows[r], cell, sizeof(cell));
-            if (display_width(cell) > widths[c])
-                widths[c] = display_width(cell);
-        }
-    }
-    int width = 5;
-    for (size_t r = 0; r < s->nrows; r++)
-        if (!s->rows[r].left_out && display_width(s->rows[r].label) > width)
-            width = display_width(s->rows[r].label);
-
-    /* the rows' unit, when they share one */
-    const char *unit = NULL;
-    for (size_t r = 0; r < s->nrows; r++)
-        if (!s->rows[r].left_out)
-            unit = !unit || strcmp(unit, units[s->rows[r].unit].name) == 0
-                       ? units[s->rows[r].unit].name
-                       : "";
-    fprintf(out, "\nsuite %s%s", s->name, s->title ? ": " : "");
-    display_write(out, s->title ? s->title : "", false);
-    fputs(": ", out);
-    const bool one_unit = unit && *unit;
-    if (s->summary == SUITE_BEST)
-        fprintf(out, "best%s%s%s of %u run%s per row", one_unit ? " (highest " : "",
-                one_unit ? unit : "", one_unit ? ")" : "", s->runs, s->runs == 1 ? "" : "s");
-    else if (s->runs > 1)
-        fprintf(out, "mean %s%s\302\261 standard deviation of %u runs per row",
-                one_unit ? unit : "", one_unit ? " " : "", s->runs);
-    else
-        fprintf(out, "%s%s1 run per row", one_unit ? unit : "", one_unit ? " of " : "");
-    fputs(one_unit ? "\n" : ", each row in its unit\n", out);
-    fprintf(out, "%*s", width, "");
-    for (size_t c = 0; c < ncolumns; c++)
-        print_padded(out, columns[c], widths[c]);
-    fputc('\n', out);
-    size_t left_out = 0;
-    for (size_t r = 0; r < s->nrows; r++) {
-        if (s->rows[r].left_out) {
-            left_out++;
-            continue;
-        }
-        bool seen = false;
-        for (size_t q = 0; q < r && !seen; q++)
-            seen = strcmp(s->rows[q].label, s->rows[r].label) == 0;
-        if (seen)
-            continue;
-        display_write(out, s->rows[r].label, false);
-        fprintf(out, "%*s", width - display_width(s->rows[r].label), "");
-        for (size_t c = 0; c < ncolumns; c++) {
-            char cell[64] = "-";
-            for (size_t q = r; q < s->nrows; q++)
-                if (strcmp(s->rows[q].label, s->rows[r].label) == 0 &&
-                    strcmp(s->rows[q].column, columns[c]) == 0)
-                    format_cell(s, &s->rows[q], cell, sizeof(cell));
-            print_padded(out, cell, widths[c]);
-        }
-        fputc('\n', out);
-    }
-    for (size_t r = 0; r < s->nrows; r++)
-        if (s->rows[r].note && !s->rows[r].left_out) {
-            fputs("  ", out);
-            display_write(out, s->rows[r].label, false);
-            fputc(' ', out);
-            display_write(out, s->rows[r].column, false);
-            fputs(": ", out);
-            display_write(out, s->rows[r].note, false);
-            fputc('\n', out);
-        }
-    print_marks(s, out);
-    if (left_out)
-        fprintf(out, "  %zu row%s with a larger --bs than --suite-max-bs left out\n", left_out,
-                left_out == 1 ? "" : "s");
 }

@@ -13,8 +13,6 @@
 
 #include "cli_options.h"
 
-#define SUITE_RUNS_MAX 100
-
 enum suite_summary {
     SUITE_MEAN, /* mean and standard deviation of the runs */
     SUITE_BEST, /* the best run (highest MB/s), as CrystalDiskMark shows */
@@ -76,6 +74,15 @@ struct suite {
 int suite_load(const char *what, const struct cli_options *top, struct suite *s, char *err,
                size_t err_size);
 void suite_free(struct suite *s);
+/* What a row's unit is (the suite file's "unit": MB/s, MiB/s, KiB/s,
+ * B/s, IOPS, us/op), from cli_suite.c's table. */
+struct suite_unit_info {
+    const char *name;
+    double bytes; /* the bytes it counts (0: operations, or a latency) */
+    int decimals; /* shown with */
+    bool latency; /* an op's mean latency: less is better */
+};
+const struct suite_unit_info *suite_unit_info(enum suite_unit unit);
 
 /* Record a repetition's figures for row i. */
 int suite_add_figure(struct suite *s, size_t i, const struct suite_figure *f);

@@ -14,100 +14,6 @@
 #define USAGE_TEXT_COLUMN 29
 #define USAGE_WIDTH 79
 
-/* names (n of them) joined into out: sep between them, last before the
- * last one. */
-static void join(const char *const *names, size_t n, const char *sep, const char *last, char *out,
-                 size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (size_t i = 0; i < n && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, "%s%s",
-                                 i == 0       ? ""
-                                 : i + 1 == n ? last
-                                              : sep,
-                                 names[i]);
-}
-
-#define NAMES_MAX 64
-
-/* Whether mode is in a list of modes. */
-static bool mode_listed(enum cli_list list, enum diskio_mode mode)
-{
-    switch (list) {
-    case CLI_READ_MODES: return diskio_mode_is_read(mode);
-    case CLI_DURABLE_MODES: return diskio_mode_is_durable(mode);
-    case CLI_BUFFERED_DURABLE_MODES:
-        return diskio_mode_is_durable(mode) && !diskio_mode_is_direct(mode);
-    case CLI_WRITE_MODES:
-    default: return !diskio_mode_is_read(mode);
-    }
-}
-
-void cli_names(enum cli_list list, const char *sep, const char *last, char *out, size_t size)
-{
-    const char *names[NAMES_MAX];
-    size_t n = 0;
-    for (unsigned i = 0; n < NAMES_MAX; i++) {
-        const char *name = list == CLI_PATTERNS  ? diskio_pattern_name((enum diskio_pattern)i)
-                           : list == CLI_FORMATS ? diskio_format_name((enum diskio_format)i)
-                                                 : diskio_mode_name((enum diskio_mode)i);
-        if (!name)
-            break;
-        if (list == CLI_PATTERNS || list == CLI_FORMATS || mode_listed(list, (enum diskio_mode)i))
-            names[n++] = name;
-    }
-    join(names, n, sep, last, out, size);
-}
-
-/* The modes in opt's scope, joined. */
-static void scope_modes(const struct cli_option *opt, const char *sep, const char *last, char *out,
-                        size_t size)
-{
-    const char *names[NAMES_MAX];
-    size_t n = 0;
-    for (unsigned m = 0; diskio_mode_name((enum diskio_mode)m) && n < NAMES_MAX; m++)
-        if (cli_option_applies(opt, (enum diskio_mode)m, DISKIO_PATTERN_SEQ))
-            names[n++] = diskio_mode_name((enum diskio_mode)m);
-    join(names, n, sep, last, out, size);
-}
-
-void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    while (*text && used + 1 < size) {
-        char list[512] = "";
-        const char *marker = NULL;
-        static const char *const markers[] = {"{modes}",        "{modes,}",     "{modes/}",
-                                              "{write-modes}",  "{read-modes}", "{formats}",
-                                              "{durable-modes}"};
-        for (size_t i = 0; i < sizeof(markers) / sizeof(markers[0]) && !marker; i++)
-            if (strncmp(text, markers[i], strlen(markers[i])) == 0)
-                marker = markers[i];
-        if (!marker) {
-            out[used++] = *text++;
-            out[used] = '\0';
-            continue;
-        }
-        if (strcmp(marker, "{modes}") == 0)
-            scope_modes(opt, ", ", " and ", list, sizeof(list));
-        else if (strcmp(marker, "{modes,}") == 0)
-            scope_modes(opt, ", ", ", ", list, sizeof(list));
-        else if (strcmp(marker, "{modes/}") == 0)
-            scope_modes(opt, "/", "/", list, sizeof(list));
-        else if (strcmp(marker, "{formats}") == 0)
-            cli_names(CLI_FORMATS, ", ", " or ", list, sizeof(list));
-        else if (strcmp(marker, "{durable-modes}") == 0)
-            cli_names(CLI_DURABLE_MODES, ", ", " or ", list, sizeof(list));
-        else
-            cli_names(strcmp(marker, "{read-modes}") == 0 ? CLI_READ_MODES : CLI_WRITE_MODES, ", ",
-                      ", ", list, sizeof(list));
-        used += (size_t)snprintf(out + used, size - used, "%s", list);
-        text += strlen(marker);
-    }
-}
-
 /* ---- the usage ---- */
 
 static const char *const section_titles[] = {
@@ -190,12 +96,6 @@ void cli_usage(FILE *out)
 }
 
 /* ---- bash completion ---- */
-
-bool cli_takes_next_word(const struct cli_option *opt)
-{
-    return opt->arg && !(opt->flags & CLI_OPTIONAL_VALUE);
-}
-
 /* The options of one kind of completion, as one "case" branch. */
 static void print_branch(FILE *out, const struct cli_option *first, const char *action)
 {
@@ -232,8 +132,8 @@ void cli_completion(FILE *out)
     cli_names(CLI_FORMATS, " ", " ", formats, sizeof(formats));
 
     fputs("# diskio's option values; 0 when the option takes one (COMPREPLY set).\n"
-          "# Made from diskio's option table (src/cli/cli_options.c) when diskio is\n"
-          "# built: the modes, patterns and formats are the library's.\n"
+          "# Made from diskio's option table (src/cli/cli_option_table.c) when\n"
+          "# diskio is built: the modes, patterns and formats are the library's.\n"
           "_diskio_value_diskio()\n"
           "{\n"
           "    case $1 in\n",

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* libFuzzer target for the command-line parsers in src/cli/cli_options.c.
+/* libFuzzer target for the command-line parsers in src/cli/cli_parse.c.
  *
  * One input exercises two things:
  *  (a) cli_parse_size, cli_parse_duration and cli_parse_uint on a

@@ -3,7 +3,7 @@
  * Description: each diskio option is in its usage, completion and man page; their lists are the library's.
  *
  * diskio's options are written once, in its option table
- * (src/cli/cli_options.c); what shows them must not drift from it: every
+ * (src/cli/cli_option_table.c); what shows them must not drift from it: every
  * option is in the usage (--help) with its short name, in the bash
  * completion made when diskio is built (those that take a value have a
  * branch of _diskio_value_diskio, the flags none), and in the OPTIONS
