@@ -470,6 +470,24 @@ static void job_fail(struct wal_job *job, int error, const char *during, uint64_
     job->fail_ns = now_ns();
 }
 
+/* The committer's phase is over after done commits: when it ended, its
+ * last trace rows written, and a failure (not a stop) told to the other
+ * committers, which stop too. */
+static DISKIO_ALWAYS_INLINE void commit_loop_end(struct wal *w, struct wal_job *job, uint64_t done,
+                                                 const bool tracing)
+{
+    job->done = done;
+    job->end_ns = now_ns();
+    if (tracing && job->rows_used)
+        trace_out(w, job);
+    if (job->error && job->error != -DISKIO_E_INTERRUPTED) {
+        pthread_mutex_lock(&w->lock);
+        w->failed = true;
+        pthread_cond_broadcast(&w->changed);
+        pthread_mutex_unlock(&w->lock);
+    }
+}
+
 /* Commit until the phase's count or deadline, a stop or a failure. */
 static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_phase *ph)
 {
@@ -567,16 +585,7 @@ static void commit_loop(struct wal *w, struct wal_job *job, const struct wal_pha
             !*w->stop)
             break;
     }
-    job->done = op;
-    job->end_ns = now_ns();
-    if (tracing && job->rows_used)
-        trace_out(w, job);
-    if (job->error && job->error != -DISKIO_E_INTERRUPTED) {
-        pthread_mutex_lock(&w->lock);
-        w->failed = true;
-        pthread_cond_broadcast(&w->changed);
-        pthread_mutex_unlock(&w->lock);
-    }
+    commit_loop_end(w, job, op, tracing);
 }
 
 /* The phase's parts (by DISKIO_PART_*): the flushers record into these. */
