@@ -293,6 +293,18 @@ static DISKIO_ALWAYS_INLINE uint64_t pacing_op(struct pacing *p, uint64_t start_
     return latency_ns;
 }
 
+/* The schedule of a phase at a fixed rate (ph->service set), from its
+ * first due time on; nothing seen of it yet. */
+static DISKIO_ALWAYS_INLINE struct pacing pacing_start(const struct engine *e,
+                                                       const struct engine_phase *ph)
+{
+    return (struct pacing){.service = ph->service,
+                           .lag = ph->lag,
+                           .late_start = ph->late_start,
+                           .interval_ns = e->rate_interval_ns,
+                           .due_ns = ph->schedule_ns};
+}
+
 /* The interval series (config.interval_ns): the histogram of the current
  * interval, and when it ends; kept in locals by the loops. */
 struct iv_state {
@@ -324,19 +336,66 @@ static DISKIO_ALWAYS_INLINE bool iv_record(struct engine *e, struct series *s, s
     return true;
 }
 
+/* An op whose write, read or sync failed: the phase's end, and why. */
+static DISKIO_ALWAYS_INLINE void op_fail(struct engine *e, const struct op_result *r,
+                                         const bool reading, uint64_t op)
+{
+    if (r->written < 0)
+        phase_fail(e, (int)r->written, reading && !r->wrote_back ? "read" : "write", op);
+    else
+        phase_fail(e, r->synced, "sync", op);
+}
+
+/* A synced mode's op in its parts: the write, and the sync when this op
+ * carried one. */
+static DISKIO_ALWAYS_INLINE void record_parts(struct diskio_hist *write_part,
+                                              struct diskio_hist *sync_part,
+                                              const struct op_result *r)
+{
+    hist_record(write_part, r->write_done_ns - r->start_ns);
+    if (r->carried_sync)
+        hist_record(sync_part, r->end_ns - r->write_done_ns);
+}
+
+/* The op is done and recorded (done ops so far): the program's own work
+ * for it, outside its time (a sync_every run's writes before their sync
+ * are not synced yet).  Its result: below 0, the hook failed and the
+ * phase ends there. */
+static DISKIO_ALWAYS_INLINE int hook_done(struct engine *e, const struct diskio_op_hook *hook,
+                                          const struct op_result *r, int (*const sync_fn)(int),
+                                          uint64_t done)
+{
+    const int hook_rc = hook->done(hook->ctx, r->carried_sync || !sync_fn);
+    if (DISKIO_UNLIKELY(hook_rc < 0))
+        phase_fail(e, hook_rc, "hook", done - 1);
+    return hook_rc;
+}
+
+/* The phase's end: where the writes go next, the write-back draw, the
+ * ops done and what was seen of the schedule, back into e and ph. */
+static DISKIO_ALWAYS_INLINE void engine_loop_end(struct engine *e, struct engine_phase *ph,
+                                                 const struct offsets *offsets, uint64_t wb_rng,
+                                                 uint64_t done, const struct pacing *pace)
+{
+    offsets_store(e, offsets);
+    e->wb_rng = wb_rng;
+    ph->done = done;
+    ph->max_lag_ns = pace->max_lag_ns;
+    ph->backlog_ops = pace->backlog_ops;
+    ph->backlog_max_ns = pace->backlog_max_ns;
+}
+
 /* reading: the read modes' loop (pread, no stamps, no sync); verifying:
  * each block read is checked against the fill after the op's clock
  * stopped (config.verify); writing_back: a read's block is written back
  * to where it came from, its stamp changed, inside the op's time
  * (config.write_back); hooked: ph->hook's prepare before the op's first
  * clock read, its done after the op was recorded (config.op_hook). */
-static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_phase *ph,
-                                             int (*const sync_fn)(int), const int write_flags,
-                                             const bool reading, const bool warming,
-                                             const enum diskio_pattern pattern,
-                                             const bool tracing, const bool paced,
-                                             const bool interval, const bool verifying,
-                                             const bool writing_back, const bool hooked)
+static DISKIO_ALWAYS_INLINE void
+engine_loop(struct engine *e, struct engine_phase *ph, int (*const sync_fn)(int),
+            const int write_flags, const bool reading, const bool warming,
+            const enum diskio_pattern pattern, const bool tracing, const bool paced,
+            const bool interval, const bool verifying, const bool writing_back, const bool hooked)
 {
     const struct diskio_op_hook *const hook = ph->hook;
     const int fd = e->fd;
@@ -352,11 +411,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
     const volatile sig_atomic_t *const stop = e->stop;
     volatile uint64_t *const progress = e->progress;
     const uint64_t op_base = e->op_base;
-    struct pacing pace = {.service = ph->service,
-                          .lag = ph->lag,
-                          .late_start = ph->late_start,
-                          .interval_ns = e->rate_interval_ns,
-                          .due_ns = ph->schedule_ns};
+    struct pacing pace = pacing_start(e, ph);
     const uint64_t spin_margin_ns = e->spin_margin_ns;
     unsigned writes_until_sync = e->sync_every;
     struct offsets offsets = offsets_load(e);
@@ -403,10 +458,7 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
                  write_back, op_base + op, &writes_until_sync, e->sync_every);
 
         if (DISKIO_UNLIKELY(r.written < 0 || r.synced < 0)) {
-            if (r.written < 0)
-                phase_fail(e, (int)r.written, reading && !r.wrote_back ? "read" : "write", op);
-            else
-                phase_fail(e, r.synced, "sync", op);
+            op_fail(e, &r, reading, op);
             break;
         }
         if (verifying && DISKIO_UNLIKELY(!verify_block(e, buf, offset))) {
@@ -416,11 +468,8 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
         const uint64_t latency_ns =
             paced ? pacing_op(&pace, r.start_ns, r.end_ns) : r.end_ns - r.start_ns;
         hist_record(total, latency_ns);
-        if (sync_fn) {
-            hist_record(write_part, r.write_done_ns - r.start_ns);
-            if (r.carried_sync)
-                hist_record(sync_part, r.end_ns - r.write_done_ns);
-        }
+        if (sync_fn)
+            record_parts(write_part, sync_part, &r);
         if (tracing)
             trace_add(ph->trace, op_base + op, paced ? pace.due_ns - pace.interval_ns : r.start_ns,
                       latency_ns, r.write_done_ns - r.start_ns, r.end_ns - r.write_done_ns);
@@ -428,25 +477,12 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
         *progress = op_base + op;
         if (interval && !iv_record(e, series, &iv, r.end_ns, latency_ns, op))
             break;
-        /* the op is done and recorded: the program's own work for it,
-         * outside its time (a sync_every run's writes before their sync
-         * are not synced yet) */
-        if (hooked && hook->done) {
-            const int hook_rc = hook->done(hook->ctx, r.carried_sync || !sync_fn);
-            if (DISKIO_UNLIKELY(hook_rc < 0)) {
-                phase_fail(e, hook_rc, "hook", op - 1);
-                break;
-            }
-        }
+        if (hooked && hook->done && DISKIO_UNLIKELY(hook_done(e, hook, &r, sync_fn, op) < 0))
+            break;
         if (DISKIO_UNLIKELY(r.end_ns >= deadline_ns))
             break;
     }
-    offsets_store(e, &offsets);
-    e->wb_rng = wb_rng;
-    ph->done = op;
-    ph->max_lag_ns = pace.max_lag_ns;
-    ph->backlog_ops = pace.backlog_ops;
-    ph->backlog_max_ns = pace.backlog_max_ns;
+    engine_loop_end(e, ph, &offsets, wb_rng, op, &pace);
 }
 
 /*
@@ -485,26 +521,22 @@ static DISKIO_ALWAYS_INLINE void engine_loop(struct engine *e, struct engine_pha
         }                                                                                          \
     } while (0)
 
-static DISKIO_ALWAYS_INLINE void engine_loop_unpaced(struct engine *e, struct engine_phase *ph,
-                                                     int (*const sync_fn)(int),
-                                                     const int write_flags, const bool reading,
-                                                     const bool warming,
-                                                     const enum diskio_pattern pattern,
-                                                     const bool tracing)
+static DISKIO_ALWAYS_INLINE void
+engine_loop_unpaced(struct engine *e, struct engine_phase *ph, int (*const sync_fn)(int),
+                    const int write_flags, const bool reading, const bool warming,
+                    const enum diskio_pattern pattern, const bool tracing)
 {
     engine_loop(e, ph, sync_fn, write_flags, reading, warming, pattern, tracing, false, false,
                 false, false, false);
 }
 
-static DISKIO_ALWAYS_INLINE void engine_loop_interval(struct engine *e, struct engine_phase *ph,
-                                                      int (*const sync_fn)(int),
-                                                      const int write_flags, const bool reading,
-                                                      const bool warming,
-                                                      const enum diskio_pattern pattern,
-                                                      const bool tracing)
+static DISKIO_ALWAYS_INLINE void
+engine_loop_interval(struct engine *e, struct engine_phase *ph, int (*const sync_fn)(int),
+                     const int write_flags, const bool reading, const bool warming,
+                     const enum diskio_pattern pattern, const bool tracing)
 {
-    engine_loop(e, ph, sync_fn, write_flags, reading, warming, pattern, tracing, false, true,
-                false, false, false);
+    engine_loop(e, ph, sync_fn, write_flags, reading, warming, pattern, tracing, false, true, false,
+                false, false);
 }
 
 /* The synchronous modes' dispatch.  Pacing, verifying, writing back and

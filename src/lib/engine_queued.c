@@ -142,14 +142,78 @@ static DISKIO_ALWAYS_INLINE bool trace_has_room(const struct engine_phase *ph,
     return !tracing || ph->trace->rows_used + in_flight + q->npending < TRACE_ROWS;
 }
 
+/* The phase's first failure (a later one changes nothing): why, and at
+ * which op (slot's, read only when it is the first failure). */
+static DISKIO_ALWAYS_INLINE void queued_fail(struct engine *e, int error, const char *during,
+                                             uint64_t op)
+{
+    if (!e->error)
+        phase_fail(e, error, during, op);
+}
+
+static DISKIO_ALWAYS_INLINE void queued_slot_fail(struct engine *e, int error, const char *during,
+                                                  const struct queue_slot *slot)
+{
+    if (!e->error) {
+        e->error = error;
+        e->error_during = during;
+        e->error_op = slot->op;
+    }
+}
+
+/* A short write: the rest of it prepared again, keeping the op's start
+ * time. */
+static DISKIO_ALWAYS_INLINE void queued_resend(struct engine *e, struct queue *q,
+                                               struct queue_slot *slot, long res)
+{
+    slot->written += (uint64_t)res;
+    q->b->prepare(q->state, e, slot);
+    q->pending[q->npending++] = slot;
+}
+
+/* A stop: no further op is issued; the loop still reaps what is in
+ * flight, and what was prepared but not submitted never runs. */
+static DISKIO_ALWAYS_INLINE void queued_interrupt(struct engine *e, struct queue *q, bool *issuing,
+                                                  uint64_t completed)
+{
+    *issuing = false;
+    q->npending = 0;
+    queued_fail(e, -DISKIO_E_INTERRUPTED, "interrupted", completed);
+}
+
+/* The pattern has no further op (e->error says why, if it failed):
+ * nothing more is issued after the issued ones. */
+static DISKIO_ALWAYS_INLINE void queued_pattern_end(struct engine *e, uint64_t issued,
+                                                    bool *issuing)
+{
+    e->error_op = issued;
+    *issuing = false;
+}
+
+/* The phase's end: where the writes go next, and the ops done. */
+static DISKIO_ALWAYS_INLINE void queued_loop_end(struct engine *e, struct engine_phase *ph,
+                                                 const struct offsets *offsets, uint64_t completed)
+{
+    offsets_store(e, offsets);
+    ph->done = completed;
+}
+
+/*
+ * The phase's ops, from every slot parked to nothing in flight.  When
+ * the queue has drained, the trace's rows are written, then the parked
+ * slots refilled.  A reap that fails ends the phase (the teardown waits
+ * for what is in flight).  config.verify: each block read is checked
+ * after the op was reaped, with others still in flight (a check, not a
+ * measurement).  One request per system call unless --batch says more;
+ * the last one goes out at the top of the loop, where uring also waits
+ * for the next completion in the same call.
+ */
 static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_phase *ph,
                                              struct queue *q, const bool reading,
                                              const enum diskio_pattern pattern, const bool tracing,
                                              const bool interval)
 {
     const volatile sig_atomic_t *const stop = e->stop;
-    /* config.verify: checked after the op was reaped, with others still
-     * in flight (a check, not a measurement) */
     const bool verifying = reading && e->cfg->verify;
     const unsigned batch = e->cfg->batch ? e->cfg->batch : 1;
     uint64_t issued = 0, completed = 0, in_flight = 0;
@@ -157,13 +221,11 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
     bool issuing = true;
     struct offsets offsets = offsets_load(e);
     struct iv_state iv = iv_start(ph->series, interval);
-
     /* every slot starts parked: the first pass below fills them */
     for (unsigned i = 0; i < q->depth; i++)
         q->parked[nparked++] = &q->slots[i];
     for (;;) {
         if (nparked > 0 && in_flight == 0 && q->npending == 0 && issuing) {
-            /* drained: write the trace's rows now, then refill */
             if (tracing && ph->trace->rows_used > 0)
                 (void)trace_flush(ph->trace);
             while (nparked > 0 && issued < ph->limit) {
@@ -183,13 +245,11 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
             queue_submit(e, q, &in_flight, &issuing, true);
         if (in_flight == 0)
             break;
-
         uint64_t reaped_ns;
         int got = q->b->reap(q->state, q->done, q->depth, &reaped_ns);
         if (got < 0) {
             if (got == -EINTR)
                 continue;
-            /* cannot reap: the teardown waits for what is in flight */
             e->error = got;
             e->error_during = q->b->reap_during;
             e->error_op = completed;
@@ -212,10 +272,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                     issuing = false;
                     continue;
                 }
-                /* a short write: send the rest, keeping the op's start time */
-                slot->written += (uint64_t)res;
-                q->b->prepare(q->state, e, slot);
-                q->pending[q->npending++] = slot;
+                queued_resend(e, q, slot, res);
                 if (q->npending >= batch && i + 1 < got)
                     queue_submit(e, q, &in_flight, &issuing, false);
                 continue;
@@ -223,11 +280,7 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
             if (verifying && DISKIO_UNLIKELY(!verify_block(
                                  e, e->buf + (size_t)slot->block * e->block_size, slot->offset))) {
                 block_give_back(q, slot->block);
-                if (!e->error) {
-                    e->error = -DISKIO_E_VERIFY;
-                    e->error_during = "verify";
-                    e->error_op = slot->op;
-                }
+                queued_slot_fail(e, -DISKIO_E_VERIFY, "verify", slot);
                 issuing = false;
                 continue;
             }
@@ -242,32 +295,18 @@ static DISKIO_ALWAYS_INLINE void queued_loop(struct engine *e, struct engine_pha
                 }
                 uint64_t offset = next_offset(e, &offsets, pattern);
                 if (offset == UINT64_MAX) {
-                    e->error_op = issued;
-                    issuing = false;
+                    queued_pattern_end(e, issued, &issuing);
                     continue;
                 }
                 queue_op(e, q, slot, offset, issued++, reading);
-                /* one request per system call unless --batch says more; the
-                 * last one goes out at the top of the loop, where uring
-                 * also waits for the next completion in the same call */
                 if (q->npending >= batch && i + 1 < got)
                     queue_submit(e, q, &in_flight, &issuing, false);
             }
         }
-        if (DISKIO_UNLIKELY(*stop) && issuing) {
-            /* stop issuing; the loop still reaps what is in flight, and
-             * what was prepared but not submitted never runs */
-            issuing = false;
-            q->npending = 0;
-            if (!e->error) {
-                e->error = -DISKIO_E_INTERRUPTED;
-                e->error_during = "interrupted";
-                e->error_op = completed;
-            }
-        }
+        if (DISKIO_UNLIKELY(*stop) && issuing)
+            queued_interrupt(e, q, &issuing, completed);
     }
-    offsets_store(e, &offsets);
-    ph->done = completed;
+    queued_loop_end(e, ph, &offsets, completed);
 }
 
 int engine_queue_open(struct engine *e, const struct queue_backend *b, const char **during)

@@ -7,6 +7,12 @@
  * hard link or a rename planted at its name later is never written), removes
  * only that file and only while its name still refers to it, and uses an
  * existing file or a block device only when the caller says so explicitly.
+ *
+ * This file: opening and checking it (created, or an existing file or
+ * device classified and opened without following a planted link),
+ * reopening it with a mode's flags, and the alignment O_DIRECT takes.
+ * Its contents and free space: target_fill.c; its removal and the files
+ * beside it: target_remove.c.
  */
 #include "config.h"
 
@@ -28,6 +34,7 @@
 #include <unistd.h>
 
 #include "modes.h"
+#include "target.h"
 
 /* Remember which inode t->fd is: every later open and the unlink compare. */
 static int remember_inode(struct diskio_target *t)
@@ -56,7 +63,7 @@ static int lock_target(struct diskio_target *t)
     return errno == EWOULDBLOCK ? -DISKIO_E_TARGET_LOCKED : 0;
 }
 
-static int create_in(struct diskio_target *t, const char *dir, const char *name_or_null)
+int target_create_in(struct diskio_target *t, const char *dir, const char *name_or_null)
 {
     t->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (t->dir_fd < 0)
@@ -390,7 +397,7 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct d
             rc = -ENOMEM;
             goto fail;
         }
-        rc = create_in(t, t->dir, basename(copy));
+        rc = target_create_in(t, t->dir, basename(copy));
         free(copy);
         if (rc < 0)
             goto fail;
@@ -400,7 +407,7 @@ int diskio_target_open(const char *path, uint64_t size, unsigned flags, struct d
             rc = -ENOMEM;
             goto fail;
         }
-        rc = create_in(t, path, NULL);
+        rc = target_create_in(t, path, NULL);
         if (rc < 0)
             goto fail;
     } else if (kind == TARGET_FILE) {
@@ -452,168 +459,6 @@ fail:
     return rc;
 }
 
-#define SPLITMIX_GAMMA UINT64_C(0x9e3779b97f4a7c15)
-
-static inline uint64_t splitmix_mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
-void random_bytes(unsigned char *buf, size_t len, uint64_t *state)
-{
-    /* splitmix64: fast, and every 8 bytes differ, so no two blocks (nor
-     * two 512-byte sectors) of the stream repeat */
-    uint64_t x = *state;
-    for (size_t i = 0; i + sizeof(uint64_t) <= len; i += sizeof(uint64_t)) {
-        uint64_t z = splitmix_mix(x += SPLITMIX_GAMMA);
-        memcpy(buf + i, &z, sizeof(z));
-    }
-    *state = x;
-}
-
-/* splitmix64 is a counter: word n of a stream is known without the words
- * before it, so a reader can check any block of the fill on its own. */
-uint64_t fill_word(uint64_t seed, uint64_t n)
-{
-    return splitmix_mix((seed ^ FILL_SEED_MIX) + (n + 1) * SPLITMIX_GAMMA);
-}
-
-int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64_t seed,
-                const volatile sig_atomic_t *stop, volatile uint64_t *filled)
-{
-    int rc = 0;
-    /* written through the descriptor held since the file was created or
-     * checked, never by path: whatever is now at the name is not ours */
-    const int fd = t->fd;
-    if (fd < 0 || block_len == 0)
-        return -EINVAL;
-    /*
-     * What this invocation has not written itself is filled, whatever the
-     * file's size says: an existing file (--force) may be sparse or
-     * fallocate()d, and a write into a hole or an unwritten extent
-     * allocates or converts it, a metadata commit with every timed sync
-     * (on journaled ext4, one journal commit per fdatasync instead of none).
-     * --force is the permission to overwrite the user's file; measuring
-     * allocations as overwrites would be the lie.
-     */
-    if (t->written >= size)
-        return 0;
-    /* refused before the first byte rather than after filling the
-     * filesystem to 100% */
-    rc = diskio_target_check_space(t, size, NULL, NULL, NULL);
-    if (rc < 0)
-        return rc;
-
-    /*
-     * The file is filled the way the measured writes will write it: in
-     * blocks of their size, with incompressible data.  How it was filled
-     * shows in every later sync: on an ext4 on virtio, overwrites of a file
-     * filled in 1 MiB writes of a repeating pattern synced 15-25% slower
-     * than of one filled block by block with random bytes, which is what
-     * the bare loop in bench/ and PostgreSQL (8 KiB writes) do.  Every
-     * block gets random data of its own: a repeated block compresses and
-     * deduplicates (ZFS/btrfs compression, VDO, many SSDs), which would
-     * flatter the storage.
-     */
-    size_t buf_len = (block_len + 7) & ~(size_t)7;
-    unsigned char *block = malloc(buf_len);
-    if (!block)
-        return -ENOMEM;
-    uint64_t state = seed ^ FILL_SEED_MIX;
-    for (uint64_t pos = t->written; pos < size;) {
-        if (stop && *stop) {
-            rc = -DISKIO_E_INTERRUPTED;
-            break;
-        }
-        /* block-aligned pieces: the first may finish a partial block */
-        size_t len = block_len - (size_t)(pos % block_len);
-        if (size - pos < len)
-            len = (size_t)(size - pos);
-        random_bytes(block, buf_len, &state);
-        ssize_t n = pwrite(fd, block, len, (off_t)pos);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            rc = n < 0 ? -errno : -DISKIO_E_SHORT_WRITE;
-            break;
-        }
-        pos += (uint64_t)n;
-        if (filled)
-            *filled = pos;
-    }
-    free(block);
-    /* Make the filled file durable so the first timed sync does not
-     * pay for writing back the preallocation. */
-    while (rc == 0 && fsync(fd) != 0)
-        if (errno != EINTR)
-            rc = -errno;
-    if (rc == 0) {
-        /* one stream from offset 0; a fill continuing an older one
-         * restarts the stream at t->written, so the file is not one */
-        t->fill_whole = t->written == 0;
-        t->fill_block = block_len;
-        t->fill_seed = seed;
-        t->written = size;
-        if (t->size < size)
-            t->size = size;
-    }
-    return rc;
-}
-
-/*
- * The room kept free: 5% of the filesystem's size, at most 1 GiB.  A
- * benchmark that fills its filesystem makes every other program writing
- * there fail (a database, the logs, diskio's own result and trace files,
- * often on the same filesystem), and the test file needs metadata of its
- * own beyond its data (indirect blocks, extent trees, copy-on-write trees)
- * that f_bavail does not count.  5% is the share ext4 keeps for root by
- * default, so a run never eats into what a filesystem would keep anyway;
- * the 1 GiB cap keeps a large, nearly full filesystem usable for the
- * default 64 MiB file.  f_bavail (not f_bfree) is used even for root, so
- * the space reserved for root is never taken either.
- */
-static uint64_t space_reserve(const struct statvfs *sv)
-{
-    const uint64_t cap = UINT64_C(1) << 30;
-    uint64_t total = (uint64_t)sv->f_blocks * sv->f_frsize;
-    return total / 20 < cap ? total / 20 : cap;
-}
-
-int diskio_target_check_space(const struct diskio_target *t, uint64_t size, uint64_t *needed,
-                              uint64_t *available, uint64_t *reserve)
-{
-    struct stat st;
-    struct statvfs sv;
-    if (!t || t->fd < 0)
-        return -EINVAL;
-    if (t->is_device) {
-        /* nothing is allocated on a device: its size bounds the offsets */
-        if (needed)
-            *needed = 0;
-        return 0;
-    }
-    if (fstat(t->fd, &st) != 0 || fstatvfs(t->fd, &sv) != 0)
-        return -errno;
-    /* what is allocated, not the size: a sparse file's holes need room */
-    uint64_t have = (uint64_t)st.st_blocks * 512u;
-    uint64_t need = have < size ? size - have : 0;
-    uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
-    uint64_t keep = space_reserve(&sv);
-    if (needed)
-        *needed = need;
-    if (available)
-        *available = avail;
-    if (reserve)
-        *reserve = keep;
-    /* a filesystem that reports no size (some FUSE and network ones)
-     * cannot be judged: the writes will tell */
-    if (sv.f_blocks == 0 || need == 0)
-        return 0;
-    return (avail > keep && need <= avail - keep) ? 0 : -DISKIO_E_NO_SPACE;
-}
-
 bool diskio_target_is_device(const struct diskio_target *t)
 {
     return t && t->is_device;
@@ -632,214 +477,6 @@ const char *diskio_target_path(const struct diskio_target *t)
 const char *diskio_target_dir(const struct diskio_target *t)
 {
     return t ? t->dir : NULL;
-}
-
-/*
- * Only a name that still refers to the created inode is removed: after a
- * hard link or a rename planted over it, the name is someone else's, and
- * is left alone.  The check and the unlink are two calls: a name swapped
- * in between them (microseconds) would lose that name, never its data,
- * which an unlink cannot destroy while another name or descriptor holds
- * it; Linux has no unlink-if-this-inode.  Async-signal-safe: fstatat()
- * and unlinkat() only.
- */
-static int remove_checked(const struct diskio_target *t)
-{
-    struct stat st;
-    if (!t || !t->created || t->kept || t->dir_fd < 0 || !t->name)
-        return 0;
-    if (fstatat(t->dir_fd, t->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-        return errno == ENOENT ? -DISKIO_E_TARGET_CHANGED : -errno;
-    if (st.st_dev != t->dev || st.st_ino != t->ino)
-        return -DISKIO_E_TARGET_CHANGED;
-    if (unlinkat(t->dir_fd, t->name, 0) != 0)
-        return -errno;
-    return 0;
-}
-
-/* Remove t's file if t created it and its name is still its own (no job
- * files): diskio_target_remove() for one file. */
-static int remove_one(struct diskio_target *t)
-{
-    int rc = remove_checked(t);
-    /* removed, or someone else's now: either way never to be tried again */
-    if (t && rc != 0 && rc != -DISKIO_E_TARGET_CHANGED)
-        return rc;
-    /* a kept file was not tried: it stays the created one */
-    if (t && !t->kept)
-        t->created = false;
-    return rc;
-}
-
-/* Release what t holds, removing nothing. */
-static void close_one(struct diskio_target *t)
-{
-    if (t->fd >= 0)
-        close(t->fd);
-    if (t->dir_fd >= 0)
-        close(t->dir_fd);
-    free(t->name);
-    free(t->name_alt);
-    free(t->path);
-    free(t->dir);
-    free(t);
-}
-
-int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out)
-{
-    if (!t || !t->created || !t->dir || j == 0 || j >= DISKIO_JOBS_MAX)
-        return -EINVAL;
-    if (t->job_files[j]) {
-        *out = t->job_files[j];
-        return 0;
-    }
-    struct diskio_target *jt = calloc(1, sizeof(*jt));
-    if (!jt)
-        return -ENOMEM;
-    jt->dir_fd = -1;
-    jt->fd = -1;
-    jt->dir = strdup(t->dir);
-    int rc = jt->dir ? create_in(jt, t->dir, NULL) : -ENOMEM;
-    if (rc < 0) {
-        (void)remove_one(jt);
-        close_one(jt);
-        return rc;
-    }
-    t->job_files[j] = jt;
-    *out = jt;
-    return 0;
-}
-
-int target_aux_create(struct diskio_target *t, unsigned slot, struct diskio_target **out)
-{
-    if (!t || !t->created || slot == 0 || slot >= DISKIO_JOBS_MAX)
-        return -EINVAL;
-    if (t->job_files[slot])
-        return -EBUSY;
-    struct diskio_target *aux = calloc(1, sizeof(*aux));
-    if (!aux)
-        return -ENOMEM;
-    aux->dir_fd = -1;
-    aux->fd = -1;
-    aux->dir = strdup(t->dir);
-    int rc = aux->dir ? create_in(aux, t->dir, NULL) : -ENOMEM;
-    /* both name buffers at their full size now, before the file is
-     * published: a rename then writes into memory that is never freed
-     * under a signal handler */
-    char *name = rc == 0 ? realloc(aux->name, TARGET_NAME_MAX) : NULL;
-    if (name)
-        aux->name = name;
-    aux->name_alt = rc == 0 ? calloc(1, TARGET_NAME_MAX) : NULL;
-    if (rc == 0 && (!name || !aux->name_alt))
-        rc = -ENOMEM;
-    if (rc < 0) {
-        (void)remove_one(aux);
-        close_one(aux);
-        return rc;
-    }
-    t->job_files[slot] = aux;
-    *out = aux;
-    return 0;
-}
-
-int target_aux_rename(struct diskio_target *aux, const char *name)
-{
-    if (!aux || !aux->created || !aux->name_alt || strlen(name) >= TARGET_NAME_MAX ||
-        strchr(name, '/'))
-        return -EINVAL;
-    char *next = aux->name_alt;
-    snprintf(next, TARGET_NAME_MAX, "%s", name);
-    /* never over a name that exists: nothing the user owns is replaced */
-    int rc =
-        (int)syscall(SYS_renameat2, aux->dir_fd, aux->name, aux->dir_fd, next, RENAME_NOREPLACE);
-    if (rc != 0 && (errno == EINVAL || errno == ENOSYS)) {
-        /* a filesystem without RENAME_NOREPLACE: link() refuses an
-         * existing name too */
-        rc = linkat(aux->dir_fd, aux->name, aux->dir_fd, next, 0);
-        if (rc == 0 && unlinkat(aux->dir_fd, aux->name, 0) != 0) {
-            rc = -errno;
-            (void)unlinkat(aux->dir_fd, next, 0);
-            return rc;
-        }
-    }
-    if (rc != 0)
-        return -errno;
-    char *old = aux->name;
-    __atomic_store_n(&aux->name, next, __ATOMIC_SEQ_CST);
-    aux->name_alt = old;
-    size_t len = strlen(aux->dir) + 1 + strlen(next) + 1;
-    char *path = malloc(len);
-    if (path) {
-        snprintf(path, len, "%s/%s", aux->dir, next);
-        free(aux->path);
-        aux->path = path;
-    }
-    return 0;
-}
-
-int target_aux_remove(struct diskio_target *t, unsigned slot)
-{
-    if (!t || slot == 0 || slot >= DISKIO_JOBS_MAX || !t->job_files[slot])
-        return -EINVAL;
-    struct diskio_target *aux = t->job_files[slot];
-    int rc = remove_one(aux);
-    t->job_files[slot] = NULL;
-    close_one(aux);
-    return rc == -DISKIO_E_TARGET_CHANGED ? 0 : rc;
-}
-
-/* Remove the job files (see job_files), keeping the first error; with
- * release, close and free them instead. */
-static int job_files(struct diskio_target *t, bool release)
-{
-    int first = 0;
-    for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++) {
-        struct diskio_target *jt = t->job_files[j];
-        if (!jt)
-            continue;
-        if (release) {
-            t->job_files[j] = NULL;
-            close_one(jt);
-            continue;
-        }
-        int rc = remove_one(jt);
-        if (rc < 0 && first == 0)
-            first = rc;
-    }
-    return first;
-}
-
-int diskio_target_remove(struct diskio_target *t)
-{
-    if (!t)
-        return -EINVAL;
-    int jobs_rc = job_files(t, false);
-    int rc = remove_one(t);
-    return rc != 0 ? rc : jobs_rc;
-}
-
-void diskio_target_unlink_now(const struct diskio_target *t)
-{
-    for (unsigned j = 1; t && j < DISKIO_JOBS_MAX; j++)
-        (void)remove_checked(t->job_files[j]);
-    (void)remove_checked(t);
-}
-
-int diskio_target_keep(struct diskio_target *t)
-{
-    if (!t)
-        return -EINVAL;
-    t->kept = true;
-    return 0;
-}
-
-void diskio_target_free(struct diskio_target *t)
-{
-    if (!t)
-        return;
-    (void)diskio_target_remove(t);
-    (void)job_files(t, true);
-    close_one(t);
 }
 
 uint64_t diskio_buffer_align(void)

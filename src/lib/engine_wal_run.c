@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A wal pattern run from start to end: the WAL set up (its buffer, its
+ * first segment, the committers and their histograms), the committers'
+ * warmup and measured commits (on the caller's thread, or threads
+ * started together through the gate), and the run's outcome, error and
+ * pacing figures gathered from them; every segment removed at the end.
+ * The WAL, its segments and its commits: engine_wal.c.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine_loop.h"
+#include "engine_slow.h"
+#include "engine_wal.h"
+#include "gate.h"
+#include "pipeline.h"
+#include "trace.h"
+
+/* ---- the run ---- */
+
+static void release_segments(struct wal *w)
+{
+    if (w->fd >= 0) {
+        close(w->fd);
+        w->fd = -1;
+    }
+    for (unsigned i = 0; i < WAL_SLOTS; i++)
+        if (w->slots_used & (1u << i))
+            wal_slot_release(w, w->slot_ids[i]);
+}
+
+static int trace_header(int fd)
+{
+    static const char header[] = WAL_TRACE_HEADER;
+    return trace_write_all(fd, header, sizeof(header) - 1);
+}
+
+/* The WAL of a run: its segments' slots and space, its buffer (filled
+ * before the run) and a page of zeros; the trace's header written.  0 or
+ * -errno (*out is freed by wal_free() either way). */
+static int wal_new(const struct diskio_config *cfg, struct diskio_target *target, struct wal **out)
+{
+    static const volatile sig_atomic_t never_stop = 0;
+    const unsigned n = cfg->jobs ? cfg->jobs : 1;
+    struct wal *w = calloc(1, sizeof(*w));
+    *out = w;
+    if (!w)
+        return -ENOMEM;
+    *w = (struct wal){
+        .cfg = cfg,
+        .ops = mode_ops_of(cfg->mode),
+        .target = target,
+        .page = cfg->block_size,
+        .segsize = cfg->wal_segment_size,
+        .sync_fn = mode_sync_fn(mode_ops_of(cfg->mode)),
+        .lock = PTHREAD_MUTEX_INITIALIZER,
+        .changed = PTHREAD_COND_INITIALIZER,
+        .gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
+        .trace_lock = PTHREAD_MUTEX_INITIALIZER,
+        .fd = -1,
+        .last_page = UINT64_MAX,
+        .tracing = cfg->trace_fd >= 0,
+        .single = n == 1,
+        .stop = cfg->stop ? cfg->stop : &never_stop,
+    };
+    w->progress = cfg->progress ? cfg->progress : &w->progress_sink;
+    /* rows are written only by the measured commits */
+    w->trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
+    w->buf_size = w->segsize < WAL_BUFFER_MAX ? w->segsize : WAL_BUFFER_MAX;
+    /* three free own-file slots, from the last: the checkpoint pattern's
+     * and the jobs' files take them from the first */
+    for (unsigned s = DISKIO_JOBS_MAX - 1, i = 0; s > 0 && i < WAL_SLOTS; s--)
+        if (!target->job_files[s])
+            w->slot_ids[i++] = s;
+    if (!w->slot_ids[WAL_SLOTS - 1])
+        return -EBUSY;
+    /* the current segment, the next one and (recycling) the spare */
+    int rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
+    if (rc < 0 || (rc = fill_buffer(&w->buf, w->buf_size, cfg->seed + 0x9e3779b97f4a7c15u)) < 0)
+        return rc;
+    w->zeros = calloc(1, (size_t)w->page);
+    return w->zeros ? 0 : -ENOMEM;
+}
+
+/* The committers, each with its histograms (and trace rows).  0 or
+ * -ENOMEM (*out is freed by wal_free() either way). */
+static int wal_jobs_new(struct wal *w, unsigned n, struct wal_job **out)
+{
+    struct wal_job *jobs = calloc(n, sizeof(*jobs));
+    *out = jobs;
+    if (!jobs)
+        return -ENOMEM;
+    w->jobs = jobs;
+    w->njobs = n;
+    for (unsigned j = 0; j < n; j++) {
+        int rc;
+        jobs[j].w = w;
+        jobs[j].index = j;
+        if ((rc = diskio_hist_new(&jobs[j].total)) < 0 ||
+            (rc = diskio_hist_new(&jobs[j].warm_total)) < 0)
+            return rc;
+        struct pacing *p = &jobs[j].pace;
+        if (w->cfg->rate_interval_ns &&
+            ((rc = diskio_hist_new(&p->service)) < 0 || (rc = diskio_hist_new(&p->lag)) < 0 ||
+             (rc = diskio_hist_new(&p->late_start)) < 0))
+            return rc;
+        if (w->tracing && !(jobs[j].rows = calloc(WAL_TRACE_ROWS, sizeof(*jobs[j].rows))))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+/* The warmup's parts and the run's record, with the switch part and
+ * (several committers) room for each one's figures. */
+static int wal_run_new(struct wal *w, unsigned n, struct diskio_run **out)
+{
+    static const enum diskio_part parts[] = {DISKIO_PART_WRITE, DISKIO_PART_SYNC,
+                                             DISKIO_PART_SWITCH};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]) && rc == 0; i++)
+        rc = diskio_hist_new(&w->warm[parts[i]]);
+    if (rc == 0)
+        rc = run_new(w->cfg, w->ops, w->cfg->file_size, true, out);
+    if (rc == 0)
+        rc = diskio_hist_new(&(*out)->hist[DISKIO_PART_SWITCH]);
+    if (rc == 0 && n > 1 && !((*out)->jobs = calloc(n, sizeof(*(*out)->jobs))))
+        rc = -ENOMEM;
+    return rc;
+}
+
+static void wal_free(struct wal *w, struct wal_job *jobs, unsigned n)
+{
+    if (!w)
+        return;
+    release_segments(w);
+    for (unsigned j = 0; jobs && j < n; j++) {
+        diskio_hist_free(jobs[j].total);
+        diskio_hist_free(jobs[j].warm_total);
+        diskio_hist_free(jobs[j].pace.service);
+        diskio_hist_free(jobs[j].pace.lag);
+        diskio_hist_free(jobs[j].pace.late_start);
+        free(jobs[j].rows);
+    }
+    free(jobs);
+    for (int p = 0; p < DISKIO_PART_COUNT; p++)
+        diskio_hist_free(w->warm[p]);
+    free(w->buf);
+    free(w->zeros);
+    free(w);
+}
+
+/* The first segment, made as PostgreSQL makes one, and with wal_recycle
+ * one more to recycle (untimed).  The WAL starts at the first segment's
+ * beginning. */
+static int wal_first_segment(struct wal *w)
+{
+    unsigned spare = 0, retired = 0;
+    int rc;
+    if (w->cfg->wal_recycle) {
+        spare = wal_slot_take(w);
+        if ((rc = wal_segment_create(w, spare, 0)) < 0)
+            return rc;
+    }
+    wal_set_parts(w, w->warm);
+    if ((rc = wal_segment_switch(w, WAL_FIRST_SEGMENT, &retired)) < 0)
+        return rc;
+    w->spare = spare;
+    w->insert_lsn = w->flushed_lsn = WAL_FIRST_SEGMENT * w->segsize;
+    return 0;
+}
+
+/* The committers through their warmup: the caller itself, or threads
+ * started together (their warmups too).  Returns how many committers
+ * run. */
+static unsigned wal_warm(struct wal *w, struct wal_job *jobs, unsigned n)
+{
+    if (n == 1) {
+        if (w->cfg->warmup > 0) {
+            struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
+            wal_commit_loop(w, &jobs[0], &warm);
+        }
+        return 1;
+    }
+    unsigned started = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (pthread_create(&jobs[j].thread, NULL, wal_job_main, &jobs[j]) != 0)
+            break;
+        jobs[j].started = true;
+        started++;
+    }
+    struct start_gate *g = &w->gate;
+    pthread_mutex_lock(&g->lock);
+    gate_wait(g, &g->ready, started, wal_round, w);
+    g->abort = started < n;
+    gate_open(g, &g->warm_go);
+    gate_wait(g, &g->warmed, started, wal_round, w);
+    g->abort = g->abort || wal_failed(w) || *w->stop;
+    pthread_mutex_unlock(&g->lock);
+    return started;
+}
+
+/* The measured commits from start_ns: the caller's own (recorded straight
+ * into the run), or the committers' released together and waited for. */
+static void wal_measure(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
+                        bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+{
+    const struct diskio_config *cfg = w->cfg;
+    const uint64_t deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
+    if (n == 1) {
+        diskio_hist_free(jobs[0].total);
+        jobs[0].total = run->hist[DISKIO_PART_TOTAL];
+        if (!warm_failed) {
+            if (cfg->live_hist)
+                *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
+            struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX, deadline_ns, true};
+            wal_pace_from(&jobs[0], start_ns);
+            wal_commit_loop(w, &jobs[0], &ph);
+            if (cfg->live_hist)
+                *cfg->live_hist = NULL;
+        }
+        return;
+    }
+    struct start_gate *g = &w->gate;
+    pthread_mutex_lock(&g->lock);
+    g->start_ns = start_ns;
+    g->deadline_ns = deadline_ns;
+    g->abort = g->abort || warm_failed;
+    gate_open(g, &g->go);
+    gate_wait(g, &g->done, started, wal_round, w);
+    pthread_mutex_unlock(&g->lock);
+    for (unsigned j = 0; j < n; j++)
+        if (jobs[j].started)
+            pthread_join(jobs[j].thread, NULL);
+}
+
+/* The run's error: the committer that failed first, else (a missing
+ * thread, or) an interruption; 0 when none. */
+static int wal_error(struct wal *w, const struct wal_job *jobs, unsigned n, unsigned started,
+                     bool warm_failed, uint64_t ops, struct diskio_run_info *info)
+{
+    int error = 0, error_job = -1;
+    for (unsigned j = 0; j < n; j++) {
+        if (!jobs[j].error || jobs[j].error == -DISKIO_E_INTERRUPTED)
+            continue;
+        if (error_job < 0 || jobs[j].fail_ns < jobs[error_job].fail_ns)
+            error_job = (int)j;
+    }
+    if (error_job >= 0) {
+        error = jobs[error_job].error;
+        info->error_op = warm_failed ? 0 : jobs[error_job].error_op;
+        info->error_during = jobs[error_job].error_during;
+    } else if (started < n) {
+        error = -EAGAIN;
+        info->error_during = "thread";
+    } else {
+        for (unsigned j = 0; j < n && !error; j++)
+            if (jobs[j].error) {
+                error = jobs[j].error;
+                info->error_op = jobs[j].error_op;
+                info->error_during = jobs[j].error_during;
+            }
+    }
+    if (!error && w->trace_error) {
+        error = w->trace_error;
+        info->error_during = "trace";
+        info->error_op = ops;
+    }
+    info->error_job = n > 1 ? error_job : -1;
+    return error;
+}
+
+/* The run's outcome and each committer's figures (several: merged into
+ * the run's total).  Returns the run's error. */
+static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
+                       bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+{
+    struct diskio_run_info *info = &run->info;
+    uint64_t end_ns = start_ns, ops = 0;
+    for (unsigned j = 0; j < n; j++) {
+        if (jobs[j].end_ns > end_ns)
+            end_ns = jobs[j].end_ns;
+        ops += warm_failed ? 0 : jobs[j].done;
+    }
+    if (warm_failed)
+        end_ns = start_ns;
+    const int error = wal_error(w, jobs, n, started, warm_failed, ops, info);
+    info->error = error;
+    info->complete = error == 0;
+    w->counts.commits = ops;
+    info->wal = w->counts;
+    info->ops = ops;
+    info->bytes = w->counts.pages * w->page;
+    info->duration_ns = end_ns - start_ns;
+    info->start_ns = start_ns;
+    if (n == 1) {
+        jobs[0].total = NULL; /* the run's own */
+        return error;
+    }
+    for (unsigned j = 0; j < n; j++) {
+        struct run_job *rj = &run->jobs[j];
+        rj->ops = warm_failed ? 0 : jobs[j].done;
+        rj->bytes = 0;
+        rj->duration_ns = jobs[j].end_ns > start_ns ? jobs[j].end_ns - start_ns : 0;
+        rj->error = jobs[j].error;
+        rj->error_op = jobs[j].error_op;
+        rj->error_during = jobs[j].error_during;
+        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], jobs[j].total);
+        rj->hist = jobs[j].total;
+        jobs[j].total = NULL;
+    }
+    run->njobs = n;
+    return error;
+}
+
+/*
+ * The pause between a committer's commits (--wal-gap) stands for the
+ * transaction's own work, and it must last what was asked: a nanosleep
+ * overshoots by the timer slack (50 us by default) and the wake-up
+ * latency, about 80 us here for a 50 us pause, and the sharing of
+ * flushes among committers hangs on how the pause compares with a flush.
+ * So the committers (threads inherit the slack of the thread that makes
+ * them) sleep with a slack of 1 ns until shortly before the pause ends
+ * and spin the rest, as a paced run does, and the margin is measured,
+ * not guessed.  Returns the caller's slack to restore, or -1.
+ */
+static int pause_begin(struct wal *w)
+{
+    const struct diskio_config *cfg = w->cfg;
+    if (cfg->wal_gap_ns)
+        return precise_sleep_begin(PRECISE_SPIN_MAX_NS, &w->spin_margin_ns);
+    if (!cfg->rate_interval_ns)
+        return -1;
+    /* a fixed rate: as a paced run's (pacing_begin()), each committer's
+     * wait spinning at most a quarter of its interval */
+    uint64_t cap = cfg->rate_interval_ns * (cfg->jobs ? cfg->jobs : 1) / 4;
+    return precise_sleep_begin(cap < PRECISE_SPIN_MAX_NS ? cap : PRECISE_SPIN_MAX_NS,
+                               &w->spin_margin_ns);
+}
+
+/* A fixed rate: every committer's service times into the run's, and how
+ * well the schedule was kept (pacing_record()). */
+static void wal_pacing_outcome(struct wal *w, struct wal_job *jobs, unsigned n,
+                               struct diskio_run *run)
+{
+    struct diskio_hist *lag = NULL, *late = NULL;
+    if (diskio_hist_new(&lag) < 0 || diskio_hist_new(&late) < 0) {
+        diskio_hist_free(lag);
+        return;
+    }
+    struct pacing_seen seen = {.lag = lag,
+                               .late_start = late,
+                               .spin_margin_ns = w->spin_margin_ns,
+                               .stream_interval_ns = w->cfg->rate_interval_ns * n};
+    for (unsigned j = 0; j < n; j++) {
+        const struct pacing *p = &jobs[j].pace;
+        (void)diskio_hist_merge(run->hist[DISKIO_PART_SERVICE], p->service);
+        (void)diskio_hist_merge(lag, p->lag);
+        (void)diskio_hist_merge(late, p->late_start);
+        seen.max_lag_ns = p->max_lag_ns > seen.max_lag_ns ? p->max_lag_ns : seen.max_lag_ns;
+        seen.backlog_ops += p->backlog_ops;
+        if (p->backlog_max_ns > seen.backlog_max_ns)
+            seen.backlog_max_ns = p->backlog_max_ns;
+    }
+    pacing_record(&run->info, &seen);
+    diskio_hist_free(lag);
+    diskio_hist_free(late);
+}
+
+int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
+                   struct diskio_run **out)
+{
+    const unsigned n = cfg->jobs ? cfg->jobs : 1;
+    struct diskio_run *run = NULL;
+    struct wal_job *jobs = NULL;
+    struct wal *w = NULL;
+    int old_slack = -1;
+
+    /* the segments are made beside a file diskio created */
+    if (!target->created || target->is_device)
+        return -EINVAL;
+    int rc = wal_new(cfg, target, &w);
+    if (rc == 0)
+        rc = wal_jobs_new(w, n, &jobs);
+    if (rc == 0)
+        rc = wal_run_new(w, n, &run);
+    if (rc != 0)
+        goto done;
+    old_slack = pause_begin(w);
+    if ((rc = wal_first_segment(w)) < 0) {
+        /* the segments could not be made: nothing was measured */
+        run->info.error = rc;
+        run->info.error_during = "segment";
+        run->info.complete = false;
+        *out = run;
+        run = NULL;
+        goto done;
+    }
+    const unsigned started = wal_warm(w, jobs, n);
+    /* the warmup's failure is the run's, with nothing measured */
+    bool warm_failed = w->failed || started < n;
+    for (unsigned j = 0; j < n; j++)
+        if (jobs[j].error)
+            warm_failed = true;
+
+    memset(&w->counts, 0, sizeof(w->counts));
+    wal_set_parts(w, run->hist);
+    /* the devices' counters around the measured commits (no interference
+     * probe: what it takes as a run's own device I/O does not count the
+     * segments' zero-fill) */
+    struct run_probe probe = {.interference = false};
+    probe_begin(&probe, target);
+    const uint64_t start_ns = now_ns();
+    w->trace_origin_ns = start_ns;
+    wal_measure(w, jobs, n, started, warm_failed, start_ns, run);
+    probe_end(&probe, target);
+    rc = wal_outcome(w, jobs, n, started, warm_failed, start_ns, run);
+    if (cfg->rate_interval_ns && run->info.ops > 0)
+        wal_pacing_outcome(w, jobs, n, run);
+    release_segments(w);
+    probe_record(run, &probe, target);
+    *out = run;
+    run = NULL;
+
+done:
+    pacing_end(old_slack);
+    wal_free(w, jobs, n);
+    diskio_run_free(run);
+    return rc;
+}
