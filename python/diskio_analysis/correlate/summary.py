@@ -24,7 +24,7 @@ from .fmt import fmt_interval as fmt_ratio_interval, fmt_share, fmt_times, \
     fmt_value
 from .report import DEFAULT_PHASES
 from .walbases import BASES
-from .walmodel import device_figures, fmt_factor
+from .calibration import device_figures, fmt_factor
 
 MAX_LINES = 40
 MAX_NAMED = 3       # disk metrics named per direction before "and N more"
