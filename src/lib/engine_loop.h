@@ -362,10 +362,10 @@ static DISKIO_ALWAYS_INLINE void record_parts(struct diskio_hist *write_part,
  * are not synced yet).  Its result: below 0, the hook failed and the
  * phase ends there. */
 static DISKIO_ALWAYS_INLINE int hook_done(struct engine *e, const struct diskio_op_hook *hook,
-                                          const struct op_result *r, int (*const sync_fn)(int),
+                                          const struct op_result *r, const bool syncing,
                                           uint64_t done)
 {
-    const int hook_rc = hook->done(hook->ctx, r->carried_sync || !sync_fn);
+    const int hook_rc = hook->done(hook->ctx, r->carried_sync || !syncing);
     if (DISKIO_UNLIKELY(hook_rc < 0))
         phase_fail(e, hook_rc, "hook", done - 1);
     return hook_rc;
@@ -477,7 +477,8 @@ engine_loop(struct engine *e, struct engine_phase *ph, int (*const sync_fn)(int)
         *progress = op_base + op;
         if (interval && !iv_record(e, series, &iv, r.end_ns, latency_ns, op))
             break;
-        if (hooked && hook->done && DISKIO_UNLIKELY(hook_done(e, hook, &r, sync_fn, op) < 0))
+        if (hooked && hook->done &&
+            DISKIO_UNLIKELY(hook_done(e, hook, &r, sync_fn != NULL, op) < 0))
             break;
         if (DISKIO_UNLIKELY(r.end_ns >= deadline_ns))
             break;
