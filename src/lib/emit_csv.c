@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "figures.h"
 
 /* A CSV cell (RFC 4180): shown as display_write() shows it, so that a
  * cell is valid UTF-8 and a record is one line whatever the label or a
@@ -255,8 +256,8 @@ int emit_csv(const struct diskio_result *res, FILE *out)
             fprintf(out, ",%s,%s,%zu,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
                     diskio_part_name((enum diskio_part)part), info->complete ? "true" : "false",
                     diskio_run_repetitions(run), info->ops, seconds,
-                    seconds > 0 ? (double)info->ops / seconds : 0.0,
-                    seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0, diskio_hist_count(h),
+                    figures_per_s(info->ops, info->duration_ns),
+                    figures_mb_per_s(info->bytes, info->duration_ns), diskio_hist_count(h),
                     diskio_hist_min(h), diskio_hist_mean(h), diskio_hist_stddev(h));
             uint64_t values[RESULT_PCTS_MAX];
             diskio_hist_percentiles(h, pcts, values, npcts);
@@ -300,8 +301,8 @@ int emit_intervals_csv(const struct diskio_result *res, FILE *out)
             csv_key_cells(out, res, r);
             fprintf(out, ",%u,%zu,%.9f,%.9f,%" PRIu64 ",%" PRIu64 ",%.3f,%.3f", iv->repetition + 1,
                     i, (double)iv->start_ns / 1e9, seconds, iv->ops, iv->bytes,
-                    seconds > 0 ? (double)iv->ops / seconds : 0.0,
-                    seconds > 0 ? (double)iv->bytes / 1e6 / seconds : 0.0);
+                    figures_per_s(iv->ops, iv->duration_ns),
+                    figures_mb_per_s(iv->bytes, iv->duration_ns));
             if (iv->ops)
                 fprintf(out, ",%" PRIu64 ",%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", iv->min_ns,
                         iv->mean_ns, iv->p50_ns, iv->p99_ns, iv->max_ns);

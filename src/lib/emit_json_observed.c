@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit_json.h"
+#include "figures.h"
 
 /* A figure that may be unknown (NAN): null then. */
 static void json_maybe(FILE *out, double v)
@@ -198,7 +199,6 @@ void json_repetitions(FILE *out, const struct diskio_run *run, uint64_t origin_n
     fputc('[', out);
     for (size_t r = 0; r < run->nreps; r++) {
         const struct run_repetition *rep = &run->reps[r];
-        double seconds = (double)rep->duration_ns / 1e9;
         fprintf(out,
                 "%s\n        {\"complete\": %s, \"ops\": %" PRIu64 ", \"bytes\": %" PRIu64
                 ", \"duration_ns\": %" PRIu64 ", \"start_offset_ns\": ",
@@ -210,9 +210,9 @@ void json_repetitions(FILE *out, const struct diskio_run *run, uint64_t origin_n
         else
             fputs("null", out);
         fputs(", \"ops_per_s\": ", out);
-        json_double(out, seconds > 0 ? (double)rep->ops / seconds : 0.0);
+        json_double(out, figures_per_s(rep->ops, rep->duration_ns));
         fputs(", \"mb_per_s\": ", out);
-        json_double(out, seconds > 0 ? (double)rep->bytes / 1e6 / seconds : 0.0);
+        json_double(out, figures_mb_per_s(rep->bytes, rep->duration_ns));
         fputs(",\n         \"start_time\": ", out);
         json_string(out, rep->ifr.known && rep->ifr.start_time[0] ? rep->ifr.start_time : NULL);
         fprintf(out, ", \"disturbed\": %s, \"disturbances\": [",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit_json.h"
+#include "figures.h"
 
 static void emit_hist(FILE *out, const struct diskio_result *res, const struct diskio_hist *h)
 {
@@ -241,14 +242,14 @@ static void json_run_error(FILE *out, const struct diskio_run_info *info)
 
 /* A fixed rate's figures ("rate"): asked for and achieved, whether it
  * held, and how late ops started; null without a fixed rate. */
-static void json_run_rate(FILE *out, const struct diskio_run_info *info, double seconds)
+static void json_run_rate(FILE *out, const struct diskio_run_info *info)
 {
     fputs(",\n      \"rate\": ", out);
     if (info->has_config && info->config.rate_interval_ns) {
         fputs("{\"requested_ops_per_s\": ", out);
         json_double(out, 1e9 / (double)info->config.rate_interval_ns);
         fputs(", \"achieved_ops_per_s\": ", out);
-        json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
+        json_double(out, figures_per_s(info->ops, info->duration_ns));
         fprintf(out, ", \"held\": %s, \"max_start_lag_ns\": %" PRIu64,
                 info->rate_held ? "true" : "false", info->max_start_lag_ns);
         /* whose lateness: diskio's own (the previous op was done in time)
@@ -278,17 +279,16 @@ void json_run(FILE *out, const struct diskio_result *res, const struct diskio_ru
     fprintf(out, ",\n      \"complete\": %s,\n      \"errors\": %d,\n      \"error\": ",
             info->complete ? "true" : "false", info->error ? 1 : 0);
     json_run_error(out, info);
-    double seconds = (double)info->duration_ns / 1e9;
     fprintf(out,
             ",\n      \"ops\": %" PRIu64 ",\n      \"bytes\": %" PRIu64
             ",\n      \"duration_ns\": %" PRIu64 ",\n      \"ops_per_s\": ",
             info->ops, info->bytes, info->duration_ns);
-    json_double(out, seconds > 0 ? (double)info->ops / seconds : 0.0);
+    json_double(out, figures_per_s(info->ops, info->duration_ns));
     fputs(",\n      \"mb_per_s\": ", out);
-    json_double(out, seconds > 0 ? (double)info->bytes / 1e6 / seconds : 0.0);
+    json_double(out, figures_mb_per_s(info->bytes, info->duration_ns));
     emit_run_jobs(out, run);
     emit_run_pattern(out, run);
-    json_run_rate(out, info, seconds);
+    json_run_rate(out, info);
     json_run_interference(out, run);
     fputs(",\n      \"repetitions\": ", out);
     json_repetitions(out, run, origin_ns);

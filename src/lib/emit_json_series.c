@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit_json.h"
+#include "figures.h"
 
 /* The interval series (config.interval_ns), one line per interval;
  * latency figures null where no op completed. */
@@ -23,15 +24,14 @@ void json_intervals(FILE *out, const struct diskio_run *run)
     fprintf(out, "{\"interval_ns\": %" PRIu64 ", \"series\": [", run->series->interval_ns);
     for (size_t i = 0; i < n; i++) {
         const struct diskio_interval *iv = diskio_run_interval(run, i);
-        double seconds = (double)iv->duration_ns / 1e9;
         fprintf(
             out,
             "%s\n        {\"repetition\": %u, \"start_ns\": %" PRIu64 ", \"duration_ns\": %" PRIu64
             ", \"ops\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"ops_per_s\": ",
             i ? "," : "", iv->repetition + 1, iv->start_ns, iv->duration_ns, iv->ops, iv->bytes);
-        json_double(out, seconds > 0 ? (double)iv->ops / seconds : 0.0);
+        json_double(out, figures_per_s(iv->ops, iv->duration_ns));
         fputs(", \"mb_per_s\": ", out);
-        json_double(out, seconds > 0 ? (double)iv->bytes / 1e6 / seconds : 0.0);
+        json_double(out, figures_mb_per_s(iv->bytes, iv->duration_ns));
         if (iv->ops == 0) {
             fputs(", \"min_ns\": null, \"mean_ns\": null, \"p50_ns\": null, \"p99_ns\": null, "
                   "\"max_ns\": null}",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit_text.h"
+#include "figures.h"
 
 /* the mode column's least width; a wider row label widens it for the
  * whole table (emit_text) */
@@ -208,10 +209,10 @@ void text_run_row(FILE *out, const struct diskio_result *res, const struct table
     char bs[24] = "", rate[32], throughput[32];
     if (info->has_config)
         text_size(bs, sizeof(bs), info->config.block_size);
-    double seconds = (double)info->duration_ns / 1e9;
-    snprintf(rate, sizeof(rate), "%.1f", seconds > 0 ? (double)info->ops / seconds : 0.0);
+    snprintf(rate, sizeof(rate), "%.1f", figures_per_s(info->ops, info->duration_ns));
+    /* Mbit/s: the bytes counted in bits, over the same time */
     format_rate(throughput, sizeof(throughput),
-                seconds > 0 ? (double)info->bytes * (mbit ? 8 : 1) / 1e6 / seconds : 0.0);
+                figures_mb_per_s(info->bytes * (mbit ? 8 : 1), info->duration_ns));
     char qual[64];
     text_run_qualifier(run, qual, sizeof(qual));
     char device[64], marks[32];
