@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit_json.h"
+#include "patterns.h"
 
 static void emit_hist(FILE *out, const struct diskio_result *res, const struct diskio_hist *h)
 {
@@ -138,7 +139,7 @@ static void emit_run_pattern(FILE *out, const struct diskio_run *run)
     const struct diskio_run_info *info = &run->info;
     const bool has = info->has_config;
     fputs(",\n      \"wal\": ", out);
-    if (has && info->config.pattern == DISKIO_PATTERN_WAL) {
+    if (has && pattern_params_of(info->config.pattern) == PATTERN_PARAMS_WAL) {
         const struct diskio_config *c = &info->config;
         const struct diskio_wal_counts *w = &info->wal;
         /* the writes sync where the mode's flags make them durable */
@@ -164,7 +165,7 @@ static void emit_run_pattern(FILE *out, const struct diskio_run *run)
         fputs("null", out);
     }
     fputs(",\n      \"checkpoint\": ", out);
-    if (has && info->config.pattern == DISKIO_PATTERN_CHECKPOINT) {
+    if (has && pattern_params_of(info->config.pattern) == PATTERN_PARAMS_CHECKPOINT) {
         const struct diskio_config *c = &info->config;
         const struct diskio_checkpoint_counts *k = &info->checkpoint;
         fprintf(out,
