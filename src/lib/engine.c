@@ -29,7 +29,7 @@ static int target_takes(const struct diskio_config *cfg, const struct diskio_tar
 {
     /* the patterns that empty the file need a file diskio fills (a check
      * of what the fill wrote too: diskio_config_validate_target()) */
-    const bool empties = pattern_empties(cfg->pattern);
+    const bool empties = pattern_grows_file(cfg->pattern);
     if (target->is_device && empties)
         return -EINVAL;
     /* a device smaller than file_size bounds the offsets */

@@ -65,6 +65,11 @@ size_t diskio_pattern_count(void)
     return DISKIO_PATTERN_LAST + 1;
 }
 
+bool diskio_pattern_grows_file(enum diskio_pattern p)
+{
+    return (unsigned)p <= DISKIO_PATTERN_LAST && patterns[p].grows_file;
+}
+
 int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
 {
     for (unsigned p = 0; p <= DISKIO_PATTERN_LAST; p++) {

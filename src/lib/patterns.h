@@ -33,8 +33,9 @@ struct pattern_ops {
     enum pattern_params params;
     /* the default: a run's label names every pattern but this one */
     bool unnamed_in_label;
-    /* writes past the end of the file (so reads cannot use it, and the
-     * jobs of one shared file would truncate it under one another) */
+    /* writes past the end of the file: empties it before (and while) it
+     * writes it, so reads cannot use it, and the jobs of one shared file
+     * would truncate it under one another */
     bool grows_file;
     /* each write at the end the previous one left: no two in flight */
     bool writes_at_end;

@@ -165,7 +165,7 @@ static int fill_file(const struct diskio_config *cfg, const struct mode_ops *ops
                      struct diskio_target *t, unsigned j, uint64_t fill_seed,
                      const volatile sig_atomic_t *stop)
 {
-    if (pattern_empties(cfg->pattern)) {
+    if (pattern_grows_file(cfg->pattern)) {
         t->written = 0;
     } else if (!t->is_device && (j == 0 || !cfg->shared_file)) {
         if (cfg->verify &&
@@ -200,7 +200,7 @@ int engine_setup(struct engine *e, struct diskio_target *t, unsigned j, uint64_t
         e->fd = -1;
         return rc;
     }
-    if (pattern_empties(cfg->pattern) && ftruncate(e->fd, 0) != 0)
+    if (pattern_grows_file(cfg->pattern) && ftruncate(e->fd, 0) != 0)
         return -errno;
     e->fill_seed = fill_seed;
     if ((rc = engine_opened(e, ops)) < 0)
