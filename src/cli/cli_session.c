@@ -292,8 +292,7 @@ int cli_session_plan(struct session *s)
     s->is_suite = opt->suite != NULL;
     if (s->is_suite && cli_suite_session_load(&s->opt, &s->suite) != EXIT_OK)
         return EXIT_USAGE;
-    const bool truncates =
-        opt->pattern == DISKIO_PATTERN_APPEND || opt->pattern == DISKIO_PATTERN_CREATE;
+    const bool truncates = diskio_pattern_grows_file(opt->pattern);
     s->target_flags = (opt->force ? DISKIO_TARGET_FORCE : 0) |
                       (opt->allow_device ? DISKIO_TARGET_DEVICE : 0) |
                       (truncates ? DISKIO_TARGET_TRUNCATE : 0);

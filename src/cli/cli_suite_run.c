@@ -29,7 +29,7 @@ static void target_options(const struct suite *suite, struct cli_options *opt)
             file_size = row->file_size;
         if (row->block_sizes[0] > largest_bs)
             largest_bs = row->block_sizes[0];
-        if (row->pattern == DISKIO_PATTERN_APPEND || row->pattern == DISKIO_PATTERN_CREATE)
+        if (diskio_pattern_grows_file(row->pattern))
             opt->pattern = row->pattern;
         if (!row->shared_file && row->jobs[0] > opt->jobs[0]) {
             opt->jobs[0] = row->jobs[0];

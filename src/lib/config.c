@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "modes.h"
+#include "patterns.h"
 
 void diskio_config_init(struct diskio_config *cfg)
 {
@@ -31,17 +32,10 @@ void diskio_config_init(struct diskio_config *cfg)
     cfg->checkpoint_flush_after = 32;
 }
 
-/* The modes a pattern of PostgreSQL's takes (the mode table's columns):
- * the ways PostgreSQL writes its WAL (its wal_sync_method, or fsync =
- * off) for the WAL, a sync call (the checkpointer's fsync, or fdatasync)
- * for the data files; every mode for the others. */
-static bool pattern_takes_mode(enum diskio_pattern pattern, const struct mode_ops *ops)
+/* The modes a pattern takes (its row says; every mode unless it says). */
+static bool pattern_takes_mode(const struct pattern_ops *pattern, const struct mode_ops *ops)
 {
-    switch (pattern) {
-    case DISKIO_PATTERN_WAL: return mode_is_pg_wal(ops);
-    case DISKIO_PATTERN_CHECKPOINT: return ops->sync != MODE_SYNC_NONE;
-    default: return true;
-    }
+    return !pattern->takes_mode || pattern->takes_mode(ops);
 }
 
 /* What each rule blames and says, by rule. */
@@ -128,6 +122,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
         return DISKIO_RULE_MODE;
     if ((unsigned)cfg->pattern > DISKIO_PATTERN_LAST)
         return DISKIO_RULE_PATTERN;
+    const struct pattern_ops *pops = pattern_ops_of(cfg->pattern);
     if (cfg->block_size < DISKIO_BS_MIN || cfg->block_size > DISKIO_BS_MAX)
         return DISKIO_RULE_BLOCK_SIZE;
     if (cfg->file_size < cfg->block_size)
@@ -142,7 +137,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
         return DISKIO_RULE_RATE_QUEUED;
     if (ops->queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
         return DISKIO_RULE_QUEUE_BUFFERS;
-    if (ops->queued && !ops->reads && cfg->pattern == DISKIO_PATTERN_APPEND && cfg->iodepth > 1)
+    if (ops->queued && !ops->reads && pops->writes_at_end && cfg->iodepth > 1)
         return DISKIO_RULE_APPEND_QUEUED;
     if (ops->queued && cfg->file_size / cfg->block_size < cfg->iodepth)
         return DISKIO_RULE_FILE_IODEPTH;
@@ -161,13 +156,11 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
      * creators) of one file would each truncate it under the others */
     /* the committers of one WAL trace into one file, in commit order */
     /* the committers of one WAL share one schedule */
-    if (cfg->jobs > 1 && ((cfg->rate_interval_ns && cfg->pattern != DISKIO_PATTERN_WAL) ||
-                          (cfg->trace_fd >= 0 && cfg->pattern != DISKIO_PATTERN_WAL) ||
-                          (cfg->shared_file && (cfg->pattern == DISKIO_PATTERN_APPEND ||
-                                                cfg->pattern == DISKIO_PATTERN_CREATE))))
+    if (cfg->jobs > 1 && ((cfg->rate_interval_ns && !pops->jobs_share_stream) ||
+                          (cfg->trace_fd >= 0 && !pops->jobs_share_stream) ||
+                          (cfg->shared_file && pops->grows_file)))
         return DISKIO_RULE_JOBS_COMBINATION;
-    if (ops->reads &&
-        (cfg->pattern == DISKIO_PATTERN_APPEND || cfg->pattern == DISKIO_PATTERN_CREATE))
+    if (ops->reads && pops->grows_file)
         return DISKIO_RULE_READ_PATTERN;
     /* the reads through the page cache */
     if (cfg->cached && !(ops->reads && !ops->direct))
@@ -181,14 +174,15 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
     /* the hook runs between one op and the next of one op stream */
     if (cfg->op_hook && (ops->reads || ops->queued || cfg->jobs > 1))
         return DISKIO_RULE_OP_HOOK;
-    if (!pattern_takes_mode(cfg->pattern, ops))
+    if (!pattern_takes_mode(pops, ops))
         return DISKIO_RULE_PATTERN_MODE;
-    const bool wal = cfg->pattern == DISKIO_PATTERN_WAL;
-    const bool checkpoint = cfg->pattern == DISKIO_PATTERN_CHECKPOINT;
+    const bool wal = pops->params == PATTERN_PARAMS_WAL;
+    const bool checkpoint = pops->params == PATTERN_PARAMS_CHECKPOINT;
     /* a commit schedule has no room for a gap after each commit */
-    if ((wal || checkpoint) &&
-        ((cfg->rate_interval_ns && (checkpoint || cfg->wal_gap_ns)) || cfg->interval_ns ||
-         cfg->sync_every > 1 || cfg->shared_file || (checkpoint && cfg->jobs > 1)))
+    if (pops->commit_schedule &&
+        ((cfg->rate_interval_ns && (!pops->jobs_share_stream || cfg->wal_gap_ns)) ||
+         cfg->interval_ns || cfg->sync_every > 1 || cfg->shared_file ||
+         (!pops->jobs_share_stream && cfg->jobs > 1)))
         return DISKIO_RULE_PATTERN_OPTIONS;
     if (wal && (cfg->wal_segment_size % cfg->block_size != 0 ||
                 cfg->wal_segment_size < 2 * cfg->block_size ||

@@ -29,6 +29,7 @@
 #endif
 
 #include "diskio_internal.h"
+#include "patterns.h"
 
 /* A sync latency a rotational device cannot give: one revolution of a
  * 15k rpm disk. */
@@ -260,13 +261,14 @@ static void judge_run(struct diskio_run *run)
      * writes a new segment's zeros at each switch; a checkpoint syncs
      * once per file */
     const struct diskio_wal_counts *wal = &info->wal;
-    if (info->has_config && info->config.pattern == DISKIO_PATTERN_WAL) {
+    if (info->has_config && pattern_params_of(info->config.pattern) == PATTERN_PARAMS_WAL) {
         facts.syncs = wal->syncs ? wal->syncs : wal->writes;
         facts.extra_bytes =
             info->config.wal_recycle ? 0 : wal->segment_switches * info->config.wal_segment_size;
         if (!facts.syncs)
             facts.syncs = 1;
-    } else if (info->has_config && info->config.pattern == DISKIO_PATTERN_CHECKPOINT) {
+    } else if (info->has_config &&
+               pattern_params_of(info->config.pattern) == PATTERN_PARAMS_CHECKPOINT) {
         facts.syncs = info->checkpoint.file_syncs ? info->checkpoint.file_syncs : 1;
     }
     run->verdicts = devstat_judge(&facts);

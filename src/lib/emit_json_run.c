@@ -12,6 +12,7 @@
 
 #include "emit_json.h"
 #include "figures.h"
+#include "patterns.h"
 
 static void emit_hist(FILE *out, const struct diskio_result *res, const struct diskio_hist *h)
 {
@@ -139,7 +140,7 @@ static void emit_run_pattern(FILE *out, const struct diskio_run *run)
     const struct diskio_run_info *info = &run->info;
     const bool has = info->has_config;
     fputs(",\n      \"wal\": ", out);
-    if (has && info->config.pattern == DISKIO_PATTERN_WAL) {
+    if (has && pattern_params_of(info->config.pattern) == PATTERN_PARAMS_WAL) {
         const struct diskio_config *c = &info->config;
         const struct diskio_wal_counts *w = &info->wal;
         /* the writes sync where the mode's flags make them durable */
@@ -165,7 +166,7 @@ static void emit_run_pattern(FILE *out, const struct diskio_run *run)
         fputs("null", out);
     }
     fputs(",\n      \"checkpoint\": ", out);
-    if (has && info->config.pattern == DISKIO_PATTERN_CHECKPOINT) {
+    if (has && pattern_params_of(info->config.pattern) == PATTERN_PARAMS_CHECKPOINT) {
         const struct diskio_config *c = &info->config;
         const struct diskio_checkpoint_counts *k = &info->checkpoint;
         fprintf(out,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "emit_text.h"
+#include "patterns.h"
 
 /* A run's interval series in one line under its row: the range of the
  * intervals' throughput and p99, the worst max and when, and how many
@@ -136,7 +137,7 @@ static void pattern_line(FILE *out, const struct diskio_run *run)
     if (!info->has_config)
         return;
     const struct diskio_config *c = &info->config;
-    if (c->pattern == DISKIO_PATTERN_WAL) {
+    if (pattern_params_of(c->pattern) == PATTERN_PARAMS_WAL) {
         const struct diskio_wal_counts *w = &info->wal;
         const uint64_t durable = w->syncs                          ? w->syncs
                                  : diskio_mode_is_durable(c->mode) ? w->writes
@@ -149,7 +150,7 @@ static void pattern_line(FILE *out, const struct diskio_run *run)
                 w->syncs ? "syncs" : "synced writes", w->pages, w->page_rewrites,
                 w->segment_switches, c->wal_recycle ? "recycled" : "created",
                 c->wal_segment_size >> 20);
-    } else if (c->pattern == DISKIO_PATTERN_CHECKPOINT) {
+    } else if (pattern_params_of(c->pattern) == PATTERN_PARAMS_CHECKPOINT) {
         const struct diskio_checkpoint_counts *k = &info->checkpoint;
         fprintf(out,
                 "  ^ checkpoint: %" PRIu64 " checkpoints of %" PRIu64

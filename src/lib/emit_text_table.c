@@ -12,6 +12,7 @@
 
 #include "emit_text.h"
 #include "figures.h"
+#include "patterns.h"
 
 /* the mode column's least width; a wider row label widens it for the
  * whole table (emit_text) */
@@ -123,7 +124,7 @@ void text_run_qualifier(const struct diskio_run *run, char *qual, size_t size)
         if (c->batch > 1 && n < size)
             n += (size_t)snprintf(qual + n, size - n, " batch%u", c->batch);
         const char *pattern = diskio_pattern_name(c->pattern);
-        if (c->pattern != DISKIO_PATTERN_SEQ && pattern && n < size)
+        if (!pattern_ops_of(c->pattern)->unnamed_in_label && pattern && n < size)
             n += (size_t)snprintf(qual + n, size - n, " %s", pattern);
         /* reads that write blocks back: "read wb100%" */
         if (c->write_back && n < size)

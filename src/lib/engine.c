@@ -9,6 +9,7 @@
 
 #include <errno.h>
 
+#include "patterns.h"
 #include "pipeline.h"
 #include "trace.h"
 
@@ -28,7 +29,7 @@ static int target_takes(const struct diskio_config *cfg, const struct diskio_tar
 {
     /* the patterns that empty the file need a file diskio fills (a check
      * of what the fill wrote too: diskio_config_validate_target()) */
-    const bool empties = pattern_empties(cfg->pattern);
+    const bool empties = pattern_grows_file(cfg->pattern);
     if (target->is_device && empties)
         return -EINVAL;
     /* a device smaller than file_size bounds the offsets */
@@ -54,10 +55,9 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (mode_ops_of(cfg->mode)->direct && !direct_fits(cfg, target))
         return -EINVAL;
     /* PostgreSQL's WAL and checkpoints: loops and files of their own */
-    if (cfg->pattern == DISKIO_PATTERN_WAL)
-        return engine_run_wal(cfg, target, out);
-    if (cfg->pattern == DISKIO_PATTERN_CHECKPOINT)
-        return engine_run_checkpoint(cfg, target, out);
+    const struct pattern_ops *pattern = pattern_ops_of(cfg->pattern);
+    if (pattern->run)
+        return pattern->run(cfg, target, out);
     /* A trace is a complete CSV whatever happens next: the header goes
      * out now, rows (if any) follow.  A failure is the run's "trace"
      * error, reported like a failed row. */

@@ -239,33 +239,6 @@ bool mode_waits_for_device(enum diskio_mode mode, bool cached)
                    (ops->reads && !cached));
 }
 
-static const char *const pattern_names[] = {
-    [DISKIO_PATTERN_SEQ] = "seq",       [DISKIO_PATTERN_RAND] = "rand",
-    [DISKIO_PATTERN_APPEND] = "append", [DISKIO_PATTERN_CREATE] = "create",
-    [DISKIO_PATTERN_WAL] = "wal",       [DISKIO_PATTERN_CHECKPOINT] = "checkpoint",
-};
-
-const char *diskio_pattern_name(enum diskio_pattern p)
-{
-    return (unsigned)p <= DISKIO_PATTERN_LAST ? pattern_names[p] : NULL;
-}
-
-size_t diskio_pattern_count(void)
-{
-    return DISKIO_PATTERN_LAST + 1;
-}
-
-int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
-{
-    for (unsigned p = 0; p <= DISKIO_PATTERN_LAST; p++) {
-        if (name && out && strcmp(name, pattern_names[p]) == 0) {
-            *out = (enum diskio_pattern)p;
-            return 0;
-        }
-    }
-    return -EINVAL;
-}
-
 /* The parts as the results name them (the JSON's keys, the CSV's part
  * column). */
 static const char *const part_names[DISKIO_PART_COUNT] = {

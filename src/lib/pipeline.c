@@ -18,6 +18,7 @@
 
 #include "engine_slow.h"
 #include "pipeline.h"
+#include "patterns.h"
 
 uint64_t seed_state(uint64_t seed)
 {
@@ -107,14 +108,14 @@ static int engine_opened(struct engine *e, const struct mode_ops *ops)
     const struct diskio_config *cfg = e->cfg;
     /* the new file starts empty on the storage too, not with the
      * truncation pending for the first timed sync */
-    if (cfg->pattern == DISKIO_PATTERN_CREATE && fsync(e->fd) != 0)
+    if (pattern_ops_of(cfg->pattern)->creates_file && fsync(e->fd) != 0)
         return -errno;
     if (ops->reads && !ops->direct) {
         /* readahead as fio sets it by default (fadvise_hint): none for
          * random reads, a larger window for sequential ones */
         (void)posix_fadvise(e->fd, 0, 0,
-                            cfg->pattern == DISKIO_PATTERN_RAND ? POSIX_FADV_RANDOM
-                                                                : POSIX_FADV_SEQUENTIAL);
+                            pattern_ops_of(cfg->pattern)->random_offsets ? POSIX_FADV_RANDOM
+                                                                         : POSIX_FADV_SEQUENTIAL);
     }
     return 0;
 }
@@ -128,7 +129,7 @@ static int engine_warmed(struct engine *e, const struct mode_ops *ops, uint64_t 
     int rc;
     /* The create pattern's measured ops write a new file from its first
      * byte: whatever the warmup wrote is emptied again (untimed). */
-    if (cfg->pattern == DISKIO_PATTERN_CREATE && warm_done > 0) {
+    if (pattern_ops_of(cfg->pattern)->creates_file && warm_done > 0) {
         if (ftruncate(e->fd, 0) != 0 || fsync(e->fd) != 0) {
             e->error = -errno;
             e->error_during = "truncate";
@@ -164,7 +165,7 @@ static int fill_file(const struct diskio_config *cfg, const struct mode_ops *ops
                      struct diskio_target *t, unsigned j, uint64_t fill_seed,
                      const volatile sig_atomic_t *stop)
 {
-    if (pattern_empties(cfg->pattern)) {
+    if (pattern_grows_file(cfg->pattern)) {
         t->written = 0;
     } else if (!t->is_device && (j == 0 || !cfg->shared_file)) {
         if (cfg->verify &&
@@ -199,7 +200,7 @@ int engine_setup(struct engine *e, struct diskio_target *t, unsigned j, uint64_t
         e->fd = -1;
         return rc;
     }
-    if (pattern_empties(cfg->pattern) && ftruncate(e->fd, 0) != 0)
+    if (pattern_grows_file(cfg->pattern) && ftruncate(e->fd, 0) != 0)
         return -errno;
     e->fill_seed = fill_seed;
     if ((rc = engine_opened(e, ops)) < 0)
@@ -215,7 +216,7 @@ int engine_setup(struct engine *e, struct diskio_target *t, unsigned j, uint64_t
     e->rng = seed_state(cfg->seed + j);
     e->write_back = cfg->write_back;
     e->wb_rng = seed_state((cfg->seed + j) ^ UINT64_C(0x5752495445424143));
-    e->next_offset = cfg->shared_file && cfg->pattern == DISKIO_PATTERN_SEQ
+    e->next_offset = cfg->shared_file && pattern_ops_of(cfg->pattern)->spreads_shared_jobs
                          ? (uint64_t)((unsigned __int128)e->nblocks * j / njobs) * cfg->block_size
                          : 0;
     if (e->next_offset + cfg->block_size > file_size)

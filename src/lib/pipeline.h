@@ -19,12 +19,6 @@
 #include "engine.h"
 #include "modes.h"
 
-/* the patterns that empty the file before (and while) they write it */
-static inline bool pattern_empties(enum diskio_pattern p)
-{
-    return p == DISKIO_PATTERN_APPEND || p == DISKIO_PATTERN_CREATE;
-}
-
 /* splitmix64: a generator state from any seed (0 included), never 0 */
 uint64_t seed_state(uint64_t seed);
 /* How many distinct blocks of block_size the ops write from: one per

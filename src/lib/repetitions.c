@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "patterns.h"
 #include "steady.h"
 
 static void summarise(const struct diskio_run *run, struct run_repetition *rep)
@@ -57,10 +58,10 @@ static bool same_workload(const struct diskio_run *a, const struct diskio_run *b
            x->sync_every == y->sync_every && x->rate_interval_ns == y->rate_interval_ns &&
            x->interval_ns == y->interval_ns && (x->jobs ? x->jobs : 1) == (y->jobs ? y->jobs : 1) &&
            a->steady.on == b->steady.on && !x->shared_file == !y->shared_file &&
-           (x->pattern != DISKIO_PATTERN_WAL ||
+           (pattern_params_of(x->pattern) != PATTERN_PARAMS_WAL ||
             (x->wal_bytes == y->wal_bytes && x->wal_segment_size == y->wal_segment_size &&
              !x->wal_recycle == !y->wal_recycle && x->wal_gap_ns == y->wal_gap_ns)) &&
-           (x->pattern != DISKIO_PATTERN_CHECKPOINT ||
+           (pattern_params_of(x->pattern) != PATTERN_PARAMS_CHECKPOINT ||
             (x->checkpoint_files == y->checkpoint_files &&
              x->checkpoint_pages == y->checkpoint_pages &&
              x->checkpoint_flush_after == y->checkpoint_flush_after));

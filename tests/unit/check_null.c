@@ -222,6 +222,10 @@ static void null_pattern_count(void)
 {
     ck_assert_uint_gt(diskio_pattern_count(), 0);
 }
+static void null_pattern_grows_file(void)
+{
+    ck_assert(!diskio_pattern_grows_file((enum diskio_pattern)diskio_pattern_count()));
+}
 static void null_pattern_parse(void)
 {
     enum diskio_pattern p;
@@ -724,6 +728,7 @@ static const struct {
     ROW(pattern_count),
     ROW(pattern_name),
     ROW(pattern_parse),
+    ROW(pattern_grows_file),
     ROW(format_parse),
     ROW(format_count),
     ROW(format_name),

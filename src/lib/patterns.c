@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pattern table: every fact the library decides about a write
+ * pattern, one row per pattern (patterns.h says what each column means).
+ */
+#include "config.h"
+#include <errno.h>
+#include <string.h>
+#include "modes.h"
+#include "patterns.h"
+#include "pipeline.h"
+
+/* PostgreSQL writes its WAL in these modes (its wal_sync_method, or
+ * fsync = off). */
+static bool takes_pg_wal_mode(const struct mode_ops *ops)
+{
+    return mode_is_pg_wal(ops);
+}
+
+/* The checkpointer syncs its data files (fsync, or fdatasync). */
+static bool takes_syncing_mode(const struct mode_ops *ops)
+{
+    return ops->sync != MODE_SYNC_NONE;
+}
+
+static const struct pattern_ops patterns[] = {
+    [DISKIO_PATTERN_SEQ] = {.name = "seq", .unnamed_in_label = true, .spreads_shared_jobs = true},
+    [DISKIO_PATTERN_RAND] = {.name = "rand", .random_offsets = true},
+    [DISKIO_PATTERN_APPEND] = {.name = "append", .grows_file = true, .writes_at_end = true},
+    [DISKIO_PATTERN_CREATE] = {.name = "create", .grows_file = true, .creates_file = true},
+    [DISKIO_PATTERN_WAL] =
+        {
+            .name = "wal",
+            .run = engine_run_wal,
+            .takes_mode = takes_pg_wal_mode,
+            .params = PATTERN_PARAMS_WAL,
+            .jobs_share_stream = true,
+            .commit_schedule = true,
+        },
+    [DISKIO_PATTERN_CHECKPOINT] =
+        {
+            .name = "checkpoint",
+            .run = engine_run_checkpoint,
+            .takes_mode = takes_syncing_mode,
+            .params = PATTERN_PARAMS_CHECKPOINT,
+            .commit_schedule = true,
+        },
+};
+
+_Static_assert(sizeof patterns / sizeof patterns[0] == DISKIO_PATTERN_LAST + 1,
+               "a row for every pattern");
+
+const struct pattern_ops *pattern_ops_of(enum diskio_pattern pattern)
+{
+    return &patterns[(unsigned)pattern <= DISKIO_PATTERN_LAST ? pattern : DISKIO_PATTERN_SEQ];
+}
+
+const char *diskio_pattern_name(enum diskio_pattern p)
+{
+    return (unsigned)p <= DISKIO_PATTERN_LAST ? patterns[p].name : NULL;
+}
+
+size_t diskio_pattern_count(void)
+{
+    return DISKIO_PATTERN_LAST + 1;
+}
+
+bool diskio_pattern_grows_file(enum diskio_pattern p)
+{
+    return (unsigned)p <= DISKIO_PATTERN_LAST && patterns[p].grows_file;
+}
+
+int diskio_pattern_parse(const char *name, enum diskio_pattern *out)
+{
+    for (unsigned p = 0; p <= DISKIO_PATTERN_LAST; p++) {
+        if (name && out && strcmp(name, patterns[p].name) == 0) {
+            *out = (enum diskio_pattern)p;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
