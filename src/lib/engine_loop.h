@@ -109,10 +109,6 @@ static DISKIO_ALWAYS_INLINE void stamp_sectors(unsigned char *buf, uint64_t len,
     }
 }
 
-/* One block written: pwrite(2), or with per-write flags (the mode
- * table's write_flags: RWF_DSYNC...) pwritev2(2) with them.  The flags
- * are a compile-time constant of each loop, so a pwrite mode's loop has
- * no trace of the other call. */
 /* The largest block warm_block() reads through: what a core's caches
  * can keep until the write copies it. */
 #define WARM_BLOCK_MAX (UINT64_C(256) << 10)
@@ -139,6 +135,10 @@ static DISKIO_ALWAYS_INLINE void warm_block(const unsigned char *buf, uint64_t l
     __asm__ volatile("" : : "r"(sink));
 }
 
+/* One block written: pwrite(2), or with per-write flags (the mode
+ * table's write_flags: RWF_DSYNC...) pwritev2(2) with them.  The flags
+ * are a compile-time constant of each loop, so a pwrite mode's loop has
+ * no trace of the other call. */
 static DISKIO_ALWAYS_INLINE ssize_t write_block(int fd, const unsigned char *buf, uint64_t len,
                                                 uint64_t offset, const int write_flags)
 {
