@@ -483,3 +483,62 @@ uint64_t diskio_buffer_align(void)
 {
     return DISKIO_BUFFER_ALIGN;
 }
+
+/* The files a run makes beside the test file, in its directory: a job's
+ * own file, and the wal pattern's segments (removed: target_remove.c). */
+int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out)
+{
+    if (!t || !t->created || !t->dir || j == 0 || j >= DISKIO_JOBS_MAX)
+        return -EINVAL;
+    if (t->job_files[j]) {
+        *out = t->job_files[j];
+        return 0;
+    }
+    struct diskio_target *jt = calloc(1, sizeof(*jt));
+    if (!jt)
+        return -ENOMEM;
+    jt->dir_fd = -1;
+    jt->fd = -1;
+    jt->dir = strdup(t->dir);
+    int rc = jt->dir ? target_create_in(jt, t->dir, NULL) : -ENOMEM;
+    if (rc < 0) {
+        (void)target_remove_one(jt);
+        target_close_one(jt);
+        return rc;
+    }
+    t->job_files[j] = jt;
+    *out = jt;
+    return 0;
+}
+
+int target_aux_create(struct diskio_target *t, unsigned slot, struct diskio_target **out)
+{
+    if (!t || !t->created || slot == 0 || slot >= DISKIO_JOBS_MAX)
+        return -EINVAL;
+    if (t->job_files[slot])
+        return -EBUSY;
+    struct diskio_target *aux = calloc(1, sizeof(*aux));
+    if (!aux)
+        return -ENOMEM;
+    aux->dir_fd = -1;
+    aux->fd = -1;
+    aux->dir = strdup(t->dir);
+    int rc = aux->dir ? target_create_in(aux, t->dir, NULL) : -ENOMEM;
+    /* both name buffers at their full size now, before the file is
+     * published: a rename then writes into memory that is never freed
+     * under a signal handler */
+    char *name = rc == 0 ? realloc(aux->name, TARGET_NAME_MAX) : NULL;
+    if (name)
+        aux->name = name;
+    aux->name_alt = rc == 0 ? calloc(1, TARGET_NAME_MAX) : NULL;
+    if (rc == 0 && (!name || !aux->name_alt))
+        rc = -ENOMEM;
+    if (rc < 0) {
+        (void)target_remove_one(aux);
+        target_close_one(aux);
+        return rc;
+    }
+    t->job_files[slot] = aux;
+    *out = aux;
+    return 0;
+}

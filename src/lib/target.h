@@ -12,4 +12,10 @@
  * -DISKIO_E_TARGET_EXISTS (the name is taken) or another -errno. */
 int target_create_in(struct diskio_target *t, const char *dir, const char *name_or_null);
 
+/* target_remove.c: remove t's file if t created it and its name is still
+ * its own (0, or -DISKIO_E_TARGET_CHANGED when it is not: never tried
+ * again), and release what t holds, removing nothing */
+int target_remove_one(struct diskio_target *t);
+void target_close_one(struct diskio_target *t);
+
 #endif

@@ -4,7 +4,7 @@
  * own files, the wal pattern's segments): each removed only while its
  * name still refers to the inode diskio created, never once kept
  * (diskio_target_keep()), and closed when the target is freed.  The test
- * file itself: target.c.
+ * file itself, and the creation of those beside it: target.c.
  */
 #include "config.h"
 
@@ -52,7 +52,7 @@ static int remove_checked(const struct diskio_target *t)
 
 /* Remove t's file if t created it and its name is still its own (no job
  * files): diskio_target_remove() for one file. */
-static int remove_one(struct diskio_target *t)
+int target_remove_one(struct diskio_target *t)
 {
     int rc = remove_checked(t);
     /* removed, or someone else's now: either way never to be tried again */
@@ -65,7 +65,7 @@ static int remove_one(struct diskio_target *t)
 }
 
 /* Release what t holds, removing nothing. */
-static void close_one(struct diskio_target *t)
+void target_close_one(struct diskio_target *t)
 {
     if (t->fd >= 0)
         close(t->fd);
@@ -76,63 +76,6 @@ static void close_one(struct diskio_target *t)
     free(t->path);
     free(t->dir);
     free(t);
-}
-
-int target_job_file(struct diskio_target *t, unsigned j, struct diskio_target **out)
-{
-    if (!t || !t->created || !t->dir || j == 0 || j >= DISKIO_JOBS_MAX)
-        return -EINVAL;
-    if (t->job_files[j]) {
-        *out = t->job_files[j];
-        return 0;
-    }
-    struct diskio_target *jt = calloc(1, sizeof(*jt));
-    if (!jt)
-        return -ENOMEM;
-    jt->dir_fd = -1;
-    jt->fd = -1;
-    jt->dir = strdup(t->dir);
-    int rc = jt->dir ? target_create_in(jt, t->dir, NULL) : -ENOMEM;
-    if (rc < 0) {
-        (void)remove_one(jt);
-        close_one(jt);
-        return rc;
-    }
-    t->job_files[j] = jt;
-    *out = jt;
-    return 0;
-}
-
-int target_aux_create(struct diskio_target *t, unsigned slot, struct diskio_target **out)
-{
-    if (!t || !t->created || slot == 0 || slot >= DISKIO_JOBS_MAX)
-        return -EINVAL;
-    if (t->job_files[slot])
-        return -EBUSY;
-    struct diskio_target *aux = calloc(1, sizeof(*aux));
-    if (!aux)
-        return -ENOMEM;
-    aux->dir_fd = -1;
-    aux->fd = -1;
-    aux->dir = strdup(t->dir);
-    int rc = aux->dir ? target_create_in(aux, t->dir, NULL) : -ENOMEM;
-    /* both name buffers at their full size now, before the file is
-     * published: a rename then writes into memory that is never freed
-     * under a signal handler */
-    char *name = rc == 0 ? realloc(aux->name, TARGET_NAME_MAX) : NULL;
-    if (name)
-        aux->name = name;
-    aux->name_alt = rc == 0 ? calloc(1, TARGET_NAME_MAX) : NULL;
-    if (rc == 0 && (!name || !aux->name_alt))
-        rc = -ENOMEM;
-    if (rc < 0) {
-        (void)remove_one(aux);
-        close_one(aux);
-        return rc;
-    }
-    t->job_files[slot] = aux;
-    *out = aux;
-    return 0;
 }
 
 int target_aux_rename(struct diskio_target *aux, const char *name)
@@ -175,9 +118,9 @@ int target_aux_remove(struct diskio_target *t, unsigned slot)
     if (!t || slot == 0 || slot >= DISKIO_JOBS_MAX || !t->job_files[slot])
         return -EINVAL;
     struct diskio_target *aux = t->job_files[slot];
-    int rc = remove_one(aux);
+    int rc = target_remove_one(aux);
     t->job_files[slot] = NULL;
-    close_one(aux);
+    target_close_one(aux);
     return rc == -DISKIO_E_TARGET_CHANGED ? 0 : rc;
 }
 
@@ -192,10 +135,10 @@ static int job_files(struct diskio_target *t, bool release)
             continue;
         if (release) {
             t->job_files[j] = NULL;
-            close_one(jt);
+            target_close_one(jt);
             continue;
         }
-        int rc = remove_one(jt);
+        int rc = target_remove_one(jt);
         if (rc < 0 && first == 0)
             first = rc;
     }
@@ -207,7 +150,7 @@ int diskio_target_remove(struct diskio_target *t)
     if (!t)
         return -EINVAL;
     int jobs_rc = job_files(t, false);
-    int rc = remove_one(t);
+    int rc = target_remove_one(t);
     return rc != 0 ? rc : jobs_rc;
 }
 
@@ -232,5 +175,5 @@ void diskio_target_free(struct diskio_target *t)
         return;
     (void)diskio_target_remove(t);
     (void)job_files(t, true);
-    close_one(t);
+    target_close_one(t);
 }
