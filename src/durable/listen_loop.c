@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The listener's connection table and poll loop (listener.h): accepting,
- * each connection's first line, the deadlines, closing.  A run's lines
- * are listen_run.c's, a query's answer listen_query.c's.
+ * each connection's first line, the deadlines.  A run's lines are
+ * listen_run.c's, a query's answer listen_query.c's; saying a line to a
+ * connection and closing it, listen_conn.c's.
  */
 #include "config.h"
 
@@ -51,97 +52,6 @@ void listener_signals(void)
     signal(SIGPIPE, SIG_IGN);
 }
 
-uint64_t listener_now_ns(void)
-{
-    return diskio_now_ns();
-}
-
-bool listener_expects(const struct listener *l, const char *run_id)
-{
-    for (int i = 0; i < l->nexpect; i++)
-        if (strcmp(l->expect[i], run_id) == 0)
-            return true;
-    return false;
-}
-
-void listener_acks_name(char *out, size_t size, const char *run_id)
-{
-    snprintf(out, size, "%s.acks", run_id);
-}
-
-/* ---- one connection ---- */
-
-static bool send_now(int fd, const char *text, size_t len)
-{
-    for (;;) {
-        const ssize_t n = send(fd, text, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        return n == (ssize_t)len;
-    }
-}
-
-bool conn_say(struct conn *c, const char *fmt, ...)
-{
-    char line[DURABLE_LINE_MAX + 1];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return false;
-    if ((size_t)n >= sizeof(line) - 2)
-        n = (int)sizeof(line) - 2;
-    line[n++] = '\n';
-    return send_now(c->fd, line, (size_t)n);
-}
-
-static void conn_free(struct conn *c)
-{
-    if (c->file_fd >= 0)
-        close(c->file_fd);
-    c->kind = CONN_FREE;
-    c->fd = -1;
-    c->file_fd = -1;
-    c->in.used = 0;
-    c->in.taken = 0;
-    c->peer[0] = '\0';
-    c->run_id[0] = '\0';
-}
-
-void conn_close(struct conn *c)
-{
-    if (c->fd >= 0) {
-        /* what the peer sent and was not read is read first (a little,
-         * without waiting): closing on unread bytes resets the
-         * connection, which can take the last answer with it */
-        (void)shutdown(c->fd, SHUT_WR);
-        char sink[4096];
-        for (int i = 0; i < 16 && recv(c->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0; i++)
-            ;
-        close(c->fd);
-    }
-    conn_free(c);
-}
-
-void conn_abort(struct conn *c)
-{
-    if (c->fd >= 0) {
-        /* a reset: what the socket still holds for the peer is dropped
-         * now, not kept by the kernel for a peer that does not read */
-        const struct linger now = {.l_onoff = 1, .l_linger = 0};
-        (void)setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &now, sizeof(now));
-        close(c->fd);
-    }
-    conn_free(c);
-}
-
-void conn_refuse(struct conn *c, const char *word, const char *why)
-{
-    (void)conn_say(c, "NO %s %s", word, why);
-    conn_close(c);
-}
-
 /* A connection's first line says what it is: a run or a query.
  * 0, or -errno when the disk failed. */
 static int conn_first_line(struct listener *l, struct conn *c, char *line)
@@ -159,8 +69,17 @@ static int conn_first_line(struct listener *l, struct conn *c, char *line)
     }
     if (strcmp(w[2], "RUN") == 0)
         return run_start(l, c, w, n);
-    if (strcmp(w[2], "QUERY") == 0)
-        return query_start(l, c, w, n);
+    if (strcmp(w[2], "QUERY") == 0) {
+        if (!query_admit(l, c, w, n))
+            return 0;
+        /* what the run sent before this check came is in its file first */
+        const int drained = run_drain(l, w[3]);
+        if (drained < 0) {
+            conn_refuse(c, "storage", "the listener cannot record acknowledgements");
+            return drained;
+        }
+        return query_start(l, c, w[3]);
+    }
     conn_refuse(c, "protocol",
                 "a first line is DISKIO-DURABLE 1 RUN ... or DISKIO-DURABLE 1 QUERY ...");
     return 0;
@@ -305,7 +224,7 @@ static void conn_accept(struct listener *l)
         if (!c) {
             static const char busy[] = "NO busy the listener's connections are all taken; "
                                        "try again later\n";
-            (void)send_now(fd, busy, sizeof(busy) - 1);
+            (void)listener_send_now(fd, busy, sizeof(busy) - 1);
             close(fd);
             continue;
         }

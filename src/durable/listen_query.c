@@ -33,27 +33,26 @@ static int queries(const struct listener *l)
     return n;
 }
 
-int query_start(struct listener *l, struct conn *c, char **w, int n)
+bool query_admit(const struct listener *l, struct conn *c, char **w, int n)
 {
     if (n != 4 || !durable_run_id_valid(w[3])) {
         conn_refuse(c, "protocol", "a query is: DISKIO-DURABLE 1 QUERY RUNID");
-        return 0;
+        return false;
     }
     if (queries(l) >= MAX_QUERIES) {
         char why[DURABLE_LINE_MAX];
         snprintf(why, sizeof(why), "the listener answers %d checks already; try again later",
                  MAX_QUERIES);
         conn_refuse(c, "busy", why);
-        return 0;
+        return false;
     }
-    /* what the run sent before this check came is in its file first */
-    const int drained = run_drain(l, w[3]);
-    if (drained < 0) {
-        conn_refuse(c, "storage", "the listener cannot record acknowledgements");
-        return drained;
-    }
+    return true;
+}
+
+int query_start(struct listener *l, struct conn *c, const char *run_id)
+{
     char name[DURABLE_RUN_ID_MAX + 8];
-    listener_acks_name(name, sizeof(name), w[3]);
+    listener_acks_name(name, sizeof(name), run_id);
     /* O_NONBLOCK: a FIFO planted at the name cannot hold the open */
     const int fd = openat(l->dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 && errno == ENOENT) {
@@ -73,7 +72,7 @@ int query_start(struct listener *l, struct conn *c, char **w, int n)
     }
     c->kind = CONN_QUERY;
     c->file_fd = fd;
-    memcpy(c->run_id, w[3], strlen(w[3]) + 1);
+    memcpy(c->run_id, run_id, strlen(run_id) + 1);
     struct query_state *q = &c->u.query;
     q->file.used = q->file.taken = 0;
     q->acks = 0;

@@ -131,16 +131,21 @@ struct conn {
     char run_id[DURABLE_RUN_ID_MAX + 1];
 };
 
-/* SIGINT, SIGTERM and SIGHUP stop listener_serve(); SIGPIPE is ignored. */
+/* listen_loop.c: SIGINT, SIGTERM and SIGHUP stop listener_serve();
+ * SIGPIPE is ignored. */
 void listener_signals(void);
+/* Serve until a signal (EXIT_STOPPED) or a failing disk (EXIT_STORAGE). */
+int listener_serve(struct listener *l);
+
+/* listen_conn.c: the clock, the names, one connection */
 uint64_t listener_now_ns(void);
 bool listener_expects(const struct listener *l, const char *run_id);
 /* "ID.acks" into out. */
 void listener_acks_name(char *out, size_t size, const char *run_id);
-/* Serve until a signal (EXIT_STOPPED) or a failing disk (EXIT_STORAGE). */
-int listener_serve(struct listener *l);
-
-/* listen_loop.c: the connections */
+/* Send text on fd without waiting: false when it did not go whole. */
+bool listener_send_now(int fd, const char *text, size_t len);
+/* Mark c's slot free, closing its file (not its socket). */
+void conn_free(struct conn *c);
 /* Send one line without waiting: false when it did not go whole (the
  * peer is gone; a few short lines always fit an empty send buffer). */
 bool conn_say(struct conn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -173,11 +178,12 @@ int runs_commit(struct listener *l, struct conn *conns);
  * the disk failed. */
 int run_drain(struct listener *l, const char *run_id);
 
-/* listen_query.c: a query */
-/* The first line QUERY ID (n words w): what a run of that id sent
- * before is recorded first (run_drain), then the answer started, or
- * refused.  0, or -errno when the disk failed. */
-int query_start(struct listener *l, struct conn *c, char **w, int n);
+/* listen_query.c: a query.  The first line QUERY ID (n words w) is
+ * admitted (true) or refused; the loop then records what a run of that
+ * id sent before (run_drain) and starts the answer: OK and the answer
+ * begun, or refused.  0, or -errno when the disk failed. */
+bool query_admit(const struct listener *l, struct conn *c, char **w, int n);
+int query_start(struct listener *l, struct conn *c, const char *run_id);
 /* Send what the socket takes of the answer, made from the file as it
  * drains; close c when it took it all or broke off. */
 void query_pump(struct listener *l, struct conn *c);
