@@ -192,6 +192,8 @@ void columns_part_figures(const struct diskio_result *res, const struct run_figu
     out->run = run;
     out->part = part;
     out->hist = hist;
+    if (!hist)
+        return; /* the run's figures alone */
     out->count = diskio_hist_count(hist);
     out->min = diskio_hist_min(hist);
     out->max = diskio_hist_max(hist);

@@ -123,7 +123,8 @@ size_t columns_in_order(enum column_output output, size_t *order);
 
 void columns_run_figures(const struct diskio_result *res, const struct diskio_run *run,
                          struct run_figures *out);
-/* A part's figures; run NULL for a part shown alone, hist non-NULL. */
+/* A part's figures; run NULL for a part shown alone; hist NULL for
+ * none (the run's figures alone). */
 void columns_part_figures(const struct diskio_result *res, const struct run_figures *run,
                           enum diskio_part part, const struct diskio_hist *hist,
                           enum columns_pcts which, struct part_figures *out);
