@@ -99,6 +99,9 @@ const struct column columns[] = {
 #undef NO_JSON
 #undef TEXT
 #undef NO_TEXT
+#undef RUN_SEP
+#undef HIST_SEP
+#undef HIST_LINE
 
 const size_t columns_count = sizeof(columns) / sizeof(columns[0]);
 
