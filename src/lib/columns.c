@@ -4,9 +4,10 @@
  * file, so that a column's value and its names in the three outputs are
  * one row, its value function written from the row rather than beside
  * it; and so that a test can compile the table with a row of its own
- * (COLUMNS_EXTRA_DEF, tests/unit/check_columns.c) and see it in every
- * output without a registration hook in the library.  And the figures
- * the rows read, computed once per run and part.
+ * (COLUMNS_TEST_EXTRA: tests/unit/extra-columns.def, in
+ * tests/unit/check_columns.c) and see it in every output without a
+ * registration hook in the library.  And the figures the rows read,
+ * computed once per run and part.
  */
 #include "config.h"
 
@@ -57,23 +58,25 @@ static struct column_value col_list(const char *s)
     }
 #define COLUMN_PCTS COLUMN
 #include "columns.def"
-#ifdef COLUMNS_EXTRA_DEF
-#include COLUMNS_EXTRA_DEF
+#ifdef COLUMNS_TEST_EXTRA
+#include "extra-columns.def"
 #endif
 #undef COLUMN
 #undef COLUMN_PCTS
 
 /* the rows */
-#define CSV(name) .csv_name = name
+#define CSV(name) .csv_name = (name)
 #define CSV_FLOAT(name, conversion, precision)                                                     \
-    .csv_name = name, .csv_conversion = conversion, .csv_precision = precision
+    .csv_name = (name), .csv_conversion = (conversion), .csv_precision = (precision)
 #define NO_CSV .csv_name = NULL
-#define JSON(key, pos, sep) .json_key = key, .json_pos = pos, .json_sep = sep
+#define JSON(key, pos, sep) .json_key = (key), .json_pos = (pos), .json_sep = (sep)
 #define NO_JSON .json_key = NULL
 #define TEXT(heading, heading_mbit, width, pos, format)                                            \
-    .text_heading = heading, .text_heading_mbit = heading_mbit, .text_width = width,               \
-    .text_pos = pos, .text_format = format
+    .text_heading = (heading), .text_heading_mbit = (heading_mbit), .text_width = (width),         \
+    .text_pos = (pos), .text_format = (format)
 #define NO_TEXT .text_heading = NULL
+/* NOLINTBEGIN(bugprone-macro-parentheses): csv, json and text are
+ * designated initializers, which parentheses would break */
 #define COLUMN(id_, scope_, value_, csv, json, text)                                               \
     {.id = #id_, .scope = COLUMN_##scope_, csv, json, text, .value = column_##id_},
 #define COLUMN_PCTS(id_, scope_, value_, csv, json, text)                                          \
@@ -84,10 +87,11 @@ static struct column_value col_list(const char *s)
      json,                                                                                         \
      text,                                                                                         \
      .value = column_##id_},
+/* NOLINTEND(bugprone-macro-parentheses) */
 const struct column columns[] = {
 #include "columns.def"
-#ifdef COLUMNS_EXTRA_DEF
-#include COLUMNS_EXTRA_DEF
+#ifdef COLUMNS_TEST_EXTRA
+#include "extra-columns.def"
 #endif
 };
 #undef COLUMN
@@ -104,6 +108,8 @@ const struct column columns[] = {
 #undef HIST_LINE
 
 const size_t columns_count = sizeof(columns) / sizeof(columns[0]);
+_Static_assert(sizeof(columns) / sizeof(columns[0]) <= COLUMNS_MAX,
+               "columns.def has more rows than COLUMNS_MAX");
 
 /* Column c's place in output: 0 when it is not there. */
 static unsigned column_pos(const struct column *c, enum column_output output, size_t index)

@@ -87,38 +87,36 @@ enum column_text_format {
 
 struct column {
     const char *id; /* the C name in columns.def */
-    enum column_scope scope;
-    bool percentiles; /* a group: one column per percentile, value(f, i) */
     /* the CSV: its header (a percentile's key replaces "%s"; NULL: not
-     * in the CSV, whose columns are the table's in its order) and how a
-     * floating-point value is written: printf's 'f' or 'g' and its
-     * precision */
+     * in the CSV, whose columns are the table's in its order) */
     const char *csv_name;
-    char csv_conversion;
-    int csv_precision;
     /* the JSON: the key in the run's object or the part's HIST (a
-     * percentile's key replaces "%s"), its place there (from 1) and
-     * what is written before it; NULL: not in the JSON */
-    const char *json_key;
-    unsigned json_pos;
-    const char *json_sep;
-    /* the text table: its heading (the other for Mbit/s), width and
-     * place (from 1); NULL: not in the table */
+     * percentile's key replaces "%s"; NULL: not in the JSON) and what
+     * is written before it */
+    const char *json_key, *json_sep;
+    /* the text table: its heading (the other for Mbit/s; NULL: not in
+     * the table) */
     const char *text_heading, *text_heading_mbit;
-    int text_width;
-    unsigned text_pos;
-    enum column_text_format text_format;
     struct column_value (*value)(const struct part_figures *f, size_t i);
+    enum column_scope scope;
+    unsigned json_pos; /* its place in its JSON object, from 1 */
+    unsigned text_pos; /* its place in the text table, from 1 */
+    int text_width;    /* the text column's width */
+    enum column_text_format text_format;
+    int csv_precision;   /* a float in the CSV: printf's precision */
+    char csv_conversion; /* and conversion, 'f' or 'g' */
+    bool percentiles;    /* a group: a column per percentile, value(f, i) */
 };
 
 extern const struct column columns[];
-extern const size_t columns_count;
+extern const size_t columns_count; /* at most COLUMNS_MAX */
+#define COLUMNS_MAX 64
 
 /* The outputs a column can be in. */
 enum column_output { COLUMN_CSV, COLUMN_JSON, COLUMN_TEXT };
 
 /* The indexes of the columns in output, in their order there, into
- * order[columns_count]; returns how many. */
+ * order[COLUMNS_MAX]; returns how many. */
 size_t columns_in_order(enum column_output output, size_t *order);
 
 void columns_run_figures(const struct diskio_result *res, const struct diskio_run *run,

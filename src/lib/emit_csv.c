@@ -197,7 +197,7 @@ static void csv_figures_header(FILE *out, const struct diskio_result *res, const
 
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
-    size_t order[columns_count];
+    size_t order[COLUMNS_MAX];
     const size_t n = columns_in_order(COLUMN_CSV, order);
     csv_key_header(out);
     csv_figures_header(out, res, order, n);

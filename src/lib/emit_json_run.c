@@ -41,7 +41,7 @@ static void json_value(FILE *out, struct column_value v)
  * run's in its object, a part's in its HIST. */
 static void json_figures(FILE *out, const struct part_figures *f, enum column_scope scope)
 {
-    size_t order[columns_count];
+    size_t order[COLUMNS_MAX];
     const size_t n = columns_in_order(COLUMN_JSON, order);
     char key[64];
     for (size_t k = 0; k < n; k++) {

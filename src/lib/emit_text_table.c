@@ -173,7 +173,7 @@ static void text_row(FILE *out, const struct table_cols *cols, const char *name,
      * any character */
     const size_t width = display_columns(name) + display_columns(qual);
     fprintf(out, "%*s %8s", width < cols->name_width ? (int)(cols->name_width - width) : 0, "", bs);
-    size_t order[columns_count];
+    size_t order[COLUMNS_MAX];
     const size_t n = columns_in_order(COLUMN_TEXT, order);
     char cell[32];
     for (size_t k = 0; k < n; k++) {
@@ -221,7 +221,7 @@ void text_columns(FILE *out, const struct diskio_result *res, bool device_column
     }
     fprintf(out, "%-*s %8s", (int)cols->name_width, "mode", "bs");
     const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
-    size_t order[columns_count];
+    size_t order[COLUMNS_MAX];
     const size_t n = columns_in_order(COLUMN_TEXT, order);
     char name[32];
     for (size_t k = 0; k < n; k++) {

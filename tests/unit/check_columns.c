@@ -3,7 +3,7 @@
  * Description: a column added to the column table, and nowhere else, is in the text, the CSV and the JSON.
  *
  * This test's copy of the table (src/lib/columns.c, compiled here with
- * COLUMNS_EXTRA_DEF) has two rows more, tests/unit/extra-columns.def:
+ * COLUMNS_TEST_EXTRA) has two rows more, tests/unit/extra-columns.def:
  * a run's figure (twice its ops) and a part's (its count plus a million),
  * each with a CSV header, a JSON key and a text heading.  The library's
  * emitters, linked unchanged, must show both: in the text table's
