@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The JSON document's run object: its mode and parameters, its outcome
- * (complete, error, ops, throughput), its jobs, the wal and checkpoint
- * patterns' figures, a fixed rate's, and its latency histograms; the
+ * (complete, error, and ops, throughput and each latency histogram's
+ * figures from the column table, columns.def), its jobs, the wal and
+ * checkpoint patterns' figures, a fixed rate's, and its latency
+ * histograms' buckets; the
  * other parts of a run come from emit_json_observed.c and
  * emit_json_series.c.  The document: emit_json.c. */
 #include "config.h"

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The text's table: its columns (the percentiles asked for, the device
- * column when any run has one) and a run's row (its mode and qualifiers,
- * its percentiles, throughput, rate and device figures).  The text in
- * order: emit_text.c. */
+/* The text's table: its columns (the mode, the block size, the column
+ * table's figures with a text column, columns.def, among them the
+ * percentiles asked for, and the device column when any run has one)
+ * and a run's row (its mode and qualifiers, its figures and device
+ * figures).  The text in order: emit_text.c. */
 #include "config.h"
 
 #include <inttypes.h>
