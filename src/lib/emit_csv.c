@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* CSV: one row per run and measured part, for spreadsheets and scripts. */
+/* CSV: one row per run and measured part, for spreadsheets and scripts:
+ * the key columns, then the column table's (columns.def). */
 #include "config.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "diskio_internal.h"
 #include "figures.h"
 
@@ -23,64 +25,6 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
     display_write(out, s, true);
     fputc('"', out);
-}
-
-/* Schema 2's device figures, the same on every row of a run: the total
- * over the devices the filesystem sits on; empty where unknown. */
-#define CSV_DEVICE_HEADER                                                                          \
-    ",dev_writes,dev_write_merges,dev_write_sectors,dev_flushes,dev_writes_per_op,"                \
-    "dev_merges_per_op,dev_kib_per_write,dev_flushes_per_op,dev_shared,verdicts"
-
-static void csv_number(FILE *out, double v)
-{
-    if (v == v)
-        fprintf(out, ",%.4g", v);
-    else
-        fputc(',', out);
-}
-
-/* The devices' own time per write and per flush request (us): after the
- * columns the CSV had before them, so that none moved. */
-static void csv_device_time(FILE *out, const struct diskio_run *run)
-{
-    size_t n = diskio_run_device_count(run);
-    if (n == 0) {
-        fputs(",,", out);
-        return;
-    }
-    struct devstat_figures f;
-    devstat_figures(diskio_run_device_io(run, n), run->info.ops, &f);
-    csv_number(out, f.us_per_write);
-    csv_number(out, f.us_per_flush);
-}
-
-static void csv_device(FILE *out, const struct diskio_run *run)
-{
-    size_t n = diskio_run_device_count(run);
-    if (n == 0) {
-        fputs(",,,,,,,,,,", out);
-    } else {
-        const struct diskio_device_io *t = diskio_run_device_io(run, n);
-        fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", t->writes, t->write_merges,
-                t->write_sectors);
-        if (t->flushes_known)
-            fprintf(out, "%" PRIu64, t->flushes);
-        struct devstat_figures f;
-        devstat_figures(t, run->info.ops, &f);
-        csv_number(out, f.writes_per_op);
-        csv_number(out, f.merges_per_op);
-        csv_number(out, f.kib_per_write);
-        csv_number(out, f.flushes_per_op);
-        fputs((run->verdicts & DISKIO_VERDICT_SHARED) ? ",true," : ",false,", out);
-    }
-    /* the verdict codes, space-separated (no quoting needed) */
-    bool first = true;
-    for (unsigned bit = 1; bit != 0 && bit <= DEVSTAT_VERDICT_LAST; bit <<= 1) {
-        if (!(run->verdicts & bit))
-            continue;
-        fprintf(out, "%s%s", first ? "" : " ", diskio_verdict_name((enum diskio_verdict)bit));
-        first = false;
-    }
 }
 
 /*
@@ -212,72 +156,67 @@ static void csv_key_cells(FILE *out, const struct diskio_result *res, size_t r)
     }
 }
 
-/* Whether an O_DIRECT run's I/O was direct, and what showed it: after
- * the columns the CSV had before them; empty for the other modes (and
- * the first for an O_DIRECT run that cannot tell). */
-static void csv_direct(FILE *out, const struct diskio_run *run)
+/* A figure's cell (columns.def), after its comma. */
+static void csv_value(FILE *out, const struct column *c, struct column_value v)
 {
-    struct diskio_direct d;
-    if (diskio_run_direct(run, &d) != 0) {
-        fputs(",,", out);
-        return;
-    }
-    fputs(d.honoured < 0 ? "," : d.honoured ? ",true" : ",false", out);
     fputc(',', out);
-    csv_field(out, d.evidence);
+    switch (v.kind) {
+    case COLUMN_NONE: break;
+    case COLUMN_U64: fprintf(out, "%" PRIu64, v.u); break;
+    case COLUMN_F64:
+        if (c->csv_conversion == 'g')
+            fprintf(out, "%.*g", c->csv_precision, v.d);
+        else
+            fprintf(out, "%.*f", c->csv_precision, v.d);
+        break;
+    case COLUMN_BOOL: fputs(v.b ? "true" : "false", out); break;
+    case COLUMN_STR: csv_field(out, v.s); break;
+    case COLUMN_LIST:
+        fputs(v.s, out); /* codes and keys: nothing to quote */
+        break;
+    }
+}
+
+/* The figures' header: the column table's CSV columns, in its order (a
+ * percentile's column for each of the summary's and the table's). */
+static void csv_figures_header(FILE *out, const struct diskio_result *res, const size_t *order,
+                               size_t n)
+{
+    double pcts[RESULT_PCTS_MAX];
+    const size_t npcts = result_pcts(res, pcts);
+    char name[64];
+    for (size_t k = 0; k < n; k++) {
+        const struct column *c = &columns[order[k]];
+        for (size_t i = 0; i < (c->percentiles ? npcts : 1); i++)
+            fprintf(
+                out, ",%s",
+                column_name(name, sizeof(name), c->csv_name, c->percentiles ? pcts[i] : 0, '_'));
+    }
+    fputc('\n', out);
 }
 
 int emit_csv(const struct diskio_result *res, FILE *out)
 {
+    size_t order[COLUMNS_MAX];
+    const size_t n = columns_in_order(COLUMN_CSV, order);
     csv_key_header(out);
-    fputs(",part,complete,repetitions,ops,duration_s,ops_per_s,mb_per_s,count,min_ns,mean_ns,"
-          "stddev_ns",
-          out);
-    /* the summary's percentiles and the table's (diskio --percentiles) */
-    double pcts[RESULT_PCTS_MAX];
-    size_t npcts = result_pcts(res, pcts);
-    char key[32];
-    for (size_t i = 0; i < npcts; i++)
-        fprintf(out, ",%s_ns", pct_name(key, sizeof(key), pcts[i], '_'));
-    fputs(",max_ns,overflow", out);
-    fputs(CSV_DEVICE_HEADER ",percentiles_limited_by_ops,dev_us_per_write,dev_us_per_flush"
-                            ",direct_honoured,direct_evidence\n",
-          out);
-
+    csv_figures_header(out, res, order, n);
     for (size_t r = 0; r < res->nruns; r++) {
         const struct diskio_run *run = res->runs[r];
-        const struct diskio_run_info *info = &run->info;
-        double seconds = (double)info->duration_ns / 1e9;
+        struct run_figures rf;
+        columns_run_figures(res, run, &rf);
         for (int part = 0; part < DISKIO_PART_COUNT; part++) {
-            const struct diskio_hist *h = run->hist[part];
-            if (!h)
+            if (!run->hist[part])
                 continue;
+            struct part_figures pf;
+            columns_part_figures(res, &rf, (enum diskio_part)part, run->hist[part],
+                                 COLUMNS_PCTS_ALL, &pf);
             csv_key_cells(out, res, r);
-            fprintf(out, ",%s,%s,%zu,%" PRIu64 ",%.9f,%.3f,%.3f,%" PRIu64 ",%" PRIu64 ",%.1f,%.1f",
-                    diskio_part_name((enum diskio_part)part), info->complete ? "true" : "false",
-                    diskio_run_repetitions(run), info->ops, seconds,
-                    figures_per_s(info->ops, info->duration_ns),
-                    figures_mb_per_s(info->bytes, info->duration_ns), diskio_hist_count(h),
-                    diskio_hist_min(h), diskio_hist_mean(h), diskio_hist_stddev(h));
-            uint64_t values[RESULT_PCTS_MAX];
-            diskio_hist_percentiles(h, pcts, values, npcts);
-            for (size_t i = 0; i < npcts; i++)
-                fprintf(out, ",%" PRIu64, values[i]);
-            fprintf(out, ",%" PRIu64 ",%" PRIu64, diskio_hist_max(h), diskio_hist_overflow(h));
-            csv_device(out, run);
-            /* the percentiles that are the max for want of values,
-             * space-separated */
-            fputc(',', out);
-            const uint64_t count = diskio_hist_count(h);
-            bool first = true;
-            for (size_t i = 0; i < npcts; i++) {
-                if (count == 0 || count >= hist_pct_min_count(pcts[i]) || pcts[i] >= 100.0)
-                    continue;
-                fprintf(out, "%s%s", first ? "" : " ", pct_name(key, sizeof(key), pcts[i], '_'));
-                first = false;
+            for (size_t k = 0; k < n; k++) {
+                const struct column *c = &columns[order[k]];
+                for (size_t i = 0; i < (c->percentiles ? pf.npcts : 1); i++)
+                    csv_value(out, c, c->value(&pf, i));
             }
-            csv_device_time(out, run);
-            csv_direct(out, run);
             fputc('\n', out);
         }
     }

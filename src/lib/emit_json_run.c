@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The JSON document's run object: its mode and parameters, its outcome
- * (complete, error, ops, throughput), its jobs, the wal and checkpoint
- * patterns' figures, a fixed rate's, and its latency histograms; the
+ * (complete, error, and ops, throughput and each latency histogram's
+ * figures from the column table, columns.def), its jobs, the wal and
+ * checkpoint patterns' figures, a fixed rate's, and its latency
+ * histograms' buckets; the
  * other parts of a run come from emit_json_observed.c and
  * emit_json_series.c.  The document: emit_json.c. */
 #include "config.h"
@@ -10,53 +12,73 @@
 #include <math.h>
 #include <string.h>
 
+#include "columns.h"
 #include "emit_json.h"
 #include "figures.h"
 #include "patterns.h"
 
-static void emit_hist(FILE *out, const struct diskio_result *res, const struct diskio_hist *h)
+/* A figure's value (columns.def). */
+static void json_value(FILE *out, struct column_value v)
 {
+    switch (v.kind) {
+    case COLUMN_NONE: fputs("null", out); break;
+    case COLUMN_U64: fprintf(out, "%" PRIu64, v.u); break;
+    case COLUMN_F64: json_double(out, v.d); break;
+    case COLUMN_BOOL: fputs(v.b ? "true" : "false", out); break;
+    case COLUMN_STR: json_string(out, v.s); break;
+    case COLUMN_LIST:
+        /* words: ["p99_9", "p99_99"] */
+        fputc('[', out);
+        for (const char *w = v.s; *w;) {
+            size_t len = strcspn(w, " ");
+            fprintf(out, "%s\"%.*s\"", w == v.s ? "" : ", ", (int)len, w);
+            w += len + (w[len] == ' ');
+        }
+        fputc(']', out);
+        break;
+    }
+}
+
+/* The column table's figures of one scope, in their JSON order: the
+ * run's in its object, a part's in its HIST. */
+static void json_figures(FILE *out, const struct part_figures *f, enum column_scope scope)
+{
+    size_t order[COLUMNS_MAX];
+    const size_t n = columns_in_order(COLUMN_JSON, order);
+    char key[64];
+    for (size_t k = 0; k < n; k++) {
+        const struct column *c = &columns[order[k]];
+        if (c->scope != scope)
+            continue;
+        fputs(c->json_sep, out);
+        for (size_t i = 0; i < (c->percentiles ? f->npcts : 1); i++) {
+            fprintf(
+                out, "%s\"%s\": ", i ? ", " : "",
+                column_name(key, sizeof(key), c->json_key, c->percentiles ? f->pcts[i] : 0, '_'));
+            json_value(out, c->value(f, i));
+        }
+    }
+}
+
+/* A part's HIST: its figures, then its buckets. */
+static void emit_hist(FILE *out, const struct diskio_result *res, const struct run_figures *rf,
+                      enum diskio_part part)
+{
+    const struct diskio_hist *h = rf->run->hist[part];
     if (!h) {
         fputs("null", out);
         return;
     }
-    /* the summary's percentiles and the table's (diskio --percentiles) */
-    double pcts[RESULT_PCTS_MAX];
-    size_t npcts = result_pcts(res, pcts);
-    uint64_t pct_values[RESULT_PCTS_MAX];
-    diskio_hist_percentiles(h, pcts, pct_values, npcts);
-    const uint64_t count = diskio_hist_count(h);
-    char key[32];
+    struct part_figures f;
+    columns_part_figures(res, rf, part, h, COLUMNS_PCTS_ALL, &f);
+    fputs("{\n          ", out);
+    json_figures(out, &f, COLUMN_PART);
     fprintf(out,
-            "{\n          \"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64
-            ", \"mean\": ",
-            diskio_hist_count(h), diskio_hist_min(h), diskio_hist_max(h));
-    json_double(out, diskio_hist_mean(h));
-    fputs(", \"stddev\": ", out);
-    json_double(out, diskio_hist_stddev(h));
-    fputs(",\n          ", out);
-    for (size_t i = 0; i < npcts; i++)
-        fprintf(out, "\"%s\": %" PRIu64 ", ", pct_name(key, sizeof(key), pcts[i], '_'),
-                pct_values[i]);
-    /* the percentiles that are the max only because there were too few
-     * values for them to be anything else */
-    fputs("\n          \"percentiles_limited_by_ops\": [", out);
-    bool first = true;
-    for (size_t i = 0; i < npcts; i++) {
-        if (count == 0 || count >= hist_pct_min_count(pcts[i]) || pcts[i] >= 100.0)
-            continue;
-        fprintf(out, "%s\"%s\"", first ? "" : ", ", pct_name(key, sizeof(key), pcts[i], '_'));
-        first = false;
-    }
-    fputs("],", out);
-    fprintf(out,
-            "\n          \"overflow\": %" PRIu64 ", \"max_trackable_ns\": %" PRIu64
-            ", \"sub_buckets\": %d,\n          \"buckets\": [",
-            diskio_hist_overflow(h), (uint64_t)DISKIO_HIST_MAX_TRACKABLE_NS,
-            DISKIO_HIST_SUB_BUCKETS);
+            ", \"max_trackable_ns\": %" PRIu64 ", \"sub_buckets\": %d,\n          \"buckets\": [",
+            (uint64_t)DISKIO_HIST_MAX_TRACKABLE_NS, DISKIO_HIST_SUB_BUCKETS);
     struct diskio_hist_iter it;
     diskio_hist_iter_init(&it, h);
-    first = true;
+    bool first = true;
     while (diskio_hist_iter_next(&it)) {
         fprintf(out, "%s[%" PRIu64 ", %" PRIu64 ", %" PRIu64 "]", first ? "" : ", ", it.lowest_ns,
                 it.highest_ns, it.count);
@@ -280,13 +302,13 @@ void json_run(FILE *out, const struct diskio_result *res, const struct diskio_ru
     fprintf(out, ",\n      \"complete\": %s,\n      \"errors\": %d,\n      \"error\": ",
             info->complete ? "true" : "false", info->error ? 1 : 0);
     json_run_error(out, info);
-    fprintf(out,
-            ",\n      \"ops\": %" PRIu64 ",\n      \"bytes\": %" PRIu64
-            ",\n      \"duration_ns\": %" PRIu64 ",\n      \"ops_per_s\": ",
-            info->ops, info->bytes, info->duration_ns);
-    json_double(out, figures_per_s(info->ops, info->duration_ns));
-    fputs(",\n      \"mb_per_s\": ", out);
-    json_double(out, figures_mb_per_s(info->bytes, info->duration_ns));
+    /* ops, bytes, duration, ops/s, MB/s: the run's figures (columns.def) */
+    struct run_figures rf;
+    columns_run_figures(res, run, &rf);
+    struct part_figures total;
+    columns_part_figures(res, &rf, DISKIO_PART_TOTAL, run->hist[DISKIO_PART_TOTAL],
+                         COLUMNS_PCTS_ALL, &total);
+    json_figures(out, &total, COLUMN_RUN);
     emit_run_jobs(out, run);
     emit_run_pattern(out, run);
     json_run_rate(out, info);
@@ -299,16 +321,12 @@ void json_run(FILE *out, const struct diskio_result *res, const struct diskio_ru
     json_steady(out, run);
     fputs(",\n      \"capacity\": ", out);
     json_capacity(out, run);
-    fputs(",\n      \"latency\": {\n        \"total\": ", out);
-    emit_hist(out, res, run->hist[DISKIO_PART_TOTAL]);
-    fputs(",\n        \"write\": ", out);
-    emit_hist(out, res, run->hist[DISKIO_PART_WRITE]);
-    fputs(",\n        \"sync\": ", out);
-    emit_hist(out, res, run->hist[DISKIO_PART_SYNC]);
-    fputs(",\n        \"service\": ", out);
-    emit_hist(out, res, run->hist[DISKIO_PART_SERVICE]);
-    fputs(",\n        \"switch\": ", out);
-    emit_hist(out, res, run->hist[DISKIO_PART_SWITCH]);
+    fputs(",\n      \"latency\": {", out);
+    for (int part = 0; part < DISKIO_PART_COUNT; part++) {
+        fprintf(out, "%s\n        \"%s\": ", part ? "," : "",
+                diskio_part_name((enum diskio_part)part));
+        emit_hist(out, res, &rf, (enum diskio_part)part);
+    }
     fputs("\n      }", out);
     json_run_device(out, run);
     json_run_direct(out, run);

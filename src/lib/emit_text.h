@@ -18,6 +18,7 @@
  * its max: for too few values (1000 for p99.9) the nearest rank is the
  * largest value, and the cell says so with a '*' and a note. */
 struct table_cols {
+    const struct diskio_result *res;
     const double *pcts;
     size_t npcts;
     bool limited[DISKIO_PERCENTILES_MAX]; /* some row marks this one */
@@ -40,9 +41,10 @@ void text_header(FILE *out, const struct diskio_result *res);
 /* emit_text_table.c */
 bool text_any_device(const struct diskio_result *res);
 void text_run_qualifier(const struct diskio_run *run, char *qual, size_t size);
-void text_row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
-              const char *bs, const char *rate, const char *throughput, const struct diskio_hist *h,
-              const char *device, const char *marks);
+/* a row of a part alone (a run's write, sync; its steady windows): the
+ * column table's figures of histogram h, none of the run's */
+void text_part_row(FILE *out, const struct table_cols *cols, const char *name,
+                   const struct diskio_hist *h);
 void text_columns(FILE *out, const struct diskio_result *res, bool device_column,
                   struct table_cols *cols);
 void text_run_row(FILE *out, const struct diskio_result *res, const struct table_cols *cols,

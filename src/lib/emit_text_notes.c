@@ -223,7 +223,7 @@ static void steady_lines(FILE *out, const struct table_cols *cols, const struct 
     if (all && run->series && diskio_hist_new(&h) == 0) {
         for (size_t i = 0; i < rs->nstates; i++)
             (void)steady_window_hist(run, &rs->states[i], h);
-        text_row(out, cols, "  steady", "", "", "", "", h, NULL, NULL);
+        text_part_row(out, cols, "  steady", h);
         diskio_hist_free(h);
     }
     for (size_t i = 0; i < rs->nstates; i++)
@@ -316,13 +316,12 @@ void text_run_details(FILE *out, const struct diskio_result *res, const struct t
     for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
         const struct diskio_hist *h = run->hist[parts[i].part];
         if (h && diskio_hist_count(h))
-            text_row(out, cols, parts[i].name, "", "", "", "", h, NULL, NULL);
+            text_part_row(out, cols, parts[i].name, h);
     }
     pattern_line(out, run);
     if (run->hist[DISKIO_PART_SERVICE]) {
         /* the row above counts from when each op was due */
-        text_row(out, cols, "  service", "", "", "", "", run->hist[DISKIO_PART_SERVICE], NULL,
-                 NULL);
+        text_part_row(out, cols, "  service", run->hist[DISKIO_PART_SERVICE]);
         fprintf(out,
                 "  ^ fixed rate %.1f/s %s; latency above is from each op's scheduled "
                 "start, service from its actual start; max lag %.3f ms\n",

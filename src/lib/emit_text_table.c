@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The text's table: its columns (the percentiles asked for, the device
- * column when any run has one) and a run's row (its mode and qualifiers,
- * its percentiles, throughput, rate and device figures).  The text in
- * order: emit_text.c. */
+/* The text's table: its columns (the mode, the block size, the column
+ * table's figures with a text column, columns.def, among them the
+ * percentiles asked for, and the device column when any run has one)
+ * and a run's row (its mode and qualifiers, its figures and device
+ * figures).  The text in order: emit_text.c. */
 #include "config.h"
 
 #include <inttypes.h>
@@ -10,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "emit_text.h"
-#include "figures.h"
 #include "patterns.h"
 
 /* the mode column's least width; a wider row label widens it for the
@@ -138,32 +139,52 @@ void text_run_qualifier(const struct diskio_run *run, char *qual, size_t size)
     }
 }
 
+/* A figure's cell (columns.def): its value i as its format says; empty
+ * for a run's figure on a row of a part alone. */
+static const char *text_cell(char *buf, size_t size, const struct column *c,
+                             const struct part_figures *f, size_t i)
+{
+    buf[0] = '\0';
+    if (c->scope == COLUMN_RUN && !f->run)
+        return buf;
+    const struct column_value v = c->value(f, i);
+    const double d = v.kind == COLUMN_U64 ? (double)v.u : v.d;
+    if (v.kind != COLUMN_U64 && v.kind != COLUMN_F64)
+        return buf;
+    switch (c->text_format) {
+    case COLUMN_TEXT_U64: snprintf(buf, size, "%" PRIu64, v.u); break;
+    case COLUMN_TEXT_F1: snprintf(buf, size, "%.1f", d); break;
+    case COLUMN_TEXT_RATE: format_rate(buf, size, d); break;
+    case COLUMN_TEXT_NS: text_ns(buf, size, d); break;
+    }
+    return buf;
+}
+
 /* A table row: name (a mode, or a custom run's name, shown safely) and
  * the qualifiers emit_text() wrote itself (qual: "/8", " qd32", " rand",
- * or "") padded to the mode column's width, then the figures: ops (the part's count),
- * rate and throughput (empty for the parts), mean, the percentiles, max. */
-void text_row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
-              const char *bs, const char *rate, const char *throughput, const struct diskio_hist *h,
-              const char *device, const char *marks)
+ * or "") padded to the mode column's width, then the column table's
+ * figures (a run's only on its own row), then the device column. */
+static void text_row(FILE *out, const struct table_cols *cols, const char *name, const char *qual,
+                     const char *bs, const struct part_figures *f, const char *device,
+                     const char *marks)
 {
-    char mean[32], max[32], cell[32];
-    uint64_t v[DISKIO_PERCENTILES_MAX];
-    diskio_hist_percentiles(h, cols->pcts, v, cols->npcts);
     text_show(out, name);
     fputs(qual, out);
     /* columns, not bytes: the qualifier holds a U+00D7, a name may hold
      * any character */
     const size_t width = display_columns(name) + display_columns(qual);
-    fprintf(out, "%*s %8s %10" PRIu64 " %12s %10s %10s",
-            width < cols->name_width ? (int)(cols->name_width - width) : 0, "", bs,
-            diskio_hist_count(h), rate, throughput,
-            text_ns(mean, sizeof(mean), diskio_hist_mean(h)));
-    for (size_t i = 0; i < cols->npcts; i++) {
-        fprintf(out, " %10s", text_ns(cell, sizeof(cell), (double)v[i]));
-        if (cols->marks)
-            fputc(pct_limited(h, cols->pcts[i]) ? '*' : ' ', out);
+    fprintf(out, "%*s %8s", width < cols->name_width ? (int)(cols->name_width - width) : 0, "", bs);
+    size_t order[COLUMNS_MAX];
+    const size_t n = columns_in_order(COLUMN_TEXT, order);
+    char cell[32];
+    for (size_t k = 0; k < n; k++) {
+        const struct column *c = &columns[order[k]];
+        for (size_t i = 0; i < (c->percentiles ? f->npcts : 1); i++) {
+            fprintf(out, " %*s", c->text_width, text_cell(cell, sizeof(cell), c, f, i));
+            if (c->percentiles && cols->marks)
+                fputc(pct_limited(f->hist, f->pcts[i]) ? '*' : ' ', out);
+        }
     }
-    fprintf(out, " %10s", text_ns(max, sizeof(max), (double)diskio_hist_max(h)));
     if (device && device[0])
         fprintf(out, "  %s", device);
     /* "  ! not direct  ! disturbed": the lines under the row say why */
@@ -172,11 +193,21 @@ void text_row(FILE *out, const struct table_cols *cols, const char *name, const 
     fputc('\n', out);
 }
 
+void text_part_row(FILE *out, const struct table_cols *cols, const char *name,
+                   const struct diskio_hist *h)
+{
+    struct part_figures f;
+    columns_part_figures(cols->res, NULL, DISKIO_PART_TOTAL, h, COLUMNS_PCTS_TABLE, &f);
+    text_row(out, cols, name, "", "", &f, NULL, NULL);
+}
+
 /* The table's columns: its percentiles, which of them some row can only
- * mark, the width of the mode column; and its heading. */
+ * mark, the width of the mode column; and its heading: the mode, the
+ * block size, the column table's and the device column. */
 void text_columns(FILE *out, const struct diskio_result *res, bool device_column,
                   struct table_cols *cols)
 {
+    cols->res = res;
     cols->pcts = result_table_pcts(res, &cols->npcts);
     for (size_t r = 0; r < res->nruns; r++)
         for (int part = 0; part < DISKIO_PART_COUNT; part++)
@@ -189,14 +220,21 @@ void text_columns(FILE *out, const struct diskio_result *res, bool device_column
         if (width > cols->name_width)
             cols->name_width = width;
     }
-    fprintf(out, "%-*s %8s %10s %12s %10s %10s", (int)cols->name_width, "mode", "bs", "ops",
-            "ops/s", res->unit == DISKIO_THROUGHPUT_MBIT_PER_S ? "Mbit/s" : "MB/s", "mean");
+    fprintf(out, "%-*s %8s", (int)cols->name_width, "mode", "bs");
+    const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
+    size_t order[COLUMNS_MAX];
+    const size_t n = columns_in_order(COLUMN_TEXT, order);
     char name[32];
-    for (size_t i = 0; i < cols->npcts; i++)
-        fprintf(out, " %10s%s", pct_name(name, sizeof(name), cols->pcts[i], '.'),
-                cols->marks ? " " : "");
-    fprintf(out, " %10s%s\n", "max",
-            device_column ? "  " DEVICE_HEADING "  " DEVICE_TIME_HEADING : "");
+    for (size_t k = 0; k < n; k++) {
+        const struct column *c = &columns[order[k]];
+        const char *heading = mbit && c->text_heading_mbit ? c->text_heading_mbit : c->text_heading;
+        for (size_t i = 0; i < (c->percentiles ? cols->npcts : 1); i++)
+            fprintf(
+                out, " %*s%s", c->text_width,
+                column_name(name, sizeof(name), heading, c->percentiles ? cols->pcts[i] : 0, '.'),
+                c->percentiles && cols->marks ? " " : "");
+    }
+    fprintf(out, "%s\n", device_column ? "  " DEVICE_HEADING "  " DEVICE_TIME_HEADING : "");
 }
 
 /* A run's row: its figures, and a custom run's own parameters. */
@@ -204,24 +242,25 @@ void text_run_row(FILE *out, const struct diskio_result *res, const struct table
                   const struct diskio_run *run)
 {
     const struct diskio_run_info *info = &run->info;
-    /* MB and Mbit are decimal (10^6), as fio, CrystalDiskMark and network
-     * links count them */
-    const bool mbit = res->unit == DISKIO_THROUGHPUT_MBIT_PER_S;
-    char bs[24] = "", rate[32], throughput[32];
+    char bs[24] = "";
     if (info->has_config)
         text_size(bs, sizeof(bs), info->config.block_size);
-    snprintf(rate, sizeof(rate), "%.1f", figures_per_s(info->ops, info->duration_ns));
-    /* Mbit/s: the bytes counted in bits, over the same time */
-    format_rate(throughput, sizeof(throughput),
-                figures_mb_per_s(info->bytes * (mbit ? 8 : 1), info->duration_ns));
+    /* the run's figures on its total's row (columns.def); MB and Mbit
+     * are decimal (10^6), as fio, CrystalDiskMark and network links
+     * count them */
+    struct run_figures rf;
+    columns_run_figures(res, run, &rf);
+    struct part_figures f;
+    columns_part_figures(res, &rf, DISKIO_PART_TOTAL, run->hist[DISKIO_PART_TOTAL],
+                         COLUMNS_PCTS_TABLE, &f);
     char qual[64];
     text_run_qualifier(run, qual, sizeof(qual));
     char device[64], marks[32];
     snprintf(marks, sizeof(marks), "%s%s",
              (run->verdicts & DISKIO_VERDICT_NOT_DIRECT) ? "  ! not direct" : "",
              text_run_disturbed(run) ? "  ! disturbed" : "");
-    text_row(out, cols, info->name, qual, bs, rate, throughput, run->hist[DISKIO_PART_TOTAL],
-             format_device(device, sizeof(device), run), marks);
+    text_row(out, cols, info->name, qual, bs, &f, format_device(device, sizeof(device), run),
+             marks);
     if (run->nparams) {
         /* a custom run's own parameters, as its program named them */
         fputs("  params", out);
