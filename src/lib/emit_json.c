@@ -6,11 +6,11 @@
  * added there too.
  *
  * This file: the document's envelope (schema, tool, label, the
- * precondition, the list of runs, the suite) and the JSON values every
- * part writes (strings, numbers, null).  The parts: the environment
+ * precondition, the list of runs, the suite).  The parts: the environment
  * object (emit_json_env.c), each run object (emit_json_run.c), what a run
- * observed beside its latency (emit_json_observed.c) and a run over time
- * (emit_json_series.c). */
+ * observed beside its latency (emit_json_observed.c), a run over time
+ * (emit_json_series.c), and the values every part writes (strings,
+ * numbers, null, a latency summary: emit_json_values.c). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -18,58 +18,6 @@
 #include <string.h>
 
 #include "emit_json.h"
-
-/* s as a JSON string, valid UTF-8 whatever s holds (doc/result-schema.md,
- * "Strings"): every ill-formed UTF-8 sequence becomes U+FFFD, and control
- * characters (C0, DEL, C1), U+2028/U+2029 and the bidirectional
- * formatting characters are escaped (\uXXXX reads back as the same
- * character), so the document parses everywhere and, shown as it is,
- * holds nothing a terminal acts on. */
-void json_string(FILE *out, const char *s)
-{
-    if (!s) {
-        fputs("null", out);
-        return;
-    }
-    fputc('"', out);
-    size_t len;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p += len) {
-        const int32_t cp = utf8_decode(p, &len);
-        switch (cp) {
-        case -1: fputs("\\ufffd", out); break;
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\b': fputs("\\b", out); break;
-        case '\f': fputs("\\f", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (display_unsafe(cp))
-                fprintf(out, "\\u%04x", (unsigned)cp);
-            else
-                fwrite(p, 1, len, out);
-        }
-    }
-    fputc('"', out);
-}
-
-void json_double(FILE *out, double v)
-{
-    if (!isfinite(v))
-        fputs("null", out);
-    else
-        fprintf(out, "%.17g", v);
-}
-
-/* A number, or null where it is unknown or means nothing (count 0). */
-void json_if(FILE *out, bool known, double v)
-{
-    if (known)
-        json_double(out, v);
-    else
-        fputs("null", out);
-}
 
 /* diskio --precondition (diskio_result_set_precondition()): what was
  * written before the runs, or null. */

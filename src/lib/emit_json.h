@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The JSON result document's parts, shared between the files that write
- * them: emit_json.c (the envelope and the JSON values), emit_json_env.c,
- * emit_json_run.c, emit_json_observed.c and emit_json_series.c. */
+ * them: emit_json.c (the envelope), emit_json_env.c, emit_json_run.c,
+ * emit_json_observed.c, emit_json_series.c, and emit_json_values.c (the
+ * values all of them write). */
 #ifndef DISKIO_EMIT_JSON_H
 #define DISKIO_EMIT_JSON_H
 
@@ -12,16 +13,16 @@
 #include "diskio_internal.h"
 #include "steady.h"
 
-/* emit_json.c: JSON values */
+/* emit_json_values.c: JSON values */
 void json_string(FILE *out, const char *s);
 void json_double(FILE *out, double v);
 void json_if(FILE *out, bool known, double v);
+void json_summary(FILE *out, const struct part_summary *s);
 
 /* emit_json_env.c */
 void json_environment(FILE *out, const struct env *env);
 
 /* emit_json_run.c */
-void json_summary(FILE *out, const struct part_summary *s);
 void json_run(FILE *out, const struct diskio_result *res, const struct diskio_run *run,
               uint64_t origin_ns);
 

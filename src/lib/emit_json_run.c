@@ -87,24 +87,6 @@ static void emit_hist(FILE *out, const struct diskio_result *res, const struct r
     fputs("]\n        }", out);
 }
 
-void json_summary(FILE *out, const struct part_summary *s)
-{
-    if (!s->present) {
-        fputs("null", out);
-        return;
-    }
-    fprintf(out, "{\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"max\": %" PRIu64 ", \"mean\": ",
-            s->count, s->min_ns, s->max_ns);
-    json_double(out, s->mean_ns);
-    fputs(", \"stddev\": ", out);
-    json_double(out, s->stddev_ns);
-    char key[32];
-    for (int i = 0; i < SUMMARY_PCTS; i++)
-        fprintf(out, ", \"%s\": %" PRIu64, pct_name(key, sizeof(key), summary_pcts[i], '_'),
-                s->pct_ns[i]);
-    fputc('}', out);
-}
-
 /* A custom run's own parameters (diskio_run_set_param()), when it has
  * any: "params": {"key": "value", ...}. */
 static void emit_run_params(FILE *out, const struct diskio_run *run)

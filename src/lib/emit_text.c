@@ -3,11 +3,12 @@
  * with percentiles).
  *
  * This file: the text in order (the verdict lines, the environment
- * header, the table, the lines under each run) and the figures every
- * part formats (times, sizes, untrusted names).  The parts: the verdict
+ * header, the table, the lines under each run).  The parts: the verdict
  * lines (emit_text_verdict.c), the environment header
- * (emit_text_header.c), the table's columns and rows (emit_text_table.c)
- * and the lines under a run's row (emit_text_notes.c). */
+ * (emit_text_header.c), the table's columns and rows (emit_text_table.c),
+ * the lines under a run's row (emit_text_notes.c), and the words every
+ * part formats (times, sizes, untrusted names, whether a run was
+ * disturbed: emit_text_words.c). */
 #include "config.h"
 
 #include <inttypes.h>
@@ -16,50 +17,6 @@
 #include <string.h>
 
 #include "emit_text.h"
-
-/* Three significant digits with a unit that fits: 812 ns, 2.41 us, 1.23 ms. */
-const char *text_ns(char *buf, size_t size, double ns)
-{
-    static const struct {
-        double scale;
-        const char *unit;
-    } units[] = {{1.0, "ns"}, {1e3, "us"}, {1e6, "ms"}, {1e9, "s "}};
-    int u = 0;
-    while (u < 3 && ns >= units[u + 1].scale)
-        u++;
-    double v = ns / units[u].scale;
-    int decimals = u == 0 ? 0 : v < 10 ? 2 : v < 100 ? 1 : 0;
-    snprintf(buf, size, "%.*f %s", decimals, v, units[u].unit);
-    return buf;
-}
-
-const char *text_size(char *buf, size_t size, uint64_t bytes)
-{
-    if (bytes % (UINT64_C(1) << 20) == 0)
-        snprintf(buf, size, "%" PRIu64 " MiB", bytes >> 20);
-    else if (bytes % 1024 == 0)
-        snprintf(buf, size, "%" PRIu64 " KiB", bytes >> 10);
-    else
-        snprintf(buf, size, "%" PRIu64 " B", bytes);
-    return buf;
-}
-
-/* A name, label or path as display_write() shows it: no byte of it can
- * move the cursor, change colours or retitle the terminal. */
-size_t text_show(FILE *out, const char *s)
-{
-    return display_write(out, s, false);
-}
-
-/* text_ns() without the padding of "s " (for prose, not columns). */
-const char *text_ns_word(char *buf, size_t size, double ns)
-{
-    text_ns(buf, size, ns);
-    size_t n = strlen(buf);
-    if (n > 0 && buf[n - 1] == ' ')
-        buf[n - 1] = '\0';
-    return buf;
-}
 
 int emit_text(const struct diskio_result *res, FILE *out)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The text's parts, shared between the files that write them:
- * emit_text.c (the text in order, and the figures every part formats),
- * emit_text_verdict.c, emit_text_header.c, emit_text_table.c and
- * emit_text_notes.c. */
+ * emit_text.c (the text in order), emit_text_verdict.c,
+ * emit_text_header.c, emit_text_table.c, emit_text_notes.c, and
+ * emit_text_words.c (the words all of them format). */
 #ifndef DISKIO_EMIT_TEXT_H
 #define DISKIO_EMIT_TEXT_H
 
@@ -26,11 +26,12 @@ struct table_cols {
     size_t name_width;                    /* the mode column: the widest row label */
 };
 
-/* emit_text.c: the figures every part formats */
+/* emit_text_words.c: the words every part formats */
 const char *text_ns(char *buf, size_t size, double ns);
 const char *text_size(char *buf, size_t size, uint64_t bytes);
 size_t text_show(FILE *out, const char *s);
 const char *text_ns_word(char *buf, size_t size, double ns);
+bool text_run_disturbed(const struct diskio_run *run);
 
 /* emit_text_verdict.c */
 void text_verdict_lines(FILE *out, const struct diskio_result *res);
@@ -51,7 +52,6 @@ void text_run_row(FILE *out, const struct diskio_result *res, const struct table
                   const struct diskio_run *run);
 
 /* emit_text_notes.c */
-bool text_run_disturbed(const struct diskio_run *run);
 void text_run_details(FILE *out, const struct diskio_result *res, const struct table_cols *cols,
                       size_t r);
 

@@ -64,17 +64,6 @@ static void not_direct_line(FILE *out, const struct diskio_run *run)
     fputs(")\n", out);
 }
 
-/* Whether a run (any of its repetitions) was disturbed. */
-bool text_run_disturbed(const struct diskio_run *run)
-{
-    if (!run->nreps)
-        return run->ifr.nreasons > 0;
-    for (size_t r = 0; r < run->nreps; r++)
-        if (run->reps[r].ifr.nreasons)
-            return true;
-    return false;
-}
-
 /* "  ! disturbed in 2 of 5 repetitions: other processes used 1.96 CPUs
  * (threshold 1.70); ...": each reason once, with its largest figure. */
 static void disturbed_line(FILE *out, const struct diskio_run *run)
