@@ -96,14 +96,16 @@ static void judge_runs(const struct cli_options *o, struct runs_verdict *r)
         for (size_t m = 0; m < o->nmodes; m++) {
             for (size_t j = 0; j < (o->njobs ? o->njobs : 1); j++) {
                 struct diskio_config cfg;
+                struct diskio_run_options opts;
                 struct diskio_config_verdict v;
                 cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
                 if (o->njobs)
                     cfg.jobs = o->jobs[j];
                 /* the command gives each run of several jobs no trace */
+                diskio_run_options_init(&opts);
                 if (o->trace)
-                    cfg.trace_fd = 0;
-                if (diskio_config_validate_target(&cfg, target_flags, &v) != 0 &&
+                    opts.trace_fd = 0;
+                if (diskio_config_validate_opts(&cfg, &opts, target_flags, &v) != 0 &&
                     (r->worst.rule == DISKIO_RULE_OK || v.rule < r->worst.rule)) {
                     r->worst = v;
                     r->bs = o->block_sizes[s];
@@ -195,7 +197,7 @@ static void pattern_modes(enum diskio_pattern pattern, char *out, size_t size)
         diskio_config_init(&cfg);
         cfg.mode = (enum diskio_mode)m;
         cfg.pattern = pattern;
-        if (diskio_config_check(&cfg) == 0)
+        if (diskio_config_validate(&cfg, NULL) == 0)
             pattern_mode_text(pattern, cfg.mode, text[n++], sizeof(text[0]));
     }
     out[0] = '\0';

@@ -65,7 +65,7 @@ bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
     case CLI_VERIFY_MODES: cfg.verify = 1; break;
     case CLI_WRITE_BACK_MODES: cfg.write_back = 100; break;
     }
-    return diskio_config_check(&cfg) == 0;
+    return diskio_config_validate(&cfg, NULL) == 0;
 }
 
 bool cli_takes_next_word(const struct cli_option *opt)

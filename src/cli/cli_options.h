@@ -280,7 +280,8 @@ int cli_parse(int argc, char **argv, struct cli_options *o, char *err, size_t er
 /* ---- the options to the library's config (cli_config.c) ---- */
 
 /* The library's config for one run: mode and block size, with every
- * option mapped to its field (trace_fd, stop and progress left unset). */
+ * option mapped to its field: the workload only (the run's hooks,
+ * struct diskio_run_options, are cli_run.c's). */
 void cli_config(const struct cli_options *o, enum diskio_mode mode, uint64_t block_size,
                 struct diskio_config *cfg);
 

@@ -190,20 +190,22 @@ static void say_step(void *ctx, const struct diskio_capacity_step *st)
     progress_run_start(&say->s->progress, say->cfg, say->number, say->runs);
 }
 
-/* The run of cfg: one measurement, or with --target the search for its
- * capacity (its steps said as they go).  As diskio_run_execute(). */
+/* The run of cfg with the command's hooks opts: one measurement, or
+ * with --target the search for its capacity (its steps said as they go).
+ * As diskio_run_execute_opts(). */
 static int execute(struct session *s, const struct plan_run *plan, const struct diskio_config *cfg,
-                   unsigned number, unsigned runs, struct diskio_run **run)
+                   const struct diskio_run_options *opts, unsigned number, unsigned runs,
+                   struct diskio_run **run)
 {
     if (!plan->opt->capacity_on)
-        return diskio_run_execute(cfg, s->target, run);
+        return diskio_run_execute_opts(cfg, opts, s->target, run);
     struct search_say say = {s, cfg, &plan->opt->capacity, number, runs};
     struct diskio_capacity_spec spec = plan->opt->capacity;
     spec.committers = plan->opt->jobs;
     spec.ncommitters = plan->opt->njobs ? plan->opt->njobs : 1;
     spec.step_done = say_step;
     spec.ctx = &say;
-    return diskio_capacity_execute(cfg, s->target, &spec, run);
+    return diskio_capacity_execute_opts(cfg, opts, s->target, &spec, run);
 }
 
 /* Plan p's run in round rep, the number'th of runs: EXIT_OK to go on,
@@ -215,21 +217,25 @@ static int run_one(struct session *s, size_t p, unsigned rep, unsigned *number, 
     struct diskio_config cfg;
     cli_config(plan->opt, plan->mode, plan->bs, &cfg);
     cfg.jobs = plan->jobs;
+    /* the command's hooks into the run: its trace, the signal flag, the
+     * progress line's counters and histogram, --durability's hook */
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
     char *trace_path;
-    cfg.trace_fd = open_trace(s, &cfg, rep, &trace_path);
-    if (cfg.trace_fd == -2) {
+    opts.trace_fd = open_trace(s, &cfg, rep, &trace_path);
+    if (opts.trace_fd == -2) {
         free(trace_path);
         return EXIT_TARGET;
     }
-    cfg.stop = &cli_stop_signal;
-    cfg.progress = &s->progress.ops;
-    cfg.fill_progress = &s->progress.filled;
-    cfg.live_hist = &s->progress.live;
-    cfg.op_hook = cli_durable_hook(s->durable);
+    opts.stop = &cli_stop_signal;
+    opts.progress = &s->progress.ops;
+    opts.fill_progress = &s->progress.filled;
+    opts.live_hist = &s->progress.live;
+    opts.op_hook = cli_durable_hook(s->durable);
 
     progress_run_start(&s->progress, &cfg, ++*number, runs);
     struct diskio_run *run = NULL;
-    int rc = execute(s, plan, &cfg, *number, runs, &run);
+    int rc = execute(s, plan, &cfg, &opts, *number, runs, &run);
     /* before the run is merged or freed: the line stops reading its
      * histogram */
     progress_run_end(&s->progress);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A run (diskio_run_execute): the checks every run makes against its
- * target, then the runner of its pattern (pipeline.h): the wal and
- * checkpoint patterns their own, every other pattern its jobs
- * (engine_jobs.c), one or several.
+ * A run (diskio_run_execute, diskio_run_execute_opts): the caller's
+ * hooks resolved into the library's copy of the configuration
+ * (run_options.h), the checks every run makes against its target, then
+ * the runner of its pattern (pipeline.h): the wal and checkpoint
+ * patterns their own, every other pattern its jobs (engine_jobs.c), one
+ * or several.  The run records its workload, none of the hooks.
  */
 #include "config.h"
 
@@ -11,6 +13,7 @@
 
 #include "patterns.h"
 #include "pipeline.h"
+#include "run_options.h"
 #include "trace.h"
 
 /* O_DIRECT lengths and offsets (multiples of block_size) the target
@@ -44,12 +47,10 @@ static int target_takes(const struct diskio_config *cfg, const struct diskio_tar
     return 0;
 }
 
-int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *target,
-                       struct diskio_run **out)
+/* cfg, hooks resolved, on target */
+static int execute(const struct diskio_config *cfg, struct diskio_target *target,
+                   struct diskio_run **out)
 {
-    if (!cfg || !target || !out)
-        return -EINVAL;
-    *out = NULL;
     if (diskio_config_validate_target(cfg, target->is_device ? DISKIO_TARGET_DEVICE : 0, NULL) != 0)
         return -EINVAL;
     if (mode_ops_of(cfg->mode)->direct && !direct_fits(cfg, target))
@@ -67,4 +68,24 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     if (rc < 0)
         return rc;
     return engine_run_jobs(cfg, target, file_size, trace_error, out);
+}
+
+int diskio_run_execute_opts(const struct diskio_config *cfg, const struct diskio_run_options *opts,
+                            struct diskio_target *target, struct diskio_run **out)
+{
+    if (!cfg || !target || !out)
+        return -EINVAL;
+    *out = NULL;
+    struct diskio_config run;
+    run_options_resolve(cfg, opts, &run);
+    int rc = execute(&run, target, out);
+    if (*out)
+        run_options_forget(&(*out)->info.config);
+    return rc;
+}
+
+int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *target,
+                       struct diskio_run **out)
+{
+    return diskio_run_execute_opts(cfg, NULL, target, out);
 }

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "run_options.h"
 
 #define NS_PER_S 1000000000.0
 #define CAPACITY_BUDGET_NS (UINT64_C(60) * 1000000000u)
@@ -370,13 +371,25 @@ static int execute_point(void *ctx, double ops_per_s, unsigned committers, uint6
     return diskio_run_execute(&cfg, x->target, out);
 }
 
-int diskio_capacity_execute(const struct diskio_config *cfg, struct diskio_target *target,
-                            const struct diskio_capacity_spec *spec, struct diskio_run **out)
+/* every point with the caller's hooks, resolved once into the copy the
+ * points start from (run_options.h) */
+int diskio_capacity_execute_opts(const struct diskio_config *cfg,
+                                 const struct diskio_run_options *opts,
+                                 struct diskio_target *target,
+                                 const struct diskio_capacity_spec *spec, struct diskio_run **out)
 {
     if (!cfg || !target || !spec || !out)
         return -EINVAL;
-    struct execute_ctx x = {cfg, target};
+    struct diskio_config run;
+    run_options_resolve(cfg, opts, &run);
+    struct execute_ctx x = {&run, target};
     return diskio_capacity_search(spec, execute_point, &x, out);
+}
+
+int diskio_capacity_execute(const struct diskio_config *cfg, struct diskio_target *target,
+                            const struct diskio_capacity_spec *spec, struct diskio_run **out)
+{
+    return diskio_capacity_execute_opts(cfg, NULL, target, spec, out);
 }
 
 int diskio_run_capacity(const struct diskio_run *run, struct diskio_capacity *out)

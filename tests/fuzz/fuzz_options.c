@@ -108,9 +108,10 @@ static void check_success(const struct cli_options *o)
     for (size_t s = 0; s < o->nsizes; s++)
         for (size_t m = 0; m < o->nmodes; m++) {
             struct diskio_config cfg;
+            struct diskio_config_verdict v;
             cli_config(o, o->modes[m], o->block_sizes[s], &cfg);
-            if (diskio_config_check(&cfg) != 0)
-                die("accepted options make a run the library refuses", diskio_config_problem(&cfg));
+            if (diskio_config_validate(&cfg, &v) != 0)
+                die("accepted options make a run the library refuses", v.message);
         }
 }
 

@@ -127,14 +127,16 @@ static struct stamp t_read_stamp(int fd, uint64_t offset)
 
 /* Run cfg on a new file in a new directory; call check(fd, size) on the
  * file before diskio removes it.  Returns the run (caller frees). */
-static struct diskio_run *t_run(const struct diskio_config *cfg,
-                                void (*check)(const struct diskio_config *, int, off_t))
+/* The same with the run's hooks opts (NULL: none). */
+static struct diskio_run *t_run_opts(const struct diskio_config *cfg,
+                                     const struct diskio_run_options *opts,
+                                     void (*check)(const struct diskio_config *, int, off_t))
 {
     char *dir = t_mkdtemp_for(cfg->mode, "modes");
     struct diskio_target *t;
     ck_assert_int_eq(diskio_target_open(dir, cfg->file_size, 0, &t), 0);
     struct diskio_run *run = NULL;
-    int rc = diskio_run_execute(cfg, t, &run);
+    int rc = diskio_run_execute_opts(cfg, opts, t, &run);
     ck_assert_msg(rc == 0, "%s: %s", diskio_mode_name(cfg->mode), diskio_strerror(rc));
     ck_assert_ptr_nonnull(run);
     int fd = open(diskio_target_path(t), O_RDONLY);
@@ -147,6 +149,12 @@ static struct diskio_run *t_run(const struct diskio_config *cfg,
     diskio_target_free(t);
     t_rmdir_empty(dir); /* the test file is gone */
     return run;
+}
+
+static struct diskio_run *t_run(const struct diskio_config *cfg,
+                                void (*check)(const struct diskio_config *, int, off_t))
+{
+    return t_run_opts(cfg, NULL, check);
 }
 
 /* seq over a file of B blocks with N ops: block k holds the last op that
@@ -338,8 +346,10 @@ START_TEST(test_trace_has_header_and_one_row_per_recorded_op)
     t_config(&cfg, DISKIO_MODE_FDATASYNC);
     cfg.count = 5000; /* more than one buffer of rows */
     cfg.warmup = 3;
-    cfg.trace_fd = trace_fd;
-    struct diskio_run *run = t_run(&cfg, NULL);
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    opts.trace_fd = trace_fd;
+    struct diskio_run *run = t_run_opts(&cfg, &opts, NULL);
     close(trace_fd);
     FILE *f = fopen(path, "r");
     /* the library writes the header: a complete CSV without the command */
@@ -370,14 +380,16 @@ START_TEST(test_stop_flag_returns_partial_run)
     static volatile sig_atomic_t stop = 1;
     struct diskio_config cfg;
     t_config(&cfg, DISKIO_MODE_FSYNC);
-    cfg.stop = &stop;
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    opts.stop = &stop;
     char *dir = t_mkdtemp("stop");
     struct diskio_target *t;
     /* preallocated now: a stop during the run's own fill would end it
      * before it opened the file, with no run to return */
     ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, DISKIO_TARGET_PREALLOCATE, &t), 0);
     struct diskio_run *run = NULL;
-    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
+    ck_assert_int_eq(diskio_run_execute_opts(&cfg, &opts, t, &run), -DISKIO_E_INTERRUPTED);
     ck_assert_ptr_nonnull(run);
     ck_assert(!diskio_run_info(run)->complete);
     ck_assert_str_eq(diskio_run_info(run)->error_during, "interrupted");
@@ -407,7 +419,9 @@ START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
     cfg.iodepth = 16;
     cfg.count = 0;
     cfg.runtime_ns = UINT64_C(30) * 1000000000u;
-    cfg.stop = &stop_later;
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    opts.stop = &stop_later;
     char *dir = t_mkdtemp_for(cfg.mode, "aiostop");
     struct diskio_target *t;
     ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
@@ -415,7 +429,7 @@ START_TEST(test_stopping_queued_modes_reaps_requests_in_flight)
     pthread_create(&thread, NULL, raise_stop, NULL);
     struct diskio_run *run = NULL;
     uint64_t start = diskio_now_ns();
-    int rc = diskio_run_execute(&cfg, t, &run);
+    int rc = diskio_run_execute_opts(&cfg, &opts, t, &run);
     pthread_join(thread, NULL);
     ck_assert_msg(rc == -DISKIO_E_INTERRUPTED, "%s: %s", diskio_mode_name(cfg.mode),
                   diskio_strerror(rc));
@@ -436,12 +450,14 @@ START_TEST(test_stop_during_preallocation_ends_before_measuring)
     static volatile sig_atomic_t stop = 1;
     struct diskio_config cfg;
     t_config(&cfg, DISKIO_MODE_FSYNC);
-    cfg.stop = &stop;
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    opts.stop = &stop;
     char *dir = t_mkdtemp("stopfill");
     struct diskio_target *t;
     ck_assert_int_eq(diskio_target_open(dir, cfg.file_size, 0, &t), 0);
     struct diskio_run *run = (struct diskio_run *)&run;
-    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), -DISKIO_E_INTERRUPTED);
+    ck_assert_int_eq(diskio_run_execute_opts(&cfg, &opts, t, &run), -DISKIO_E_INTERRUPTED);
     ck_assert_ptr_null(run);
     diskio_target_free(t);
     t_rmdir_empty(dir);

@@ -341,6 +341,30 @@ static void null_run_execute(void)
     ck_assert_int_eq(diskio_run_execute(&cfg, NULL, &run), -EINVAL);
     ck_assert_int_eq(diskio_run_execute(&cfg, NULL, NULL), -EINVAL);
 }
+static void null_run_options_init(void)
+{
+    diskio_run_options_init(NULL);
+}
+static void null_run_execute_opts(void)
+{
+    struct diskio_config cfg;
+    struct diskio_run_options opts;
+    struct diskio_run *run;
+    diskio_config_init(&cfg);
+    diskio_run_options_init(&opts);
+    ck_assert_int_eq(diskio_run_execute_opts(NULL, &opts, NULL, &run), -EINVAL);
+    ck_assert_int_eq(diskio_run_execute_opts(&cfg, &opts, NULL, &run), -EINVAL);
+    ck_assert_int_eq(diskio_run_execute_opts(&cfg, NULL, NULL, NULL), -EINVAL);
+}
+static void null_config_validate_opts(void)
+{
+    struct diskio_config_verdict v;
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    ck_assert_int_eq(diskio_config_validate_opts(NULL, &opts, 0, &v), -EINVAL);
+    ck_assert_ptr_nonnull(v.message);
+    ck_assert_int_eq(diskio_config_validate_opts(NULL, NULL, 0, NULL), -EINVAL);
+}
 static void null_run_new(void)
 {
     struct diskio_run *run;
@@ -556,6 +580,17 @@ static void null_capacity_execute(void)
     ck_assert_int_eq(diskio_capacity_execute(NULL, NULL, &spec, &run), -EINVAL);
     ck_assert_int_eq(diskio_capacity_execute(&cfg, NULL, &spec, &run), -EINVAL);
 }
+static void null_capacity_execute_opts(void)
+{
+    struct diskio_capacity_spec spec;
+    struct diskio_config cfg;
+    struct diskio_run *run;
+    diskio_capacity_spec_init(&spec);
+    diskio_config_init(&cfg);
+    ck_assert_int_eq(diskio_capacity_execute_opts(NULL, NULL, NULL, &spec, &run), -EINVAL);
+    ck_assert_int_eq(diskio_capacity_execute_opts(&cfg, NULL, NULL, &spec, &run), -EINVAL);
+    ck_assert_int_eq(diskio_capacity_execute_opts(&cfg, NULL, NULL, NULL, NULL), -EINVAL);
+}
 static void null_run_capacity(void)
 {
     struct diskio_run *run = t_run();
@@ -752,6 +787,9 @@ static const struct {
     ROW(target_free),
     ROW(target_unlink_now),
     ROW(run_execute),
+    ROW(run_options_init),
+    ROW(run_execute_opts),
+    ROW(config_validate_opts),
     ROW(run_new),
     ROW(part_count),
     ROW(part_name),
@@ -786,6 +824,7 @@ static const struct {
     ROW(capacity_spec_init),
     ROW(capacity_search),
     ROW(capacity_execute),
+    ROW(capacity_execute_opts),
     ROW(run_capacity),
     ROW(run_capacity_step),
     ROW(run_device_count),

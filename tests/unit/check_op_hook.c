@@ -2,7 +2,7 @@
 /*
  * Description: a run's op hook is called around every measured op, never the warmup's.
  *
- * a run's op hook (config.op_hook) is called around every
+ * a run's op hook (the op_hook of its struct diskio_run_options) is called around every
  * measured op and never the warmup's: prepare may rewrite the block about
  * to be written (what it wrote is in the file at that op's offset), done
  * says which ops ended with their sync (every sync_every'th with fsync,
@@ -51,8 +51,7 @@ static int t_done(void *ctx, bool synced)
     return s->fail_at && s->done == s->fail_at ? -EPIPE : 0;
 }
 
-static void t_config(struct diskio_config *cfg, enum diskio_mode mode,
-                     const struct diskio_op_hook *hook)
+static void t_config(struct diskio_config *cfg, enum diskio_mode mode)
 {
     diskio_config_init(cfg);
     cfg->mode = mode;
@@ -60,19 +59,29 @@ static void t_config(struct diskio_config *cfg, enum diskio_mode mode,
     cfg->file_size = 32 * BS;
     cfg->count = 9;
     cfg->warmup = 4;
-    cfg->op_hook = hook;
+}
+
+/* The run's options: hook and nothing else. */
+static struct diskio_run_options t_hooked(const struct diskio_op_hook *hook)
+{
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    opts.op_hook = hook;
+    return opts;
 }
 
 /* Run cfg on a new file; the file's block at each offset the hook saw
  * must begin with the mark its prepare wrote. */
-static struct diskio_run *t_run_hooked(const struct diskio_config *cfg, const struct seen *s,
+static struct diskio_run *t_run_hooked(const struct diskio_config *cfg,
+                                       const struct diskio_op_hook *hook, const struct seen *s,
                                        int *rc)
 {
+    const struct diskio_run_options opts = t_hooked(hook);
     char *dir = t_mkdtemp("hook");
     struct diskio_target *t;
     ck_assert_int_eq(diskio_target_open(dir, cfg->file_size, 0, &t), 0);
     struct diskio_run *run = NULL;
-    *rc = diskio_run_execute(cfg, t, &run);
+    *rc = diskio_run_execute_opts(cfg, &opts, t, &run);
     int fd = open(diskio_target_path(t), O_RDONLY);
     ck_assert_int_ge(fd, 0);
     for (unsigned i = 0; i < s->prepared && i < s->done; i++) {
@@ -91,10 +100,10 @@ START_TEST(test_op_hook_sees_every_measured_op_and_which_were_synced)
     struct seen s = {0};
     const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     struct diskio_config cfg;
-    t_config(&cfg, DISKIO_MODE_FSYNC, &hook);
+    t_config(&cfg, DISKIO_MODE_FSYNC);
     cfg.sync_every = 3;
     int rc;
-    struct diskio_run *run = t_run_hooked(&cfg, &s, &rc);
+    struct diskio_run *run = t_run_hooked(&cfg, &hook, &s, &rc);
     ck_assert_int_eq(rc, 0);
     /* the 4 warmup ops are not the hook's: 9 measured ops, from block 4 */
     ck_assert_uint_eq(s.prepared, 9);
@@ -116,9 +125,9 @@ START_TEST(test_op_hook_in_a_mode_that_syncs_each_write_sees_every_op_synced)
     struct seen s = {0};
     const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     struct diskio_config cfg;
-    t_config(&cfg, modes[_i], &hook);
+    t_config(&cfg, modes[_i]);
     int rc;
-    struct diskio_run *run = t_run_hooked(&cfg, &s, &rc);
+    struct diskio_run *run = t_run_hooked(&cfg, &hook, &s, &rc);
     ck_assert_int_eq(rc, 0);
     ck_assert_uint_eq(s.done, 9);
     for (unsigned i = 0; i < 9; i++)
@@ -132,9 +141,9 @@ START_TEST(test_op_hook_failure_ends_the_run_with_its_error)
     struct seen s = {.fail_at = 5};
     const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     struct diskio_config cfg;
-    t_config(&cfg, DISKIO_MODE_FDATASYNC, &hook);
+    t_config(&cfg, DISKIO_MODE_FDATASYNC);
     int rc;
-    struct diskio_run *run = t_run_hooked(&cfg, &s, &rc);
+    struct diskio_run *run = t_run_hooked(&cfg, &hook, &s, &rc);
     ck_assert_int_eq(rc, -EPIPE);
     const struct diskio_run_info *info = diskio_run_info(run);
     ck_assert(!info->complete);
@@ -153,20 +162,23 @@ START_TEST(test_op_hook_is_refused_where_ops_overlap_or_read)
     const struct diskio_op_hook hook = {.prepare = t_prepare, .done = t_done, .ctx = &s};
     static const enum diskio_mode refused[] = {DISKIO_MODE_AIO, DISKIO_MODE_URING, DISKIO_MODE_READ,
                                                DISKIO_MODE_DIRECT_READ};
+    const struct diskio_run_options opts = t_hooked(&hook);
     struct diskio_config cfg;
     struct diskio_config_verdict v;
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
-        t_config(&cfg, refused[i], &hook);
-        ck_assert_int_eq(diskio_config_validate(&cfg, &v), -EINVAL);
+        t_config(&cfg, refused[i]);
+        ck_assert_int_eq(diskio_config_validate_opts(&cfg, &opts, 0, &v), -EINVAL);
         ck_assert_int_eq(v.rule, DISKIO_RULE_OP_HOOK);
         ck_assert_int_eq(v.field, DISKIO_FIELD_OP_HOOK);
+        /* without the hook the mode is fine */
+        ck_assert_int_eq(diskio_config_validate_opts(&cfg, NULL, 0, &v), 0);
     }
-    t_config(&cfg, DISKIO_MODE_FSYNC, &hook);
+    t_config(&cfg, DISKIO_MODE_FSYNC);
     cfg.jobs = 2;
-    ck_assert_int_eq(diskio_config_validate(&cfg, &v), -EINVAL);
+    ck_assert_int_eq(diskio_config_validate_opts(&cfg, &opts, 0, &v), -EINVAL);
     ck_assert_int_eq(v.rule, DISKIO_RULE_OP_HOOK);
     cfg.jobs = 1;
-    ck_assert_int_eq(diskio_config_validate(&cfg, &v), 0);
+    ck_assert_int_eq(diskio_config_validate_opts(&cfg, &opts, 0, &v), 0);
 }
 END_TEST
 

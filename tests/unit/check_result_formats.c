@@ -12,7 +12,7 @@
  * on, and the JSON reads back as Python's UTF-8 decoder reads the bytes;
  * the table shows the percentiles and throughput unit a program sets, and
  * marks a percentile that can only be the max; a run publishes its
- * histogram through config.live_hist while it measures, and takes it back.
+ * histogram through its options' live_hist while it measures, and takes it back.
  * a suite's rows (diskio_result_set_suite) are copied into the JSON, each
  * naming its run or why it has none.  diskio_check_version() compares
  * each component on its own, refusing negative ones.
@@ -299,9 +299,11 @@ START_TEST(test_a_run_publishes_its_histogram_while_it_measures)
     cfg.count = 0;
     cfg.runtime_ns = 300000000u;
     cfg.file_size = 1 << 20;
-    cfg.live_hist = &w.live;
+    struct diskio_run_options opts;
+    diskio_run_options_init(&opts);
+    opts.live_hist = &w.live;
     struct diskio_run *run;
-    ck_assert_int_eq(diskio_run_execute(&cfg, t, &run), 0);
+    ck_assert_int_eq(diskio_run_execute_opts(&cfg, &opts, t, &run), 0);
     /* taken back before the call returned */
     ck_assert_ptr_null((const void *)w.live);
     w.stop = 1;
