@@ -11,7 +11,7 @@
 
 #include "patterns.h"
 #include "pipeline.h"
-#include "trace.h"
+#include "runner.h"
 
 /* O_DIRECT lengths and offsets (multiples of block_size) the target
  * cannot take would fail at op 0: refused before anything. */
@@ -61,7 +61,7 @@ int diskio_run_execute(const struct diskio_config *cfg, struct diskio_target *ta
     /* A trace is a complete CSV whatever happens next: the header goes
      * out now, rows (if any) follow.  A failure is the run's "trace"
      * error, reported like a failed row. */
-    const int trace_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
+    const int trace_error = runner_trace_header(cfg);
     uint64_t file_size;
     int rc = target_takes(cfg, target, &file_size);
     if (rc < 0)

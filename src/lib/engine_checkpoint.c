@@ -32,9 +32,8 @@
 
 #include "engine_loop.h"
 #include "pipeline.h"
-
-#define CHECKPOINT_TRACE_HEADER                                                                    \
-    "op,start_ns,latency_ns,write_ns,sync_ns,checkpoint,file,offset,writeback_ns\n"
+#include "runner.h"
+#include "trace.h"
 
 struct ckpt_row {
     uint64_t op, start_ns, latency_ns, write_ns, checkpoint, file, offset, writeback_ns;
@@ -255,10 +254,7 @@ static int ckpt_new(const struct diskio_config *cfg, struct ckpt **out)
     c->progress = cfg->progress ? cfg->progress : &c->progress_sink;
     for (unsigned f = 0; f < DISKIO_JOBS_MAX; f++)
         c->fds[f] = -1;
-    if (cfg->trace_fd >= 0) {
-        static const char header[] = CHECKPOINT_TRACE_HEADER;
-        c->trace_error = trace_write_all(cfg->trace_fd, header, sizeof(header) - 1);
-    }
+    c->trace_error = runner_trace_header(cfg);
     c->words = (size_t)(((uint64_t)c->nfiles * c->nblocks + 63) / 64);
     c->dirty = calloc(c->words, sizeof(uint64_t));
     c->pending =

@@ -26,9 +26,6 @@
 #define WAL_ZERO_IOV 32
 /* the segments need three of the target's own-file slots */
 #define WAL_SLOTS 3u
-#define WAL_TRACE_HEADER                                                                           \
-    "op,start_ns,latency_ns,write_ns,sync_ns,job,record_lsn,record_end_lsn,flush_from_lsn,"        \
-    "flush_to_lsn,switch_ns\n"
 #define WAL_TRACE_ROWS 1024
 
 struct wal_trace_row {

@@ -25,6 +25,7 @@
 #include "engine_wal.h"
 #include "gate.h"
 #include "pipeline.h"
+#include "runner.h"
 #include "trace.h"
 
 /* ---- the run ---- */
@@ -38,12 +39,6 @@ static void release_segments(struct wal *w)
     for (unsigned i = 0; i < WAL_SLOTS; i++)
         if (w->slots_used & (1u << i))
             wal_slot_release(w, w->slot_ids[i]);
-}
-
-static int trace_header(int fd)
-{
-    static const char header[] = WAL_TRACE_HEADER;
-    return trace_write_all(fd, header, sizeof(header) - 1);
 }
 
 /* The WAL of a run: its segments' slots and space, its buffer (filled
@@ -76,7 +71,7 @@ static int wal_new(const struct diskio_config *cfg, struct diskio_target *target
     };
     w->progress = cfg->progress ? cfg->progress : &w->progress_sink;
     /* rows are written only by the measured commits */
-    w->trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
+    w->trace_error = runner_trace_header(cfg);
     w->buf_size = w->segsize < WAL_BUFFER_MAX ? w->segsize : WAL_BUFFER_MAX;
     /* three free own-file slots, from the last: the checkpoint pattern's
      * and the jobs' files take them from the first */

@@ -31,6 +31,8 @@ struct pattern_ops {
     /* the modes it takes (NULL: every mode) */
     bool (*takes_mode)(const struct mode_ops *ops);
     enum pattern_params params;
+    /* the trace's CSV header (its rows: the pattern's loop) */
+    const char *trace_header;
     /* the default: a run's label names every pattern but this one */
     bool unnamed_in_label;
     /* writes past the end of the file: empties it before (and while) it

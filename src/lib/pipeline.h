@@ -84,9 +84,9 @@ void pacing_record(struct diskio_run_info *in, const struct pacing_seen *seen);
  * caller). */
 int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
                     uint64_t file_size, int trace_error, struct diskio_run **out);
-/* The wal pattern (engine_wal.c) and the checkpoint pattern
- * (engine_checkpoint.c); each writes its own trace header
- * (WAL_TRACE_HEADER, CHECKPOINT_TRACE_HEADER there). */
+/* The wal pattern (engine_wal_run.c) and the checkpoint pattern
+ * (engine_checkpoint.c); each writes its trace header (the pattern
+ * table's) with runner_trace_header() once its target is accepted. */
 int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
                    struct diskio_run **out);
 int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,
