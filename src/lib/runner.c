@@ -175,6 +175,8 @@ bool runner_measure(struct runner *r, struct diskio_hist *live)
         if (cfg->live_hist)
             *cfg->live_hist = live;
         phase_start(r);
+        if (r->ops->start)
+            r->ops->start(r->ctx, &r->phase);
         const bool failed = r->ops->measure(r->ctx, 0, &r->phase);
         if (cfg->live_hist)
             *cfg->live_hist = NULL;
@@ -188,6 +190,8 @@ bool runner_measure(struct runner *r, struct diskio_hist *live)
     phase_start(r);
     g->start_ns = r->phase.start_ns;
     g->deadline_ns = r->phase.deadline_ns;
+    if (r->ops->start)
+        r->ops->start(r->ctx, &r->phase);
     gate_open(g, &g->go);
     /* until the last worker ends: relay a stop, sum the progress */
     gate_wait(g, &g->done, r->started, round_of_caller, r);

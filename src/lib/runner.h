@@ -45,6 +45,9 @@ struct runner_ops {
      * several workers the others are stopped, with one the run measures
      * nothing */
     bool (*warm)(void *ctx, unsigned w);
+    /* on the caller's thread, once the measured ops' start is known and
+     * before any worker begins them (NULL: nothing) */
+    void (*start)(void *ctx, const struct runner_phase *ph);
     /* its measured ops (called even after a failed warmup with one
      * worker only if the pattern's run goes on: the pattern checks its
      * own state); true when they failed (not a stop): the others stop */
