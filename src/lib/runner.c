@@ -20,10 +20,10 @@ int runner_init(struct runner *r, const struct diskio_config *cfg, unsigned n,
         .ops = ops,
         .ctx = ctx,
         .n = n,
+        .threads = n > 1,
         .g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
         .user_stop = cfg->stop ? cfg->stop : &never_stop,
     };
-    r->phase.stop = runner_stop(r);
     if (!(r->workers = calloc(n, sizeof(*r->workers))))
         return -ENOMEM;
     for (unsigned w = 0; w < n; w++) {
@@ -46,12 +46,12 @@ void runner_free(struct runner *r)
 
 const volatile sig_atomic_t *runner_stop(const struct runner *r)
 {
-    return r->n > 1 ? &r->stop : r->user_stop;
+    return r->threads ? &r->stop : r->user_stop;
 }
 
 volatile uint64_t *runner_progress(struct runner *r, unsigned w)
 {
-    if (r->n == 1)
+    if (!r->threads)
         return r->cfg->progress ? r->cfg->progress : &r->progress_sink;
     return &r->workers[w].progress;
 }
@@ -106,7 +106,8 @@ static void *worker_main(void *arg)
 
 bool runner_warm(struct runner *r)
 {
-    if (r->n == 1) {
+    r->phase.stop = runner_stop(r);
+    if (!r->threads) {
         r->started = 1;
         if (r->ops->setup)
             r->ops->setup(r->ctx, 0);
@@ -136,7 +137,7 @@ void runner_watch(struct runner *r, struct series *const *series, unsigned nseri
     if (!w)
         return;
     if (steady_watch_init(w, r->cfg, series, nseries, &r->stop, r->user_stop) < 0 ||
-        (r->n == 1 && steady_watch_start(w) < 0)) {
+        (!r->threads && steady_watch_start(w) < 0)) {
         steady_watch_free(w);
         free(w);
         return;
@@ -151,7 +152,7 @@ static void watch_end(struct runner *r)
     struct steady_watch *w = r->watch;
     if (!w)
         return;
-    if (r->n == 1)
+    if (!r->threads)
         steady_watch_stop(w);
     r->steady_stopped = w->steady && !*r->user_stop;
     steady_watch_free(w);
@@ -169,7 +170,7 @@ static void phase_start(struct runner *r)
 bool runner_measure(struct runner *r, struct diskio_hist *live)
 {
     const struct diskio_config *cfg = r->cfg;
-    if (r->n == 1) {
+    if (!r->threads) {
         /* for a live display (diskio_hist_copy_live()); set once,
          * before the run's time starts */
         if (cfg->live_hist)

@@ -69,9 +69,13 @@ struct runner {
     const struct runner_ops *ops;
     void *ctx;
     unsigned n;
+    /* a thread per worker: several workers, or a custom run's one
+     * (diskio_run_threads() promises its op a thread); set by
+     * runner_init(), changed before runner_warm() */
+    bool threads;
     struct runner_worker *workers;
     struct start_gate g;
-    /* the workers' stop flag (several workers, or a watch): raised by a
+    /* the workers' stop flag (threads, or a watch): raised by a
      * failing worker, a steady watch, or relayed from *user_stop */
     volatile sig_atomic_t stop;
     const volatile sig_atomic_t *user_stop; /* config.stop, or never */
@@ -79,7 +83,7 @@ struct runner {
     /* config.steady: the watch over the workers' series (runner_watch) */
     struct steady_watch *watch;
     unsigned started;    /* workers running (threads made) */
-    bool aborted;        /* several workers: nobody measured */
+    bool aborted;        /* threads: nobody measured */
     bool steady_stopped; /* the watch (not the caller) ended the run */
     struct runner_phase phase;
 };
@@ -90,10 +94,11 @@ int runner_init(struct runner *r, const struct diskio_config *cfg, unsigned n,
                 const struct runner_ops *ops, void *ctx);
 void runner_free(struct runner *r);
 /* The stop flag the workers read until their measured ops (the fill's,
- * the warmup's): the caller's, or the core's with several workers. */
+ * the warmup's): the caller's, or the core's with threads. */
 const volatile sig_atomic_t *runner_stop(const struct runner *r);
-/* Where worker w counts its ops: config.progress itself (one worker),
- * or the worker's own, summed into it by the rounds. */
+/* Where worker w counts its ops: config.progress itself (one worker on
+ * the caller's thread), or the worker's own, summed into it by the
+ * rounds. */
 volatile uint64_t *runner_progress(struct runner *r, unsigned w);
 
 /* The trace's header, the pattern table's, written to config.trace_fd
