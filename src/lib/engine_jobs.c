@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "patterns.h"
 #include "pipeline.h"
 #include "queue.h"
 #include "runner.h"
@@ -445,9 +446,39 @@ static void jobs_run(struct runner *r, struct job *jobs, unsigned n, struct disk
         (void)steady_record(run, cfg->steady, cfg->interval_ns);
 }
 
-int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
-                    uint64_t file_size, int trace_error, struct diskio_run **out)
+/* What the target allows of cfg: 0 with the offsets' range in
+ * *file_size, -EINVAL, or -DISKIO_E_TARGET_EXISTS. */
+static int target_takes(const struct diskio_config *cfg, const struct diskio_target *target,
+                        uint64_t *file_size)
 {
+    /* the patterns that empty the file need a file diskio fills (a check
+     * of what the fill wrote too: diskio_config_validate_target()) */
+    const bool empties = pattern_grows_file(cfg->pattern);
+    if (target->is_device && empties)
+        return -EINVAL;
+    /* a device smaller than file_size bounds the offsets */
+    *file_size = cfg->file_size;
+    if (target->is_device && target->size < *file_size)
+        *file_size = target->size - target->size % cfg->block_size;
+    if (*file_size < cfg->block_size)
+        return -EINVAL;
+    /* truncating is only for files diskio made: never shrink the user's */
+    if (empties && !target->created)
+        return -DISKIO_E_TARGET_EXISTS;
+    return 0;
+}
+
+int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
+                    struct diskio_run **out)
+{
+    /* A trace is a complete CSV whatever happens next: the header goes
+     * out now, rows (if any) follow.  A failure is the run's "trace"
+     * error, reported like a failed row. */
+    const int trace_error = runner_trace_header(cfg);
+    uint64_t file_size;
+    int rc = target_takes(cfg, target, &file_size);
+    if (rc < 0)
+        return rc;
     const unsigned n = cfg->jobs > 1 ? cfg->jobs : 1;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
     struct job *jobs = NULL;
@@ -459,7 +490,7 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     if (n > 1 && !cfg->shared_file && !target->created)
         return -EINVAL;
     jobs = calloc(n, sizeof(*jobs));
-    int rc = jobs ? runner_init(&r, cfg, n, &job_steps, jobs) : -ENOMEM;
+    rc = jobs ? runner_init(&r, cfg, n, &job_steps, jobs) : -ENOMEM;
     if (!jobs)
         return rc;
     for (unsigned j = 0; j < n && rc == 0; j++) {
