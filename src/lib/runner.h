@@ -33,7 +33,7 @@ struct runner_phase {
     uint64_t start_ns;    /* the common start (a fixed rate's origin) */
     uint64_t deadline_ns; /* start_ns + runtime, or UINT64_MAX */
     /* the flag the worker's ops read between them: the caller's (one
-     * worker), or the core's, which relays it (several, or a watch) */
+     * worker), or the core's, which relays it (threads, or a watch) */
     const volatile sig_atomic_t *stop;
 };
 
@@ -42,15 +42,17 @@ struct runner_ops {
     /* on the worker's thread, before the warmups (NULL: nothing) */
     void (*setup)(void *ctx, unsigned w);
     /* its warmup; true when it ended in error (a stop included): with
-     * several workers the others are stopped, with one the run measures
-     * nothing */
+     * threads the others are stopped and nobody measures; with one
+     * worker runner_warm() says so, and the pattern decides whether its
+     * run goes on */
     bool (*warm)(void *ctx, unsigned w);
     /* on the caller's thread, once the measured ops' start is known and
      * before any worker begins them (NULL: nothing) */
     void (*start)(void *ctx, const struct runner_phase *ph);
-    /* its measured ops (called even after a failed warmup with one
-     * worker only if the pattern's run goes on: the pattern checks its
-     * own state); true when they failed (not a stop): the others stop */
+    /* its measured ops; true when they failed (not a stop): the others
+     * stop.  A worker whose warmup failed is still called when the
+     * pattern's run goes on (one worker): the step checks its own
+     * state */
     bool (*measure)(void *ctx, unsigned w, const struct runner_phase *ph);
     /* on the worker's thread, after its measured ops (NULL: nothing) */
     void (*leave)(void *ctx, unsigned w);
