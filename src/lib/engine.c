@@ -3,9 +3,10 @@
  * A run (diskio_run_execute, diskio_run_execute_opts): the caller's
  * hooks resolved into the library's copy of the configuration
  * (run_options.h), the checks every run makes against its target, then
- * the runner of its pattern (pipeline.h): the wal and checkpoint
- * patterns their own, every other pattern its jobs (engine_jobs.c), one
- * or several.  The run records its workload, none of the hooks.
+ * its pattern's run (the pattern table's: the plain patterns' jobs,
+ * engine_jobs.c; the wal and checkpoint patterns'), each driven by the
+ * runner core (runner.h).  The run records its workload, none of the
+ * hooks.
  */
 #include "config.h"
 
@@ -14,7 +15,6 @@
 #include "patterns.h"
 #include "pipeline.h"
 #include "run_options.h"
-#include "trace.h"
 
 /* O_DIRECT lengths and offsets (multiples of block_size) the target
  * cannot take would fail at op 0: refused before anything. */
@@ -25,28 +25,6 @@ static bool direct_fits(const struct diskio_config *cfg, const struct diskio_tar
     return rc != 0 || (cfg->block_size % offset_align == 0 && mem_align <= DISKIO_BUFFER_ALIGN);
 }
 
-/* What the target allows of cfg: 0 with the offsets' range in
- * *file_size, -EINVAL, or -DISKIO_E_TARGET_EXISTS. */
-static int target_takes(const struct diskio_config *cfg, const struct diskio_target *target,
-                        uint64_t *file_size)
-{
-    /* the patterns that empty the file need a file diskio fills (a check
-     * of what the fill wrote too: diskio_config_validate_target()) */
-    const bool empties = pattern_grows_file(cfg->pattern);
-    if (target->is_device && empties)
-        return -EINVAL;
-    /* a device smaller than file_size bounds the offsets */
-    *file_size = cfg->file_size;
-    if (target->is_device && target->size < *file_size)
-        *file_size = target->size - target->size % cfg->block_size;
-    if (*file_size < cfg->block_size)
-        return -EINVAL;
-    /* truncating is only for files diskio made: never shrink the user's */
-    if (empties && !target->created)
-        return -DISKIO_E_TARGET_EXISTS;
-    return 0;
-}
-
 /* cfg, hooks resolved, on target */
 static int execute(const struct diskio_config *cfg, struct diskio_target *target,
                    struct diskio_run **out)
@@ -55,19 +33,7 @@ static int execute(const struct diskio_config *cfg, struct diskio_target *target
         return -EINVAL;
     if (mode_ops_of(cfg->mode)->direct && !direct_fits(cfg, target))
         return -EINVAL;
-    /* PostgreSQL's WAL and checkpoints: loops and files of their own */
-    const struct pattern_ops *pattern = pattern_ops_of(cfg->pattern);
-    if (pattern->run)
-        return pattern->run(cfg, target, out);
-    /* A trace is a complete CSV whatever happens next: the header goes
-     * out now, rows (if any) follow.  A failure is the run's "trace"
-     * error, reported like a failed row. */
-    const int trace_error = cfg->trace_fd >= 0 ? trace_write_header(cfg->trace_fd) : 0;
-    uint64_t file_size;
-    int rc = target_takes(cfg, target, &file_size);
-    if (rc < 0)
-        return rc;
-    return engine_run_jobs(cfg, target, file_size, trace_error, out);
+    return pattern_ops_of(cfg->pattern)->run(cfg, target, out);
 }
 
 int diskio_run_execute_opts(const struct diskio_config *cfg, const struct diskio_run_options *opts,

@@ -32,9 +32,8 @@
 
 #include "engine_loop.h"
 #include "pipeline.h"
-
-#define CHECKPOINT_TRACE_HEADER                                                                    \
-    "op,start_ns,latency_ns,write_ns,sync_ns,checkpoint,file,offset,writeback_ns\n"
+#include "runner.h"
+#include "trace.h"
 
 struct ckpt_row {
     uint64_t op, start_ns, latency_ns, write_ns, checkpoint, file, offset, writeback_ns;
@@ -71,11 +70,13 @@ struct ckpt {
     struct diskio_checkpoint_counts counts;
     const volatile sig_atomic_t *stop;
     volatile uint64_t *progress;
-    volatile uint64_t progress_sink; /* progress when the caller wants none */
     int error;
     const char *error_during;
     uint64_t error_op;
-    struct ckpt_phase warm; /* the warmup, into histograms of its own */
+    struct ckpt_phase warm;     /* the warmup, into histograms of its own */
+    struct ckpt_phase measured; /* the measured checkpoints, into the run */
+    uint64_t end_ns;
+    struct runner r; /* the checkpointer: the runner core's one worker */
 };
 
 #define CKPT_TRACE_ROWS 4096
@@ -233,13 +234,36 @@ static void run_phase(struct ckpt *c, struct ckpt_phase *ph)
     }
 }
 
+/* The runner core's steps for the checkpointer (runner.h): the warmup
+ * (its failure ends the run, with nothing measured), then the measured
+ * checkpoints from the common start. */
+static bool ckpt_warm(void *ctx, unsigned w)
+{
+    struct ckpt *c = ctx;
+    (void)w;
+    if (c->cfg->warmup > 0)
+        run_phase(c, &c->warm);
+    return c->error != 0;
+}
+
+static bool ckpt_measure_step(void *ctx, unsigned w, const struct runner_phase *ph)
+{
+    struct ckpt *c = ctx;
+    (void)w;
+    c->origin_ns = ph->start_ns;
+    c->measured.deadline_ns = ph->deadline_ns;
+    run_phase(c, &c->measured);
+    c->end_ns = now_ns();
+    return c->error && c->error != -DISKIO_E_INTERRUPTED;
+}
+
 /* The checkpoint pattern's state: the dirty page map, the pending
  * writebacks, the data pool, the trace rows (and the trace's header
  * written), the warmup's histograms.  0 or -errno (*out is freed by
  * ckpt_free() either way). */
 static int ckpt_new(const struct diskio_config *cfg, struct ckpt **out)
 {
-    static const volatile sig_atomic_t never_stop = 0;
+    static const struct runner_ops steps = {.warm = ckpt_warm, .measure = ckpt_measure_step};
     struct ckpt *c = calloc(1, sizeof(*c));
     *out = c;
     if (!c)
@@ -251,14 +275,14 @@ static int ckpt_new(const struct diskio_config *cfg, struct ckpt **out)
     c->rng = seed_state(cfg->seed);
     c->sync_fn = mode_sync_fn(mode_ops_of(cfg->mode)); /* a checkpoint's modes sync */
     c->trace_fd = cfg->trace_fd;
-    c->stop = cfg->stop ? cfg->stop : &never_stop;
-    c->progress = cfg->progress ? cfg->progress : &c->progress_sink;
     for (unsigned f = 0; f < DISKIO_JOBS_MAX; f++)
         c->fds[f] = -1;
-    if (cfg->trace_fd >= 0) {
-        static const char header[] = CHECKPOINT_TRACE_HEADER;
-        c->trace_error = trace_write_all(cfg->trace_fd, header, sizeof(header) - 1);
-    }
+    int rc = runner_init(&c->r, cfg, 1, &steps, c);
+    if (rc < 0)
+        return rc;
+    c->stop = runner_stop(&c->r);
+    c->progress = runner_progress(&c->r, 0);
+    c->trace_error = runner_trace_header(cfg);
     c->words = (size_t)(((uint64_t)c->nfiles * c->nblocks + 63) / 64);
     c->dirty = calloc(c->words, sizeof(uint64_t));
     c->pending =
@@ -274,6 +298,7 @@ static void ckpt_free(struct ckpt *c)
 {
     if (!c)
         return;
+    runner_free(&c->r);
     for (unsigned f = 0; f < c->nfiles; f++)
         if (c->fds[f] >= 0)
             close(c->fds[f]);
@@ -326,38 +351,30 @@ static int ckpt_measure(struct ckpt *c, struct diskio_run *run, struct diskio_ta
      * (untimed): the measured checkpoints start from a clean cache */
     for (unsigned f = 0; f < c->nfiles; f++)
         (void)fsync(c->fds[f]);
+    c->measured = (struct ckpt_phase){.limit = cfg->count ? cfg->count : UINT64_MAX,
+                                      .total = run->hist[DISKIO_PART_TOTAL],
+                                      .write = run->hist[DISKIO_PART_WRITE],
+                                      .sync = run->hist[DISKIO_PART_SYNC],
+                                      .tracing = cfg->trace_fd >= 0};
     /* the devices' counters around the measured checkpoints (no
      * interference probe, as for the wal pattern) */
     struct run_probe probe = {.interference = false};
     probe_begin(&probe, target);
-    if (cfg->live_hist)
-        *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
-    const uint64_t start_ns = now_ns();
-    c->origin_ns = start_ns;
-    struct ckpt_phase ph = {.limit = cfg->count ? cfg->count : UINT64_MAX,
-                            .deadline_ns =
-                                cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX,
-                            .total = run->hist[DISKIO_PART_TOTAL],
-                            .write = run->hist[DISKIO_PART_WRITE],
-                            .sync = run->hist[DISKIO_PART_SYNC],
-                            .tracing = cfg->trace_fd >= 0};
-    run_phase(c, &ph);
-    const uint64_t end_ns = now_ns();
-    if (cfg->live_hist)
-        *cfg->live_hist = NULL;
+    (void)runner_measure(&c->r, run->hist[DISKIO_PART_TOTAL]);
     probe_end(&probe, target);
     if (c->rows_used)
         trace_out(c);
+    const struct ckpt_phase *ph = &c->measured;
     if (!c->error && c->trace_error) {
         c->error = c->trace_error;
         c->error_during = "trace";
-        c->error_op = ph.done;
+        c->error_op = ph->done;
     }
     struct diskio_run_info *info = &run->info;
-    info->ops = ph.done;
-    info->bytes = ph.done * c->bs;
-    info->duration_ns = end_ns - start_ns;
-    info->start_ns = start_ns;
+    info->ops = ph->done;
+    info->bytes = ph->done * c->bs;
+    info->start_ns = c->r.phase.start_ns;
+    info->duration_ns = c->end_ns - info->start_ns;
     info->error = c->error;
     info->error_op = c->error_op;
     info->error_during = c->error_during;
@@ -386,9 +403,7 @@ int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target 
         rc = run_new(cfg, ops, cfg->file_size, true, &run);
     if (rc != 0)
         goto done;
-    if (cfg->warmup > 0)
-        run_phase(c, &c->warm);
-    if (c->error) {
+    if (!runner_warm(&c->r)) {
         run->info.error = c->error;
         run->info.error_during = c->error_during;
         run->info.complete = false;

@@ -6,14 +6,15 @@
  * descriptor, buffers, offsets, queue), its warmup, its measured ops,
  * then the run's outcome and record.
  *
+ * The jobs are the runner core's workers (runner.h), which drives them.
  * One job runs on the caller's thread and records straight into the run
  * (the only job a fixed rate, a trace, an op hook or a live display
  * applies to).  Several jobs run a thread each, with an engine and
  * histograms of their own, so the timed loop is the one-job loop
  * unchanged: no lock, no atomic and nothing shared between its clock
  * reads.  The only shared state the loops read is the stop flag, between
- * operations.  The caller's thread starts the jobs together, relays its
- * stop flag and the progress, and merges what the jobs recorded.
+ * operations.  What is the jobs' own: their set-up, outcome, and what
+ * the caller's thread merges of what they recorded.
  */
 #include "config.h"
 
@@ -23,29 +24,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gate.h"
+#include "patterns.h"
 #include "pipeline.h"
 #include "queue.h"
+#include "runner.h"
 #include "steady.h"
 #include "trace.h"
 
-/* What several jobs and the caller's thread share: the start gate (its
- * setup: the queue), the jobs' stop flag (raised by a failing job or
- * relayed from the caller's config.stop; read between operations only),
- * and what the caller's rounds need. */
-struct jobs_gate {
-    struct start_gate g;
-    volatile sig_atomic_t stop;
-    const volatile sig_atomic_t *user_stop;
-    const struct diskio_config *cfg;
-    const struct job *jobs;
-    unsigned n;
-    /* config.steady: the watch the rounds poll once the jobs measure */
-    struct steady_watch *watch;
-};
-
 struct job {
-    struct jobs_gate *gate; /* NULL: the one job, on the caller's thread */
+    struct runner *r;
     const struct mode_ops *ops;
     struct engine e;
     /* the warmup, into histograms of the job's own (its total, and with a
@@ -57,14 +44,11 @@ struct job {
      * (own_measured), kept and merged into the run's (collect()). */
     struct engine_phase measured;
     bool own_measured;
-    volatile uint64_t progress;
     /* several jobs: the thread's own scheduling around its measured ops
      * (ifr_thread_sample; thread_before.threads 0: it measured none) */
     struct ifr_thread thread_before, thread_after;
     uint64_t end_ns, fail_ns;
-    bool started;
-    bool measured_ops; /* several jobs: its measured ops ran (records to close) */
-    pthread_t thread;
+    bool measured_ops; /* its measured ops ran (records to close) */
 };
 
 static int hist_new_if(bool wanted, struct diskio_hist **out)
@@ -279,140 +263,68 @@ static void record_pacing(struct diskio_run_info *in, const struct job *job)
     pacing_record(in, &seen);
 }
 
-/* A job stopped by a steady-state watch (and not by the caller) ended
- * as it should: complete. */
-static void steady_stop_is_no_error(struct job *job, const struct steady_watch *w)
+/* The runner core's steps for a job (runner.h): the AIO context or
+ * ring; the warmup (a failure before the measured ops ends the run there,
+ * with nothing measured); the measured ops; the queue closed. */
+static void job_setup(void *ctx, unsigned j)
 {
-    if (w->steady && !*w->user_stop && job->e.error == -DISKIO_E_INTERRUPTED) {
-        job->e.error = 0;
-        job->e.error_during = NULL;
-    }
+    job_open_queue(&((struct job *)ctx)[j]);
 }
 
-/* One job's measured ops from start_ns, watched for a steady state
- * (config.steady) by a thread of the watch's own, which ends them
- * through a stop flag of its own that also relays the caller's. */
-static void measure_watched(struct job *job, struct diskio_run *run, uint64_t start_ns,
-                            uint64_t deadline_ns)
+static bool job_warm(void *ctx, unsigned j)
 {
+    struct job *job = &((struct job *)ctx)[j];
     struct engine *e = &job->e;
-    volatile sig_atomic_t stop = 0;
-    struct steady_watch w;
-    struct series *const series[1] = {run->series};
-    const volatile sig_atomic_t *user_stop = e->stop;
-    if (steady_watch_init(&w, e->cfg, series, 1, &stop, user_stop) < 0 ||
-        steady_watch_start(&w) < 0) {
-        /* without a watch the run goes to its runtime */
-        steady_watch_free(&w);
-        job_measure(job, start_ns, deadline_ns);
-        return;
-    }
-    e->stop = &stop;
-    job_measure(job, start_ns, deadline_ns);
-    steady_watch_stop(&w);
-    e->stop = user_stop;
-    steady_stop_is_no_error(job, &w);
-    steady_watch_free(&w);
-}
-
-/* One job, on the caller's thread.  A failure before the measured ops
- * (queue, warmup) ends the run there, with nothing measured and no
- * device figures. */
-static void run_one(struct job *job, struct diskio_run *run, struct diskio_target *target)
-{
-    struct engine *e = &job->e;
-    const struct diskio_config *cfg = e->cfg;
-    job_open_queue(job);
+    e->stop = runner_stop(job->r); /* several jobs: the core's from now */
     engine_warm(e, job->ops, &job->warm);
-    if (e->error) {
-        /* nothing was measured yet, but say where it failed */
-        e->error_op = 0;
-        jobs_outcome(&run->info, job, 1, 1, e->error == -DISKIO_E_INTERRUPTED, true, 0);
-        return;
-    }
-    /* the devices' counters and the machine's: the measured ops' (not
-     * the fill's, the warmup's or the final fdatasync's) */
-    struct run_probe probe = {.interference = true};
-    probe_begin(&probe, target);
-    const int old_slack = pacing_begin(e);
-    /* for a live display (diskio_hist_copy_live()); set once, before
-     * the run's time starts */
-    if (cfg->live_hist)
-        *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
-    const uint64_t start_ns = now_ns();
-    const uint64_t deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
-    if (cfg->steady && run->series)
-        measure_watched(job, run, start_ns, deadline_ns);
-    else
-        job_measure(job, start_ns, deadline_ns);
-    if (cfg->live_hist)
-        *cfg->live_hist = NULL;
-    engine_queue_close(e);
-    probe_end(&probe, target);
-    pacing_end(old_slack);
-    job_close_records(job);
-    jobs_sync(job, 1, cfg);
-    jobs_outcome(&run->info, job, 1, 1, e->error == -DISKIO_E_INTERRUPTED, false, start_ns);
-    if (e->rate_interval_ns && run->info.ops > 0)
-        record_pacing(&run->info, job);
-    probe_record(run, &probe, target);
-    if (cfg->steady)
-        (void)steady_record(run, cfg->steady, cfg->interval_ns);
+    if (e->error && e->error != -DISKIO_E_INTERRUPTED)
+        job->fail_ns = now_ns();
+    /* nothing was measured yet, but say where it failed */
+    e->error_op = 0;
+    return e->error != 0;
 }
 
-/* A job's thread: its queue, then the warmups together, then the measured
- * ops together, each step opened by the caller's thread through the
- * gate. */
-static void *job_main(void *arg)
+static bool job_measure_step(void *ctx, unsigned j, const struct runner_phase *ph)
 {
-    struct job *job = arg;
-    struct jobs_gate *jg = job->gate;
-    struct start_gate *g = &jg->g;
+    struct job *job = &((struct job *)ctx)[j];
     struct engine *e = &job->e;
-
-    /* setup and warmup, each job on its own, untimed */
-    job_open_queue(job);
-    /* the warmups start together too, so that each job warms up beside
-     * the others, as it will be measured */
-    if (gate_arrive(g, &g->ready, &g->warm_go))
-        engine_warm(e, job->ops, &job->warm);
-    if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
-        job->fail_ns = now_ns();
-        __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
-    }
-    e->error_op = 0;
-
-    if (gate_arrive(g, &g->warmed, &g->go) && !e->error) {
+    if (e->error)
+        return false;
+    e->stop = ph->stop;
+    if (job->own_measured) {
         *e->progress = 0;
         ifr_thread_sample(&job->thread_before);
-        job_measure(job, g->start_ns, g->deadline_ns);
-        ifr_thread_sample(&job->thread_after);
-        job->measured_ops = true;
-        if (e->error && e->error != -DISKIO_E_INTERRUPTED) {
-            /* an error in one job stops them all */
-            job->fail_ns = job->end_ns;
-            __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
-        }
     }
-    engine_queue_close(e);
-    gate_leave(g, &g->done);
-    return NULL;
+    job_measure(job, ph->start_ns, ph->deadline_ns);
+    if (job->own_measured)
+        ifr_thread_sample(&job->thread_after);
+    job->measured_ops = true;
+    /* an error in one job stops them all */
+    const bool failed = e->error && e->error != -DISKIO_E_INTERRUPTED;
+    if (failed)
+        job->fail_ns = job->end_ns;
+    return failed;
 }
 
-/* The caller's round while it waits at the gate: relay its stop flag to
- * the jobs and sum their progress for it. */
-static void jobs_round(void *ctx)
+static void job_leave(void *ctx, unsigned j)
 {
-    struct jobs_gate *jg = ctx;
-    if (*jg->user_stop)
-        __atomic_store_n(&jg->stop, 1, __ATOMIC_RELAXED);
-    if (jg->watch)
-        steady_watch_poll(jg->watch);
-    if (jg->cfg->progress) {
-        uint64_t sum = 0;
-        for (unsigned j = 0; j < jg->n; j++)
-            sum += jg->jobs[j].progress;
-        *jg->cfg->progress = sum;
+    engine_queue_close(&((struct job *)ctx)[j].e);
+}
+
+static const struct runner_ops job_steps = {
+    .setup = job_setup,
+    .warm = job_warm,
+    .measure = job_measure_step,
+    .leave = job_leave,
+};
+
+/* A job stopped by a steady-state watch (and not by the caller) ended
+ * as it should: complete. */
+static void steady_stop_is_no_error(struct job *job)
+{
+    if (job->e.error == -DISKIO_E_INTERRUPTED) {
+        job->e.error = 0;
+        job->e.error_during = NULL;
     }
 }
 
@@ -480,128 +392,118 @@ static void jobs_close_records(struct job *jobs, unsigned n)
     }
 }
 
-/* config.steady with several jobs: a watch over the jobs' series, polled
- * by the caller's rounds (jg->watch).  false without memory for it (the
- * run then goes to its runtime). */
-static bool jobs_watch_start(struct jobs_gate *jg, struct job *jobs, unsigned n,
-                             struct steady_watch *w, struct series **series)
+/* config.steady: the watch over the jobs' series (the run's, with one
+ * job).  Returns the series' list the watch reads, to free after it. */
+static struct series **jobs_watch(struct runner *r, const struct job *jobs, unsigned n)
 {
-    if (!jg->cfg->steady || !series)
-        return false;
+    struct series **series = r->cfg->steady ? calloc(n, sizeof(*series)) : NULL;
+    if (!series)
+        return NULL;
     for (unsigned j = 0; j < n; j++)
         series[j] = jobs[j].measured.series;
-    if (steady_watch_init(w, jg->cfg, series, n, &jg->stop, jg->user_stop) < 0)
-        return false;
-    jg->watch = w;
-    return true;
+    if (series[0])
+        runner_watch(r, series, n);
+    return series;
 }
 
-/* The jobs stopped by the watch (and not by the caller) ended complete;
- * whether the stop flag still says the run was stopped. */
-static bool jobs_watch_end(struct jobs_gate *jg, struct job *jobs, unsigned n)
+/* The jobs driven by the runner core: set up, warmed up, then (unless
+ * one job's warmup failed) the devices' counters and the machine's
+ * around the measured ops (not the fill's, the warmup's or the final
+ * fdatasync's), the jobs' records closed, the run's outcome. */
+static void jobs_run(struct runner *r, struct job *jobs, unsigned n, struct diskio_run *run,
+                     struct diskio_target *target)
 {
-    struct steady_watch *w = jg->watch;
-    if (!w)
-        return jg->stop;
-    for (unsigned j = 0; j < n; j++)
-        steady_stop_is_no_error(&jobs[j], w);
-    const bool stopped = jg->stop && !(w->steady && !*jg->user_stop);
-    jg->watch = NULL;
-    steady_watch_free(w);
-    return stopped;
-}
-
-/* Several jobs, a thread each: every job set up, then the warmups
- * together (none if a thread is missing), then, every job warmed up (or
- * failed), the devices' counters and the common start. */
-static void run_threads(struct job *jobs, unsigned n, struct diskio_run *run,
-                        struct diskio_target *target)
-{
-    struct jobs_gate *jg = jobs[0].gate;
-    struct start_gate *g = &jg->g;
-    const struct diskio_config *cfg = jg->cfg;
-    struct steady_watch watch;
-    struct series **series = cfg->steady ? calloc(n, sizeof(*series)) : NULL;
-    unsigned started = 0;
-    for (unsigned j = 0; j < n; j++)
-        jobs[j].e.stop = &jg->stop;
-    for (unsigned j = 0; j < n; j++) {
-        if (pthread_create(&jobs[j].thread, NULL, job_main, &jobs[j]) != 0)
-            break;
-        jobs[j].started = true;
-        started++;
+    const struct diskio_config *cfg = r->cfg;
+    struct engine *e = &jobs[0].e;
+    if (!runner_warm(r) && n == 1) {
+        jobs_outcome(&run->info, jobs, 1, 1, e->error == -DISKIO_E_INTERRUPTED, true, 0);
+        return;
     }
-    pthread_mutex_lock(&g->lock);
-    gate_wait(g, &g->ready, started, jobs_round, jg);
-    g->abort = started < n;
-    gate_open(g, &g->warm_go);
-    gate_wait(g, &g->warmed, started, jobs_round, jg);
-    g->abort = started < n || jg->stop || *jg->user_stop;
-    pthread_mutex_unlock(&g->lock);
     struct run_probe probe = {.interference = true};
     probe_begin(&probe, target);
-    (void)jobs_watch_start(jg, jobs, n, &watch, series);
-    pthread_mutex_lock(&g->lock);
-    g->start_ns = now_ns();
-    g->deadline_ns = cfg->runtime_ns ? g->start_ns + cfg->runtime_ns : UINT64_MAX;
-    gate_open(g, &g->go);
-    /* until the last job ends: relay a stop and sum the progress */
-    gate_wait(g, &g->done, started, jobs_round, jg);
-    const uint64_t start_ns = g->start_ns;
-    const bool aborted = g->abort;
-    pthread_mutex_unlock(&g->lock);
-    for (unsigned j = 0; j < n; j++)
-        if (jobs[j].started)
-            pthread_join(jobs[j].thread, NULL);
+    const int old_slack = pacing_begin(e);
+    struct series **series = jobs_watch(r, jobs, n);
+    bool stopped = runner_measure(r, run->hist[DISKIO_PART_TOTAL]);
     probe_end(&probe, target);
-    probe_job_threads(&probe, jobs, n);
-    const bool stopped = jobs_watch_end(jg, jobs, n);
+    pacing_end(old_slack);
     free(series);
+    if (n > 1)
+        probe_job_threads(&probe, jobs, n);
+    for (unsigned j = 0; j < n && r->steady_stopped; j++)
+        steady_stop_is_no_error(&jobs[j]);
     jobs_close_records(jobs, n);
     jobs_sync(jobs, n, cfg);
-    jobs_outcome(&run->info, jobs, n, started, aborted || stopped, aborted, start_ns);
-    collect(run, jobs, n, start_ns);
+    if (n == 1)
+        stopped = e->error == -DISKIO_E_INTERRUPTED;
+    const uint64_t start_ns = r->phase.start_ns;
+    jobs_outcome(&run->info, jobs, n, r->started, r->aborted || stopped, r->aborted, start_ns);
+    if (n > 1)
+        collect(run, jobs, n, start_ns);
+    if (e->rate_interval_ns && run->info.ops > 0)
+        record_pacing(&run->info, &jobs[0]);
     probe_record(run, &probe, target);
     if (cfg->steady)
         (void)steady_record(run, cfg->steady, cfg->interval_ns);
 }
 
-int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
-                    uint64_t file_size, int trace_error, struct diskio_run **out)
+/* What the target allows of cfg: 0 with the offsets' range in
+ * *file_size, -EINVAL, or -DISKIO_E_TARGET_EXISTS. */
+static int target_takes(const struct diskio_config *cfg, const struct diskio_target *target,
+                        uint64_t *file_size)
 {
-    static const volatile sig_atomic_t never_stop = 0;
+    /* the patterns that empty the file need a file diskio fills (a check
+     * of what the fill wrote too: diskio_config_validate_target()) */
+    const bool empties = pattern_grows_file(cfg->pattern);
+    if (target->is_device && empties)
+        return -EINVAL;
+    /* a device smaller than file_size bounds the offsets */
+    *file_size = cfg->file_size;
+    if (target->is_device && target->size < *file_size)
+        *file_size = target->size - target->size % cfg->block_size;
+    if (*file_size < cfg->block_size)
+        return -EINVAL;
+    /* truncating is only for files diskio made: never shrink the user's */
+    if (empties && !target->created)
+        return -DISKIO_E_TARGET_EXISTS;
+    return 0;
+}
+
+int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
+                    struct diskio_run **out)
+{
+    /* A trace is a complete CSV whatever happens next: the header goes
+     * out now, rows (if any) follow.  A failure is the run's "trace"
+     * error, reported like a failed row. */
+    const int trace_error = runner_trace_header(cfg);
+    uint64_t file_size;
+    int rc = target_takes(cfg, target, &file_size);
+    if (rc < 0)
+        return rc;
     const unsigned n = cfg->jobs > 1 ? cfg->jobs : 1;
     const struct mode_ops *ops = mode_ops_of(cfg->mode);
-    const volatile sig_atomic_t *user_stop = cfg->stop ? cfg->stop : &never_stop;
     struct job *jobs = NULL;
-    struct jobs_gate gate = {
-        .g = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
-        .user_stop = user_stop,
-        .cfg = cfg,
-        .n = n};
+    struct runner r;
     struct diskio_run *run = NULL;
-    int rc;
 
     /* own files are made next to a file diskio created, never beside a
      * device or a user's file */
     if (n > 1 && !cfg->shared_file && !target->created)
         return -EINVAL;
-    gate.jobs = jobs = calloc(n, sizeof(*jobs));
+    jobs = calloc(n, sizeof(*jobs));
+    rc = jobs ? runner_init(&r, cfg, n, &job_steps, jobs) : -ENOMEM;
     if (!jobs)
-        return -ENOMEM;
-    for (unsigned j = 0; j < n; j++) {
+        return rc;
+    for (unsigned j = 0; j < n && rc == 0; j++) {
         struct job *job = &jobs[j];
+        job->r = &r;
         job->ops = ops;
         job->e.fd = -1;
         job->e.cfg = cfg;
-        /* one job reports to the caller directly; several through the
-         * gate, which relays the caller's stop and sums their progress */
-        job->gate = n > 1 ? &gate : NULL;
         job->own_measured = n > 1;
-        job->e.stop = user_stop; /* the fill's; several jobs then the gate's */
-        job->e.progress = n == 1 && cfg->progress ? cfg->progress : &job->progress;
+        job->e.stop = r.user_stop; /* the fill's; several jobs then the core's */
+        job->e.progress = runner_progress(&r, j);
     }
-    if ((rc = run_new(cfg, ops, file_size, ops->sync != MODE_SYNC_NONE, &run)) < 0)
+    if (rc < 0 || (rc = run_new(cfg, ops, file_size, ops->sync != MODE_SYNC_NONE, &run)) < 0)
         goto fail;
     if (n > 1 && !(run->jobs = calloc(n, sizeof(*run->jobs)))) {
         rc = -ENOMEM;
@@ -610,15 +512,13 @@ int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *targe
     for (unsigned j = 0; j < n; j++)
         if ((rc = job_prepare(&jobs[j], j, run, target, file_size, trace_error)) < 0)
             goto fail;
-    if (n == 1)
-        run_one(&jobs[0], run, target);
-    else
-        run_threads(jobs, n, run, target);
+    jobs_run(&r, jobs, n, run, target);
     rc = run->info.error;
     *out = run;
     run = NULL;
 
 fail:
+    runner_free(&r);
     free_jobs(jobs, n);
     diskio_run_free(run);
     return rc;

@@ -57,7 +57,6 @@
 #include "engine_loop.h"
 #include "engine_slow.h"
 #include "engine_wal.h"
-#include "gate.h"
 #include "pipeline.h"
 #include "trace.h"
 
@@ -451,9 +450,7 @@ void wal_commit_loop(struct wal *w, struct wal_job *job, const struct wal_phase 
         }
         hist_record(total, paced ? pacing_op(&job->pace, start_ns, end_ns) : end_ns - start_ns);
         op++;
-        job->progress = op;
-        if (w->single)
-            *w->progress = op;
+        *job->progress = op;
         if (tracing) {
             job->rows[job->rows_used++] = (struct wal_trace_row){op - 1,
                                                                  start_ns - w->trace_origin_ns,
@@ -515,39 +512,4 @@ void wal_pace_from(struct wal_job *job, uint64_t start_ns)
     job->pace.interval_ns = interval * w->njobs;
     job->pace.due_ns = start_ns + interval * job->index;
     job->pace.prev_end_ns = 0;
-}
-
-/* A committer's thread: its warmup with the others', then its measured
- * commits with the others', each step opened by the caller's thread
- * through the gate. */
-void *wal_job_main(void *arg)
-{
-    struct wal_job *job = arg;
-    struct wal *w = job->w;
-    struct start_gate *g = &w->gate;
-    if (gate_arrive(g, &g->ready, &g->warm_go) && w->cfg->warmup > 0) {
-        struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
-        wal_commit_loop(w, job, &warm);
-    }
-    if (gate_arrive(g, &g->warmed, &g->go) && !wal_failed(w) && !job->error) {
-        struct wal_phase ph = {w->cfg->count ? w->cfg->count : UINT64_MAX, g->deadline_ns, true};
-        job->error = 0;
-        job->done = 0;
-        wal_pace_from(job, g->start_ns);
-        wal_commit_loop(w, job, &ph);
-    }
-    gate_leave(g, &g->done);
-    return NULL;
-}
-
-/* The caller's round while it waits at the gate: the committers'
- * progress summed for it. */
-void wal_round(void *ctx)
-{
-    const struct wal *w = ctx;
-    const struct wal_job *jobs = w->jobs;
-    uint64_t sum = 0;
-    for (unsigned j = 0; j < w->njobs; j++)
-        sum += jobs[j].progress;
-    *w->progress = sum;
 }

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "engine_loop.h"
-#include "gate.h"
+#include "runner.h"
 
 /* XLogPageHeaderData and XLogLongPageHeaderData (MAXALIGNed) */
 #define WAL_SHORT_HEADER 24u
@@ -26,9 +26,6 @@
 #define WAL_ZERO_IOV 32
 /* the segments need three of the target's own-file slots */
 #define WAL_SLOTS 3u
-#define WAL_TRACE_HEADER                                                                           \
-    "op,start_ns,latency_ns,write_ns,sync_ns,job,record_lsn,record_end_lsn,flush_from_lsn,"        \
-    "flush_to_lsn,switch_ns\n"
 #define WAL_TRACE_ROWS 1024
 
 struct wal_trace_row {
@@ -55,7 +52,7 @@ struct wal_job {
     uint64_t done, end_ns, error_op, fail_ns;
     int error;
     const char *error_during;
-    volatile uint64_t progress;
+    volatile uint64_t *progress; /* the runner core's (runner_progress()) */
     struct wal_trace_row *rows;
     size_t rows_used;
     pthread_t thread;
@@ -79,8 +76,6 @@ struct wal {
     unsigned retired;     /* a finished segment's slot to remove, or 0 */
     unsigned slots_used;  /* bit i: slot_ids[i] holds a segment */
     unsigned slot_ids[WAL_SLOTS];
-    /* several committers: started together (gate.h), as jobs are */
-    struct start_gate gate;
 
     /* the flusher's own: only the committer that set flushing touches
      * them (the lock hands them over from one flusher to the next) */
@@ -105,13 +100,13 @@ struct wal {
     int trace_error;
     uint64_t trace_origin_ns;
     bool tracing;
-    bool single;             /* one committer: its progress is the caller's */
     uint64_t spin_margin_ns; /* a pause spins its last this much */
 
+    /* the committers are the runner core's workers (runner.h): their
+     * stop flag is its */
+    struct runner r;
     const volatile sig_atomic_t *stop;
-    volatile uint64_t *progress;
-    volatile uint64_t progress_sink; /* progress when the caller wants none */
-    const struct wal_job *jobs;      /* the committers (wal_jobs_new) */
+    struct wal_job *jobs; /* the committers (wal_jobs_new) */
     unsigned njobs;
 };
 
@@ -131,7 +126,5 @@ void wal_commit_loop(struct wal *w, struct wal_job *job, const struct wal_phase 
 void wal_set_parts(struct wal *w, struct diskio_hist *const *parts);
 bool wal_failed(struct wal *w);
 void wal_pace_from(struct wal_job *job, uint64_t start_ns);
-void *wal_job_main(void *arg);
-void wal_round(void *ctx);
 
 #endif

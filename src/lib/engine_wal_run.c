@@ -2,9 +2,10 @@
 /*
  * A wal pattern run from start to end: the WAL set up (its buffer, its
  * first segment, the committers and their histograms), the committers'
- * warmup and measured commits (on the caller's thread, or threads
- * started together through the gate), and the run's outcome, error and
- * pacing figures gathered from them; every segment removed at the end.
+ * warmup and measured commits (the runner core's workers, runner.h: on
+ * the caller's thread, or threads started together), and the run's
+ * outcome, error and pacing figures gathered from them; every segment
+ * removed at the end.
  * The WAL, its segments and its commits: engine_wal.c.
  */
 #include "config.h"
@@ -23,8 +24,8 @@
 #include "engine_loop.h"
 #include "engine_slow.h"
 #include "engine_wal.h"
-#include "gate.h"
 #include "pipeline.h"
+#include "runner.h"
 #include "trace.h"
 
 /* ---- the run ---- */
@@ -40,18 +41,50 @@ static void release_segments(struct wal *w)
             wal_slot_release(w, w->slot_ids[i]);
 }
 
-static int trace_header(int fd)
+/* The runner core's steps for a committer (runner.h): its warmup; the
+ * trace's origin at the common start; its measured commits (none after
+ * a failed warmup, its own or another's). */
+static bool wal_warm(void *ctx, unsigned j)
 {
-    static const char header[] = WAL_TRACE_HEADER;
-    return trace_write_all(fd, header, sizeof(header) - 1);
+    struct wal *w = ctx;
+    if (w->cfg->warmup > 0) {
+        struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
+        wal_commit_loop(w, &w->jobs[j], &warm);
+    }
+    return w->jobs[j].error != 0;
 }
+
+static void wal_start(void *ctx, const struct runner_phase *ph)
+{
+    struct wal *w = ctx;
+    w->trace_origin_ns = ph->start_ns;
+}
+
+static bool wal_measure(void *ctx, unsigned j, const struct runner_phase *ph)
+{
+    struct wal *w = ctx;
+    struct wal_job *job = &w->jobs[j];
+    if (wal_failed(w) || job->error)
+        return false;
+    const uint64_t count = w->cfg->count ? w->cfg->count : UINT64_MAX;
+    struct wal_phase measured = {count, ph->deadline_ns, true};
+    job->done = 0;
+    wal_pace_from(job, ph->start_ns);
+    wal_commit_loop(w, job, &measured);
+    return job->error && job->error != -DISKIO_E_INTERRUPTED;
+}
+
+static const struct runner_ops wal_steps = {
+    .warm = wal_warm,
+    .start = wal_start,
+    .measure = wal_measure,
+};
 
 /* The WAL of a run: its segments' slots and space, its buffer (filled
  * before the run) and a page of zeros; the trace's header written.  0 or
  * -errno (*out is freed by wal_free() either way). */
 static int wal_new(const struct diskio_config *cfg, struct diskio_target *target, struct wal **out)
 {
-    static const volatile sig_atomic_t never_stop = 0;
     const unsigned n = cfg->jobs ? cfg->jobs : 1;
     struct wal *w = calloc(1, sizeof(*w));
     *out = w;
@@ -66,17 +99,17 @@ static int wal_new(const struct diskio_config *cfg, struct diskio_target *target
         .sync_fn = mode_sync_fn(mode_ops_of(cfg->mode)),
         .lock = PTHREAD_MUTEX_INITIALIZER,
         .changed = PTHREAD_COND_INITIALIZER,
-        .gate = {.lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER},
         .trace_lock = PTHREAD_MUTEX_INITIALIZER,
         .fd = -1,
         .last_page = UINT64_MAX,
         .tracing = cfg->trace_fd >= 0,
-        .single = n == 1,
-        .stop = cfg->stop ? cfg->stop : &never_stop,
     };
-    w->progress = cfg->progress ? cfg->progress : &w->progress_sink;
+    int rc = runner_init(&w->r, cfg, n, &wal_steps, w);
+    if (rc < 0)
+        return rc;
+    w->stop = runner_stop(&w->r);
     /* rows are written only by the measured commits */
-    w->trace_error = w->tracing ? trace_header(cfg->trace_fd) : 0;
+    w->trace_error = runner_trace_header(cfg);
     w->buf_size = w->segsize < WAL_BUFFER_MAX ? w->segsize : WAL_BUFFER_MAX;
     /* three free own-file slots, from the last: the checkpoint pattern's
      * and the jobs' files take them from the first */
@@ -86,7 +119,7 @@ static int wal_new(const struct diskio_config *cfg, struct diskio_target *target
     if (!w->slot_ids[WAL_SLOTS - 1])
         return -EBUSY;
     /* the current segment, the next one and (recycling) the spare */
-    int rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
+    rc = diskio_target_check_space(target, 3 * w->segsize, NULL, NULL, NULL);
     if (rc < 0 || (rc = fill_buffer(&w->buf, w->buf_size, cfg->seed + 0x9e3779b97f4a7c15u)) < 0)
         return rc;
     w->zeros = calloc(1, (size_t)w->page);
@@ -107,6 +140,7 @@ static int wal_jobs_new(struct wal *w, unsigned n, struct wal_job **out)
         int rc;
         jobs[j].w = w;
         jobs[j].index = j;
+        jobs[j].progress = runner_progress(&w->r, j);
         if ((rc = diskio_hist_new(&jobs[j].total)) < 0 ||
             (rc = diskio_hist_new(&jobs[j].warm_total)) < 0)
             return rc;
@@ -153,6 +187,7 @@ static void wal_free(struct wal *w, struct wal_job *jobs, unsigned n)
         free(jobs[j].rows);
     }
     free(jobs);
+    runner_free(&w->r);
     for (int p = 0; p < DISKIO_PART_COUNT; p++)
         diskio_hist_free(w->warm[p]);
     free(w->buf);
@@ -178,70 +213,6 @@ static int wal_first_segment(struct wal *w)
     w->spare = spare;
     w->insert_lsn = w->flushed_lsn = WAL_FIRST_SEGMENT * w->segsize;
     return 0;
-}
-
-/* The committers through their warmup: the caller itself, or threads
- * started together (their warmups too).  Returns how many committers
- * run. */
-static unsigned wal_warm(struct wal *w, struct wal_job *jobs, unsigned n)
-{
-    if (n == 1) {
-        if (w->cfg->warmup > 0) {
-            struct wal_phase warm = {w->cfg->warmup, UINT64_MAX, false};
-            wal_commit_loop(w, &jobs[0], &warm);
-        }
-        return 1;
-    }
-    unsigned started = 0;
-    for (unsigned j = 0; j < n; j++) {
-        if (pthread_create(&jobs[j].thread, NULL, wal_job_main, &jobs[j]) != 0)
-            break;
-        jobs[j].started = true;
-        started++;
-    }
-    struct start_gate *g = &w->gate;
-    pthread_mutex_lock(&g->lock);
-    gate_wait(g, &g->ready, started, wal_round, w);
-    g->abort = started < n;
-    gate_open(g, &g->warm_go);
-    gate_wait(g, &g->warmed, started, wal_round, w);
-    g->abort = g->abort || wal_failed(w) || *w->stop;
-    pthread_mutex_unlock(&g->lock);
-    return started;
-}
-
-/* The measured commits from start_ns: the caller's own (recorded straight
- * into the run), or the committers' released together and waited for. */
-static void wal_measure(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
-                        bool warm_failed, uint64_t start_ns, struct diskio_run *run)
-{
-    const struct diskio_config *cfg = w->cfg;
-    const uint64_t deadline_ns = cfg->runtime_ns ? start_ns + cfg->runtime_ns : UINT64_MAX;
-    if (n == 1) {
-        diskio_hist_free(jobs[0].total);
-        jobs[0].total = run->hist[DISKIO_PART_TOTAL];
-        if (!warm_failed) {
-            if (cfg->live_hist)
-                *cfg->live_hist = run->hist[DISKIO_PART_TOTAL];
-            struct wal_phase ph = {cfg->count ? cfg->count : UINT64_MAX, deadline_ns, true};
-            wal_pace_from(&jobs[0], start_ns);
-            wal_commit_loop(w, &jobs[0], &ph);
-            if (cfg->live_hist)
-                *cfg->live_hist = NULL;
-        }
-        return;
-    }
-    struct start_gate *g = &w->gate;
-    pthread_mutex_lock(&g->lock);
-    g->start_ns = start_ns;
-    g->deadline_ns = deadline_ns;
-    g->abort = g->abort || warm_failed;
-    gate_open(g, &g->go);
-    gate_wait(g, &g->done, started, wal_round, w);
-    pthread_mutex_unlock(&g->lock);
-    for (unsigned j = 0; j < n; j++)
-        if (jobs[j].started)
-            pthread_join(jobs[j].thread, NULL);
 }
 
 /* The run's error: the committer that failed first, else (a missing
@@ -406,7 +377,8 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
         run = NULL;
         goto done;
     }
-    const unsigned started = wal_warm(w, jobs, n);
+    (void)runner_warm(&w->r);
+    const unsigned started = w->r.started;
     /* the warmup's failure is the run's, with nothing measured */
     bool warm_failed = w->failed || started < n;
     for (unsigned j = 0; j < n; j++)
@@ -415,14 +387,18 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
 
     memset(&w->counts, 0, sizeof(w->counts));
     wal_set_parts(w, run->hist);
+    if (n == 1) {
+        /* one committer records straight into the run */
+        diskio_hist_free(jobs[0].total);
+        jobs[0].total = run->hist[DISKIO_PART_TOTAL];
+    }
     /* the devices' counters around the measured commits (no interference
      * probe: what it takes as a run's own device I/O does not count the
      * segments' zero-fill) */
     struct run_probe probe = {.interference = false};
     probe_begin(&probe, target);
-    const uint64_t start_ns = now_ns();
-    w->trace_origin_ns = start_ns;
-    wal_measure(w, jobs, n, started, warm_failed, start_ns, run);
+    (void)runner_measure(&w->r, run->hist[DISKIO_PART_TOTAL]);
+    const uint64_t start_ns = w->r.phase.start_ns;
     probe_end(&probe, target);
     rc = wal_outcome(w, jobs, n, started, warm_failed, start_ns, run);
     if (cfg->rate_interval_ns && run->info.ops > 0)

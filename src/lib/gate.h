@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The start gate of a run's threads (several jobs, engine_jobs.c; several
- * committers of one WAL, engine_wal.c): every thread through its setup,
+ * The start gate of a run's threads (the runner core's workers,
+ * runner.c: several jobs, several committers): every thread through its setup,
  * then the warmups together, then every thread through its warmup, then
  * the measured ops from one start, the caller's thread opening each step
  * and meanwhile doing its own rounds every 5 ms (relaying a stop, summing

@@ -9,6 +9,7 @@
 #include "modes.h"
 #include "patterns.h"
 #include "pipeline.h"
+#include "trace.h"
 
 /* PostgreSQL writes its WAL in these modes (its wal_sync_method, or
  * fsync = off). */
@@ -24,16 +25,32 @@ static bool takes_syncing_mode(const struct mode_ops *ops)
 }
 
 static const struct pattern_ops patterns[] = {
-    [DISKIO_PATTERN_SEQ] = {.name = "seq", .unnamed_in_label = true, .spreads_shared_jobs = true},
-    [DISKIO_PATTERN_RAND] = {.name = "rand", .random_offsets = true},
-    [DISKIO_PATTERN_APPEND] = {.name = "append", .grows_file = true, .writes_at_end = true},
-    [DISKIO_PATTERN_CREATE] = {.name = "create", .grows_file = true, .creates_file = true},
+    [DISKIO_PATTERN_SEQ] = {.name = "seq",
+                            .run = engine_run_jobs,
+                            .trace_header = TRACE_HEADER,
+                            .unnamed_in_label = true,
+                            .spreads_shared_jobs = true},
+    [DISKIO_PATTERN_RAND] = {.name = "rand",
+                             .run = engine_run_jobs,
+                             .trace_header = TRACE_HEADER,
+                             .random_offsets = true},
+    [DISKIO_PATTERN_APPEND] = {.name = "append",
+                               .run = engine_run_jobs,
+                               .trace_header = TRACE_HEADER,
+                               .grows_file = true,
+                               .writes_at_end = true},
+    [DISKIO_PATTERN_CREATE] = {.name = "create",
+                               .run = engine_run_jobs,
+                               .trace_header = TRACE_HEADER,
+                               .grows_file = true,
+                               .creates_file = true},
     [DISKIO_PATTERN_WAL] =
         {
             .name = "wal",
             .run = engine_run_wal,
             .takes_mode = takes_pg_wal_mode,
             .params = PATTERN_PARAMS_WAL,
+            .trace_header = WAL_TRACE_HEADER,
             .jobs_share_stream = true,
             .commit_schedule = true,
         },
@@ -43,6 +60,7 @@ static const struct pattern_ops patterns[] = {
             .run = engine_run_checkpoint,
             .takes_mode = takes_syncing_mode,
             .params = PATTERN_PARAMS_CHECKPOINT,
+            .trace_header = CHECKPOINT_TRACE_HEADER,
             .commit_schedule = true,
         },
 };

@@ -24,13 +24,16 @@ enum pattern_params {
 /* One write pattern, a row of the pattern table (patterns.c). */
 struct pattern_ops {
     const char *name;
-    /* a loop and files of its own (NULL: the engine's loop over one file
-     * per job) */
+    /* its run: set-up, the steps it gives the runner core (runner.h),
+     * its outcome (the plain patterns': engine_run_jobs(), the engine's
+     * loop over one file per job) */
     int (*run)(const struct diskio_config *cfg, struct diskio_target *target,
                struct diskio_run **out);
     /* the modes it takes (NULL: every mode) */
     bool (*takes_mode)(const struct mode_ops *ops);
     enum pattern_params params;
+    /* the trace's CSV header (its rows: the pattern's loop) */
+    const char *trace_header;
     /* the default: a run's label names every pattern but this one */
     bool unnamed_in_label;
     /* writes past the end of the file: empties it before (and while) it

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A run's steps around its timed loop (pipeline.c), the same for every
- * runner, and the runners diskio_run_execute() hands a run to after the
+ * pattern, and the runs diskio_run_execute() hands a run to after the
  * checks every run makes (engine.c):
  *
- *   diskio_run_execute (engine.c): the checks, then by pattern
- *     engine_run_jobs (engine_jobs.c): seq, rand, append, create; one
- *       job on the caller's thread, or several in threads
- *     engine_run_wal (engine_wal.c), engine_run_checkpoint
+ *   diskio_run_execute (engine.c): the checks, then the pattern table's
+ *   run column
+ *     engine_run_jobs (engine_jobs.c): seq, rand, append, create
+ *     engine_run_wal (engine_wal_run.c), engine_run_checkpoint
  *       (engine_checkpoint.c): loops and files of their own
- *   each of them: engine_setup / engine_warm (its own loop for wal and
- *   checkpoint), run_new, probe_begin, the measured ops, probe_end,
- *   probe_record.
+ *   each of them: its set-up (engine_setup for the jobs), run_new, the
+ *   runner core (runner.h: threads, stop, progress, warmup, the measured
+ *   ops' start), probe_begin, probe_end, probe_record around the
+ *   measured ops.
  */
 #ifndef DISKIO_PIPELINE_H
 #define DISKIO_PIPELINE_H
@@ -79,14 +80,14 @@ struct pacing_seen {
  * whether the rate was held. */
 void pacing_record(struct diskio_run_info *in, const struct pacing_seen *seen);
 
-/* The runners.  engine_run_jobs(): the plain patterns; file_size is the
- * offsets' range, trace_error the trace header's (written by the
- * caller). */
+/* The patterns' runs (the pattern table's run column), each driven by
+ * the runner core (runner.h).  engine_run_jobs(): the plain patterns,
+ * after the checks of what the target allows them. */
 int engine_run_jobs(const struct diskio_config *cfg, struct diskio_target *target,
-                    uint64_t file_size, int trace_error, struct diskio_run **out);
-/* The wal pattern (engine_wal.c) and the checkpoint pattern
- * (engine_checkpoint.c); each writes its own trace header
- * (WAL_TRACE_HEADER, CHECKPOINT_TRACE_HEADER there). */
+                    struct diskio_run **out);
+/* The wal pattern (engine_wal_run.c) and the checkpoint pattern
+ * (engine_checkpoint.c); each writes its trace header (the pattern
+ * table's) with runner_trace_header() once its target is accepted. */
 int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target,
                    struct diskio_run **out);
 int engine_run_checkpoint(const struct diskio_config *cfg, struct diskio_target *target,

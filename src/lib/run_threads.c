@@ -7,24 +7,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diskio_internal.h"
+#include "runner.h"
 
-struct threads_gate {
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    bool go;
-    uint64_t start_ns;
-    /* raised by the first failing thread; read between calls only, with
-     * relaxed atomic loads (a plain load on every common CPU) */
-    int stop;
-};
-
+/* A thread of a custom run: the runner core's worker (runner.h). */
 struct worker {
-    struct threads_gate *gate;
     int64_t (*op)(void *arg, unsigned thread, uint64_t i);
     void *arg;
     unsigned index;
@@ -32,23 +22,26 @@ struct worker {
     struct diskio_hist *hist;
     uint64_t done, bytes, end_ns, fail_ns;
     int error;
-    pthread_t thread;
 };
 
-static void *worker_main(void *p)
+static bool worker_warm(void *ctx, unsigned t)
 {
-    struct worker *w = p;
-    struct threads_gate *g = w->gate;
-    pthread_mutex_lock(&g->lock);
-    while (!g->go)
-        pthread_cond_wait(&g->changed, &g->lock);
-    pthread_mutex_unlock(&g->lock);
+    (void)ctx;
+    (void)t;
+    return false; /* a custom run has no warmup */
+}
 
+/* The thread's calls, each timed; the first failure stops the others
+ * (the core's stop flag, read between calls only, with relaxed atomic
+ * loads: a plain load on every common CPU). */
+static bool worker_measure(void *ctx, unsigned t, const struct runner_phase *ph)
+{
+    struct worker *w = &((struct worker *)ctx)[t];
     int64_t (*const op)(void *, unsigned, uint64_t) = w->op;
     void *const arg = w->arg;
     const unsigned index = w->index;
     struct diskio_hist *const hist = w->hist;
-    const int *const stop = &g->stop;
+    const volatile sig_atomic_t *const stop = ph->stop;
     uint64_t i = 0, bytes = 0;
     for (; i < w->limit; i++) {
         if (__atomic_load_n(stop, __ATOMIC_RELAXED)) {
@@ -61,7 +54,6 @@ static void *worker_main(void *p)
         if (rc < 0) {
             w->error = rc < -INT32_MAX ? -EINVAL : (int)rc;
             w->fail_ns = end_ns;
-            __atomic_store_n(&g->stop, 1, __ATOMIC_RELAXED);
             break;
         }
         diskio_hist_record(hist, end_ns - start_ns);
@@ -70,48 +62,16 @@ static void *worker_main(void *p)
     w->end_ns = now_ns();
     w->done = i;
     w->bytes = bytes;
-    return NULL;
+    return w->error && w->error != -DISKIO_E_INTERRUPTED;
 }
 
-int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
-                       int64_t (*op)(void *arg, unsigned thread, uint64_t i), void *arg,
-                       uint64_t ops_per_thread)
+/* Each thread's figures into the run, its histogram merged into the
+ * run's; the first thread to fail names the run's error.  Returns it. */
+static int threads_outcome(struct diskio_run *run, struct worker *w, unsigned nthreads,
+                           struct run_job *jobs, uint64_t start_ns)
 {
-    if (!run || !op || nthreads < 1 || nthreads > DISKIO_JOBS_MAX || run->info.has_config ||
-        run->jobs || diskio_hist_count(run->hist[DISKIO_PART_TOTAL]) != 0)
-        return -EINVAL;
-    struct threads_gate gate = {.lock = PTHREAD_MUTEX_INITIALIZER,
-                                .changed = PTHREAD_COND_INITIALIZER};
-    struct worker *w = calloc(nthreads, sizeof(*w));
-    struct run_job *jobs = calloc(nthreads, sizeof(*jobs));
-    int rc = w && jobs ? 0 : -ENOMEM;
-    for (unsigned t = 0; t < nthreads && rc == 0; t++) {
-        w[t] = (struct worker){
-            .gate = &gate, .op = op, .arg = arg, .index = t, .limit = ops_per_thread};
-        rc = diskio_hist_new(&w[t].hist);
-    }
-    unsigned started = 0;
-    for (; started < nthreads && rc == 0; started++)
-        if (pthread_create(&w[started].thread, NULL, worker_main, &w[started]) != 0)
-            rc = -EAGAIN;
-    if (rc == -EAGAIN) {
-        /* nothing is timed: the threads made leave at once */
-        started--;
-        __atomic_store_n(&gate.stop, 1, __ATOMIC_RELAXED);
-    }
-    pthread_mutex_lock(&gate.lock);
-    gate.start_ns = now_ns();
-    gate.go = true;
-    pthread_cond_broadcast(&gate.changed);
-    pthread_mutex_unlock(&gate.lock);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(w[t].thread, NULL);
-    if (rc < 0)
-        goto out;
-
-    /* the first thread to fail names the run's error */
-    int first = -1;
-    uint64_t end_ns = gate.start_ns, ops = 0, bytes = 0;
+    int first = -1, rc = 0;
+    uint64_t end_ns = start_ns, ops = 0, bytes = 0;
     for (unsigned t = 0; t < nthreads; t++) {
         struct worker *x = &w[t];
         if (x->error && x->error != -DISKIO_E_INTERRUPTED &&
@@ -125,7 +85,7 @@ int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
         jobs[t] = (struct run_job){
             .ops = x->done,
             .bytes = x->bytes,
-            .duration_ns = x->end_ns - gate.start_ns,
+            .duration_ns = x->end_ns - start_ns,
             .error = x->error,
             .error_op = x->error ? x->done : 0,
             .error_during = x->error == -DISKIO_E_INTERRUPTED ? "interrupted"
@@ -138,8 +98,8 @@ int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
     struct diskio_run_info *info = &run->info;
     info->ops = ops;
     info->bytes = bytes;
-    info->duration_ns = end_ns - gate.start_ns;
-    info->start_ns = gate.start_ns;
+    info->duration_ns = end_ns - start_ns;
+    info->start_ns = start_ns;
     if (first >= 0) {
         rc = w[first].error;
         info->complete = false;
@@ -150,7 +110,41 @@ int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
     }
     run->jobs = jobs;
     run->njobs = nthreads;
-    jobs = NULL;
+    return rc;
+}
+
+int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
+                       int64_t (*op)(void *arg, unsigned thread, uint64_t i), void *arg,
+                       uint64_t ops_per_thread)
+{
+    /* no stop, progress, runtime or live display of a caller's */
+    static const struct diskio_config custom = {.trace_fd = -1};
+    static const struct runner_ops steps = {.warm = worker_warm, .measure = worker_measure};
+    if (!run || !op || nthreads < 1 || nthreads > DISKIO_JOBS_MAX || run->info.has_config ||
+        run->jobs || diskio_hist_count(run->hist[DISKIO_PART_TOTAL]) != 0)
+        return -EINVAL;
+    struct worker *w = calloc(nthreads, sizeof(*w));
+    struct run_job *jobs = calloc(nthreads, sizeof(*jobs));
+    struct runner r;
+    int rc = w && jobs ? runner_init(&r, &custom, nthreads, &steps, w) : -ENOMEM;
+    if (!w || !jobs)
+        goto out;
+    r.threads = true; /* one thread too */
+    for (unsigned t = 0; t < nthreads && rc == 0; t++) {
+        w[t] = (struct worker){.op = op, .arg = arg, .index = t, .limit = ops_per_thread};
+        rc = diskio_hist_new(&w[t].hist);
+    }
+    if (rc == 0) {
+        /* a thread missing: nothing is timed, the threads made leave */
+        (void)runner_warm(&r);
+        (void)runner_measure(&r, NULL);
+        rc = r.started < nthreads ? -EAGAIN : 0;
+    }
+    if (rc == 0) {
+        rc = threads_outcome(run, w, nthreads, jobs, r.phase.start_ns);
+        jobs = NULL;
+    }
+    runner_free(&r);
 
 out:
     for (unsigned t = 0; w && t < nthreads; t++)

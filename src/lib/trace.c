@@ -34,12 +34,6 @@ int trace_write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-int trace_write_header(int fd)
-{
-    static const char header[] = TRACE_HEADER;
-    return trace_write_all(fd, header, sizeof(header) - 1);
-}
-
 void trace_out_line(struct trace_out *o, const char *line, size_t len)
 {
     if (o->used + len > sizeof(o->chunk)) {

@@ -12,9 +12,16 @@
 #include "diskio_internal.h"
 
 #define TRACE_ROWS 4096
-/* The CSV header, written by the run before any row: a library caller
- * gets the same complete file as the command. */
+/* The CSV headers, the pattern table's (patterns.c): the plain
+ * patterns', the wal pattern's and the checkpoint pattern's.  Written by
+ * the run before any row (runner_trace_header()): a library caller gets
+ * the same complete file as the command. */
 #define TRACE_HEADER "op,start_ns,latency_ns,write_ns,sync_ns\n"
+#define WAL_TRACE_HEADER                                                                           \
+    "op,start_ns,latency_ns,write_ns,sync_ns,job,record_lsn,record_end_lsn,flush_from_lsn,"        \
+    "flush_to_lsn,switch_ns\n"
+#define CHECKPOINT_TRACE_HEADER                                                                    \
+    "op,start_ns,latency_ns,write_ns,sync_ns,checkpoint,file,offset,writeback_ns\n"
 struct trace_row {
     uint64_t op, start_ns, latency_ns, write_ns, sync_ns;
 };
@@ -29,8 +36,6 @@ struct trace {
 /* Write all of buf to fd (a short write is followed by another, which
  * then says why): 0 or -errno. */
 int trace_write_all(int fd, const char *buf, size_t len);
-/* Write TRACE_HEADER to fd: 0 or -errno (-EIO for a short write). */
-int trace_write_header(int fd);
 /* Format the buffered trace rows and write them out; the first error. */
 int trace_flush(struct trace *t);
 
