@@ -7,7 +7,7 @@ skips (exit 77) and says why.  What make check builds (the preloads of
 check_LTLIBRARIES, the helpers of check_PROGRAMS, the programs and
 commands) cannot be the machine's reason: missing, the build is broken.
 Nor can a filesystem that refuses O_DIRECT, while another directory
-takes it (tests/lib/cli.sh: t_direct_dir; check_every_mode.c), nor a
+takes it (tests/lib/cli.sh: t_direct_dir; tests/unit/t_mode_run.h), nor a
 uring mode failing for any reason but the one tests/uring-why gives.
 So the tests under tests/ (tests/lib included) hold none of the patterns
 that used to turn those into a pass:

@@ -4,7 +4,7 @@
 #
 # the CSV tells runs apart: its key columns (every parameter
 # by which two runs of a result can differ) are the same list in the CSV,
-# the intervals CSV, doc/result-schema.md and diskio(1), and no two rows
+# the intervals CSV, doc/result-schema.md and diskio-results(5), and no two rows
 # share all of them and their part: a --jobs 1,2 run (jobs), two modes,
 # --shared-file, a suite whose rows differ only in their label and column
 # (suite_row, suite_column), a --repeat run (repetitions), and the
@@ -48,15 +48,15 @@ keys = header[:header.index("part")]
 iv_header = next(csv.reader(open(os.path.join(d, "intervals.csv"), newline="")))
 assert iv_header[:len(keys)] == keys, ("intervals CSV keys", iv_header, keys)
 
-# the documented lists: doc/result-schema.md's table, diskio(1)'s header
+# the documented lists: doc/result-schema.md's table, diskio-results(5)'s header
 doc = open(os.path.join(src, "doc", "result-schema.md"), encoding="utf-8").read()
 section = doc[doc.index("## The CSV"):doc.index("## Strings")]
 documented = re.findall(r"^\| `([a-z_]+)` \|", section, re.M)
 assert documented == keys, ("doc/result-schema.md lists", documented, "the CSV has", keys)
-man = open(os.path.join(build, "man", "diskio.1"), encoding="utf-8").read()
+man = open(os.path.join(build, "man", "diskio-results.5"), encoding="utf-8").read()
 block = man[man.index(".SS CSV"):]
 block = block[block.index(".EX") + 4:block.index(".EE")]
-assert block.replace("\n", "").split(",") == header, ("diskio(1)", block, header)
+assert block.replace("\n", "").split(",") == header, ("diskio-results(5)", block, header)
 
 def distinct(name, extra=()):
     rs = rows(name)
