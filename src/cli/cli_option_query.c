@@ -47,19 +47,38 @@ bool cli_option_given(const struct cli_options *o, const struct cli_option *opt)
     return o->given >> (opt - cli_option_table) & 1u;
 }
 
+enum diskio_pattern_params cli_scope_params(enum cli_scope scope)
+{
+    return scope == CLI_WAL_PATTERN          ? DISKIO_PARAMS_WAL
+           : scope == CLI_CHECKPOINT_PATTERN ? DISKIO_PARAMS_CHECKPOINT
+                                             : DISKIO_PARAMS_NONE;
+}
+
+const char *cli_params_pattern(enum diskio_pattern_params params)
+{
+    for (unsigned p = 0; p < diskio_pattern_count(); p++) {
+        const struct diskio_pattern_info *info = diskio_pattern_info((enum diskio_pattern)p);
+        if (info && info->params == params)
+            return info->name;
+    }
+    return NULL;
+}
+
 bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
                         enum diskio_pattern pattern)
 {
     struct diskio_config cfg;
     diskio_config_init(&cfg);
     cfg.mode = mode;
+    const struct diskio_pattern_info *info = diskio_pattern_info(pattern);
     switch (opt->scope) {
     case CLI_EVERY_RUN: return true;
     /* the library takes these in every mode and uses them in these */
     case CLI_QUEUED_MODES: return diskio_mode_is_queued(mode);
     case CLI_SYNCING_MODES: return diskio_mode_syncs(mode);
-    case CLI_WAL_PATTERN: return pattern == DISKIO_PATTERN_WAL;
-    case CLI_CHECKPOINT_PATTERN: return pattern == DISKIO_PATTERN_CHECKPOINT;
+    /* the pattern's own parameters */
+    case CLI_WAL_PATTERN:
+    case CLI_CHECKPOINT_PATTERN: return info && info->params == cli_scope_params(opt->scope);
     /* these the library's rules refuse where they do not apply */
     case CLI_CACHED_MODES: cfg.cached = 1; break;
     case CLI_VERIFY_MODES: cfg.verify = 1; break;

@@ -142,8 +142,8 @@ enum cli_scope {
     CLI_CACHED_MODES,       /* where the library takes config.cached */
     CLI_VERIFY_MODES,       /* where the library takes config.verify */
     CLI_WRITE_BACK_MODES,   /* where the library takes config.write_back */
-    CLI_WAL_PATTERN,        /* --pattern wal */
-    CLI_CHECKPOINT_PATTERN, /* --pattern checkpoint */
+    CLI_WAL_PATTERN,        /* the pattern that takes DISKIO_PARAMS_WAL */
+    CLI_CHECKPOINT_PATTERN, /* the pattern that takes DISKIO_PARAMS_CHECKPOINT */
 };
 
 /* What completing the option's value offers (bash). */
@@ -226,6 +226,11 @@ extern const struct cli_option cli_option_table[];
 const struct cli_option *cli_option_named(const char *word);
 /* Whether opt was given in o. */
 bool cli_option_given(const struct cli_options *o, const struct cli_option *opt);
+/* The pattern parameters a scope is the options of, or
+ * DISKIO_PARAMS_NONE; and the pattern that takes them (its name,
+ * or NULL). */
+enum diskio_pattern_params cli_scope_params(enum cli_scope scope);
+const char *cli_params_pattern(enum diskio_pattern_params params);
 /* Whether a run of mode and pattern is in the scope of opt. */
 bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
                         enum diskio_pattern pattern);
