@@ -24,6 +24,9 @@
 #define CLI_STEADY_RUNTIME_NS (UINT64_C(300) * 1000000000u)
 #define CLI_STEADY_INTERVAL_NS UINT64_C(1000000000)
 #define CLI_DEFAULT_WARMUP 10
+/* the test file holds this many blocks of the largest --bs at least,
+ * unless --size says */
+#define CLI_DEFAULT_FILE_BLOCKS 8u
 #define CLI_REPEAT_MAX 1000
 /* a suite's runs of each row (its 'runs', --suite-runs): at most */
 #define SUITE_RUNS_MAX 100
@@ -234,9 +237,10 @@ const char *cli_params_pattern(enum diskio_pattern_params params);
 /* Whether a run of mode and pattern is in the scope of opt. */
 bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
                         enum diskio_pattern pattern);
-/* Text with its {markers} replaced (the scope's modes for opt's, the
- * library's lists, {default}: opt's value when not given, from
- * cli_defaults()): into out, which is always terminated. */
+/* Text with its {markers} replaced (cli_expand.c: the scope's modes for
+ * opt's, the library's lists, {default}: opt's value when not given,
+ * from cli_defaults(), and the other values the usage names): into out,
+ * which is always terminated. */
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
 /* Whether opt's value is the next word of the command line (an
  * optional value is only ever --NAME=VALUE): what completion offers. */

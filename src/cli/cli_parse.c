@@ -162,8 +162,8 @@ static int resolve_runs(struct cli_options *o, char *err, size_t size)
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] > largest_bs)
             largest_bs = o->block_sizes[i];
-    if (!o->size_given && o->file_size < largest_bs * 8)
-        o->file_size = largest_bs * 8;
+    if (!o->size_given && o->file_size < largest_bs * CLI_DEFAULT_FILE_BLOCKS)
+        o->file_size = largest_bs * CLI_DEFAULT_FILE_BLOCKS;
     if (cli_check_runs(o, largest_bs, err, size) != 0)
         return -1;
     if (cli_check_steady(o, err, size) != 0)
