@@ -248,8 +248,9 @@ static const char *jobs_problem(const struct cli_options *o)
 static int interval_fail(const struct cli_options *o, char *err, size_t size)
 {
     if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
-        return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
-                        (double)o->interval_ns / 1e9);
+        return cli_fail(err, size, "--interval: %.3g s is shorter than %gms; use %gms or more",
+                        (double)o->interval_ns / 1e9, (double)DISKIO_INTERVAL_MIN_NS / 1e6,
+                        (double)DISKIO_INTERVAL_MIN_NS / 1e6);
     if (o->interval_ns > o->runtime_ns)
         return cli_fail(err, size,
                         "--interval: %.3g s is longer than the --runtime (%.3g s); use at "

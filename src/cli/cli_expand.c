@@ -147,6 +147,18 @@ static void steady_interval(const struct cli_option *opt, char *out, size_t size
     duration_text(CLI_STEADY_INTERVAL_NS, out, size);
 }
 
+/* {steady-metrics}: the library's, "a|b|c" */
+static void steady_metrics(const struct cli_option *opt, char *out, size_t size)
+{
+    (void)opt;
+    const char *names[NAMES_MAX];
+    size_t n = 0;
+    for (unsigned m = 0; diskio_steady_metric_name((enum diskio_steady_metric)m) && n < NAMES_MAX;
+         m++)
+        names[n++] = diskio_steady_metric_name((enum diskio_steady_metric)m);
+    cli_join(names, n, "|", "|", out, size);
+}
+
 /* {steady-spec}: --steady alone, diskio_steady_spec_init()'s */
 static void steady_spec(const struct cli_option *opt, char *out, size_t size)
 {
@@ -224,6 +236,7 @@ static const struct marker {
     {"{runtime}", runtime_default, 0},
     {"{steady-runtime}", steady_runtime, 0},
     {"{steady-interval}", steady_interval, 0},
+    {"{steady-metrics}", steady_metrics, 0},
     {"{steady-spec}", steady_spec, 0},
     {"{target-time}", target_time, 0},
     {"{interval-min}", interval_min, 0},

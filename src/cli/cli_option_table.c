@@ -322,7 +322,7 @@ const struct cli_option cli_option_table[] = {
      .help = "end each run once its latency is steady: the last window of --interval intervals "
              "(default {steady-interval}) within the limits, judged after a ramp; else at "
              "--runtime (default {steady-runtime} with --steady), said not steady with the "
-             "trend.  SPEC: metric=mean|p99|ops_per_s,window=N,range=PCT,slope=PCT,ramp=DURATION "
+             "trend.  SPEC: metric={steady-metrics},window=N,range=PCT,slope=PCT,ramp=DURATION "
              "(default: {steady-spec})"},
 
     {.name = "target",

@@ -6,14 +6,14 @@
 # options against a run; this holds the usage's other values against
 # what diskio does with them: --runtime's default (a run without --count
 # or --runtime), --steady's runtime, interval and SPEC defaults (a steady
-# run's JSON), --target's time= default (the refusal of a point longer
-# than a quarter of it), the --percentiles the table shows by default
-# (its columns), the blocks --size holds at least, the ranges of --bs,
-# --iodepth, --jobs and --suite-runs, the most --percentiles, the
-# shortest --interval (each bound taken, one past it refused), and the
-# exit statuses of bad usage and of an unusable target.  A value that is
-# not printed where it was fails too: the usage's text changed without
-# this test.
+# run's JSON) and its metrics (each taken), --target's time= default (the
+# refusal of a point longer than a quarter of it), the --percentiles the
+# table shows by default (its columns), the blocks --size holds at least,
+# the ranges of --bs, --iodepth, --jobs and --suite-runs, the most
+# --percentiles, the shortest --interval (each bound taken, one past it
+# refused), and the exit statuses of bad usage and of an unusable target.
+# A value that is not printed where it was fails too: the usage's text
+# changed without this test.
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 
 dir="$t_scratch/dir"
@@ -95,6 +95,12 @@ if g and run:
     spec = (g[2], int(g[3]), float(g[4]), float(g[5]), ramp)
     ran = (st["metric"], st["window"], st["range_limit_pct"], st["slope_limit_pct"], st["ramp_ns"])
     check(spec == ran, f"--steady: SPEC {spec}, the run's {ran}")
+
+# --steady: the metrics SPEC names, each taken
+g = found(r"SPEC: metric=([\w|]+),window=N", "--steady's metrics")
+for metric in g[0].split("|") if g else ():
+    status, _, err = diskio_run(f"--steady=metric={metric}")
+    check(status == 2 and "metric" not in err, f"--steady=metric={metric}: taken ({err.strip()})")
 
 # --target: time=T's default, as the refusal of a point over a quarter of it names it
 g = found(r"time=T bounds the whole search \(default (\S+)\)", "--target's time= default")
