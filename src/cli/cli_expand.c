@@ -184,6 +184,33 @@ static void target_time(const struct cli_option *opt, char *out, size_t size)
     duration_text(spec.budget_ns, out, size);
 }
 
+/* {target-bracket}: the % of its top a search's bracket ends within */
+static void target_bracket(const struct cli_option *opt, char *out, size_t size)
+{
+    (void)opt;
+    snprintf(out, size, "%u%%", DISKIO_CAPACITY_BRACKET_PCT);
+}
+
+/* {precondition}: its passes and writes, "twice in 1 MiB writes" */
+static void precondition(const struct cli_option *opt, char *out, size_t size)
+{
+    (void)opt;
+    static const char *const times[] = {"", "once", "twice"};
+    char count[32];
+    if (DISKIO_PRECONDITION_PASSES < sizeof(times) / sizeof(times[0]))
+        snprintf(count, sizeof(count), "%s", times[DISKIO_PRECONDITION_PASSES]);
+    else
+        snprintf(count, sizeof(count), "%u times", DISKIO_PRECONDITION_PASSES);
+    uint64_t bs = DISKIO_PRECONDITION_BLOCK_SIZE;
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB"};
+    size_t u = 0;
+    while (bs % 1024 == 0 && u + 1 < sizeof(units) / sizeof(units[0])) {
+        bs /= 1024;
+        u++;
+    }
+    snprintf(out, size, "%s in %" PRIu64 " %s writes", count, bs, units[u]);
+}
+
 /* {interval-min}: the shortest interval the library takes */
 static void interval_min(const struct cli_option *opt, char *out, size_t size)
 {
@@ -239,6 +266,8 @@ static const struct marker {
     {"{steady-metrics}", steady_metrics, 0},
     {"{steady-spec}", steady_spec, 0},
     {"{target-time}", target_time, 0},
+    {"{target-bracket}", target_bracket, 0},
+    {"{precondition}", precondition, 0},
     {"{interval-min}", interval_min, 0},
     {"{percentiles}", percentiles_default, 0},
     {"{percentiles-max}", percentiles_max, 0},

@@ -330,18 +330,20 @@ const struct cli_option cli_option_table[] = {
      .type = CLI_FUNC,
      .parse = cli_parse_target,
      .flags = CLI_ROW_SETS,
-     .help = "each run answers how many ops per second the storage takes before percentile P "
-             "of their latency passes DURATION (e.g. p99=2ms): a search of --rate (from the "
-             "rate it takes as fast as it can, halving the bracket to 2%), and of the committers "
-             "where --jobs lists several (--pattern wal), then a confirming run; the answer, and "
-             "the latency-versus-offered-rate curve it measured, in the table and the JSON; "
-             "time=T bounds the whole search (default {target-time}), point=T each point"},
+     .help =
+         "each run answers how many ops per second the storage takes before percentile P "
+         "of their latency passes DURATION (e.g. p99=2ms): a search of --rate (from the "
+         "rate it takes as fast as it can, halving the bracket to {target-bracket}), and of the "
+         "committers "
+         "where --jobs lists several (--pattern wal), then a confirming run; the answer, and "
+         "the latency-versus-offered-rate curve it measured, in the table and the JSON; "
+         "time=T bounds the whole search (default {target-time}), point=T each point"},
     {.name = "precondition",
      .type = CLI_FLAG,
      FIELD(precondition),
      .flags = CLI_NOT_IN_ROW,
      .help = "before the first run, write the whole test file (--size; a device with "
-             "--allow-device: all of it) sequentially twice in 1 MiB writes, with O_DIRECT where "
+             "--allow-device: all of it) sequentially {precondition}, with O_DIRECT where "
              "it can (SNIA's preconditioning: an SSD at its write cliff, as in service); the "
              "result says it was done and how long it took"},
 

@@ -9,6 +9,7 @@
 # run's JSON) and its metrics (each taken), --target's time= default (the
 # refusal of a point longer than a quarter of it), the --percentiles the
 # table shows by default (its columns), the blocks --size holds at least,
+# --precondition's passes and writes (a preconditioned run's JSON),
 # the ranges of --bs, --iodepth, --jobs and --suite-runs, the most
 # --percentiles, the shortest --interval (each bound taken, one past it
 # refused), and the exit statuses of bad usage and of an unusable target.
@@ -140,6 +141,23 @@ def bounds(option, taken, refused):
         check(refused != taken, f"--{option} {value}: {'taken' if taken else 'refused'} "
               f"(exit {status}: {err.strip().splitlines()[0]})")
 
+
+# --precondition: its passes and writes, as a preconditioned run reports them
+g = found(r"--precondition .*? sequentially (once|twice|\d+ times) in (\d+) (bytes|KiB|MiB|GiB) "
+          r"writes", "--precondition's passes and writes")
+if g:
+    out = f"{scratch}/precondition.json"
+    status, _, err = diskio_run("--quiet", "--precondition", "--mode", "fsync", "--count", "5",
+                                "--size", "4m", "--output", out, target)
+    check(status == 0, f"the preconditioned run (exit {status}) {err.strip()}")
+    if status == 0:
+        with open(out, encoding="utf-8") as f:
+            pre = json.load(f)["precondition"]
+        passes = {"once": 1, "twice": 2}.get(g[0]) or int(g[0].split()[0])
+        bs = int(g[1]) * 1024 ** ["bytes", "KiB", "MiB", "GiB"].index(g[2])
+        check((passes, bs) == (pre["passes"], pre["block_size"]),
+              f"--precondition: --help's {passes} passes of {bs}-byte writes, the run's "
+              f"{pre['passes']} of {pre['block_size']}")
 
 # the ranges --help gives
 for option, kind in (("bs", "size"), ("iodepth", "n"), ("jobs", "n"), ("suite-runs", "n")):
