@@ -66,8 +66,8 @@ static void null_pattern_pg_default_mode(void)
 {
     ck_assert(!diskio_pattern_pg_default_mode((enum diskio_pattern)diskio_pattern_count(),
                                               DISKIO_MODE_FSYNC));
-    ck_assert(!diskio_pattern_pg_default_mode(DISKIO_PATTERN_WAL,
-                                              (enum diskio_mode)diskio_mode_count()));
+    ck_assert(
+        !diskio_pattern_pg_default_mode(DISKIO_PATTERN_WAL, (enum diskio_mode)diskio_mode_count()));
 }
 static void null_pattern_grows_file(void)
 {
