@@ -159,12 +159,11 @@ static int check_scopes(const struct cli_options *o, char *err, size_t size)
         if (applies)
             continue;
         char text[512];
-        if (opt->scope == CLI_WAL_PATTERN || opt->scope == CLI_CHECKPOINT_PATTERN) {
+        const enum diskio_pattern_params params = cli_scope_params(opt->scope);
+        if (params != DISKIO_PARAMS_NONE) {
             scope_options(opt->scope, text, sizeof(text));
             return cli_fail(err, size, "%s apply to --pattern %s only", text,
-                            diskio_pattern_name(opt->scope == CLI_WAL_PATTERN
-                                                    ? DISKIO_PATTERN_WAL
-                                                    : DISKIO_PATTERN_CHECKPOINT));
+                            cli_params_pattern(params));
         }
         cli_expand(opt, opt->scope_message, text, sizeof(text));
         return cli_fail(err, size, "--%s: %s", opt->name, text);
@@ -179,7 +178,7 @@ static void pattern_mode_text(enum diskio_pattern pattern, enum diskio_mode mode
                               size_t size)
 {
     const char *method = diskio_mode_pg_wal_sync_method(mode);
-    if (pattern != DISKIO_PATTERN_WAL ||
+    if (!diskio_pattern_info(pattern)->wal_sync_methods ||
         (method && strcmp(method, diskio_mode_name(mode)) == 0 && !diskio_mode_is_direct(mode)))
         snprintf(out, size, "%s", diskio_mode_name(mode));
     else
@@ -213,7 +212,7 @@ static void pattern_modes(enum diskio_pattern pattern, char *out, size_t size)
  * (DISKIO_RULE_PATTERN_OPTIONS), and why. */
 static const char *pattern_options_problem(const struct cli_options *o)
 {
-    if ((o->rate_interval_ns || o->capacity_on) && o->pattern == DISKIO_PATTERN_WAL)
+    if ((o->rate_interval_ns || o->capacity_on) && diskio_pattern_info(o->pattern)->takes_rate)
         return "--rate (and --target) and --wal-gap do not go together (a schedule of commits, "
                "or a pause after each)";
     if (o->rate_interval_ns || o->capacity_on)
@@ -249,8 +248,9 @@ static const char *jobs_problem(const struct cli_options *o)
 static int interval_fail(const struct cli_options *o, char *err, size_t size)
 {
     if (o->interval_ns < DISKIO_INTERVAL_MIN_NS)
-        return cli_fail(err, size, "--interval: %.3g s is shorter than 10ms; use 10ms or more",
-                        (double)o->interval_ns / 1e9);
+        return cli_fail(err, size, "--interval: %.3g s is shorter than %gms; use %gms or more",
+                        (double)o->interval_ns / 1e9, (double)DISKIO_INTERVAL_MIN_NS / 1e6,
+                        (double)DISKIO_INTERVAL_MIN_NS / 1e6);
     if (o->interval_ns > o->runtime_ns)
         return cli_fail(err, size,
                         "--interval: %.3g s is longer than the --runtime (%.3g s); use at "
@@ -288,11 +288,11 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
         char modes[512];
         pattern_modes(o->pattern, modes, sizeof(modes));
         return cli_fail(err, size,
-                        o->pattern == DISKIO_PATTERN_WAL
-                            ? "--pattern wal: --mode takes PostgreSQL's wal_sync_method: %s"
-                            : "--pattern checkpoint: --mode takes a mode with a sync call (fsync "
-                              "is what PostgreSQL's checkpointer calls): %s",
-                        modes);
+                        diskio_pattern_info(o->pattern)->wal_sync_methods
+                            ? "--pattern %s: --mode takes PostgreSQL's wal_sync_method: %s"
+                            : "--pattern %s: --mode takes a mode with a sync call (fsync is what "
+                              "PostgreSQL's checkpointer calls): %s",
+                        diskio_pattern_name(o->pattern), modes);
     }
     case DISKIO_RULE_PATTERN_OPTIONS:
         return cli_fail(err, size, "--pattern %s: %s", diskio_pattern_name(o->pattern),
@@ -355,7 +355,7 @@ int cli_check_runs(const struct cli_options *o, uint64_t largest_bs, char *err, 
     if (check_scopes(o, err, size) != 0)
         return -1;
     /* the committers of one WAL trace into one file: one per run */
-    if (o->trace && o->njobs > 1 && o->pattern == DISKIO_PATTERN_WAL)
+    if (o->trace && o->njobs > 1 && diskio_pattern_info(o->pattern)->jobs_share_stream)
         return cli_fail(err, size,
                         "--jobs: give one count with --trace (one trace per mode and block "
                         "size)");

@@ -115,10 +115,11 @@ int cli_durable_check(const struct cli_options *o, bool *verify_only, char *err,
                         " blocks of --size more than %d times, the most a check reads; give a "
                         "larger --size or a smaller --count",
                         o->count, blocks, DURABLE_WRITES_PER_BLOCK_MAX);
-    if (o->pattern == DISKIO_PATTERN_APPEND)
+    if (diskio_pattern_info(o->pattern)->truncates_when_full)
         return cli_fail(err, size,
-                        "--durability: the append pattern truncates its file when it is full, "
-                        "taking acknowledged writes with it; use seq, rand or create");
+                        "--durability: the %s pattern truncates its file when it is full, "
+                        "taking acknowledged writes with it; use seq, rand or create",
+                        diskio_pattern_name(o->pattern));
     return 0;
 }
 

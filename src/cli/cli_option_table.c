@@ -41,10 +41,12 @@ const struct cli_option cli_option_table[] = {
      .type = CLI_FUNC,
      .parse = cli_parse_sizes,
      FIRST(block_sizes),
+     .min = DISKIO_BS_MIN, /* cli_parse_sizes() takes these */
+     .max = DISKIO_BS_MAX,
      .flags = CLI_ROW_SETS | CLI_LIST,
      .complete = CLI_COMPLETE_WORDS,
      .words = "512 4k 8k 16k 64k 256k 1m 4m",
-     .help = "bytes per write, 512 to 64m; a list sweeps (default: {default})"},
+     .help = "bytes per write, {min} to {max}; a list sweeps (default: {default})"},
     {.name = "count",
      .short_name = 'n',
      .arg = "N",
@@ -66,8 +68,9 @@ const struct cli_option cli_option_table[] = {
      CFG(runtime_ns),
      .bad = "is not a positive duration up to 31 days (seconds, or with ms/s/m/h, e.g. 2, 0.5, "
             "500ms)",
-     .help = "seconds per run, or 500ms, 1m... (default: 2s when --count is not given; both: "
-             "first wins)"},
+     .help =
+         "seconds per run, or 500ms, 1m... (default: {runtime} when --count is not given; both: "
+         "first wins)"},
     {.name = "size",
      .short_name = 's',
      .arg = "SIZE",
@@ -77,7 +80,7 @@ const struct cli_option cli_option_table[] = {
      .max = MAX_FILE_SIZE,
      GIVEN(size_given),
      .bad = "is not a size up to 1024t (with k/m/g/t suffixes; at least one block of --bs)",
-     .help = "test file size (default: {default}, or 8 blocks)"},
+     .help = "test file size (default: {default}, or {size-blocks} blocks)"},
     {.name = "pattern",
      .short_name = 'p',
      .arg = "PATTERN",
@@ -186,7 +189,7 @@ const struct cli_option cli_option_table[] = {
      .scope = CLI_QUEUED_MODES,
      .flags = CLI_ROW_SETS,
      .scope_message = "applies to modes {modes} only, none is selected",
-     .help = "{modes,}: ops in flight, 1 to 1024 (default: {default})"},
+     .help = "{modes,}: ops in flight, {min} to {max} (default: {default})"},
     {.name = "batch",
      .arg = "N",
      .type = CLI_UINT,
@@ -206,10 +209,13 @@ const struct cli_option cli_option_table[] = {
      .type = CLI_FUNC,
      .parse = cli_parse_jobs,
      FIRST(jobs),
+     .min = 1, /* cli_parse_jobs() takes these */
+     .max = DISKIO_JOBS_MAX,
      .flags = CLI_ROW_SETS | CLI_LIST,
-     .help = "concurrent writers, 1 to 256, each a thread with its own file (created beside the "
-             "first) and histograms; --count is per job, --runtime common; a list sweeps "
-             "(default: {default})"},
+     .help =
+         "concurrent writers, {min} to {max}, each a thread with its own file (created beside the "
+         "first) and histograms; --count is per job, --runtime common; a list sweeps "
+         "(default: {default})"},
     {.name = "shared-file",
      .type = CLI_FLAG,
      FIELD(shared_file),
@@ -307,35 +313,37 @@ const struct cli_option cli_option_table[] = {
      CFG(interval_ns),
      .bad = "is not a positive duration (seconds, or with ms/s/m/h, e.g. 1, 0.5, 100ms)",
      .help = "also keep every run's latency over time: ops, MB/s, mean, p50, p99 and max per "
-             "interval of DURATION (10ms up to --runtime; e.g. 1, 0.5, 100ms)"},
+             "interval of DURATION ({interval-min} up to --runtime; e.g. 1, 0.5, 100ms)"},
     {.name = "steady",
      .arg = "SPEC",
      .type = CLI_FUNC,
      .parse = cli_parse_steady,
      .flags = CLI_ROW_SETS | CLI_OPTIONAL_VALUE,
      .help = "end each run once its latency is steady: the last window of --interval intervals "
-             "(default 1 s) within the limits, judged after a ramp; else at --runtime (default "
-             "5m with --steady), said not steady with the trend.  SPEC: metric=mean|p99|ops_per_s,"
-             "window=N,range=PCT,slope=PCT,ramp=DURATION (default: mean, SNIA's 5 intervals, "
-             "range 20%, slope 10%, no ramp)"},
+             "(default {steady-interval}) within the limits, judged after a ramp; else at "
+             "--runtime (default {steady-runtime} with --steady), said not steady with the "
+             "trend.  SPEC: metric={steady-metrics},window=N,range=PCT,slope=PCT,ramp=DURATION "
+             "(default: {steady-spec})"},
 
     {.name = "target",
      .arg = "pP=DURATION[,time=T][,point=T]",
      .type = CLI_FUNC,
      .parse = cli_parse_target,
      .flags = CLI_ROW_SETS,
-     .help = "each run answers how many ops per second the storage takes before percentile P "
-             "of their latency passes DURATION (e.g. p99=2ms): a search of --rate (from the "
-             "rate it takes as fast as it can, halving the bracket to 2%), and of the committers "
-             "where --jobs lists several (--pattern wal), then a confirming run; the answer, and "
-             "the latency-versus-offered-rate curve it measured, in the table and the JSON; "
-             "time=T bounds the whole search (default 60s), point=T each point"},
+     .help =
+         "each run answers how many ops per second the storage takes before percentile P "
+         "of their latency passes DURATION (e.g. p99=2ms): a search of --rate (from the "
+         "rate it takes as fast as it can, halving the bracket to {target-bracket}), and of the "
+         "committers "
+         "where --jobs lists several (--pattern wal), then a confirming run; the answer, and "
+         "the latency-versus-offered-rate curve it measured, in the table and the JSON; "
+         "time=T bounds the whole search (default {target-time}), point=T each point"},
     {.name = "precondition",
      .type = CLI_FLAG,
      FIELD(precondition),
      .flags = CLI_NOT_IN_ROW,
      .help = "before the first run, write the whole test file (--size; a device with "
-             "--allow-device: all of it) sequentially twice in 1 MiB writes, with O_DIRECT where "
+             "--allow-device: all of it) sequentially {precondition}, with O_DIRECT where "
              "it can (SNIA's preconditioning: an SSD at its write cliff, as in service); the "
              "result says it was done and how long it took"},
 
@@ -367,7 +375,7 @@ const struct cli_option cli_option_table[] = {
      .max = SUITE_RUNS_MAX,
      .flags = CLI_NOT_IN_ROW | CLI_SUITE_ONLY,
      .section = CLI_SECTION_SUITES,
-     .help = "runs of each row, 1 to 100 (default: the suite's)"},
+     .help = "runs of each row, {min} to {max} (default: the suite's)"},
     {.name = "suite-max-bs",
      .arg = "SIZE",
      .type = CLI_SIZE,
@@ -417,8 +425,8 @@ const struct cli_option cli_option_table[] = {
      .parse = cli_parse_percentiles,
      .flags = CLI_LIST,
      .section = CLI_SECTION_OUTPUT,
-     .help = "the latency percentiles the table shows, up to 8, each above 0 and at most 100 "
-             "(default: 50,99,99.9; the JSON and CSV hold them too)"},
+     .help = "the latency percentiles the table shows, up to {percentiles-max}, each above 0 "
+             "and at most 100 (default: {percentiles}; the JSON and CSV hold them too)"},
     {.name = "mbps",
      .type = CLI_FLAG,
      FIELD(mbps),
@@ -488,10 +496,11 @@ const struct cli_option cli_option_table[] = {
      FIELD(verify_durability),
      .flags = CLI_NOT_IN_ROW,
      .section = CLI_SECTION_DURABILITY,
-     .help = "after the power cut: check FILE against what the listener holds; exit 0 durable "
-             "(at least one acknowledged write checked), 1 the answer broke off or passed its "
-             "bounds, 4 acknowledged writes lost or torn, 5 the file or run id does not match "
-             "(or the run acknowledged nothing)"},
+     .help = "after the power cut: check FILE against what the listener holds; exit {exit-ok} "
+             "durable (at least one acknowledged write checked), {exit-failed} the answer broke "
+             "off or passed its bounds, {exit-lost} acknowledged writes lost or torn, "
+             "{exit-mismatch} the file or run id does not match (or the run acknowledged "
+             "nothing)"},
 
     {.name = "help",
      .short_name = 'h',

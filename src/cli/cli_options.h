@@ -24,6 +24,9 @@
 #define CLI_STEADY_RUNTIME_NS (UINT64_C(300) * 1000000000u)
 #define CLI_STEADY_INTERVAL_NS UINT64_C(1000000000)
 #define CLI_DEFAULT_WARMUP 10
+/* the test file holds this many blocks of the largest --bs at least,
+ * unless --size says */
+#define CLI_DEFAULT_FILE_BLOCKS 8u
 #define CLI_REPEAT_MAX 1000
 /* a suite's runs of each row (its 'runs', --suite-runs): at most */
 #define SUITE_RUNS_MAX 100
@@ -142,8 +145,8 @@ enum cli_scope {
     CLI_CACHED_MODES,       /* where the library takes config.cached */
     CLI_VERIFY_MODES,       /* where the library takes config.verify */
     CLI_WRITE_BACK_MODES,   /* where the library takes config.write_back */
-    CLI_WAL_PATTERN,        /* --pattern wal */
-    CLI_CHECKPOINT_PATTERN, /* --pattern checkpoint */
+    CLI_WAL_PATTERN,        /* the pattern that takes DISKIO_PARAMS_WAL */
+    CLI_CHECKPOINT_PATTERN, /* the pattern that takes DISKIO_PARAMS_CHECKPOINT */
 };
 
 /* What completing the option's value offers (bash). */
@@ -226,12 +229,18 @@ extern const struct cli_option cli_option_table[];
 const struct cli_option *cli_option_named(const char *word);
 /* Whether opt was given in o. */
 bool cli_option_given(const struct cli_options *o, const struct cli_option *opt);
+/* The pattern parameters a scope is the options of, or
+ * DISKIO_PARAMS_NONE; and the pattern that takes them (its name,
+ * or NULL). */
+enum diskio_pattern_params cli_scope_params(enum cli_scope scope);
+const char *cli_params_pattern(enum diskio_pattern_params params);
 /* Whether a run of mode and pattern is in the scope of opt. */
 bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
                         enum diskio_pattern pattern);
-/* Text with its {markers} replaced (the scope's modes for opt's, the
- * library's lists, {default}: opt's value when not given, from
- * cli_defaults()): into out, which is always terminated. */
+/* Text with its {markers} replaced (cli_expand.c: the scope's modes for
+ * opt's, the library's lists, {default}: opt's value when not given,
+ * from cli_defaults(), and the other values the usage names): into out,
+ * which is always terminated. */
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
 /* Whether opt's value is the next word of the command line (an
  * optional value is only ever --NAME=VALUE): what completion offers. */

@@ -134,18 +134,19 @@ static bool ends_with(const char *s, const char *suffix)
  * command's defaults that depend on other options; 0, or -1. */
 static int resolve_runs(struct cli_options *o, char *err, size_t size)
 {
-    /* PostgreSQL's WAL and checkpoints: the modes PostgreSQL syncs them
-     * with by default (every wal_sync_method, as it opens its WAL by
-     * default: without O_DIRECT; the checkpointer's fsync) */
-    if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_WAL) {
-        o->nmodes = 0;
-        for (unsigned m = 0; m < diskio_mode_count(); m++)
-            if (diskio_mode_pg_wal_sync_method((enum diskio_mode)m) &&
-                !diskio_mode_is_direct((enum diskio_mode)m))
-                o->modes[o->nmodes++] = (enum diskio_mode)m;
-    } else if (!o->modes_explicit && o->pattern == DISKIO_PATTERN_CHECKPOINT) {
-        o->modes[0] = DISKIO_MODE_FSYNC;
-        o->nmodes = 1;
+    /* PostgreSQL's WAL and checkpoints: the modes PostgreSQL, configured
+     * by default, writes them in (the library's
+     * diskio_pattern_pg_default_mode()) */
+    if (!o->modes_explicit) {
+        enum diskio_mode pg[CLI_MAX_MODES];
+        size_t npg = 0;
+        for (unsigned m = 0; m < diskio_mode_count() && npg < CLI_MAX_MODES; m++)
+            if (diskio_pattern_pg_default_mode(o->pattern, (enum diskio_mode)m))
+                pg[npg++] = (enum diskio_mode)m;
+        if (npg > 0) {
+            memcpy(o->modes, pg, npg * sizeof(pg[0]));
+            o->nmodes = npg;
+        }
     }
     /* --target: the modes that take a fixed rate (not aio, uring) */
     if (!o->modes_explicit && o->capacity_on) {
@@ -161,8 +162,8 @@ static int resolve_runs(struct cli_options *o, char *err, size_t size)
     for (size_t i = 0; i < o->nsizes; i++)
         if (o->block_sizes[i] > largest_bs)
             largest_bs = o->block_sizes[i];
-    if (!o->size_given && o->file_size < largest_bs * 8)
-        o->file_size = largest_bs * 8;
+    if (!o->size_given && o->file_size < largest_bs * CLI_DEFAULT_FILE_BLOCKS)
+        o->file_size = largest_bs * CLI_DEFAULT_FILE_BLOCKS;
     if (cli_check_runs(o, largest_bs, err, size) != 0)
         return -1;
     if (cli_check_steady(o, err, size) != 0)

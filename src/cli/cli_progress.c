@@ -302,7 +302,8 @@ void progress_run_start(struct progress *p, const struct diskio_config *cfg, uns
     if (cfg->iodepth > 1 || cfg->batch > 1)
         snprintf(qual, sizeof(qual), cfg->batch > 1 ? " qd%u batch%u" : " qd%u", cfg->iodepth,
                  cfg->batch);
-    if (cfg->pattern != DISKIO_PATTERN_SEQ && diskio_pattern_name(cfg->pattern))
+    const struct diskio_pattern_info *info = diskio_pattern_info(cfg->pattern);
+    if (info && info->named_in_label)
         snprintf(pattern, sizeof(pattern), " %s", diskio_pattern_name(cfg->pattern));
     char jobs[32] = ""; /* "×4 jobs", "×4 jobs 1 file" */
     if (cfg->jobs > 1)

@@ -58,7 +58,7 @@ static void report_run_error(const struct diskio_config *cfg, const struct diski
         /* a sequential run's op says where: it wraps at the file's end */
         char where[96] = "";
         uint64_t blocks = cfg->file_size / cfg->block_size;
-        if (cfg->pattern == DISKIO_PATTERN_SEQ && blocks > 0)
+        if (diskio_pattern_info(cfg->pattern)->sequential && blocks > 0)
             snprintf(where, sizeof(where), " (the block at byte %" PRIu64 ")",
                      (cfg->warmup + info->error_op) % blocks * cfg->block_size);
         cli_msg("mode %s: verify failed at op %" PRIu64

@@ -38,12 +38,6 @@ static void on_signal(int signo)
     cli_stop_signal = signo;
 }
 
-/* 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP */
-int cli_signal_status(int signo)
-{
-    return 128 + signo;
-}
-
 void cli_signals_install(void)
 {
     struct sigaction sa;

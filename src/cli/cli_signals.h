@@ -18,6 +18,9 @@ void cli_signals_install(void);
 void cli_signals_target(struct diskio_target *target);
 /* The status of a run a signal stopped: 128 + signo (SIGINT 130,
  * SIGTERM 143, SIGHUP 129). */
-int cli_signal_status(int signo);
+static inline int cli_signal_status(int signo)
+{
+    return 128 + signo;
+}
 
 #endif

@@ -246,15 +246,15 @@ int cli_check_target_use(const struct cli_options *opt, unsigned flags)
         return EXIT_USAGE;
     }
     /* PostgreSQL's WAL and checkpoint patterns make files of their own
-     * (segments, relation files) beside a test file diskio creates. */
-    if ((opt->pattern == DISKIO_PATTERN_WAL ||
-         (opt->pattern == DISKIO_PATTERN_CHECKPOINT && opt->checkpoint_files > 1)) &&
+     * (segments, relation files) beside a test file diskio creates: a
+     * checkpoint over one file makes none. */
+    const struct diskio_pattern_info *info = diskio_pattern_info(opt->pattern);
+    if (info->own_files &&
+        (info->params != DISKIO_PARAMS_CHECKPOINT || opt->checkpoint_files > 1) &&
         diskio_target_check(opt->target, DISKIO_TARGET_TRUNCATE) == -DISKIO_E_TARGET_EXISTS) {
         cli_usage_msg("--pattern %s makes its %s beside a test file diskio creates; give a "
                       "directory or a new path instead of %s",
-                      diskio_pattern_name(opt->pattern),
-                      opt->pattern == DISKIO_PATTERN_WAL ? "WAL segment files" : "files",
-                      opt->target);
+                      info->name, info->own_files, opt->target);
         return EXIT_USAGE;
     }
     /* Several jobs without --shared-file write a file each, created
@@ -308,7 +308,8 @@ static struct space_use space_use_of(const struct cli_options *opt)
                             .what_is_one = true,
                             .remedy = "a smaller --size"};
     snprintf(use.how, sizeof(use.how), "--size %" PRIu64, opt->file_size);
-    if (opt->pattern == DISKIO_PATTERN_WAL) {
+    const enum diskio_pattern_params params = diskio_pattern_info(opt->pattern)->params;
+    if (params == DISKIO_PARAMS_WAL) {
         use.first_bytes = 3 * opt->wal_segment_size;
         use.what = "WAL segments";
         use.what_is_one = false;
@@ -317,7 +318,7 @@ static struct space_use space_use_of(const struct cli_options *opt)
         use.remedy = "a smaller --wal-segment-size";
         return use;
     }
-    const bool checkpoint = opt->pattern == DISKIO_PATTERN_CHECKPOINT;
+    const bool checkpoint = params == DISKIO_PARAMS_CHECKPOINT;
     for (size_t j = 0; j < opt->njobs && !opt->shared_file && !checkpoint; j++)
         if (opt->jobs[j] > use.files)
             use.files = opt->jobs[j];

@@ -5,9 +5,12 @@
  * named as the library names them. */
 #include "config.h"
 
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli_options.h"
+#include "cli_signals.h"
 
 /* The usage's columns: the options, then their text from column 29, to
  * column 79 at most. */
@@ -84,15 +87,18 @@ void cli_usage(FILE *out)
             fprintf(out, "\n%s\n", section_titles[opt->section]);
         print_option(out, opt);
     }
-    fputs("\n"
-          "Exit status: 0 ok; 1 a write or sync failed (partial result written), or\n"
-          "a trace, the result or standard output could not be written (said so);\n"
-          "2 bad usage (nothing created); 3 the target or an output file cannot be\n"
-          "used; 130/143/129 interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
-          "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
-          "per run.\n"
-          "See diskio(1).\n",
-          out);
+    /* the statuses as enum cli_exit and cli_signal_status() make them */
+    fprintf(out,
+            "\n"
+            "Exit status: %d ok; %d a write or sync failed (partial result written), or\n"
+            "a trace, the result or standard output could not be written (said so);\n"
+            "%d bad usage (nothing created); %d the target or an output file cannot be\n"
+            "used; %d/%d/%d interrupted by SIGINT/SIGTERM/SIGHUP (partial result\n"
+            "written).  With several runs, --trace FILE.csv becomes one FILE.MODE-BS.csv\n"
+            "per run.\n"
+            "See diskio(1).\n",
+            EXIT_OK, EXIT_RUN_FAILED, EXIT_USAGE, EXIT_TARGET, cli_signal_status(SIGINT),
+            cli_signal_status(SIGTERM), cli_signal_status(SIGHUP));
 }
 
 /* ---- bash completion ---- */

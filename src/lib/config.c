@@ -180,7 +180,7 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
     const bool checkpoint = pops->params == PATTERN_PARAMS_CHECKPOINT;
     /* a commit schedule has no room for a gap after each commit */
     if (pops->commit_schedule &&
-        ((cfg->rate_interval_ns && (!pops->jobs_share_stream || cfg->wal_gap_ns)) ||
+        ((cfg->rate_interval_ns && (!pattern_takes_rate(pops) || cfg->wal_gap_ns)) ||
          cfg->interval_ns || cfg->sync_every > 1 || cfg->shared_file ||
          (!pops->jobs_share_stream && cfg->jobs > 1)))
         return DISKIO_RULE_PATTERN_OPTIONS;

@@ -14,11 +14,12 @@
 struct mode_ops;
 
 /* The extra parameters a pattern takes (struct diskio_config's wal_* or
- * checkpoint_* fields), which its results report. */
+ * checkpoint_* fields), which its results report: the public enum
+ * diskio_pattern_params by the library's own names. */
 enum pattern_params {
-    PATTERN_PARAMS_NONE,
-    PATTERN_PARAMS_WAL,
-    PATTERN_PARAMS_CHECKPOINT,
+    PATTERN_PARAMS_NONE = DISKIO_PARAMS_NONE,
+    PATTERN_PARAMS_WAL = DISKIO_PARAMS_WAL,
+    PATTERN_PARAMS_CHECKPOINT = DISKIO_PARAMS_CHECKPOINT,
 };
 
 /* One write pattern, a row of the pattern table (patterns.c). */
@@ -31,17 +32,28 @@ struct pattern_ops {
                struct diskio_run **out);
     /* the modes it takes (NULL: every mode) */
     bool (*takes_mode)(const struct mode_ops *ops);
-    enum pattern_params params;
+    /* the modes PostgreSQL writes the files it models in, configured by
+     * default (NULL: it models none of PostgreSQL's files) */
+    bool (*pg_default_mode)(const struct mode_ops *ops);
+    /* the files of its own it makes beside the test file, as a message
+     * names them (NULL: none) */
+    const char *own_files;
     /* the trace's CSV header (its rows: the pattern's loop) */
     const char *trace_header;
+    enum pattern_params params;
     /* the default: a run's label names every pattern but this one */
     bool unnamed_in_label;
+    /* op n writes block n modulo the file's blocks, from the first */
+    bool sequential;
     /* writes past the end of the file: empties it before (and while) it
      * writes it, so reads cannot use it, and the jobs of one shared file
      * would truncate it under one another */
     bool grows_file;
     /* each write at the end the previous one left: no two in flight */
     bool writes_at_end;
+    /* empties its file when it is full and writes it again: what it
+     * wrote before is gone */
+    bool truncates_when_full;
     /* a new file: emptied and made durable before the measured ops */
     bool creates_file;
     /* offsets drawn at random (reads advise the kernel so) */
@@ -66,6 +78,12 @@ static inline bool pattern_grows_file(enum diskio_pattern p)
 static inline enum pattern_params pattern_params_of(enum diskio_pattern p)
 {
     return pattern_ops_of(p)->params;
+}
+/* A fixed rate: a commit schedule takes one only when its jobs share
+ * the stream (they share the rate's schedule) */
+static inline bool pattern_takes_rate(const struct pattern_ops *pops)
+{
+    return !pops->commit_schedule || pops->jobs_share_stream;
 }
 
 #endif

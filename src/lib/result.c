@@ -53,6 +53,15 @@ const double *result_table_pcts(const struct diskio_result *res, size_t *n)
     return res->npcts ? res->pcts : table_pcts;
 }
 
+size_t diskio_result_percentiles(const struct diskio_result *res, const double **pcts)
+{
+    size_t n = TABLE_PCTS;
+    const double *list = res ? result_table_pcts(res, &n) : table_pcts;
+    if (pcts)
+        *pcts = list;
+    return n;
+}
+
 size_t result_pcts(const struct diskio_result *res, double *out)
 {
     size_t n = 0, ntable, i = 0, j = 0;

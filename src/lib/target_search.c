@@ -43,8 +43,9 @@
 
 #define NS_PER_S 1000000000.0
 #define CAPACITY_BUDGET_NS (UINT64_C(60) * 1000000000u)
-/* the bracket is narrow enough: within 2% of its top */
-#define BRACKET_TOLERANCE 0.02
+/* the bracket is narrow enough: within DISKIO_CAPACITY_BRACKET_PCT of
+ * its top */
+#define BRACKET_TOLERANCE (DISKIO_CAPACITY_BRACKET_PCT / 100.0)
 /* a rate below 1% of the saturation rate that still misses: none meets it */
 #define LOWEST_SHARE 0.01
 /* a point "achieved" its offered rate at 95% of it */

@@ -5,6 +5,7 @@
  * The mode table as a program sees it: the modes, patterns, parts and
  * formats listed by the library it runs with; the read modes as rows of
  * the table; which modes are durable and which wal_sync_method each is;
+ * what the pattern table says of each pattern (diskio_pattern_info());
  * and the config rules (write_back, verify on a device, the read modes,
  * the wal and checkpoint patterns) diskio_config_validate() applies.
  */
@@ -100,6 +101,79 @@ END_TEST
  * PostgreSQL know: which are durable (a sync call after the write, or a
  * flag making the write durable), which sync with a call, and the
  * wal_sync_method each is (O_DIRECT: the method with O_DIRECT). */
+/* What diskio_pattern_info() says of each pattern, and that it agrees
+ * with the rules the library applies (diskio_config_check()). */
+START_TEST(test_the_pattern_table_says_what_each_pattern_is)
+{
+    static const struct {
+        enum diskio_pattern pattern;
+        enum diskio_pattern_params params;
+        const char *own_files;
+        bool sequential, named_in_label, truncates_when_full, takes_rate, jobs_share_stream,
+            wal_sync_methods;
+    } known[] = {
+        {DISKIO_PATTERN_SEQ, DISKIO_PARAMS_NONE, NULL, true, false, false, true, false, false},
+        {DISKIO_PATTERN_RAND, DISKIO_PARAMS_NONE, NULL, false, true, false, true, false, false},
+        {DISKIO_PATTERN_APPEND, DISKIO_PARAMS_NONE, NULL, false, true, true, true, false, false},
+        {DISKIO_PATTERN_CREATE, DISKIO_PARAMS_NONE, NULL, false, true, false, true, false, false},
+        {DISKIO_PATTERN_WAL, DISKIO_PARAMS_WAL, "WAL segment files", false, true, false, true, true,
+         true},
+        {DISKIO_PATTERN_CHECKPOINT, DISKIO_PARAMS_CHECKPOINT, "files", false, true, false, false,
+         false, false},
+    };
+    ck_assert_uint_eq(sizeof(known) / sizeof(known[0]), diskio_pattern_count());
+    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+        const enum diskio_pattern p = known[i].pattern;
+        const struct diskio_pattern_info *info = diskio_pattern_info(p);
+        ck_assert_ptr_nonnull(info);
+        ck_assert_str_eq(info->name, diskio_pattern_name(p));
+        ck_assert_msg(info->params == known[i].params, "%s", info->name);
+        ck_assert_str_eq(info->own_files ? info->own_files : "(none)",
+                         known[i].own_files ? known[i].own_files : "(none)");
+        ck_assert_msg(info->sequential == known[i].sequential, "%s", info->name);
+        ck_assert_msg(info->named_in_label == known[i].named_in_label, "%s", info->name);
+        ck_assert_msg(info->grows_file == diskio_pattern_grows_file(p), "%s", info->name);
+        ck_assert_msg(info->truncates_when_full == known[i].truncates_when_full, "%s", info->name);
+        ck_assert_msg(info->takes_rate == known[i].takes_rate, "%s", info->name);
+        ck_assert_msg(info->jobs_share_stream == known[i].jobs_share_stream, "%s", info->name);
+        ck_assert_msg(info->wal_sync_methods == known[i].wal_sync_methods, "%s", info->name);
+        /* the library's rules agree: a fixed rate, and with several jobs */
+        struct diskio_config cfg;
+        t_config(&cfg, DISKIO_MODE_FSYNC);
+        cfg.pattern = p;
+        cfg.rate_interval_ns = 1000000;
+        ck_assert_msg((diskio_config_check(&cfg) == 0) == info->takes_rate, "%s", info->name);
+        cfg.jobs = 2;
+        ck_assert_msg((diskio_config_check(&cfg) == 0) == info->jobs_share_stream, "%s",
+                      info->name);
+        /* the modes its wal_sync_methods name are the modes it takes */
+        for (unsigned m = 0; info->wal_sync_methods && m < diskio_mode_count(); m++) {
+            t_config(&cfg, (enum diskio_mode)m);
+            cfg.pattern = p;
+            ck_assert_msg((diskio_config_check(&cfg) == 0) ==
+                              (diskio_mode_pg_wal_sync_method((enum diskio_mode)m) ||
+                               (enum diskio_mode)m == DISKIO_MODE_ASYNC),
+                          "%s", diskio_mode_name((enum diskio_mode)m));
+        }
+    }
+    /* PostgreSQL's defaults: every wal_sync_method without O_DIRECT, the
+     * checkpointer's fsync; none for the patterns that model no file of
+     * PostgreSQL's */
+    for (unsigned m = 0; m < diskio_mode_count(); m++) {
+        const enum diskio_mode mode = (enum diskio_mode)m;
+        ck_assert_msg(diskio_pattern_pg_default_mode(DISKIO_PATTERN_WAL, mode) ==
+                          (diskio_mode_pg_wal_sync_method(mode) && !diskio_mode_is_direct(mode)),
+                      "%s", diskio_mode_name(mode));
+        ck_assert_msg(diskio_pattern_pg_default_mode(DISKIO_PATTERN_CHECKPOINT, mode) ==
+                          (mode == DISKIO_MODE_FSYNC),
+                      "%s", diskio_mode_name(mode));
+        for (unsigned p = 0; p <= DISKIO_PATTERN_CREATE; p++)
+            ck_assert(!diskio_pattern_pg_default_mode((enum diskio_pattern)p, mode));
+    }
+    ck_assert_ptr_null(diskio_pattern_info((enum diskio_pattern)diskio_pattern_count()));
+}
+END_TEST
+
 START_TEST(test_the_mode_table_says_which_modes_are_durable_and_postgresql_s)
 {
     static const struct {
@@ -350,6 +424,7 @@ int main(void)
     tcase_add_test(tc, test_modes_patterns_parts_and_formats_are_listed_by_the_library);
     tcase_add_test(tc, test_read_modes_are_rows_of_the_mode_table);
     tcase_add_test(tc, test_the_mode_table_says_which_modes_are_durable_and_postgresql_s);
+    tcase_add_test(tc, test_the_pattern_table_says_what_each_pattern_is);
     tcase_add_test(tc, test_config_rules_of_the_read_modes);
     tcase_add_test(tc, test_config_rule_of_verify_on_a_device);
     tcase_add_test(tc, test_config_rules_of_write_back);

@@ -232,8 +232,14 @@ START_TEST(test_table_percentiles_and_unit_are_chosen)
     FILE *f = open_memstream(&buf, &size);
     ck_assert_int_eq(diskio_result_write(res, DISKIO_FORMAT_TEXT, f), 0);
     fclose(f);
-    /* the default, unchanged by the refused calls */
+    /* the default, unchanged by the refused calls, and as the library
+     * says it is */
     ck_assert_ptr_nonnull(strstr(buf, " p50         p99       p99.9         max"));
+    const double *shown = NULL, *defaults = NULL;
+    ck_assert_uint_eq(diskio_result_percentiles(res, &shown), 3);
+    ck_assert_uint_eq(diskio_result_percentiles(NULL, &defaults), 3);
+    ck_assert(shown[0] == 50.0 && shown[1] == 99.0 && shown[2] == 99.9);
+    ck_assert(defaults[0] == 50.0 && defaults[1] == 99.0 && defaults[2] == 99.9);
     ck_assert_ptr_nonnull(strstr(buf, "MB/s"));
     ck_assert_ptr_nonnull(strstr(buf, " 2.05 "));
     ck_assert_ptr_nonnull(strstr(buf, "500 us*"));
@@ -252,6 +258,10 @@ START_TEST(test_table_percentiles_and_unit_are_chosen)
     ck_assert_ptr_nonnull(strstr(buf, " 16.4 "));
     ck_assert_ptr_null(strstr(buf, "*")); /* p100 is the max by definition */
     free(buf);
+    ck_assert_uint_eq(diskio_result_percentiles(res, &shown), 3);
+    ck_assert(shown[0] == 90.0 && shown[1] == 99.0 && shown[2] == 100.0);
+    ck_assert_uint_eq(diskio_result_percentiles(NULL, &defaults), 3);
+    ck_assert(defaults[0] == 50.0);
     diskio_result_free(res);
 }
 END_TEST

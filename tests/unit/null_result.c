@@ -152,6 +152,13 @@ static void null_result_complete(void)
 {
     ck_assert(!diskio_result_complete(NULL));
 }
+static void null_result_percentiles(void)
+{
+    const double *pcts = NULL;
+    ck_assert_uint_gt(diskio_result_percentiles(NULL, &pcts), 0);
+    ck_assert_ptr_nonnull(pcts);
+    ck_assert_uint_gt(diskio_result_percentiles(NULL, NULL), 0);
+}
 static void null_result_set_percentiles(void)
 {
     struct diskio_result *res = NULL;
@@ -211,6 +218,7 @@ const struct t_null_row t_null_result_rows[] = {
     T_NULL_ROW(result_set_incomplete),
     T_NULL_ROW(result_complete),
     T_NULL_ROW(result_set_percentiles),
+    T_NULL_ROW(result_percentiles),
     T_NULL_ROW(result_set_throughput_unit),
     T_NULL_ROW(result_set_suite),
     T_NULL_ROW(result_write),

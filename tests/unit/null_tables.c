@@ -58,6 +58,17 @@ static void null_pattern_count(void)
 {
     ck_assert_uint_gt(diskio_pattern_count(), 0);
 }
+static void null_pattern_info(void)
+{
+    ck_assert_ptr_null(diskio_pattern_info((enum diskio_pattern)diskio_pattern_count()));
+}
+static void null_pattern_pg_default_mode(void)
+{
+    ck_assert(!diskio_pattern_pg_default_mode((enum diskio_pattern)diskio_pattern_count(),
+                                              DISKIO_MODE_FSYNC));
+    ck_assert(
+        !diskio_pattern_pg_default_mode(DISKIO_PATTERN_WAL, (enum diskio_mode)diskio_mode_count()));
+}
 static void null_pattern_grows_file(void)
 {
     ck_assert(!diskio_pattern_grows_file((enum diskio_pattern)diskio_pattern_count()));
@@ -192,6 +203,8 @@ const struct t_null_row t_null_tables_rows[] = {
     T_NULL_ROW(pattern_name),
     T_NULL_ROW(pattern_parse),
     T_NULL_ROW(pattern_grows_file),
+    T_NULL_ROW(pattern_info),
+    T_NULL_ROW(pattern_pg_default_mode),
     T_NULL_ROW(format_parse),
     T_NULL_ROW(format_count),
     T_NULL_ROW(format_name),
