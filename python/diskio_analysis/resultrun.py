@@ -43,7 +43,9 @@ class Repetition(RepetitionKeys):
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
         if self.mb_per_s is None and self.bytes is not None and self.duration_ns:
-            self.mb_per_s = self.bytes / 1e6 / (self.duration_ns / 1e9)
+            # annotated for mypy where it cannot see _result_keys.py (a
+            # build outside the source tree writes it there)
+            self.mb_per_s: Optional[float] = self.bytes / 1e6 / (self.duration_ns / 1e9)
         latency = src.get_object(node, self.where, "latency")
         read_parts(src, latency, json_path(self.where, "latency"), self.parts,
                    Summary)
