@@ -7,11 +7,13 @@ range of every value it reads and returns typed objects every tool uses:
 a Result, its Environment, its Runs and theirs (Parameters, Hists,
 Repetitions, Intervals, Rate, Wal, Checkpoint, Interference, ...).  Each
 dataclass below is one object of the schema and has a field for each of
-its keys, of the key's name unless the field's metadata says otherwise
-(own(...)), so that tests/python/test_result_schema.py can hold the two
-together: a key added to the schema without a field here fails it, and
-so does a field without a key.  The fields are read by their annotation
-(read_object), by one generic reader, so no key is forgotten.
+its keys, made from the schema itself (resulttypes.py, from the
+_result_types.py python/make-result-types.py writes when diskio is
+built), of the key's name unless the field's metadata says otherwise
+(own(...)): a key added to the schema is a field with no edit here, and
+tests/python/test_result_schema.py holds the two together.  The fields
+are read by their annotation (read_object), by one generic reader, so
+no key is forgotten.
 
 A value the file leaves out (or writes as null) comes back as the field's
 default (None, [], or what files of earlier releases mean by leaving it
@@ -33,7 +35,8 @@ together.
 
 This module is where the reader is entered (load_result() and the like)
 and every name of it is imported from; its parts are a module each: the
-schema's names and the fields' metadata (resultkeys.py), the generic
+schema's names and the fields' metadata (resultkeys.py), the fields made
+from the schema (resulttypes.py), the generic
 reader (resultread.py), and the schema's objects, of the environment
 (resultenv.py), of what a run was asked and did (resultfigures.py), of
 what else the machine did (resultinterference.py), of its latencies and

@@ -1,119 +1,73 @@
 # SPDX-License-Identifier: MIT
 """The environment of a result (its "environment" object): the machine,
 its clock and the target with the devices under it; and the tool that
-wrote the file."""
+wrote the file.  Each class is the schema's object its schema_object()
+names, with a field for each of its keys (resulttypes.py); a value the
+probe could not read is None, as is a key files of earlier releases
+lack (schema 1: timer.clocksource, target.device.fua, target.ext4,
+target.loop, target.overlay, target.devices; cpu.idle_driver,
+machine_id and boot_id in files before them)."""
 
-from dataclasses import dataclass
-from typing import List, Optional
+from ._result_keys import (CpuKeys, EnvDeviceKeys, EnvironmentKeys, Ext4Keys, KernelKeys, LoopKeys,
+                           OverlayKeys, TargetDeviceKeys, TargetKeys, TimerKeys, ToolKeys)
+from .resulttypes import read, schema_object
 
-from .resultkeys import count_key, key, key_list
 
-
-@dataclass(slots=True)
-class Tool:
+@schema_object("tool")
+class Tool(ToolKeys):
     """The program that wrote the file."""
-    name: Optional[str] = key()
-    version: Optional[str] = key()
+    version = read(nonempty=False)              # "" read as it stands
 
 
-@dataclass(slots=True)
-class Kernel:
+@schema_object("environment.kernel")
+class Kernel(KernelKeys):
     """uname(2)."""
-    sysname: Optional[str] = key()
-    release: Optional[str] = key()
-    version: Optional[str] = key()
-    machine: Optional[str] = key()
 
 
-@dataclass(slots=True)
-class Cpu:
-    model: Optional[str] = key()
-    cores: Optional[int] = count_key()
-    idle_driver: Optional[str] = key()      # None also in files before it
-    wakeup_ns: Optional[int] = key(minimum=0)
+@schema_object("environment.cpu")
+class Cpu(CpuKeys):
+    """The processor."""
+    cores = read(count=True)
 
 
-@dataclass(slots=True)
-class Timer:
+@schema_object("environment.timer")
+class Timer(TimerKeys):
     """The clock every latency is read from."""
-    clock: Optional[str] = key()
-    resolution_ns: Optional[int] = key(minimum=0)
-    overhead_ns: Optional[int] = key(minimum=0)
-    clocksource: Optional[str] = key()          # schema 2
 
 
-@dataclass(slots=True)
-class TargetDevice:
+@schema_object("target_device")
+class TargetDevice(TargetDeviceKeys):
     """The block device under the target's filesystem."""
-    name: Optional[str] = key()
-    partition: Optional[str] = key()
-    rotational: Optional[bool] = key()
-    scheduler: Optional[str] = key()
-    write_cache: Optional[str] = key()
-    logical_block_size: Optional[int] = key(minimum=0)
-    physical_block_size: Optional[int] = key(minimum=0)
-    model: Optional[str] = key()
-    fua: Optional[bool] = key()                 # schema 2
 
 
-@dataclass(slots=True)
-class Ext4:
-    journal: Optional[bool] = key()
-    data_mode: Optional[str] = key()
+@schema_object("ext4")
+class Ext4(Ext4Keys):
+    """An ext4 filesystem's journal."""
 
 
-@dataclass(slots=True)
-class Loop:
-    backing_file: Optional[str] = key()
-    backing_filesystem: Optional[str] = key()
-    backing_mount_point: Optional[str] = key()
-    backing_device: Optional[str] = key()
+@schema_object("loop")
+class Loop(LoopKeys):
+    """A loop device's backing file and where it lives."""
 
 
-@dataclass(slots=True)
-class Overlay:
-    upperdir: Optional[str] = key()
-    upper_filesystem: Optional[str] = key()
-    upper_mount_point: Optional[str] = key()
+@schema_object("overlay")
+class Overlay(OverlayKeys):
+    """An overlayfs's upper layer."""
 
 
-@dataclass(slots=True)
-class EnvDevice:
+@schema_object("env_device")
+class EnvDevice(EnvDeviceKeys):
     """A DEVICE: one block device under the target."""
-    name: str = key("", required=True, nonempty=True)
-    depth: Optional[int] = key(minimum=0)
-    leaf: Optional[bool] = key()
-    own_io: Optional[bool] = key()
-    write_cache: Optional[str] = key()
-    fua: Optional[bool] = key()
-    rotational: Optional[bool] = key()
+    name = read("", required=True, nonempty=True)
+    write_cache = read(choices=())              # any text the kernel gives
 
 
-@dataclass(slots=True)
-class Target:
-    directory: Optional[str] = key()
-    filesystem: Optional[str] = key()
-    mount_point: Optional[str] = key()
-    mount_source: Optional[str] = key()
-    mount_options: Optional[str] = key()
-    super_options: Optional[str] = key()
-    device: Optional[TargetDevice] = key()
-    ext4: Optional[Ext4] = key()                # schema 2, and the three below
-    loop: Optional[Loop] = key()
-    overlay: Optional[Overlay] = key()
-    devices: List[EnvDevice] = key_list()
+@schema_object("target")
+class Target(TargetKeys):
+    """The target directory (or block device) and what it sits on."""
 
 
-@dataclass(slots=True)
-class Environment:
+@schema_object("environment")
+class Environment(EnvironmentKeys):
     """The environment probe: the machine and the target; None where a
     value could not be read."""
-    hostname: Optional[str] = key()
-    # which machine and which boot of it (None in files before them)
-    machine_id: Optional[str] = key()
-    boot_id: Optional[str] = key()
-    kernel: Optional[Kernel] = key()
-    cpu: Optional[Cpu] = key()
-    memory_bytes: Optional[int] = key(minimum=0)
-    timer: Optional[Timer] = key()
-    target: Optional[Target] = key()

@@ -1,149 +1,121 @@
 # SPDX-License-Identifier: MIT
 """What a run was asked to do and what it did beside its latencies: the
 preconditioning, its parameters, its error, --rate's schedule, each
-job's figures, --pattern wal's and checkpoint's counts."""
+job's figures, --pattern wal's and checkpoint's counts.  Each class
+is the schema's object its schema_object() names, with a field for each
+of its keys (resulttypes.py)."""
 
-from dataclasses import dataclass
-from typing import Optional
+from ._result_keys import (BacklogKeys, CheckpointKeys, JobErrorKeys, JobFiguresKeys,
+                           LateStartKeys, ParametersKeys, PreconditionKeys, RateKeys, RunErrorKeys,
+                           WalKeys)
+from .resultkeys import derived
+from .resulttypes import read, schema_object
 
-from .resultkeys import DIRECTIONS, count_key, derived, key
 
-
-@dataclass(slots=True)
-class Precondition:
+@schema_object("precondition")
+class Precondition(PreconditionKeys):
     """diskio --precondition: what was written before the runs (the range
     bytes, passes times, in writes of block_size; complete, or stopped)."""
-    passes: int = key(2, required=True, minimum=1)
-    block_size: int = key(1, required=True, minimum=1)
-    bytes: int = count_key(0, required=True)
-    written: int = count_key(0, required=True)
-    direct: bool = key(False)
-    complete: bool = key(False, required=True)
-    duration_ns: int = key(0, required=True, minimum=0)
-    mb_per_s: Optional[float] = key(minimum=0)
+    passes = read(2, required=True)
+    block_size = read(1, required=True)
+    bytes = read(0, required=True, count=True)
+    written = read(0, required=True, count=True)
+    direct = read(False)
+    complete = read(False, required=True)
+    duration_ns = read(0, required=True)
 
 
-@dataclass(slots=True)
-class Parameters:
+@schema_object("parameters")
+class Parameters(ParametersKeys):
     """A measured run's parameters.  A custom run (parameters null: a
     program's own operations, timed with libdiskio) has none of diskio's:
     custom is True and the rest None (its own are Run.params).  Files
     written before jobs, --shared-file, the read modes and --write-back
     lack them: read as 1, false, "write" and 0."""
-    block_size: Optional[int] = key(required=True, minimum=1)
-    file_size: Optional[int] = key(minimum=0)
-    pattern: Optional[str] = key()
-    count: Optional[int] = key(minimum=0)
-    runtime_s: Optional[float] = key(minimum=0)
-    warmup: Optional[int] = key(minimum=0)
-    iodepth: Optional[int] = key(minimum=0)
-    batch: Optional[int] = key(minimum=1)
-    sync_every: Optional[int] = key(minimum=0)
-    rate_ops_per_s: Optional[float] = key(minimum=0)
-    jobs: int = key(1, minimum=1)
-    shared_file: bool = key(False)
-    open_flags: Optional[str] = key()
-    direction: str = key("write", choices=DIRECTIONS)
-    cached: bool = key(False)
-    verify: bool = key(False)
-    write_back: int = key(0, minimum=0)
+    block_size = read(required=True)
+    pattern = read(choices=())                  # the patterns may grow
+    # 0 taken, below the schema's minimum of 1, as the reader always has
+    count = read(minimum=0)
+    iodepth = read(minimum=0)
+    sync_every = read(minimum=0)
+    jobs = read(1)
+    shared_file = read(False)
+    direction = read("write")
+    cached = read(False)
+    verify = read(False)
+    write_back = read(0)
     custom: bool = derived(False)
 
 
-@dataclass(slots=True)
-class RunError:
+@schema_object("run_error")
+class RunError(RunErrorKeys):
     """The error that stopped a run."""
-    op: Optional[int] = key(minimum=0)
-    errno: Optional[int] = key(minimum=0)
-    message: Optional[str] = key()
-    during: Optional[str] = key()
-    job: Optional[int] = key(minimum=0)         # runs of several jobs
+    errno = read(minimum=0)                     # 0 taken, as the reader always has
 
 
-@dataclass(slots=True)
-class LateStart:
+@schema_object("rate.late_start_ns")
+class LateStart(LateStartKeys):
     """With --rate, the ops whose lag is diskio's own lateness."""
-    ops: Optional[int] = count_key()
-    p50: Optional[int] = key(minimum=0)
-    p99: Optional[int] = key(minimum=0)
-    max: Optional[int] = key(minimum=0)
+    ops = read(count=True)
 
 
-@dataclass(slots=True)
-class Backlog:
+@schema_object("rate.backlog")
+class Backlog(BacklogKeys):
     """With --rate, the ops that waited for the device."""
-    ops: Optional[int] = count_key()
-    max_lag_ns: Optional[int] = key(minimum=0)
+    ops = read(count=True)
 
 
-@dataclass(slots=True)
-class Rate:
+@schema_object("rate")
+class Rate(RateKeys):
     """With --rate: how the fixed schedule was kept (older files lack
     the figures from start_lag_p99_ns on: None)."""
-    requested_ops_per_s: float = key(0.0, required=True, minimum=0)
-    achieved_ops_per_s: float = key(0.0, required=True, minimum=0)
-    held: bool = key(False, required=True)
-    max_start_lag_ns: int = key(0, required=True, minimum=0)
-    start_lag_p99_ns: Optional[int] = key(minimum=0)
-    late_start_ns: Optional[LateStart] = key()
-    backlog: Optional[Backlog] = key()
-    spin_margin_ns: Optional[int] = key(minimum=0)
+    requested_ops_per_s = read(0.0, required=True)
+    achieved_ops_per_s = read(0.0, required=True)
+    held = read(False, required=True)
+    max_start_lag_ns = read(0, required=True)
 
 
-@dataclass(slots=True)
-class JobError:
+@schema_object("job_error")
+class JobError(JobErrorKeys):
     """Why one job stopped early."""
-    message: Optional[str] = key()
-    op: Optional[int] = key(minimum=0)
-    during: Optional[str] = key()
 
 
-@dataclass(slots=True)
-class JobFigures:
+@schema_object("job")
+class JobFigures(JobFiguresKeys):
     """One entry of a run's per_job[]: what one of its concurrent jobs
     (or threads) did.  errors is 1 for a job that stopped at an error of
     its own."""
     where: str = derived("")                    # runs[0].per_job[3]
-    job: int = key(0, required=True, minimum=0)
-    ops: int = count_key(0, required=True)
-    bytes: int = count_key(0, required=True)
-    duration_ns: int = key(0, required=True, minimum=0)
-    mean_ns: float = key(0.0, required=True, minimum=0)
-    p50_ns: int = key(0, required=True, minimum=0)
-    p99_ns: int = key(0, required=True, minimum=0)
-    max_ns: int = key(0, required=True, minimum=0)
-    errors: int = count_key(0)
-    error: Optional[JobError] = key()
+    job = read(0, required=True)
+    ops = read(0, required=True, count=True)
+    bytes = read(0, required=True, count=True)
+    duration_ns = read(0, required=True)
+    mean_ns = read(0.0, required=True)
+    p50_ns = read(0, required=True)
+    p99_ns = read(0, required=True)
+    max_ns = read(0, required=True)
+    errors = read(0, count=True)
 
 
-@dataclass(slots=True)
-class Wal:
+@schema_object("wal")
+class Wal(WalKeys):
     """--pattern wal: what the run did (diskio(1), PATTERNS)."""
-    bytes_per_commit: Optional[int] = key(minimum=0)
-    segment_size: Optional[int] = key(minimum=0)
-    page_size: Optional[int] = key(minimum=0)
-    recycle: Optional[bool] = key()
-    committers: Optional[int] = count_key()
-    gap_ns: Optional[int] = key(minimum=0)
-    commits: Optional[int] = count_key()
-    flushes: Optional[int] = count_key()
-    writes: Optional[int] = count_key()
-    syncs: Optional[int] = count_key()
-    pages: Optional[int] = count_key()
-    page_rewrites: Optional[int] = count_key()
-    segment_switches: Optional[int] = count_key()
-    insert_bytes: Optional[int] = count_key()
-    syncs_per_commit: Optional[float] = key(minimum=0)
-    flushes_per_commit: Optional[float] = key(minimum=0)
+    committers = read(count=True)
+    commits = read(count=True)
+    flushes = read(count=True)
+    writes = read(count=True)
+    syncs = read(count=True)
+    pages = read(count=True)
+    page_rewrites = read(count=True)
+    segment_switches = read(count=True)
+    insert_bytes = read(count=True)
 
 
-@dataclass(slots=True)
-class Checkpoint:
+@schema_object("checkpoint")
+class Checkpoint(CheckpointKeys):
     """--pattern checkpoint: what the run did; its ops are pages."""
-    files: Optional[int] = count_key()
-    pages_per_checkpoint: Optional[int] = key(minimum=0)
-    flush_after_pages: Optional[int] = key(minimum=0)
-    checkpoints: Optional[int] = count_key()
-    pages: Optional[int] = count_key()
-    file_syncs: Optional[int] = count_key()
-    writebacks: Optional[int] = count_key()
+    files = read(count=True)
+    checkpoints = read(count=True)
+    pages = read(count=True)
+    file_syncs = read(count=True)
+    writebacks = read(count=True)

@@ -2,90 +2,70 @@
 """What else the machine did while a run (or a repetition) measured, and
 why it was judged disturbed (doc/verdicts.md)."""
 
-from dataclasses import dataclass
 from typing import List, Optional
 
+from ._result_keys import (DisturbanceKeys, InterferenceCpuKeys, InterferenceDeviceKeys,
+                           InterferenceKeys, MemoryFiguresKeys, PressureKeys, RunQueueKeys,
+                           ThreadFiguresKeys)
 from .jsonfile import JsonFile, json_path
-from .resultkeys import WAITS_FOR, count_key, derived, key, key_list
+from .resultkeys import derived
+from .resulttypes import read, schema_object
 
 
-@dataclass(slots=True)
-class InterferenceCpu:
+@schema_object("interference.cpu")
+class InterferenceCpu(InterferenceCpuKeys):
     """The machine's CPU time over the window: other_s, other_cpus and
     steal_share None over a window shorter than resolution_s (what
     /proc/stat's counters resolve over all CPUs; None in files written
     before it)."""
-    own_s: Optional[float] = key()
-    other_s: Optional[float] = key()
-    other_cpus: Optional[float] = key()
-    steal_share: Optional[float] = key()
-    resolution_s: Optional[float] = key(minimum=0)
+    # read without the schema's minimum, as the reader always has
+    other_s = read(minimum=None)
+    other_cpus = read(minimum=None)
+    steal_share = read(minimum=None)
 
 
-@dataclass(slots=True)
-class ThreadFigures:
+@schema_object("interference.thread")
+class ThreadFigures(ThreadFiguresKeys):
     """The measuring threads' own scheduling (one per job), summed over
     them: their wall, CPU and run-delay time (runnable, waiting for a
     CPU), and the shares of the wall time they waited for a CPU and were
     blocked (neither running nor waiting for a CPU; None for a paced
     run)."""
-    threads: Optional[int] = count_key()
-    wall_s: Optional[float] = key(minimum=0)
-    cpu_s: Optional[float] = key(minimum=0)
-    run_delay_s: Optional[float] = key(minimum=0)
-    run_delay_share: Optional[float] = key(minimum=0)
-    blocked_share: Optional[float] = key(minimum=0)
+    threads = read(count=True)
 
 
-@dataclass(slots=True)
-class RunQueue:
-    before: Optional[int] = count_key()
-    after: Optional[int] = count_key()
+@schema_object("interference.run_queue")
+class RunQueue(RunQueueKeys):
+    """Other runnable tasks at the window's two readings."""
+    before = read(count=True)
+    after = read(count=True)
 
 
-@dataclass(slots=True)
-class Pressure:
-    cpu_some: Optional[float] = key()
-    cpu_full: Optional[float] = key()
-    io_some: Optional[float] = key()
-    io_full: Optional[float] = key()
-    memory_some: Optional[float] = key()
-    memory_full: Optional[float] = key()
+@schema_object("interference.pressure")
+class Pressure(PressureKeys):
+    """/proc/pressure's figures over the window."""
 
 
-@dataclass(slots=True)
-class MemoryFigures:
-    dirty_kib_before: Optional[int] = key(minimum=0)
-    writeback_kib_before: Optional[int] = key(minimum=0)
-    dirty_kib_after: Optional[int] = key(minimum=0)
-    writeback_kib_after: Optional[int] = key(minimum=0)
+@schema_object("interference.memory")
+class MemoryFigures(MemoryFiguresKeys):
+    """Dirty and writeback memory before and after the window."""
 
 
-@dataclass(slots=True)
-class InterferenceDevice:
-    name: str = key("", required=True, nonempty=True)
-    depth: Optional[int] = key(minimum=0)
-    bytes: Optional[int] = count_key()
-    foreign_bytes: Optional[int] = count_key()
-    foreign_share: Optional[float] = key(minimum=0)
+@schema_object("interference.devices")
+class InterferenceDevice(InterferenceDeviceKeys):
+    """What one device under the target did over the window."""
+    name = read("", required=True, nonempty=True)
+    bytes = read(count=True)
+    foreign_bytes = read(count=True)
 
 
-@dataclass(slots=True)
-class Interference:
+@schema_object("interference")
+class Interference(InterferenceKeys):
     """What else the machine did while a run's (or a repetition's)
     measured ops ran (doc/verdicts.md); None where unreadable."""
-    start_time: Optional[str] = key()
-    wall_s: Optional[float] = key(minimum=0)
-    cpus: Optional[int] = count_key()
-    # "cpu" or "device" (None in files written before it, where every
-    # mode was judged as the device's)
-    waits_for: Optional[str] = key(choices=WAITS_FOR)
-    cpu: Optional[InterferenceCpu] = key()
-    thread: Optional[ThreadFigures] = key()
-    run_queue: Optional[RunQueue] = key()
-    pressure: Optional[Pressure] = key()
-    memory: Optional[MemoryFigures] = key()
-    devices: List[InterferenceDevice] = key_list()
+    cpus = read(count=True)
+    # waits_for: "cpu" or "device" (None in files written before it,
+    # where every mode was judged as the device's)
 
     @property
     def other_cpu_share(self) -> Optional[float]:
@@ -96,21 +76,16 @@ class Interference:
         return min(1.0, max(0.0, self.cpu.other_cpus / self.cpus))
 
 
-@dataclass(slots=True)
-class Disturbance:
+@schema_object("disturbance")
+class Disturbance(DisturbanceKeys):
     """One reason a run or repetition was disturbed: its kind
     ("other_cpu", "run_delay", "steal", "cpu_pressure", "memory_pressure",
     "dirty", "device_io", "writeback"), the figure measured against the
     threshold (in unit), the device (device_io, writeback) and the
     sentence diskio wrote."""
     where: str = derived("")
-    reason: str = key("", required=True, nonempty=True)
-    message: str = key("", required=True, nonempty=True)
-    figure: Optional[float] = key()
-    threshold: Optional[float] = key()
-    unit: Optional[str] = key()
-    device: Optional[str] = key()
-    repetition: Optional[int] = key(minimum=1)  # a run's list: which one
+    reason = read("", required=True, choices=(), nonempty=True)  # may grow
+    message = read("", required=True)
 
 
 def check_disturbed(src: JsonFile, where: str, disturbed: Optional[bool],

@@ -5,10 +5,12 @@ read from its key (the field's metadata).
 The schema's name and the versions read, the latency parts, the
 percentiles and their keys' rule (percentile_key(), the C library's
 pct_name()), the values some keys may take; and key(), count_key(),
-key_list(), own() and derived(), which every dataclass of the schema's
-objects (resultenv.py, resultfigures.py, resultinterference.py,
-resultlatency.py, resultrun.py) declares its fields with, for the one
-generic reader (resultread.py) and tests/python/test_result_schema.py.
+key_list(), own() and derived(), the fields of every dataclass of the
+schema's objects (resultenv.py, resultfigures.py, resultinterference.py,
+resultlatency.py, resultrun.py): key(), count_key() and key_list() as
+resulttypes.py makes them from the schema, own() and derived() as the
+classes declare them; for the one generic reader (resultread.py) and
+tests/python/test_result_schema.py.
 """
 
 import dataclasses

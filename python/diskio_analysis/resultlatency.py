@@ -2,27 +2,29 @@
 """A run's latencies and what the devices did meanwhile: SUMMARY and
 HIST, the device counters, the verdicts on them, whether O_DIRECT was
 direct, the --interval series, --steady's windows and --target's
-capacity search."""
+capacity search.  Each class is the schema's object its schema_object()
+names, with a field for each of its keys (resulttypes.py)."""
 
-from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
+from ._result_keys import (CapacityKeys, CapacityStepKeys, DeviceCountsKeys, DeviceIOKeys,
+                           DirectKeys, HistKeys, IntervalKeys, SteadyKeys, SteadyWindowKeys,
+                           SummaryKeys, VerdictKeys)
 from .jsonfile import JsonFile, Triples, json_kind, json_path
-from .resultkeys import (DIRECT_SOURCES, PERCENTILE_KEY, PERCENTILES, count_key,
-                         derived, key, key_list, own)
+from .resultkeys import PERCENTILE_KEY, PERCENTILES, derived, own
 from .resultread import read_buckets
+from .resulttypes import read, schema_object
 
 
-@dataclass(slots=True)
-class Summary:
+@schema_object("summary_figures")
+class Summary(SummaryKeys):
     """A SUMMARY (a repetition's part): count, min, mean, stddev, max
     (ns) and the percentiles the file gives ({'p50': ns, ...})."""
     where: str = derived("")                    # runs[0].latency.total
-    count: Optional[int] = count_key()
-    min: Optional[float] = key(minimum=0)
-    mean: Optional[float] = key(minimum=0)
-    stddev: Optional[float] = key(minimum=0)
-    max: Optional[float] = key(minimum=0)
+    count = read(count=True)
+    # integers in the schema, read as any number, as the reader always has
+    min = read(number=True)
+    max = read(number=True)
     percentiles: Dict[str, float] = own(pattern=PERCENTILE_KEY.pattern,
                                         factory=dict)
     _src: Optional[JsonFile] = derived(shown=False)
@@ -53,17 +55,17 @@ class Summary:
                 self.percentiles[name] = value
 
 
-@dataclass(slots=True)
-class Hist(Summary):
+@schema_object("hist")
+class Hist(Summary, HistKeys):
     """A HIST: a SUMMARY with the percentiles diskio --percentiles added,
     the keys among them that are the max only for want of values
     (percentiles_limited_by_ops: p99_9 with fewer than 1000), and the
     buckets, compact Triples read as (lowest_ns, highest_ns, count)
     tuples (None when the file gives none)."""
     limited_by_ops: List[str] = own("percentiles_limited_by_ops", factory=list)
-    overflow: Optional[int] = count_key()
-    max_trackable_ns: Optional[int] = key(minimum=0)
-    sub_buckets: Optional[int] = key(minimum=0)
+    overflow = read(count=True)
+    max_trackable_ns = read(minimum=0)          # 0 taken, as the reader always has
+    sub_buckets = read(minimum=0)
     buckets: Optional[Triples] = own()
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
@@ -82,8 +84,8 @@ class Hist(Summary):
                                         json_path(self.where, "buckets"))
 
 
-@dataclass(slots=True)
-class DeviceCounts:
+@schema_object("device_counts")
+class DeviceCounts(DeviceCountsKeys):
     """What one block device (or, name "total", the devices the
     filesystem sits on) did during a run's measured ops: counters
     (flushes None where the kernel does not count them; read_merges None
@@ -93,77 +95,55 @@ class DeviceCounts:
     reads'), and each request's mean time on the device (us; None where
     undefined, under 20 ms of requests, or in older files)."""
     where: str = derived("")
-    name: str = key("", required=True, nonempty=True)
-    reads: int = count_key(0, required=True)
-    read_merges: Optional[int] = count_key()
-    read_sectors: int = count_key(0, required=True)
-    writes: int = count_key(0, required=True)
-    write_merges: int = count_key(0, required=True)
-    write_sectors: int = count_key(0, required=True)
-    flushes: Optional[int] = count_key()
-    read_ms: Optional[int] = key(minimum=0)
-    write_ms: Optional[int] = key(minimum=0)
-    flush_ms: Optional[int] = key(minimum=0)
-    writes_per_op: Optional[float] = key(minimum=0)
-    merges_per_op: Optional[float] = key(minimum=0)
-    kib_per_write: Optional[float] = key(minimum=0)
-    flushes_per_op: Optional[float] = key(minimum=0)
-    reads_per_op: Optional[float] = key(minimum=0)
-    read_merges_per_op: Optional[float] = key(minimum=0)
-    kib_per_read: Optional[float] = key(minimum=0)
-    us_per_read: Optional[float] = key(minimum=0)
-    us_per_write: Optional[float] = key(minimum=0)
-    us_per_flush: Optional[float] = key(minimum=0)
+    name = read("", required=True)
+    reads = read(0, required=True, count=True)
+    read_merges = read(count=True)
+    read_sectors = read(0, required=True, count=True)
+    writes = read(0, required=True, count=True)
+    write_merges = read(0, required=True, count=True)
+    write_sectors = read(0, required=True, count=True)
+    flushes = read(count=True)
 
 
-@dataclass(slots=True)
-class DeviceIO(DeviceCounts):
+@schema_object("device_io")
+class DeviceIO(DeviceCounts, DeviceIOKeys):
     """A DEVICE_IO: one device's counters, with its depth and flags."""
-    depth: Optional[int] = key(minimum=0)
-    leaf: Optional[bool] = key()
-    own_io: Optional[bool] = key()
-    volatile_cache: Optional[bool] = key()
-    fua: Optional[bool] = key()
-    rotational: Optional[bool] = key()
 
 
-@dataclass(slots=True)
-class Verdict:
+@schema_object("verdict")
+class Verdict(VerdictKeys):
     """What the device figures say about the latencies."""
-    code: str = key("", required=True, nonempty=True)
-    message: Optional[str] = key()
+    code = read("", required=True, choices=(), nonempty=True)  # may grow
+    message = read(nonempty=False)              # "" read as it stands
 
 
-@dataclass(slots=True)
-class Direct:
+@schema_object("direct")
+class Direct(DirectKeys):
     """DIRECT: whether an O_DIRECT run's I/O went to the device as issued
     (honoured; None: nothing told), what decided it (source: "statx" or
     "device") and what showed it, and the files' STATX_DIOALIGN (None
     where the kernel did not give it)."""
-    honoured: Optional[bool] = key()
-    source: Optional[str] = key(choices=DIRECT_SOURCES)
-    evidence: str = key("", required=True, nonempty=True)
-    dio_offset_align: Optional[int] = count_key()
-    dio_mem_align: Optional[int] = count_key()
+    evidence = read("", required=True)
+    dio_offset_align = read(count=True)
+    dio_mem_align = read(count=True)
 
 
-@dataclass(slots=True)
-class Interval:
+@schema_object("interval")
+class Interval(IntervalKeys):
     """One entry of a run's intervals.series (diskio --interval): the ops
     that completed in it and their latencies (ns; None when ops is 0)."""
     where: str = derived("")                    # runs[0].intervals.series[3]
-    repetition: int = key(1, minimum=1)         # which repetition (from 1)
-    start_ns: int = key(0, required=True, minimum=0)
-    duration_ns: int = key(0, required=True, minimum=0)
-    ops: int = count_key(0, required=True)
-    bytes: int = count_key(0)
-    ops_per_s: Optional[float] = key(required=True, minimum=0)
-    mb_per_s: Optional[float] = key(minimum=0)
-    min_ns: Optional[float] = key(minimum=0)
-    mean_ns: Optional[float] = key(minimum=0)
-    p50_ns: Optional[float] = key(minimum=0)
-    p99_ns: Optional[float] = key(minimum=0)
-    max_ns: Optional[float] = key(minimum=0)
+    repetition = read(1)                        # which repetition (from 1)
+    start_ns = read(0, required=True)
+    duration_ns = read(0, required=True)
+    ops = read(0, required=True, count=True)
+    bytes = read(0, count=True)
+    ops_per_s = read(required=True)
+    # integers in the schema, read as any number, as the reader always has
+    min_ns = read(number=True)
+    p50_ns = read(number=True)
+    p99_ns = read(number=True)
+    max_ns = read(number=True)
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
         if self.ops:
@@ -180,8 +160,8 @@ STEADY_METRICS = ("mean", "p99", "ops_per_s")
 STEADY_TRENDS = ("rising", "falling", "flat")
 
 
-@dataclass(slots=True)
-class SteadyWindow:
+@schema_object("steady_window")
+class SteadyWindow(SteadyWindowKeys):
     """One entry of a run's steady.windows (diskio --steady): one
     repetition's window of intervals, steady (attained: its figures over
     the window alone in ops_per_s, mb_per_s and parts' "total") or, when
@@ -189,24 +169,11 @@ class SteadyWindow:
     None: never a sample of a steady disk).  Its figures are read as a
     Run's are (ops_per_s, mb_per_s, parts)."""
     where: str = derived("")                    # runs[0].steady.windows[0]
-    repetition: int = key(1, minimum=1)
-    attained: bool = key(False, required=True)
-    first_interval: Optional[int] = key(minimum=0)
-    intervals: int = count_key(0)
-    judged: int = count_key(0)
-    start_ns: Optional[int] = key(minimum=0)
-    end_ns: Optional[int] = key(minimum=0)
-    average: Optional[float] = key(minimum=0)
-    range_pct: Optional[float] = key(minimum=0)
-    slope_pct: Optional[float] = key(minimum=0)
-    trend: Optional[str] = key(choices=STEADY_TRENDS)
-    trend_per_min: Optional[float] = key()
-    trend_pct_per_min: Optional[float] = key()
-    ops: Optional[int] = count_key()
-    duration_ns: Optional[int] = key(minimum=0)
-    ops_per_s: Optional[float] = key(minimum=0)
-    mb_per_s: Optional[float] = key(minimum=0)
-    latency: Optional[Summary] = key()
+    repetition = read(1)
+    attained = read(False, required=True)
+    intervals = read(0, count=True)
+    judged = read(0, count=True)
+    ops = read(count=True)
     # the parts a run's figures are read from: "total", the window's
     parts: Dict[str, Summary] = derived(None, shown=False)
 
@@ -221,61 +188,56 @@ class SteadyWindow:
 CAPACITY_PHASES = ("saturation", "search", "confirm")
 
 
-@dataclass(slots=True)
-class CapacityStep:
+@schema_object("capacity_step")
+class CapacityStep(CapacityStepKeys):
     """One entry of a run's capacity.steps (diskio --target): an offered
     rate (None: as fast as possible) and what it did; latencies (ns)
     from each op's due time, pct_ns the capacity's percentile."""
     where: str = derived("")                    # runs[0].capacity.steps[3]
-    step: int = count_key(0, required=True)
-    phase: str = key("search", required=True, choices=CAPACITY_PHASES)
-    committers: int = key(1, required=True, minimum=1)
-    offered_ops_per_s: Optional[float] = key(minimum=0)
-    achieved_ops_per_s: float = key(0.0, required=True, minimum=0)
-    ops: int = count_key(0, required=True)
-    duration_ns: int = key(0, required=True, minimum=0)
-    mean_ns: Optional[float] = key(minimum=0)
-    p50_ns: int = key(0, required=True, minimum=0)
-    p99_ns: int = key(0, required=True, minimum=0)
-    pct_ns: int = key(0, required=True, minimum=0)
-    max_ns: int = key(0, required=True, minimum=0)
-    met: bool = key(False, required=True)
-    rate_held: bool = key(False)
-    error: Optional[str] = key()
+    step = read(0, required=True, count=True)
+    phase = read("search", required=True)
+    committers = read(1, required=True)
+    achieved_ops_per_s = read(0.0, required=True)
+    ops = read(0, required=True, count=True)
+    duration_ns = read(0, required=True)
+    p50_ns = read(0, required=True)
+    p99_ns = read(0, required=True)
+    pct_ns = read(0, required=True)
+    max_ns = read(0, required=True)
+    met = read(False, required=True)
+    rate_held = read(False)
 
 
-@dataclass(slots=True)
-class Capacity:
+@schema_object("capacity")
+class Capacity(CapacityKeys):
     """A run's capacity (diskio --target): the highest offered rate whose
     percentile met the target (ops_per_s, None when none did), the lowest
     rate above it that missed (high_ops_per_s: the capacity lies between),
     whether a longer run confirmed it, and the search's steps."""
     where: str = derived("")                    # runs[0].capacity
-    percentile: float = key(99.0, required=True, minimum=0)
-    target_ns: int = key(1, required=True, minimum=1)
-    found: bool = key(False, required=True)
-    confirmed: bool = key(False, required=True)
-    ops_per_s: Optional[float] = key(minimum=0)
-    high_ops_per_s: Optional[float] = key(minimum=0)
-    committers: int = key(1, required=True, minimum=1)
-    budget_ns: int = key(1, required=True, minimum=1)
-    duration_ns: int = key(0, required=True, minimum=0)
-    steps: List[CapacityStep] = key_list(required=True)
+    percentile = read(99.0, required=True)
+    target_ns = read(1, required=True)
+    found = read(False, required=True)
+    confirmed = read(False, required=True)
+    committers = read(1, required=True)
+    budget_ns = read(1, required=True)
+    duration_ns = read(0, required=True)
+    steps = read(required=True)
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
         if self.found and self.ops_per_s is None:
             src.fail(json_path(self.where, "ops_per_s"), "null, but found is true")
 
 
-@dataclass(slots=True)
-class Steady:
+@schema_object("steady")
+class Steady(SteadyKeys):
     """A run's steady (diskio --steady): the spec it was judged by, whether
     every window was steady, each repetition's window."""
-    metric: str = key("mean", required=True, choices=STEADY_METRICS)
-    window: int = key(5, required=True, minimum=2)
-    range_limit_pct: float = key(0.0, required=True, minimum=0)
-    slope_limit_pct: float = key(0.0, required=True, minimum=0)
-    ramp_ns: int = key(0, minimum=0)
-    interval_ns: int = key(1, required=True, minimum=1)
-    attained: bool = key(False, required=True)
-    windows: List[SteadyWindow] = key_list(required=True)
+    metric = read("mean", required=True)
+    window = read(5, required=True)
+    range_limit_pct = read(0.0, required=True)
+    slope_limit_pct = read(0.0, required=True)
+    ramp_ns = read(0)
+    interval_ns = read(1, required=True)
+    attained = read(False, required=True)
+    windows = read(required=True)

@@ -1,25 +1,24 @@
 # SPDX-License-Identifier: MIT
 """A result and its runs: Result, Run (its parameters, figures,
 latencies and interference, from the other result*.py modules), each
-repetition, and --suite's rows, each naming its run."""
+repetition, and --suite's rows, each naming its run.  Each class is the
+schema's object its schema_object() names, with a field for each of its
+keys (resulttypes.py)."""
 
-from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
+from ._result_keys import (RepetitionKeys, ResultKeys, RunKeys, SuiteKeys, SuiteRowKeys)
 from .jsonfile import MISSING, JsonFile, json_kind, json_path
-from .resultenv import Environment, Tool
-from .resultfigures import (Checkpoint, JobFigures, Parameters, Precondition, Rate,
-                            RunError, Wal)
-from .resultinterference import Disturbance, Interference, check_disturbed
-from .resultkeys import (MAX_REPETITIONS, PARTS, RESULT_SCHEMA, count_key, derived,
-                         key, key_list, own)
-from .resultlatency import (Capacity, DeviceCounts, DeviceIO, Direct, Hist, Interval,
-                            Steady, Summary, Verdict)
+from .resultfigures import Parameters
+from .resultinterference import check_disturbed
+from .resultkeys import PARTS, RESULT_SCHEMA, derived, own
+from .resultlatency import DeviceCounts, DeviceIO, Hist, Interval, Summary
 from .resultread import read_object, read_parts
+from .resulttypes import read, schema_object
 
 
-@dataclass(slots=True)
-class Repetition:
+@schema_object("repetition")
+class Repetition(RepetitionKeys):
     """One entry of a run's repetitions[]: what one repetition measured,
     with the same attributes a Run has for its figures (complete, ops,
     ops_per_s, parts of Summaries), so a tool can take the repetitions of
@@ -27,17 +26,12 @@ class Repetition:
     before repetitions carried it, is worked out from bytes and
     duration_ns."""
     where: str = derived("")                    # runs[0].repetitions[2]
-    complete: bool = key(True)
-    ops: Optional[int] = count_key()
-    bytes: Optional[int] = count_key()
-    duration_ns: Optional[float] = key(minimum=0)
-    start_offset_ns: Optional[float] = key(minimum=0)  # from the first run
-    ops_per_s: Optional[float] = key(minimum=0)
-    mb_per_s: Optional[float] = key(minimum=0)  # 10^6 bytes per second
-    start_time: Optional[str] = key()           # ISO 8601 UTC
-    disturbed: Optional[bool] = key()
-    disturbances: List[Disturbance] = key_list()
-    interference: Optional[Interference] = key()
+    complete = read(True)
+    ops = read(count=True)
+    bytes = read(count=True)
+    # integers in the schema, read as any number, as the reader always has
+    duration_ns = read(number=True)
+    start_offset_ns = read(number=True)         # from the first run
     parts: Dict[str, Summary] = own("latency", keys=PARTS, factory=dict)
     _src: Optional[JsonFile] = derived(shown=False)
     _node: Optional[Dict[str, Any]] = derived(shown=False)
@@ -49,15 +43,17 @@ class Repetition:
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
         if self.mb_per_s is None and self.bytes is not None and self.duration_ns:
-            self.mb_per_s = self.bytes / 1e6 / (self.duration_ns / 1e9)
+            # annotated for mypy where it cannot see _result_keys.py (a
+            # build outside the source tree writes it there)
+            self.mb_per_s: Optional[float] = self.bytes / 1e6 / (self.duration_ns / 1e9)
         latency = src.get_object(node, self.where, "latency")
         read_parts(src, latency, json_path(self.where, "latency"), self.parts,
                    Summary)
         check_disturbed(src, self.where, self.disturbed, self.disturbances)
 
 
-@dataclass(slots=True)
-class Run:
+@schema_object("run")
+class Run(RunKeys):
     """One entry of runs[].  parts are the latency parts the file gives,
     {'total': Hist, 'write': ..., 'sync': ..., 'service': ...,
     'switch': ...}; device (schema 2) is device_total, device_shared and
@@ -65,53 +61,23 @@ class Run:
     counted); intervals (--interval) is interval_ns and intervals, the
     series (both None without it)."""
     where: str = derived("")                    # runs[0]
-    mode: str = key("", required=True, nonempty=True)
+    mode = read("", required=True)
     parameters: Parameters = own(factory=Parameters)
-    # a custom run's own parameters (diskio_run_set_param), and
-    # diskio --durability's: name -> text
-    params: Dict[str, str] = key_list(factory=dict)
-    complete: bool = key(True)
-    errors: int = count_key(0)
-    error: Optional[RunError] = key()
-    ops: Optional[int] = count_key()
-    bytes: Optional[int] = count_key()
-    duration_ns: Optional[int] = key(minimum=0)
-    ops_per_s: Optional[float] = key(minimum=0)
-    mb_per_s: Optional[float] = key(minimum=0)
-    # diskio --jobs N (N > 1) and threaded custom runs: each job's own
-    # figures, in job order; empty for a run of one
-    per_job: List[JobFigures] = key_list()
-    # --pattern wal and checkpoint; None for the other patterns and in
-    # files written before them
-    wal: Optional[Wal] = key()
-    checkpoint: Optional[Checkpoint] = key()
-    rate: Optional[Rate] = key()                # --rate
-    # what else the machine did: whether the run (any of its repetitions)
-    # was disturbed (None in files written before diskio measured it),
-    # how many repetitions were, the reasons, the figures of a run
-    # measured once
-    disturbed: Optional[bool] = key()
-    disturbed_repetitions: Optional[int] = count_key()
-    interference: Optional[Interference] = key()
-    disturbances: List[Disturbance] = key_list()
-    # diskio --repeat: each repetition's own figures, in the order they
-    # ran; None when the run was measured once
-    repetitions: Optional[List[Repetition]] = key(
-        most=(MAX_REPETITIONS, "repetitions diskio --repeat makes"))
+    complete = read(True)
+    errors = read(0, count=True)
+    ops = read(count=True)
+    bytes = read(count=True)
+    # None, as disturbed, wal, checkpoint, steady, capacity and direct
+    # are, in files written before diskio wrote it
+    disturbed_repetitions = read(count=True)
+    # None when the run was measured once
+    repetitions = read(most="repetitions diskio --repeat makes")
     interval_ns: Optional[int] = own("intervals.interval_ns")
     intervals: Optional[List[Interval]] = own("intervals.series")
-    # diskio --steady: None for a run without it (and in older files)
-    steady: Optional[Steady] = key()
-    # diskio --target: None for a run without it (and in older files)
-    capacity: Optional[Capacity] = key()
     parts: Dict[str, Hist] = own("latency", keys=PARTS, factory=dict)
     device_total: Optional[DeviceCounts] = own("device.total")
     device_shared: Optional[bool] = own("device.shared")
     devices: List[DeviceIO] = own("device.devices", factory=list)
-    verdicts: List[Verdict] = key_list()
-    # the O_DIRECT modes: whether their I/O was direct; None for the other
-    # modes, custom runs and files written before it
-    direct: Optional[Direct] = key()
     # "read" for the read modes (parameters.direction)
     direction: str = derived("write")
     # diskio --suite: the suite row this run is, None otherwise
@@ -163,8 +129,11 @@ class Run:
                      "missing, expected an object (null for a custom run)")
         pwhere = json_path(self.where, "parameters")
         params = src.get_object(node, self.where, "parameters", optional=True)
-        self.parameters = (Parameters(custom=True) if params is None
-                           else read_object(src, params, pwhere, Parameters))
+        if params is None:
+            self.parameters = Parameters()
+            self.parameters.custom = True
+        else:
+            self.parameters = read_object(src, params, pwhere, Parameters)
         self.direction = self.parameters.direction
         latency = src.get_object(node, self.where, "latency")
         read_parts(src, latency, json_path(self.where, "latency"), self.parts,
@@ -208,16 +177,15 @@ class Run:
                             src.get_list(device, dwhere, "devices"))]
 
 
-@dataclass(slots=True)
-class SuiteRow:
+@schema_object("suite_row")
+class SuiteRow(SuiteRowKeys):
     """One entry of suite.rows[]: a row of a suite file, its run (the Run
     its index names, or None for a row that was not run, with the reason
     in note)."""
     where: str = derived("")                    # suite.rows[3]
-    label: str = key("", required=True, nonempty=True)  # "SEQ1M Q8T1"
-    column: str = key("", required=True, nonempty=True)  # "read", "write"
+    label = read("", required=True)           # "SEQ1M Q8T1"
+    column = read("", required=True)          # "read", "write"
     run: Optional[Run] = own(index="runs", shown=False)
-    note: Optional[str] = key()
 
     @property
     def name(self) -> str:
@@ -225,32 +193,25 @@ class SuiteRow:
         return f"{self.label} {self.column}"
 
 
-@dataclass(slots=True)
-class Suite:
+@schema_object("suite")
+class Suite(SuiteKeys):
     """diskio --suite: the suite's name, title, how its rows are summarised
     ("best" or "mean") and its rows, in the file's order."""
-    name: str = key("", required=True, nonempty=True)
-    title: Optional[str] = key()
-    summary: Optional[str] = key()
-    rows: List[SuiteRow] = key_list(required=True)
+    name = read("", required=True)
+    rows = read(required=True)
 
 
-@dataclass(slots=True)
-class Result:
+@schema_object("result")
+class Result(ResultKeys):
     """One diskio result file: one environment and its runs."""
     path: str = derived("")
     # the environment the command line named it into (NAME=FILE,
     # sides.py), None when not named
     side: Optional[str] = derived(None)
-    schema: str = key(RESULT_SCHEMA)
-    schema_version: int = key(1)
-    tool: Optional[Tool] = key()
-    label: Optional[str] = key()                # --label, None when not given
-    start_time: Optional[str] = key()
-    complete: bool = key(True)                  # False: interrupted or a run failed
-    environment: Optional[Environment] = key()
-    precondition: Optional[Precondition] = key()  # --precondition; else None
-    runs: List[Run] = key_list(required=True)
+    schema = read(RESULT_SCHEMA)
+    schema_version = read(1)
+    complete = read(True)                       # False: interrupted or a run failed
+    runs = read(required=True)
     suite: Optional[Suite] = own()              # diskio --suite; None otherwise
 
     def _read_rest(self, src: JsonFile, node: Dict[str, Any]) -> None:
