@@ -8,12 +8,11 @@
 
 #include "diskio.h"
 
-/* How many modes and parts there are, and the last pattern: the public
- * header has no such enumerator (a program asks diskio_mode_count() and
- * the others, answered by the library it runs with, not the header it was
- * built with).  A new mode, pattern or part goes last in its enum and
- * moves its line here. */
-#define DISKIO_MODE_COUNT (DISKIO_MODE_PWRITEV2_SYNC + 1)
+/* How many parts there are, and the last pattern: the public header has
+ * no such enumerator (a program asks diskio_part_count() and the others,
+ * answered by the library it runs with, not the header it was built
+ * with).  A new pattern or part goes last in its enum and moves its line
+ * here; the modes are counted by their table (modes.c). */
 #define DISKIO_PATTERN_LAST DISKIO_PATTERN_CHECKPOINT
 #define DISKIO_PART_COUNT (DISKIO_PART_SWITCH + 1)
 

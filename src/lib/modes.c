@@ -18,7 +18,10 @@
 #include "queue.h"
 #include "rawcalls.h"
 
-static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
+/* Indexed by the mode's enumerator: the table is as long as its last row,
+ * so that a new mode is its enumerator and its row (a row left out in
+ * the middle is a mode without a name, which check_mode_table finds). */
+static const struct mode_ops modes[] = {
     /* pwrite into the page cache; nothing is made durable.  It measures
      * the copy into memory and, when dirty pages pile up, writeback
      * throttling in balance_dirty_pages().  PostgreSQL's WAL with
@@ -149,9 +152,11 @@ static const struct mode_ops modes[DISKIO_MODE_COUNT] = {
                                 .backend = &uring_read_backend},
 };
 
+#define MODE_COUNT (sizeof modes / sizeof modes[0])
+
 const struct mode_ops *mode_ops_of(enum diskio_mode mode)
 {
-    return (unsigned)mode < DISKIO_MODE_COUNT ? &modes[mode] : NULL;
+    return (unsigned)mode < MODE_COUNT ? &modes[mode] : NULL;
 }
 
 int (*mode_sync_fn(const struct mode_ops *ops))(int)
@@ -179,7 +184,7 @@ const char *diskio_mode_name(enum diskio_mode mode)
 
 int diskio_mode_parse(const char *name, enum diskio_mode *out)
 {
-    for (unsigned m = 0; m < DISKIO_MODE_COUNT; m++) {
+    for (unsigned m = 0; m < MODE_COUNT; m++) {
         if (name && out && strcmp(name, modes[m].name) == 0) {
             *out = (enum diskio_mode)m;
             return 0;
@@ -190,7 +195,7 @@ int diskio_mode_parse(const char *name, enum diskio_mode *out)
 
 size_t diskio_mode_count(void)
 {
-    return DISKIO_MODE_COUNT;
+    return MODE_COUNT;
 }
 
 bool diskio_mode_is_direct(enum diskio_mode mode)
