@@ -98,46 +98,71 @@ static void conn_bad_line(struct conn *c)
         conn_refuse(c, "protocol", why);
 }
 
-/* Take what c sent: whole lines, until none is left, a query is
- * started or a run takes no more this round.  0, or -errno when the disk
- * failed. */
+/* More of what c sent, into its line buffer: true when bytes came; false
+ * when none is waiting, or the peer closed or broke off (a run is marked
+ * closed, any other connection closed). */
+static bool conn_recv(struct conn *c)
+{
+    for (;;) {
+        size_t room;
+        char *space = durable_in_space(&c->in, &room);
+        const ssize_t r = recv(c->fd, space, room, MSG_DONTWAIT);
+        if (r > 0) {
+            durable_in_added(&c->in, (size_t)r);
+            return true;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return false;
+        if (c->kind == CONN_RUN)
+            c->u.run.closed = true;
+        else
+            conn_close(c);
+        return false;
+    }
+}
+
+/* A run's lines, while it takes more this round (none for a connection
+ * that is not a run). */
+static void run_read(struct listener *l, struct conn *c)
+{
+    while (run_wants_lines(c)) {
+        char *line;
+        const int got = durable_in_line(&c->in, &line);
+        if (got < 0) {
+            conn_bad_line(c);
+            return;
+        }
+        if (got > 0)
+            run_line(l, c, line);
+        else if (!conn_recv(c))
+            return;
+    }
+}
+
+/* Take what c sent: its first line (a run or a query started), then a
+ * run's lines until none is left or it takes no more this round.  0, or
+ * -errno when the disk failed.  (Draining a run for a query reads with
+ * run_read(), never back through here.) */
 static int conn_read(struct listener *l, struct conn *c)
 {
-    while (c->kind == CONN_NEW || run_wants_lines(c)) {
+    while (c->kind == CONN_NEW) {
         char *line;
         const int got = durable_in_line(&c->in, &line);
         if (got < 0) {
             conn_bad_line(c);
             return 0;
         }
-        if (got > 0 && c->kind == CONN_NEW) {
+        if (got > 0) {
             const int rc = conn_first_line(l, c, line);
             if (rc < 0)
                 return rc;
-            continue;
-        }
-        if (got > 0) {
-            run_line(l, c, line);
-            continue;
-        }
-        size_t room;
-        char *space = durable_in_space(&c->in, &room);
-        const ssize_t r = recv(c->fd, space, room, MSG_DONTWAIT);
-        if (r > 0) {
-            durable_in_added(&c->in, (size_t)r);
-            continue;
-        }
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        } else if (!conn_recv(c)) {
             return 0;
-        /* the peer closed, or the connection broke */
-        if (c->kind == CONN_RUN)
-            c->u.run.closed = true;
-        else
-            conn_close(c);
-        return 0;
+        }
     }
+    run_read(l, c);
     return 0;
 }
 
@@ -155,10 +180,9 @@ int run_drain(struct listener *l, const char *run_id)
          * lines still arriving included), at most DRAIN_BATCHES_MAX: a
          * run that floods cannot hold the loop beyond them */
         for (int rounds = 0; rounds < DRAIN_BATCHES_MAX && c->kind == CONN_RUN; rounds++) {
-            int rc = conn_read(l, c);
+            run_read(l, c);
             const bool full = c->kind == CONN_RUN && c->u.run.batch_used >= RUN_BATCH_BYTES;
-            if (rc == 0)
-                rc = runs_commit(l, l->conns);
+            const int rc = runs_commit(l, l->conns);
             if (rc < 0)
                 return rc;
             if (!full)
