@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Description: every range a refusal names is the one diskio applies: its ends taken, one past refused.
+# Description: every range a refusal names is diskio's: its ends taken, one past refused.
 #
 # A value's refusal names what the option takes ("--bs: ... (accepted:
 # 512 to 64m)", "--steady: ... window=N (2 to 1000 intervals)"...).  For
@@ -13,7 +13,7 @@
 # label and column).
 . "${top_srcdir:-.}/tests/lib/cli.sh"
 
-"${PYTHON3:-python3}" - "$t_scratch" "$DISKIO" <<'EOF' || t_fail "a message names a limit diskio does not apply"
+"${PYTHON3:-python3}" - "$t_scratch" "$DISKIO" <<'EOF' || t_fail "a message names a wrong limit"
 import re
 import subprocess
 import sys
