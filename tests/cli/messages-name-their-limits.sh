@@ -141,6 +141,36 @@ if g:
     taken(["--target", f"p99=2ms,point={point_s + 0.001:g}s"], "diskio: --target", False)
 
 
+# the library's rules the command names: a queued run's buffers, O_DIRECT's alignment
+def rule(args, prefix):
+    """args with a target in a missing directory: taken (exit 3: the
+    target) or refused (exit 2, prefix)."""
+    status, err = diskio_run(*args, f"{scratch}/missing/file")
+    return status == 3, status == 2 and err.startswith(prefix), err
+
+
+_, _, err = rule(["--mode", "aio", "--iodepth", "1024", "--bs", "64m"], "diskio: --iodepth")
+m = re.search(r"exceed (\d+) MiB of buffers", err)
+check(m is not None, f"--iodepth 1024 --bs 64m: refused naming the buffers' limit ({err})")
+if m:
+    mib = int(m.group(1))
+    queued = ["--mode", "aio", "--bs", "1m", "--size", f"{2 * mib}m", "--iodepth"]
+    ok, _, err = rule(queued + [str(mib)], "diskio: --iodepth")
+    check(ok, f"--iodepth {mib} --bs 1m ({mib} MiB): taken ({err})")
+    _, no, err = rule(queued + [str(mib + 1)], "diskio: --iodepth")
+    check(no, f"--iodepth {mib + 1} --bs 1m: refused ({err})")
+_, _, err = rule(["--mode", "direct-dsync", "--bs", "1000"], "diskio: --bs")
+m = re.search(r"is not a multiple of (\d+), which O_DIRECT", err)
+check(m is not None, f"--bs 1000 with O_DIRECT: refused naming the alignment ({err})")
+if m:
+    align = int(m.group(1))
+    ok, _, err = rule(["--mode", "direct-dsync", "--bs", str(2 * align)], "diskio: --bs")
+    check(ok, f"--bs {2 * align} with O_DIRECT: taken ({err})")
+    _, no, err = rule(["--mode", "direct-dsync", "--bs", str(2 * align + align // 2)],
+                      "diskio: --bs")
+    check(no, f"--bs {2 * align + align // 2} with O_DIRECT: refused ({err})")
+
+
 # a suite row's label and column
 def suite_row(label, column):
     path = f"{scratch}/row.suite"
