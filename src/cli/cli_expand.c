@@ -196,24 +196,30 @@ static void target_bracket(const struct cli_option *opt, char *out, size_t size)
     snprintf(out, size, "%u%%", DISKIO_CAPACITY_BRACKET_PCT);
 }
 
-/* {precondition}: its passes and writes, "twice in 1 MiB writes" */
-static void precondition(const struct cli_option *opt, char *out, size_t size)
+void cli_precondition_text(unsigned passes, uint64_t bs, const char *between, char *out,
+                           size_t size)
 {
-    (void)opt;
     static const char *const times[] = {"", "once", "twice"};
     char count[32];
-    if (DISKIO_PRECONDITION_PASSES < sizeof(times) / sizeof(times[0]))
-        snprintf(count, sizeof(count), "%s", times[DISKIO_PRECONDITION_PASSES]);
+    if (passes < sizeof(times) / sizeof(times[0]))
+        snprintf(count, sizeof(count), "%s", times[passes]);
     else
-        snprintf(count, sizeof(count), "%u times", DISKIO_PRECONDITION_PASSES);
-    uint64_t bs = DISKIO_PRECONDITION_BLOCK_SIZE;
+        snprintf(count, sizeof(count), "%u times", passes);
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB"};
     size_t u = 0;
     while (bs % 1024 == 0 && u + 1 < sizeof(units) / sizeof(units[0])) {
         bs /= 1024;
         u++;
     }
-    snprintf(out, size, "%s in %" PRIu64 " %s writes", count, bs, units[u]);
+    snprintf(out, size, "%s%sin %" PRIu64 " %s writes", count, between, bs, units[u]);
+}
+
+/* {precondition}: its passes and writes, "twice in 1 MiB writes" */
+static void precondition(const struct cli_option *opt, char *out, size_t size)
+{
+    (void)opt;
+    cli_precondition_text(DISKIO_PRECONDITION_PASSES, DISKIO_PRECONDITION_BLOCK_SIZE, " ", out,
+                          size);
 }
 
 /* {interval-min}: the shortest interval the library takes */

@@ -258,6 +258,10 @@ void cli_expand(const struct cli_option *opt, const char *text, char *out, size_
  * "174"), and a duration ("0", "0.15ms", "2s", "5m", "1h"): into out. */
 void cli_size_text(uint64_t bytes, char *out, size_t size);
 void cli_duration_text(uint64_t ns, char *out, size_t size);
+/* A precondition's passes and writes, between them between: "twice",
+ * ", sequentially ", "in 1 MiB writes". */
+void cli_precondition_text(unsigned passes, uint64_t bs, const char *between, char *out,
+                           size_t size);
 /* Whether opt's value is the next word of the command line (an
  * optional value is only ever --NAME=VALUE): what completion offers. */
 bool cli_takes_next_word(const struct cli_option *opt);

@@ -308,7 +308,7 @@ static int setting_line(struct reader *r, char **tokens, int n)
             return reader_fail(r, "a second 'runs' line");
         if (n != 2 || cli_parse_uint(tokens[1], 1, SUITE_RUNS_MAX, &v) != 0)
             return line_fail(r->err, r->size, r->s->path, r->lineno,
-                             "'runs N' takes a whole number from 1 to %s", "100");
+                             "'runs N' takes a whole number from 1 to %d", SUITE_RUNS_MAX);
         r->s->runs = (unsigned)v;
         r->have_runs = true;
     } else if (strcmp(tokens[0], "summary") == 0) {

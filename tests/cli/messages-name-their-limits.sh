@@ -190,6 +190,22 @@ if m:
         status, err = suite_row(lab, col)
         check(status == want, f"a row of a {len(lab)}-character label and {len(col)}-character "
               f"column: exit {status}, {want} expected ({err})")
+# a suite's 'runs N'
+def suite_runs(n):
+    path = f"{scratch}/runs.suite"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f'suite limits\nruns {n}\nrow "a" read --mode fsync\n')
+    return diskio_run("--suite", path, "--count", "1", f"{scratch}/missing/file")
+
+
+status, err = suite_runs(0)
+m = re.search(r"'runs N' takes a whole number from (\d+) to (\d+)$", err)
+check(status == 2 and m is not None, f"'runs 0': refused naming the range ({err})")
+if m:
+    lo, hi = int(m.group(1)), int(m.group(2))
+    for n, want in ((lo, 3), (hi, 3), (lo - 1, 2), (hi + 1, 2)):
+        status, err = suite_runs(n)
+        check(status == want, f"'runs {n}': exit {status}, {want} expected ({err})")
 sys.exit(1 if failed else 0)
 EOF
 t_done
