@@ -314,8 +314,10 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
                         "%s: applies to the synchronous modes; drop aio and uring from --mode",
                         o->capacity_on ? "--target (it offers a fixed rate)" : "--rate");
     case DISKIO_RULE_QUEUE_BUFFERS:
-        return cli_fail(err, size, "--iodepth: %u requests of %llu bytes exceed 256 MiB of buffers",
-                        o->iodepth, (unsigned long long)largest_bs);
+        return cli_fail(err, size,
+                        "--iodepth: %u requests of %llu bytes exceed %llu MiB of buffers",
+                        o->iodepth, (unsigned long long)largest_bs,
+                        (unsigned long long)(DISKIO_QUEUE_BYTES_MAX >> 20));
     case DISKIO_RULE_APPEND_QUEUED:
         return cli_fail(err, size,
                         "--pattern append: modes aio and uring can keep only one append in "
@@ -324,8 +326,8 @@ static int report_rule(const struct cli_options *o, const struct runs_verdict *r
         return cli_fail(err, size, "--size: the file must hold at least --iodepth (%u) blocks",
                         o->iodepth);
     case DISKIO_RULE_DIRECT_ALIGN:
-        return cli_fail(err, size, "--bs: %llu is not a multiple of 512, which O_DIRECT modes need",
-                        (unsigned long long)r->bs);
+        return cli_fail(err, size, "--bs: %llu is not a multiple of %u, which O_DIRECT modes need",
+                        (unsigned long long)r->bs, DISKIO_DIRECT_ALIGN);
     case DISKIO_RULE_BATCH:
         return cli_fail(err, size,
                         "--batch: %u requests per submission exceed --iodepth (%u); use at "

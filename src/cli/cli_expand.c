@@ -16,10 +16,12 @@
 #define NAMES_MAX 64
 #define NS_PER_S UINT64_C(1000000000)
 #define NS_PER_MIN (60 * NS_PER_S)
+#define NS_PER_H (60 * NS_PER_MIN)
+#define NS_PER_DAY (24 * NS_PER_H)
 
 /* A size as the options take it: the largest of k, m, g, t (powers of
  * 1024) that it is a whole number of ("8k", "16m", "174"). */
-static void size_text(uint64_t bytes, char *out, size_t size)
+void cli_size_text(uint64_t bytes, char *out, size_t size)
 {
     static const char units[] = "kmgt";
     size_t u = 0;
@@ -31,11 +33,14 @@ static void size_text(uint64_t bytes, char *out, size_t size)
 }
 
 /* A duration as the options take it: 0, in ms, in s up to a minute, in
- * whole minutes beyond ("2s", "60s", "5m"). */
-static void duration_text(uint64_t ns, char *out, size_t size)
+ * whole minutes beyond, in whole hours from an hour ("2s", "60s", "5m",
+ * "1h"). */
+void cli_duration_text(uint64_t ns, char *out, size_t size)
 {
     if (ns == 0)
         snprintf(out, size, "0");
+    else if (ns >= NS_PER_H && ns % NS_PER_H == 0)
+        snprintf(out, size, "%" PRIu64 "h", ns / NS_PER_H);
     else if (ns > NS_PER_MIN && ns % NS_PER_MIN == 0)
         snprintf(out, size, "%" PRIu64 "m", ns / NS_PER_MIN);
     else if (ns % NS_PER_S == 0)
@@ -52,9 +57,9 @@ static void value_text(const struct cli_option *opt, uint64_t v, char *out, size
     else if (opt->complete == CLI_COMPLETE_FORMATS)
         snprintf(out, size, "%s", diskio_format_name((enum diskio_format)v));
     else if (opt->type == CLI_SIZE || (opt->arg && strncmp(opt->arg, "SIZE", 4) == 0))
-        size_text(v, out, size);
+        cli_size_text(v, out, size);
     else if (opt->type == CLI_DURATION)
-        duration_text(v, out, size);
+        cli_duration_text(v, out, size);
     else
         snprintf(out, size, "%" PRIu64, v);
 }
@@ -131,7 +136,7 @@ static void max_value(const struct cli_option *opt, char *out, size_t size)
 static void runtime_default(const struct cli_option *opt, char *out, size_t size)
 {
     (void)opt;
-    duration_text(CLI_DEFAULT_RUNTIME_NS, out, size);
+    cli_duration_text(CLI_DEFAULT_RUNTIME_NS, out, size);
 }
 
 /* {steady-runtime}, {steady-interval}: a steady run's, unless --runtime
@@ -139,12 +144,12 @@ static void runtime_default(const struct cli_option *opt, char *out, size_t size
 static void steady_runtime(const struct cli_option *opt, char *out, size_t size)
 {
     (void)opt;
-    duration_text(CLI_STEADY_RUNTIME_NS, out, size);
+    cli_duration_text(CLI_STEADY_RUNTIME_NS, out, size);
 }
 static void steady_interval(const struct cli_option *opt, char *out, size_t size)
 {
     (void)opt;
-    duration_text(CLI_STEADY_INTERVAL_NS, out, size);
+    cli_duration_text(CLI_STEADY_INTERVAL_NS, out, size);
 }
 
 /* {steady-metrics}: the library's, "a|b|c" */
@@ -168,7 +173,7 @@ static void steady_spec(const struct cli_option *opt, char *out, size_t size)
     char ramp[32] = "no ramp";
     if (spec.ramp_ns) {
         memcpy(ramp, "ramp ", sizeof("ramp "));
-        duration_text(spec.ramp_ns, ramp + strlen(ramp), sizeof(ramp) - strlen(ramp));
+        cli_duration_text(spec.ramp_ns, ramp + strlen(ramp), sizeof(ramp) - strlen(ramp));
     }
     snprintf(out, size, "%s, SNIA's %u intervals, range %g%%, slope %g%%, %s",
              diskio_steady_metric_name(spec.metric), spec.window, spec.range_pct, spec.slope_pct,
@@ -181,7 +186,7 @@ static void target_time(const struct cli_option *opt, char *out, size_t size)
     (void)opt;
     struct diskio_capacity_spec spec;
     diskio_capacity_spec_init(&spec);
-    duration_text(spec.budget_ns, out, size);
+    cli_duration_text(spec.budget_ns, out, size);
 }
 
 /* {target-bracket}: the % of its top a search's bracket ends within */
@@ -191,31 +196,37 @@ static void target_bracket(const struct cli_option *opt, char *out, size_t size)
     snprintf(out, size, "%u%%", DISKIO_CAPACITY_BRACKET_PCT);
 }
 
-/* {precondition}: its passes and writes, "twice in 1 MiB writes" */
-static void precondition(const struct cli_option *opt, char *out, size_t size)
+void cli_precondition_text(unsigned passes, uint64_t bs, const char *between, char *out,
+                           size_t size)
 {
-    (void)opt;
     static const char *const times[] = {"", "once", "twice"};
     char count[32];
-    if (DISKIO_PRECONDITION_PASSES < sizeof(times) / sizeof(times[0]))
-        snprintf(count, sizeof(count), "%s", times[DISKIO_PRECONDITION_PASSES]);
+    if (passes < sizeof(times) / sizeof(times[0]))
+        snprintf(count, sizeof(count), "%s", times[passes]);
     else
-        snprintf(count, sizeof(count), "%u times", DISKIO_PRECONDITION_PASSES);
-    uint64_t bs = DISKIO_PRECONDITION_BLOCK_SIZE;
+        snprintf(count, sizeof(count), "%u times", passes);
     static const char *const units[] = {"bytes", "KiB", "MiB", "GiB"};
     size_t u = 0;
     while (bs % 1024 == 0 && u + 1 < sizeof(units) / sizeof(units[0])) {
         bs /= 1024;
         u++;
     }
-    snprintf(out, size, "%s in %" PRIu64 " %s writes", count, bs, units[u]);
+    snprintf(out, size, "%s%sin %" PRIu64 " %s writes", count, between, bs, units[u]);
+}
+
+/* {precondition}: its passes and writes, "twice in 1 MiB writes" */
+static void precondition(const struct cli_option *opt, char *out, size_t size)
+{
+    (void)opt;
+    cli_precondition_text(DISKIO_PRECONDITION_PASSES, DISKIO_PRECONDITION_BLOCK_SIZE, " ", out,
+                          size);
 }
 
 /* {interval-min}: the shortest interval the library takes */
 static void interval_min(const struct cli_option *opt, char *out, size_t size)
 {
     (void)opt;
-    duration_text(DISKIO_INTERVAL_MIN_NS, out, size);
+    cli_duration_text(DISKIO_INTERVAL_MIN_NS, out, size);
 }
 
 /* {percentiles}: the table's without --percentiles, the library's */
@@ -234,6 +245,13 @@ static void percentiles_max(const struct cli_option *opt, char *out, size_t size
 {
     (void)opt;
     snprintf(out, size, "%d", DISKIO_PERCENTILES_MAX);
+}
+
+/* {duration-max-days}: the longest DURATION any option takes, in days */
+static void duration_max_days(const struct cli_option *opt, char *out, size_t size)
+{
+    (void)opt;
+    snprintf(out, size, "%" PRIu64, CLI_DURATION_MAX_NS / NS_PER_DAY);
 }
 
 /* {size-blocks}: the blocks of the largest --bs the file holds at least
@@ -272,6 +290,7 @@ static const struct marker {
     {"{percentiles}", percentiles_default, 0},
     {"{percentiles-max}", percentiles_max, 0},
     {"{size-blocks}", size_blocks, 0},
+    {"{duration-max-days}", duration_max_days, 0},
     /* --verify-durability's exit statuses */
     {"{exit-ok}", NULL, EXIT_OK},
     {"{exit-failed}", NULL, EXIT_RUN_FAILED},

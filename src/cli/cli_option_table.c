@@ -66,7 +66,8 @@ const struct cli_option cli_option_table[] = {
      .max = UINT64_MAX,
      GIVEN(timing_given),
      CFG(runtime_ns),
-     .bad = "is not a positive duration up to 31 days (seconds, or with ms/s/m/h, e.g. 2, 0.5, "
+     .bad = "is not a positive duration up to {duration-max-days} days (seconds, or with ms/s/m/h, "
+            "e.g. 2, 0.5, "
             "500ms)",
      .help =
          "seconds per run, or 500ms, 1m... (default: {runtime} when --count is not given; both: "
@@ -79,7 +80,7 @@ const struct cli_option cli_option_table[] = {
      .min = 1,
      .max = MAX_FILE_SIZE,
      GIVEN(size_given),
-     .bad = "is not a size up to 1024t (with k/m/g/t suffixes; at least one block of --bs)",
+     .bad = "is not a size up to {max} (with k/m/g/t suffixes; at least one block of --bs)",
      .help = "test file size (default: {default}, or {size-blocks} blocks)"},
     {.name = "pattern",
      .short_name = 'p',
@@ -104,7 +105,7 @@ const struct cli_option cli_option_table[] = {
      CFG(wal_bytes),
      .scope = CLI_WAL_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
-     .bad = "is not a size from 1 to 1g (the WAL bytes of one commit, e.g. 174 or 8k)",
+     .bad = "is not a size from {min} to {max} (the WAL bytes of one commit, e.g. 174 or 8k)",
      .help = "wal: WAL bytes per commit (default: {default})"},
     {.name = "wal-segment-size",
      .arg = "SIZE",
@@ -115,7 +116,7 @@ const struct cli_option cli_option_table[] = {
      CFG(wal_segment_size),
      .scope = CLI_WAL_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
-     .bad = "is not a size up to 1g (e.g. 16m, PostgreSQL's default)",
+     .bad = "is not a size up to {max} (e.g. 16m, PostgreSQL's default)",
      .help = "wal: segment file size (default: {default})"},
     {.name = "wal-recycle",
      .type = CLI_FLAG,
@@ -133,7 +134,7 @@ const struct cli_option cli_option_table[] = {
      CFG(wal_gap_ns),
      .scope = CLI_WAL_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
-     .bad = "is not a duration from 0 to 10 s (e.g. 0.15ms, or 0 for none)",
+     .bad = "is not a duration from {min} to {max} (e.g. 0.15ms, or 0 for none)",
      .help = "wal: each committer's pause between its commits (default: {default})"},
     {.name = "checkpoint-files",
      .arg = "N",
@@ -154,7 +155,7 @@ const struct cli_option cli_option_table[] = {
      CFG(checkpoint_pages),
      .scope = CLI_CHECKPOINT_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
-     .bad = "is not a whole number of pages (1 or more)",
+     .bad = "is not a whole number of pages ({min} or more)",
      .help = "checkpoint: dirty pages each (default: {default})"},
     {.name = "checkpoint-flush-after",
      .arg = "N",
@@ -165,7 +166,7 @@ const struct cli_option cli_option_table[] = {
      CFG(checkpoint_flush_after),
      .scope = CLI_CHECKPOINT_PATTERN,
      .flags = CLI_ROW_SETS | CLI_SCOPE_GIVEN,
-     .bad = "is not a whole number of pages from 0 (no writeback hints) to 1048576",
+     .bad = "is not a whole number of pages from {min} (no writeback hints) to {max}",
      .help = "checkpoint: pages between writeback hints (default: {default}; 0: none)"},
     {.name = "warmup",
      .short_name = 'w',
@@ -176,7 +177,7 @@ const struct cli_option cli_option_table[] = {
      .max = MAX_COUNT,
      GIVEN(warmup_given),
      CFG(warmup),
-     .bad = "is not a whole number of ops (0 or more)",
+     .bad = "is not a whole number of ops ({min} or more)",
      .help = "writes before recording starts (default: {default})"},
     {.name = "iodepth",
      .short_name = 'd',
@@ -199,7 +200,7 @@ const struct cli_option cli_option_table[] = {
      CFG(batch),
      .scope = CLI_QUEUED_MODES,
      .flags = CLI_ROW_SETS,
-     .bad = "is not a whole number from 1 to --iodepth",
+     .bad = "is not a whole number from {min} to --iodepth",
      .scope_message = "applies to modes {modes} only, none is selected",
      .help =
          "the same modes: ops per submission, 1 to --iodepth (default: {default}; more lets the "
@@ -271,8 +272,9 @@ const struct cli_option cli_option_table[] = {
      CFG(write_back),
      .scope = CLI_WRITE_BACK_MODES,
      .flags = CLI_ROW_SETS,
-     .bad = "is not a whole percentage from 0 to 100 (100: every block read is written back, as "
-            "bonnie++'s Rewrite)",
+     .bad =
+         "is not a whole percentage from {min} to {max} (100: every block read is written back, as "
+         "bonnie++'s Rewrite)",
      .scope_message = "writes back blocks that modes {modes} read; add one of them",
      .help = "{modes,}: write PCT% of the blocks read back where they came from, in the op's "
              "time (100: read-modify-write, bonnie++'s Rewrite)"},
@@ -301,7 +303,7 @@ const struct cli_option cli_option_table[] = {
      FIELD(repeat_pause_ns),
      .min = 0,
      .max = CLI_REPEAT_PAUSE_MAX_NS,
-     .bad = "is not a duration from 0 to 1h (such as 30s or 2m)",
+     .bad = "is not a duration from {min} to {max} (such as 30s or 2m)",
      .help = "wait DURATION between rounds of --repeat, so that a slow drift of the machine "
              "shows in the spread (default: {default})"},
     {.name = "interval",
@@ -384,7 +386,7 @@ const struct cli_option cli_option_table[] = {
      .max = UINT64_MAX,
      .flags = CLI_NOT_IN_ROW | CLI_SUITE_ONLY,
      .section = CLI_SECTION_SUITES,
-     .bad = "is not a size of at least 512 (with k/m/g suffixes)",
+     .bad = "is not a size of at least {min} (with k/m/g suffixes)",
      .help = "leave out the rows with a larger --bs (--size, --count, --runtime and --warmup "
              "given here override every row's)"},
 

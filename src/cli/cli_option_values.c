@@ -105,21 +105,25 @@ int cli_parse_sizes(const char *text, struct cli_options *o, char *err, size_t s
     if (!copy)
         return cli_fail(err, size, "out of memory");
     o->nsizes = 0;
+    char lo[24], hi[24]; /* the range, as --help prints it */
+    cli_size_text(DISKIO_BS_MIN, lo, sizeof(lo));
+    cli_size_text(DISKIO_BS_MAX, hi, sizeof(hi));
     int rc = 0;
     char *rest = copy;
     for (char *item = strsep(&rest, ","); item && rc == 0; item = strsep(&rest, ",")) {
         uint64_t bs;
         if (!*item)
             rc = cli_fail(err, size,
-                          "--bs: empty item in '%s' (accepted: 512 to 64m, e.g. 8k or "
+                          "--bs: empty item in '%s' (accepted: %s to %s, e.g. 8k or "
                           "4k,64k,1m)",
-                          text);
+                          text, lo, hi);
         else if (cli_parse_size(item, &bs) != 0)
             rc = cli_fail(err, size,
-                          "--bs: '%s' is not a size (accepted: 512 to 64m, with k/m/g suffixes)",
-                          item);
+                          "--bs: '%s' is not a size (accepted: %s to %s, with k/m/g suffixes)",
+                          item, lo, hi);
         else if (bs < DISKIO_BS_MIN || bs > DISKIO_BS_MAX)
-            rc = cli_fail(err, size, "--bs: '%s' is out of range (accepted: 512 to 64m)", item);
+            rc = cli_fail(err, size, "--bs: '%s' is out of range (accepted: %s to %s)", item, lo,
+                          hi);
         else
             rc = add_size(o, bs, text, err, size);
     }
@@ -205,8 +209,11 @@ static int check_label(const char *label, char *err, size_t size)
  * size) none listed twice, however it is spelled. */
 int cli_parse_percentiles(const char *text, struct cli_options *o, char *err, size_t size)
 {
-    static const char accepted[] = "accepted: up to 8 numbers above 0 and at most 100 "
-                                   "(100 is the max), e.g. 50,90,99,99.9,99.99";
+    char accepted[128];
+    snprintf(accepted, sizeof(accepted),
+             "accepted: up to %d numbers above 0 and at most 100 "
+             "(100 is the max), e.g. 50,90,99,99.9,99.99",
+             DISKIO_PERCENTILES_MAX);
     o->npercentiles = 0;
     const char *p = text;
     for (;;) {
@@ -266,8 +273,8 @@ int cli_parse_format(const char *text, struct cli_options *o, char *err, size_t 
 
 int cli_parse_label(const char *text, struct cli_options *o, char *err, size_t size)
 {
-    if (!*text || strlen(text) > 200)
-        return cli_fail(err, size, "--label: must be 1 to 200 characters");
+    if (!*text || strlen(text) > CLI_LABEL_MAX)
+        return cli_fail(err, size, "--label: must be 1 to %u characters", CLI_LABEL_MAX);
     if (check_label(text, err, size) != 0)
         return -1;
     o->label = text;
@@ -279,8 +286,10 @@ int cli_parse_rate(const char *text, struct cli_options *o, char *err, size_t si
 {
     const char *end = NULL;
     double rate = 0;
-    if (cli_parse_number(text, &rate, &end) != 0 || *end || rate < 0.001 || rate > 10e6)
-        return cli_fail(err, size, "--rate: '%s' is not a rate from 0.001 to 10000000 ops/s", text);
+    if (cli_parse_number(text, &rate, &end) != 0 || *end || rate < CLI_RATE_MIN ||
+        rate > CLI_RATE_MAX)
+        return cli_fail(err, size, "--rate: '%s' is not a rate from %g to %.0f ops/s", text,
+                        CLI_RATE_MIN, CLI_RATE_MAX);
     o->rate_interval_ns = (uint64_t)(1e9 / rate + 0.5);
     return 0;
 }

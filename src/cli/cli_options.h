@@ -32,6 +32,18 @@
 #define SUITE_RUNS_MAX 100
 /* --repeat-pause: at most an hour between rounds */
 #define CLI_REPEAT_PAUSE_MAX_NS (UINT64_C(3600) * UINT64_C(1000000000))
+/* the longest DURATION any option takes: 31 days */
+#define CLI_DURATION_MAX_NS (UINT64_C(31) * 24 * 3600 * 1000000000u)
+/* --label: its characters at most */
+#define CLI_LABEL_MAX 200u
+/* --rate: the ops per second it takes */
+#define CLI_RATE_MIN 0.001
+#define CLI_RATE_MAX 10e6
+/* --steady's window=N: the fewest intervals it judges (the most: the
+ * library's DISKIO_WINDOW_INTERVALS_MAX) */
+#define CLI_STEADY_WINDOW_MIN 2u
+/* --target's time= and point=: at least */
+#define CLI_TARGET_TIME_MIN_NS UINT64_C(100000000)
 
 /* Exit statuses, documented in diskio(1). */
 enum cli_exit {
@@ -242,6 +254,14 @@ bool cli_option_applies(const struct cli_option *opt, enum diskio_mode mode,
  * from cli_defaults(), and the other values the usage names): into out,
  * which is always terminated. */
 void cli_expand(const struct cli_option *opt, const char *text, char *out, size_t size);
+/* A size as the options take it and --help prints it ("8k", "64m",
+ * "174"), and a duration ("0", "0.15ms", "2s", "5m", "1h"): into out. */
+void cli_size_text(uint64_t bytes, char *out, size_t size);
+void cli_duration_text(uint64_t ns, char *out, size_t size);
+/* A precondition's passes and writes, between them between: "twice",
+ * ", sequentially ", "in 1 MiB writes". */
+void cli_precondition_text(unsigned passes, uint64_t bs, const char *between, char *out,
+                           size_t size);
 /* Whether opt's value is the next word of the command line (an
  * optional value is only ever --NAME=VALUE): what completion offers. */
 bool cli_takes_next_word(const struct cli_option *opt);

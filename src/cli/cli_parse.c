@@ -33,12 +33,15 @@ static int read_value(const struct cli_option *opt, const char *text, struct cli
 {
     uint64_t v = 0;
     int rc = 0;
+    char bad[256] = ""; /* opt->bad, its {min} and {max} the row's */
+    if (opt->bad)
+        cli_expand(opt, opt->bad, bad, sizeof(bad));
     switch (opt->type) {
     case CLI_FLAG: *((bool *)((char *)o + opt->off)) = true; return 0;
     case CLI_FUNC: return opt->parse(text, o, err, size);
     case CLI_TEXT:
         if (opt->bad && !*text)
-            return cli_fail(err, size, "--%s: %s", opt->name, opt->bad);
+            return cli_fail(err, size, "--%s: %s", opt->name, bad);
         memcpy((char *)o + opt->off, &text, sizeof(text));
         return 0;
     case CLI_UINT: rc = cli_parse_uint(text, 0, UINT64_MAX, &v); break;
@@ -47,7 +50,7 @@ static int read_value(const struct cli_option *opt, const char *text, struct cli
     }
     if (rc != 0 || v < opt->min || v > opt->max) {
         if (opt->bad)
-            return cli_fail(err, size, "--%s: '%s' %s", opt->name, text, opt->bad);
+            return cli_fail(err, size, "--%s: '%s' %s", opt->name, text, bad);
         return cli_fail(err, size, "--%s: '%s' is not a whole number from %" PRIu64 " to %" PRIu64,
                         opt->name, text, opt->min, opt->max);
     }

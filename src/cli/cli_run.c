@@ -265,16 +265,17 @@ static int precondition_target(struct session *s)
     /* a file: the largest --size a run covers; a device: all of it */
     const uint64_t size =
         diskio_target_is_device(s->target) ? diskio_target_size(s->target) : s->opt.file_size;
-    progress_step_start(&s->progress, "precondition", 2 * size);
+    progress_step_start(&s->progress, "precondition", DISKIO_PRECONDITION_PASSES * size);
     int rc =
         diskio_target_precondition(s->target, size, &cli_stop_signal, &s->progress.filled, &pc);
     progress_run_end(&s->progress);
     (void)diskio_result_set_precondition(s->result, &pc);
     if (rc == 0) {
+        char how[64]; /* the passes and writes it made */
+        cli_precondition_text(pc.passes, pc.block_size, ", sequentially ", how, sizeof(how));
         if (!s->opt.quiet)
-            cli_msg("--precondition: %s written twice, sequentially in 1 MiB writes%s, in %.3g s; "
-                    "the runs start from there",
-                    diskio_target_path(s->target), pc.direct ? " (O_DIRECT)" : "",
+            cli_msg("--precondition: %s written %s%s, in %.3g s; the runs start from there",
+                    diskio_target_path(s->target), how, pc.direct ? " (O_DIRECT)" : "",
                     (double)pc.duration_ns / 1e9);
         return EXIT_OK;
     }

@@ -14,9 +14,17 @@
 #include "cli_fail.h"
 #include "cli_options.h"
 
-#define STEADY_ACCEPTED                                                                            \
-    "accepted: metric=mean|p99|ops_per_s, window=N (2 to 1000 intervals), range=PCT, slope=PCT, "  \
-    "ramp=DURATION; e.g. --steady=metric=p99,window=10,range=10,ramp=30s"
+/* What --steady takes, its window's range the one steady_item() checks. */
+static const char *steady_accepted(void)
+{
+    static char text[256];
+    snprintf(text, sizeof(text),
+             "accepted: metric=mean|p99|ops_per_s, window=N (%u to %u intervals), range=PCT, "
+             "slope=PCT, ramp=DURATION; e.g. --steady=metric=p99,window=10,range=10,ramp=30s",
+             CLI_STEADY_WINDOW_MIN, DISKIO_WINDOW_INTERVALS_MAX);
+    return text;
+}
+#define STEADY_ACCEPTED steady_accepted()
 
 /* A percentage above 0 and at most 1000, "%" allowed after it. */
 static int parse_pct(const char *text, double *out)
@@ -40,7 +48,7 @@ static int steady_item(char *item, struct diskio_steady_spec *spec, char *err, s
     if (strcmp(item, "metric") == 0) {
         rc = diskio_steady_metric_parse(value, &spec->metric) == 0 ? 0 : -1;
     } else if (strcmp(item, "window") == 0) {
-        rc = cli_parse_uint(value, 2, DISKIO_WINDOW_INTERVALS_MAX, &n);
+        rc = cli_parse_uint(value, CLI_STEADY_WINDOW_MIN, DISKIO_WINDOW_INTERVALS_MAX, &n);
         spec->window = (unsigned)n;
     } else if (strcmp(item, "range") == 0) {
         rc = parse_pct(value, &spec->range_pct);
@@ -93,10 +101,22 @@ int cli_check_steady(const struct cli_options *o, char *err, size_t size)
                     (double)need / 1e9, (double)o->runtime_ns / 1e9);
 }
 
-#define TARGET_ACCEPTED                                                                            \
-    "accepted: pP=DURATION (a percentile above 0 to 100 and its target, e.g. p99=2ms, "            \
-    "p99.9=10ms), then time=DURATION (the whole search, default 60s) and point=DURATION (each "    \
-    "point's runtime); e.g. --target p99=2ms,time=2m"
+/* What --target takes, time='s default diskio_capacity_spec_init()'s. */
+static const char *target_accepted(void)
+{
+    static char text[320];
+    struct diskio_capacity_spec spec;
+    diskio_capacity_spec_init(&spec);
+    char budget[32];
+    cli_duration_text(spec.budget_ns, budget, sizeof(budget));
+    snprintf(text, sizeof(text),
+             "accepted: pP=DURATION (a percentile above 0 to 100 and its target, e.g. p99=2ms, "
+             "p99.9=10ms), then time=DURATION (the whole search, default %s) and point=DURATION "
+             "(each point's runtime); e.g. --target p99=2ms,time=2m",
+             budget);
+    return text;
+}
+#define TARGET_ACCEPTED target_accepted()
 
 /* "p99=2ms": the percentile and its target into spec. */
 static int target_first(char *item, struct diskio_capacity_spec *spec, char *err, size_t size)
@@ -127,9 +147,12 @@ static int target_item(char *item, struct diskio_capacity_spec *spec, char *err,
     *value++ = '\0';
     if (strcmp(item, "time") != 0 && strcmp(item, "point") != 0)
         return cli_fail(err, size, "--target: unknown key '%s' (%s)", item, TARGET_ACCEPTED);
-    if (cli_parse_duration(value, &ns) != 0 || ns < UINT64_C(100000000))
-        return cli_fail(err, size, "--target: %s='%s' is not a duration of at least 100ms (%s)",
-                        item, value, TARGET_ACCEPTED);
+    if (cli_parse_duration(value, &ns) != 0 || ns < CLI_TARGET_TIME_MIN_NS) {
+        char least[32];
+        cli_duration_text(CLI_TARGET_TIME_MIN_NS, least, sizeof(least));
+        return cli_fail(err, size, "--target: %s='%s' is not a duration of at least %s (%s)", item,
+                        value, least, TARGET_ACCEPTED);
+    }
     if (strcmp(item, "time") == 0)
         spec->budget_ns = ns;
     else

@@ -29,6 +29,8 @@
 #define SUITE_LINE_MAX 1024
 #define SUITE_ROWS_MAX 256
 #define SUITE_TOKENS_MAX 64
+#define SUITE_LABEL_MAX 40  /* a row's label: characters at most */
+#define SUITE_COLUMN_MAX 20 /* its column's */
 #define SUITE_FILE_MAX ((size_t)256 * 1024)
 
 /* The units a row can be shown in (the suite file's "unit" directive),
@@ -251,8 +253,8 @@ static int next_line(struct reader *r, const char *text, size_t total, size_t *p
         line_end--; /* CRLF */
     size_t len = (size_t)(line_end - start);
     if (len > SUITE_LINE_MAX)
-        return line_fail(r->err, r->size, r->s->path, r->lineno, "the line is longer than %s bytes",
-                         "1024");
+        return line_fail(r->err, r->size, r->s->path, r->lineno, "the line is longer than %d bytes",
+                         SUITE_LINE_MAX);
     char problem[160];
     if (line_problem(start, len, problem, sizeof(problem)))
         return line_fail(r->err, r->size, r->s->path, r->lineno, "%s", problem);
@@ -306,7 +308,7 @@ static int setting_line(struct reader *r, char **tokens, int n)
             return reader_fail(r, "a second 'runs' line");
         if (n != 2 || cli_parse_uint(tokens[1], 1, SUITE_RUNS_MAX, &v) != 0)
             return line_fail(r->err, r->size, r->s->path, r->lineno,
-                             "'runs N' takes a whole number from 1 to %s", "100");
+                             "'runs N' takes a whole number from 1 to %d", SUITE_RUNS_MAX);
         r->s->runs = (unsigned)v;
         r->have_runs = true;
     } else if (strcmp(tokens[0], "summary") == 0) {
@@ -336,10 +338,13 @@ static int row_line(struct reader *r, char **tokens, int n)
     if (n < 4)
         return reader_fail(r, "'row LABEL COLUMN OPTIONS...' needs a label, a column and "
                               "options");
-    if (!*tokens[1] || strlen(tokens[1]) > 40 || !*tokens[2] || strlen(tokens[2]) > 20)
-        return reader_fail(r, "a row's label is 1 to 40 characters, its column 1 to 20");
+    if (!*tokens[1] || strlen(tokens[1]) > SUITE_LABEL_MAX || !*tokens[2] ||
+        strlen(tokens[2]) > SUITE_COLUMN_MAX)
+        return line_fail(r->err, r->size, s->path, r->lineno,
+                         "a row's label is 1 to %d characters, its column 1 to %d", SUITE_LABEL_MAX,
+                         SUITE_COLUMN_MAX);
     if (s->nrows == SUITE_ROWS_MAX)
-        return line_fail(r->err, r->size, s->path, r->lineno, "more than %s rows", "256");
+        return line_fail(r->err, r->size, s->path, r->lineno, "more than %d rows", SUITE_ROWS_MAX);
     for (size_t i = 0; i < s->nrows; i++)
         if (strcmp(s->rows[i].label, tokens[1]) == 0 && strcmp(s->rows[i].column, tokens[2]) == 0) {
             char both[128];

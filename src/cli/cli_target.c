@@ -378,9 +378,10 @@ int cli_check_target_fits(const struct cli_options *opt, const struct diskio_tar
     if (rc == -DISKIO_E_NO_SPACE) {
         cli_msg("the %s need%s %" PRIu64 " more bytes (%s) but the filesystem at %s has %" PRIu64
                 " bytes available, of which diskio leaves %" PRIu64
-                " free (5%% of its size, at most 1 GiB); give %s or free some space.",
+                " free (%u%% of its size, at most %" PRIu64 " GiB); give %s or free some space.",
                 use.what, use.what_is_one ? "s" : "", needed, use.how, diskio_target_dir(target),
-                available, reserve, use.remedy);
+                available, reserve, DISKIO_SPACE_RESERVE_PCT, DISKIO_SPACE_RESERVE_MAX >> 30,
+                use.remedy);
         return EXIT_TARGET;
     }
     /* a filesystem that cannot say (rc < 0) is left to the writes */

@@ -10,8 +10,6 @@
 
 #include "cli_options.h"
 
-#define MAX_RUNTIME_NS (UINT64_C(31) * 24 * 3600 * 1000000000u)
-
 int cli_parse_uint(const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
     if (!text || !isdigit((unsigned char)text[0]))
@@ -136,7 +134,7 @@ int cli_parse_duration(const char *text, uint64_t *out_ns)
     else
         return -1;
     double ns = v * scale;
-    if (ns > (double)MAX_RUNTIME_NS)
+    if (ns > (double)CLI_DURATION_MAX_NS)
         return -1;
     *out_ns = (uint64_t)ns;
     return 0;

@@ -135,13 +135,13 @@ static enum diskio_config_rule first_broken(const struct diskio_config *cfg, uns
         return DISKIO_RULE_SYNC_EVERY;
     if (ops->queued && cfg->rate_interval_ns)
         return DISKIO_RULE_RATE_QUEUED;
-    if (ops->queued && (uint64_t)cfg->iodepth * cfg->block_size > (UINT64_C(256) << 20))
+    if (ops->queued && (uint64_t)cfg->iodepth * cfg->block_size > DISKIO_QUEUE_BYTES_MAX)
         return DISKIO_RULE_QUEUE_BUFFERS;
     if (ops->queued && !ops->reads && pops->writes_at_end && cfg->iodepth > 1)
         return DISKIO_RULE_APPEND_QUEUED;
     if (ops->queued && cfg->file_size / cfg->block_size < cfg->iodepth)
         return DISKIO_RULE_FILE_IODEPTH;
-    if (ops->direct && cfg->block_size % 512 != 0)
+    if (ops->direct && cfg->block_size % DISKIO_DIRECT_ALIGN != 0)
         return DISKIO_RULE_DIRECT_ALIGN;
     if (cfg->batch > (ops->queued ? cfg->iodepth : 1u))
         return DISKIO_RULE_BATCH;

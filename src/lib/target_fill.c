@@ -150,9 +150,12 @@ int target_fill(struct diskio_target *t, uint64_t size, size_t block_len, uint64
  */
 static uint64_t space_reserve(const struct statvfs *sv)
 {
-    const uint64_t cap = UINT64_C(1) << 30;
+    const uint64_t cap = DISKIO_SPACE_RESERVE_MAX;
     uint64_t total = (uint64_t)sv->f_blocks * sv->f_frsize;
-    return total / 20 < cap ? total / 20 : cap;
+    /* total * pct / 100, rounded down, without overflow */
+    uint64_t share =
+        total / 100 * DISKIO_SPACE_RESERVE_PCT + total % 100 * DISKIO_SPACE_RESERVE_PCT / 100;
+    return share < cap ? share : cap;
 }
 
 int diskio_target_check_space(const struct diskio_target *t, uint64_t size, uint64_t *needed,

@@ -67,6 +67,19 @@ mount -t tmpfs -o size=32m diskio-test "$mnt" || { echo "SKIP: cannot mount a tm
 trap 'umount "$mnt" 2>/dev/null; rm -rf "$t_scratch"' EXIT
 # 31 MiB of 32: fits in the free space but not with 5% (1.6 MiB) kept
 too_big "$mnt" 31m "tmpfs: --size 31m of 32m"
+# the share and cap the message names are the ones the library kept
+total=$(df -P -B1 "$mnt" | awk 'NR == 2 {print $2}')
+"${PYTHON3:-python3}" - "$t_scratch/err" "$total" <<'PY' &&
+import re, sys
+err = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"diskio leaves (\d+) free \((\d+)% of its size, at most (\d+) GiB\)", err)
+assert m, err
+kept, pct, cap = map(int, m.groups())
+want = min(int(sys.argv[2]) * pct // 100, cap << 30)
+assert kept == want, f"{kept} kept, {pct}% of {sys.argv[2]} at most {cap} GiB is {want}"
+PY
+    t_ok "tmpfs: the reserve the message names is its share and cap of the filesystem" ||
+    t_fail "tmpfs: the reserve's share or cap in the message is not the one kept"
 used=$(df -P -B1 "$mnt" | awk 'NR == 2 {print $3}')
 [ "$used" -eq 0 ] && t_ok "tmpfs: nothing written (0 bytes used)" ||
     t_fail "tmpfs: $used bytes used after the refusal"
