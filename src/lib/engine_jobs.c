@@ -13,8 +13,10 @@
  * histograms of their own, so the timed loop is the one-job loop
  * unchanged: no lock, no atomic and nothing shared between its clock
  * reads.  The only shared state the loops read is the stop flag, between
- * operations.  What is the jobs' own: their set-up, outcome, and what
- * the caller's thread merges of what they recorded.
+ * operations.  What is the jobs' own: their set-up, their records closed
+ * after the run (a trace's or series' failure found there is timed
+ * then), and the parts and series the caller's thread merges; the run's
+ * outcome is the core's (runner_outcome()).
  */
 #include "config.h"
 
@@ -203,50 +205,21 @@ static void jobs_sync(const struct job *jobs, unsigned n, const struct diskio_co
             (void)fdatasync(jobs[j].e.fd);
 }
 
-/* The run's outcome from its jobs': the error of the job that failed
- * first; else (several jobs) a missing thread, or an interruption when
- * stopped.  ops, bytes, the time from start_ns to the last job's end (0
- * when aborted: nothing was measured). */
-static void jobs_outcome(struct diskio_run_info *info, const struct job *jobs, unsigned n,
-                         unsigned started, bool stopped, bool aborted, uint64_t start_ns)
+/* A job's part of the run's outcome (runner_outcome()): its measured
+ * ops, its error, and its total histogram (several jobs: its own). */
+static void job_result(void *arg, unsigned j, struct runner_result *out)
 {
-    int error = 0, error_job = -1;
-    for (unsigned j = 0; j < n; j++) {
-        const struct job *job = &jobs[j];
-        if (!job->e.error || job->e.error == -DISKIO_E_INTERRUPTED)
-            continue;
-        if (error_job < 0 || job->fail_ns < jobs[error_job].fail_ns)
-            error_job = (int)j;
-    }
-    uint64_t end_ns = start_ns, ops = 0;
-    for (unsigned j = 0; j < n; j++) {
-        if (jobs[j].end_ns > end_ns)
-            end_ns = jobs[j].end_ns;
-        ops += jobs[j].measured.done;
-    }
-    if (error_job >= 0) {
-        error = jobs[error_job].e.error;
-        info->error_op = jobs[error_job].e.error_op;
-        info->error_during = jobs[error_job].e.error_during;
-    } else if (started < n) {
-        error = -EAGAIN;
-        info->error_during = "thread";
-    } else if (stopped) {
-        error = -DISKIO_E_INTERRUPTED;
-        info->error_during = "interrupted";
-        for (unsigned j = 0; j < n; j++)
-            if (jobs[j].e.error) {
-                info->error_op = jobs[j].e.error_op;
-                break;
-            }
-    }
-    info->error_job = n > 1 ? error_job : -1;
-    info->error = error;
-    info->complete = error == 0;
-    info->ops = ops;
-    info->bytes = ops * jobs[0].e.block_size;
-    info->duration_ns = aborted ? 0 : end_ns - start_ns;
-    info->start_ns = start_ns;
+    struct job *job = &((struct job *)arg)[j];
+    *out = (struct runner_result){
+        .error = job->e.error,
+        .error_op = job->e.error_op,
+        .error_during = job->e.error_during,
+        .fail_ns = job->fail_ns,
+        .ops = job->measured.done,
+        .bytes = job->measured.done * job->e.block_size,
+        .end_ns = job->end_ns,
+        .hist = &job->measured.total,
+    };
 }
 
 /* A fixed rate: how well the schedule was kept (one job only). */
@@ -328,27 +301,21 @@ static void steady_stop_is_no_error(struct job *job)
     }
 }
 
-/* Keep each job's figures in the run and merge its histograms into the
- * run's (the job's total histogram moves into the run). */
-static void collect(struct diskio_run *run, struct job *jobs, unsigned n, uint64_t start_ns)
+/* Each job's figures kept in the run, its total histogram merged
+ * into the run's (runner_jobs()), and its write and sync parts and
+ * series merged into the run's. */
+static void collect(struct runner *r, struct diskio_run *run, struct job *jobs, unsigned n)
 {
     for (unsigned j = 0; j < n; j++) {
-        struct job *job = &jobs[j];
-        struct engine_phase *m = &job->measured;
-        struct run_job *rj = &run->jobs[j];
-        rj->ops = m->done;
-        rj->bytes = m->done * job->e.block_size;
-        rj->duration_ns = job->end_ns > start_ns ? job->end_ns - start_ns : 0;
-        rj->error = job->e.error;
-        rj->error_op = job->e.error_op;
-        rj->error_during = job->e.error_during;
-        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], m->total);
+        const struct engine_phase *m = &jobs[j].measured;
         if (m->write && run->hist[DISKIO_PART_WRITE])
             (void)diskio_hist_merge(run->hist[DISKIO_PART_WRITE], m->write);
         if (m->sync && run->hist[DISKIO_PART_SYNC])
             (void)diskio_hist_merge(run->hist[DISKIO_PART_SYNC], m->sync);
-        rj->hist = m->total;
-        m->total = NULL;
+    }
+    runner_jobs(r, job_result, jobs, run);
+    for (unsigned j = 0; j < n; j++) {
+        struct engine_phase *m = &jobs[j].measured;
         /* interval k of every job into the run's interval k: the jobs'
          * series all start at the common start */
         if (m->series && m->done > 0) {
@@ -360,7 +327,6 @@ static void collect(struct diskio_run *run, struct job *jobs, unsigned n, uint64
             }
         }
     }
-    run->njobs = n;
 }
 
 /* The jobs' threads' own scheduling around their measured ops, in place
@@ -416,7 +382,8 @@ static void jobs_run(struct runner *r, struct job *jobs, unsigned n, struct disk
     const struct diskio_config *cfg = r->cfg;
     struct engine *e = &jobs[0].e;
     if (!runner_warm(r) && n == 1) {
-        jobs_outcome(&run->info, jobs, 1, 1, e->error == -DISKIO_E_INTERRUPTED, true, 0);
+        (void)runner_outcome(r, job_result, jobs, e->error == -DISKIO_E_INTERRUPTED, false,
+                             &run->info);
         return;
     }
     struct run_probe probe = {.interference = true};
@@ -435,10 +402,9 @@ static void jobs_run(struct runner *r, struct job *jobs, unsigned n, struct disk
     jobs_sync(jobs, n, cfg);
     if (n == 1)
         stopped = e->error == -DISKIO_E_INTERRUPTED;
-    const uint64_t start_ns = r->phase.start_ns;
-    jobs_outcome(&run->info, jobs, n, r->started, r->aborted || stopped, r->aborted, start_ns);
+    (void)runner_outcome(r, job_result, jobs, r->aborted || stopped, !r->aborted, &run->info);
     if (n > 1)
-        collect(run, jobs, n, start_ns);
+        collect(r, run, jobs, n);
     if (e->rate_interval_ns && run->info.ops > 0)
         record_pacing(&run->info, &jobs[0]);
     probe_record(run, &probe, target);

@@ -215,82 +215,56 @@ static int wal_first_segment(struct wal *w)
     return 0;
 }
 
-/* The run's error: the committer that failed first, else (a missing
- * thread, or) an interruption; 0 when none. */
-static int wal_error(struct wal *w, const struct wal_job *jobs, unsigned n, unsigned started,
-                     bool warm_failed, uint64_t ops, struct diskio_run_info *info)
+/* The committers as the run's outcome sees them: after a failed warmup
+ * none of their commits is the run's. */
+struct wal_results {
+    struct wal_job *jobs;
+    bool warm_failed;
+};
+
+/* A committer's part of the run's outcome (runner_outcome()). */
+static void wal_result(void *arg, unsigned j, struct runner_result *out)
 {
-    int error = 0, error_job = -1;
-    for (unsigned j = 0; j < n; j++) {
-        if (!jobs[j].error || jobs[j].error == -DISKIO_E_INTERRUPTED)
-            continue;
-        if (error_job < 0 || jobs[j].fail_ns < jobs[error_job].fail_ns)
-            error_job = (int)j;
-    }
-    if (error_job >= 0) {
-        error = jobs[error_job].error;
-        info->error_op = warm_failed ? 0 : jobs[error_job].error_op;
-        info->error_during = jobs[error_job].error_during;
-    } else if (started < n) {
-        error = -EAGAIN;
-        info->error_during = "thread";
-    } else {
-        for (unsigned j = 0; j < n && !error; j++)
-            if (jobs[j].error) {
-                error = jobs[j].error;
-                info->error_op = jobs[j].error_op;
-                info->error_during = jobs[j].error_during;
-            }
-    }
-    if (!error && w->trace_error) {
-        error = w->trace_error;
-        info->error_during = "trace";
-        info->error_op = ops;
-    }
-    info->error_job = n > 1 ? error_job : -1;
-    return error;
+    const struct wal_results *res = arg;
+    struct wal_job *job = &res->jobs[j];
+    *out = (struct runner_result){
+        .error = job->error,
+        .error_op = job->error_op,
+        .error_during = job->error_during,
+        .fail_ns = job->fail_ns,
+        .ops = res->warm_failed ? 0 : job->done,
+        .end_ns = job->end_ns,
+        .hist = &job->total,
+    };
 }
 
 /* The run's outcome and each committer's figures (several: merged into
- * the run's total).  Returns the run's error. */
-static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, unsigned started,
-                       bool warm_failed, uint64_t start_ns, struct diskio_run *run)
+ * the run's total): the runner core's, with the WAL's counts, its bytes
+ * (the pages written), and a failed trace as the run's error when no
+ * committer's came first.  Returns the run's error. */
+static int wal_outcome(struct wal *w, struct wal_job *jobs, unsigned n, bool warm_failed,
+                       struct diskio_run *run)
 {
     struct diskio_run_info *info = &run->info;
-    uint64_t end_ns = start_ns, ops = 0;
-    for (unsigned j = 0; j < n; j++) {
-        if (jobs[j].end_ns > end_ns)
-            end_ns = jobs[j].end_ns;
-        ops += warm_failed ? 0 : jobs[j].done;
+    struct wal_results res = {jobs, warm_failed};
+    /* stopped: a committer's error, when none failed (a stop) */
+    bool stopped = false;
+    for (unsigned j = 0; j < n; j++)
+        stopped = stopped || jobs[j].error != 0;
+    int error = runner_outcome(&w->r, wal_result, &res, stopped, !warm_failed, info);
+    if (!error && w->trace_error) {
+        error = w->trace_error;
+        info->error = error;
+        info->complete = false;
+        info->error_during = "trace";
+        info->error_op = info->ops;
     }
-    if (warm_failed)
-        end_ns = start_ns;
-    const int error = wal_error(w, jobs, n, started, warm_failed, ops, info);
-    info->error = error;
-    info->complete = error == 0;
-    w->counts.commits = ops;
+    w->counts.commits = info->ops;
     info->wal = w->counts;
-    info->ops = ops;
     info->bytes = w->counts.pages * w->page;
-    info->duration_ns = end_ns - start_ns;
-    info->start_ns = start_ns;
-    if (n == 1) {
+    if (n == 1)
         jobs[0].total = NULL; /* the run's own */
-        return error;
-    }
-    for (unsigned j = 0; j < n; j++) {
-        struct run_job *rj = &run->jobs[j];
-        rj->ops = warm_failed ? 0 : jobs[j].done;
-        rj->bytes = 0;
-        rj->duration_ns = jobs[j].end_ns > start_ns ? jobs[j].end_ns - start_ns : 0;
-        rj->error = jobs[j].error;
-        rj->error_op = jobs[j].error_op;
-        rj->error_during = jobs[j].error_during;
-        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], jobs[j].total);
-        rj->hist = jobs[j].total;
-        jobs[j].total = NULL;
-    }
-    run->njobs = n;
+    runner_jobs(&w->r, wal_result, &res, run);
     return error;
 }
 
@@ -398,9 +372,8 @@ int engine_run_wal(const struct diskio_config *cfg, struct diskio_target *target
     struct run_probe probe = {.interference = false};
     probe_begin(&probe, target);
     (void)runner_measure(&w->r, run->hist[DISKIO_PART_TOTAL]);
-    const uint64_t start_ns = w->r.phase.start_ns;
     probe_end(&probe, target);
-    rc = wal_outcome(w, jobs, n, started, warm_failed, start_ns, run);
+    rc = wal_outcome(w, jobs, n, warm_failed, run);
     if (cfg->rate_interval_ns && run->info.ops > 0)
         wal_pacing_outcome(w, jobs, n, run);
     release_segments(w);

@@ -65,52 +65,23 @@ static bool worker_measure(void *ctx, unsigned t, const struct runner_phase *ph)
     return w->error && w->error != -DISKIO_E_INTERRUPTED;
 }
 
-/* Each thread's figures into the run, its histogram merged into the
- * run's; the first thread to fail names the run's error.  Returns it. */
-static int threads_outcome(struct diskio_run *run, struct worker *w, unsigned nthreads,
-                           struct run_job *jobs, uint64_t start_ns)
+/* A thread's part of the run's outcome (runner_outcome()): a failed
+ * call is the "op" at its index. */
+static void worker_result(void *arg, unsigned t, struct runner_result *out)
 {
-    int first = -1, rc = 0;
-    uint64_t end_ns = start_ns, ops = 0, bytes = 0;
-    for (unsigned t = 0; t < nthreads; t++) {
-        struct worker *x = &w[t];
-        if (x->error && x->error != -DISKIO_E_INTERRUPTED &&
-            (first < 0 || x->fail_ns < w[first].fail_ns))
-            first = (int)t;
-        if (x->end_ns > end_ns)
-            end_ns = x->end_ns;
-        ops += x->done;
-        bytes += x->bytes;
-        (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], x->hist);
-        jobs[t] = (struct run_job){
-            .ops = x->done,
-            .bytes = x->bytes,
-            .duration_ns = x->end_ns - start_ns,
-            .error = x->error,
-            .error_op = x->error ? x->done : 0,
-            .error_during = x->error == -DISKIO_E_INTERRUPTED ? "interrupted"
-                            : x->error                        ? "op"
-                                                              : NULL,
-            .hist = x->hist,
-        };
-        x->hist = NULL;
-    }
-    struct diskio_run_info *info = &run->info;
-    info->ops = ops;
-    info->bytes = bytes;
-    info->duration_ns = end_ns - start_ns;
-    info->start_ns = start_ns;
-    if (first >= 0) {
-        rc = w[first].error;
-        info->complete = false;
-        info->error = rc;
-        info->error_op = w[first].done;
-        info->error_during = "op";
-        info->error_job = first;
-    }
-    run->jobs = jobs;
-    run->njobs = nthreads;
-    return rc;
+    struct worker *x = &((struct worker *)arg)[t];
+    *out = (struct runner_result){
+        .error = x->error,
+        .error_op = x->error ? x->done : 0,
+        .error_during = x->error == -DISKIO_E_INTERRUPTED ? "interrupted"
+                        : x->error                        ? "op"
+                                                          : NULL,
+        .fail_ns = x->fail_ns,
+        .ops = x->done,
+        .bytes = x->bytes,
+        .end_ns = x->end_ns,
+        .hist = &x->hist,
+    };
 }
 
 int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
@@ -141,8 +112,12 @@ int diskio_run_threads(struct diskio_run *run, unsigned nthreads,
         rc = r.started < nthreads ? -EAGAIN : 0;
     }
     if (rc == 0) {
-        rc = threads_outcome(run, w, nthreads, jobs, r.phase.start_ns);
+        /* the first thread to fail names the run's error (nothing stops
+         * a custom run but a failure) */
+        rc = runner_outcome(&r, worker_result, w, false, true, &run->info);
+        run->jobs = jobs;
         jobs = NULL;
+        runner_jobs(&r, worker_result, w, run);
     }
     runner_free(&r);
 

@@ -203,3 +203,101 @@ bool runner_measure(struct runner *r, struct diskio_hist *live)
     watch_end(r);
     return r->stop && !r->steady_stopped;
 }
+
+/* The worker that failed first (a stop is no failure), or -1. */
+static int first_failure(const struct runner *r, runner_result_fn *result, void *arg)
+{
+    int first = -1;
+    uint64_t first_ns = 0;
+    for (unsigned w = 0; w < r->n; w++) {
+        struct runner_result res = {0};
+        result(arg, w, &res);
+        if (!res.error || res.error == -DISKIO_E_INTERRUPTED)
+            continue;
+        if (first < 0 || res.fail_ns < first_ns) {
+            first = (int)w;
+            first_ns = res.fail_ns;
+        }
+    }
+    return first;
+}
+
+/* The run's error and where it was found, into info. */
+static int outcome_error(const struct runner *r, runner_result_fn *result, void *arg, bool stopped,
+                         bool measured, struct diskio_run_info *info)
+{
+    const int first = first_failure(r, result, arg);
+    struct runner_result res = {0};
+    int error = 0;
+    if (first >= 0) {
+        result(arg, (unsigned)first, &res);
+        error = res.error;
+        info->error_op = measured ? res.error_op : 0;
+        info->error_during = res.error_during;
+    } else if (r->started < r->n) {
+        error = -EAGAIN;
+        info->error_during = "thread";
+    } else if (stopped) {
+        error = -DISKIO_E_INTERRUPTED;
+        info->error_during = "interrupted";
+        for (unsigned w = 0; w < r->n; w++) {
+            result(arg, w, &res);
+            if (res.error) {
+                info->error_op = res.error_op;
+                break;
+            }
+        }
+    }
+    info->error_job = r->threads ? first : -1;
+    return error;
+}
+
+int runner_outcome(const struct runner *r, runner_result_fn *result, void *arg, bool stopped,
+                   bool measured, struct diskio_run_info *info)
+{
+    const uint64_t start_ns = r->phase.start_ns;
+    uint64_t end_ns = start_ns, ops = 0, bytes = 0;
+    for (unsigned w = 0; w < r->n; w++) {
+        struct runner_result res = {0};
+        result(arg, w, &res);
+        if (res.end_ns > end_ns)
+            end_ns = res.end_ns;
+        ops += res.ops;
+        bytes += res.bytes;
+    }
+    const int error = outcome_error(r, result, arg, stopped, measured, info);
+    info->error = error;
+    info->complete = error == 0;
+    info->ops = ops;
+    info->bytes = bytes;
+    info->duration_ns = measured ? end_ns - start_ns : 0;
+    info->start_ns = start_ns;
+    return error;
+}
+
+void runner_jobs(const struct runner *r, runner_result_fn *result, void *arg,
+                 struct diskio_run *run)
+{
+    if (!r->threads)
+        return;
+    const uint64_t start_ns = r->phase.start_ns;
+    for (unsigned w = 0; w < r->n; w++) {
+        struct runner_result res = {0};
+        result(arg, w, &res);
+        struct run_job *rj = &run->jobs[w];
+        *rj = (struct run_job){
+            .ops = res.ops,
+            .bytes = res.bytes,
+            .duration_ns = res.end_ns > start_ns ? res.end_ns - start_ns : 0,
+            .error = res.error,
+            .error_op = res.error_op,
+            .error_during = res.error_during,
+        };
+        if (res.hist) {
+            (void)diskio_hist_merge(run->hist[DISKIO_PART_TOTAL], *res.hist);
+            rj->hist = *res.hist;
+            *res.hist = NULL;
+        }
+    }
+    run->njobs = r->n;
+}

@@ -10,11 +10,14 @@
  * steady-state watch, and sums the workers' progress into
  * config.progress.  The core also writes the trace's header (the pattern
  * table's), sets the live histogram around the measured ops, and gives
- * the measured ops their common start and deadline.
+ * the measured ops their common start and deadline.  After them it
+ * decides the run's outcome from what each worker says of itself (struct
+ * runner_result): which worker's error is the run's, a missing thread,
+ * an interruption, the run's figures and each worker's.
  *
  * A pattern says what a worker does in each step (struct runner_ops),
- * never how the steps are run: what it writes, when it syncs, and what it
- * records are its own.  Nothing of the core runs between two clock reads.
+ * never how the steps are run: what it writes, when it syncs, what it
+ * records, and when a worker's failure is timed are its own.  Nothing of the core runs between two clock reads.
  */
 #ifndef DISKIO_RUNNER_H
 #define DISKIO_RUNNER_H
@@ -120,5 +123,33 @@ void runner_watch(struct runner *r, struct series *const *series, unsigned nseri
  * watch's verdict (r->steady_stopped).  Returns whether the run was
  * stopped (by the caller or a failing worker, not by the watch). */
 bool runner_measure(struct runner *r, struct diskio_hist *live);
+
+/* What a worker leaves for the run's outcome (the pattern says it,
+ * struct runner_ops' result). */
+struct runner_result {
+    int error; /* 0, -errno, or -DISKIO_E_INTERRUPTED (stopped) */
+    uint64_t error_op;
+    const char *error_during;
+    uint64_t fail_ns;          /* when its error (not a stop) was found */
+    uint64_t ops, bytes;       /* its measured ops (0: none measured) */
+    uint64_t end_ns;           /* the end of its measured ops (0: none) */
+    struct diskio_hist **hist; /* its total: moved into its figures */
+};
+/* Worker w's result, as its pattern keeps it in arg. */
+typedef void runner_result_fn(void *arg, unsigned w, struct runner_result *out);
+
+/* The run's outcome from its workers' results, into info: the error of
+ * the worker that failed first (error_job with threads); else a missing
+ * thread (-EAGAIN); else, when stopped, an interruption at the first
+ * worker's op with an error.  ops and bytes summed; the time from the measured
+ * ops' start to the last worker's end (0, and no failing op, when
+ * nothing was measured).  Returns the run's error. */
+int runner_outcome(const struct runner *r, runner_result_fn *result, void *arg, bool stopped,
+                   bool measured, struct diskio_run_info *info);
+/* With threads, each worker's figures kept in run->jobs (allocated, n
+ * of them) and its total histogram merged into the run's and moved into
+ * its figures.  One worker recorded straight into the run: nothing. */
+void runner_jobs(const struct runner *r, runner_result_fn *result, void *arg,
+                 struct diskio_run *run);
 
 #endif
