@@ -13,12 +13,6 @@
 #include "emit_json.h"
 #include "figures.h"
 
-/* A figure that may be unknown (NAN): null then. */
-static void json_maybe(FILE *out, double v)
-{
-    json_double(out, v);
-}
-
 static void json_kib(FILE *out, int64_t kib)
 {
     if (kib < 0)
@@ -36,15 +30,15 @@ static void emit_thread(FILE *out, const struct interference *f)
         return;
     }
     fprintf(out, "{\"threads\": %u, \"wall_s\": ", f->threads);
-    json_maybe(out, f->thread_wall_s);
+    json_double(out, f->thread_wall_s);
     fputs(", \"cpu_s\": ", out);
-    json_maybe(out, f->thread_cpu_s);
+    json_double(out, f->thread_cpu_s);
     fputs(", \"run_delay_s\": ", out);
-    json_maybe(out, f->run_delay_s);
+    json_double(out, f->run_delay_s);
     fputs(", \"run_delay_share\": ", out);
-    json_maybe(out, f->run_delay_share);
+    json_double(out, f->run_delay_share);
     fputs(", \"blocked_share\": ", out);
-    json_maybe(out, f->blocked_share);
+    json_double(out, f->blocked_share);
     fputc('}', out);
 }
 
@@ -67,15 +61,15 @@ static void emit_interference(FILE *out, const struct interference *f, const cha
         fputs("null", out);
     fprintf(out, ", \"waits_for\": \"%s\"", f->waits_device ? "device" : "cpu");
     fprintf(out, ",\n%s \"cpu\": {\"own_s\": ", indent);
-    json_maybe(out, f->own_cpu_s);
+    json_double(out, f->own_cpu_s);
     fputs(", \"other_s\": ", out);
-    json_maybe(out, f->other_cpu_s);
+    json_double(out, f->other_cpu_s);
     fputs(", \"other_cpus\": ", out);
-    json_maybe(out, f->other_cpus);
+    json_double(out, f->other_cpus);
     fputs(", \"steal_share\": ", out);
-    json_maybe(out, f->steal_share);
+    json_double(out, f->steal_share);
     fputs(", \"resolution_s\": ", out);
-    json_maybe(out, f->stat_resolution_s > 0 ? f->stat_resolution_s : NAN);
+    json_double(out, f->stat_resolution_s > 0 ? f->stat_resolution_s : NAN);
     fprintf(out, "},\n%s \"thread\": ", indent);
     emit_thread(out, f);
     fputs(", \"run_queue\": ", out);
@@ -93,9 +87,9 @@ static void emit_interference(FILE *out, const struct interference *f, const cha
     } else {
         for (int i = 0; i < IFR_PSI_COUNT; i++) {
             fprintf(out, "%s\"%s_some\": ", i ? ", " : "{", psi_names[i]);
-            json_maybe(out, f->psi_some[i]);
+            json_double(out, f->psi_some[i]);
             fprintf(out, ", \"%s_full\": ", psi_names[i]);
-            json_maybe(out, f->psi_full[i]);
+            json_double(out, f->psi_full[i]);
         }
         fputc('}', out);
     }

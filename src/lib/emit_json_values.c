@@ -47,6 +47,7 @@ void json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* A number; null where it is unknown (NAN) or infinite. */
 void json_double(FILE *out, double v)
 {
     if (!isfinite(v))

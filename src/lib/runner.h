@@ -17,7 +17,8 @@
  *
  * A pattern says what a worker does in each step (struct runner_ops),
  * never how the steps are run: what it writes, when it syncs, what it
- * records, and when a worker's failure is timed are its own.  Nothing of the core runs between two clock reads.
+ * records, and when a worker's failure is timed are its own.  Nothing of
+ * the core runs between two clock reads.
  */
 #ifndef DISKIO_RUNNER_H
 #define DISKIO_RUNNER_H
@@ -141,9 +142,9 @@ typedef void runner_result_fn(void *arg, unsigned w, struct runner_result *out);
 /* The run's outcome from its workers' results, into info: the error of
  * the worker that failed first (error_job with threads); else a missing
  * thread (-EAGAIN); else, when stopped, an interruption at the first
- * worker's op with an error.  ops and bytes summed; the time from the measured
- * ops' start to the last worker's end (0, and no failing op, when
- * nothing was measured).  Returns the run's error. */
+ * worker's op with an error.  ops and bytes summed; the time from the
+ * measured ops' start to the last worker's end (0, and no failing op,
+ * when nothing was measured).  Returns the run's error. */
 int runner_outcome(const struct runner *r, runner_result_fn *result, void *arg, bool stopped,
                    bool measured, struct diskio_run_info *info);
 /* With threads, each worker's figures kept in run->jobs (allocated, n
